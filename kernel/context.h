@@ -1,0 +1,62 @@
+/* Execution contexts: user-level threads on which simulated actors (MPI ranks) run.
+ *
+ * One context runs at a time. The maestro (the engine's main loop) is the context of the
+ * thread that called ctx_factory_init(); every other context has its own mmap'ed stack with
+ * a PROT_NONE guard page below it. Control moves only by explicit ctx_switch(from, to): the
+ * scheduler may hand control from one actor straight to the next without passing through
+ * the maestro.
+ *
+ * Factories ("contexts/factory"): "raw" (hand-written x86-64 switch saving only the
+ * callee-saved registers; default on x86-64) and "ucontext" (portable, libc's swapcontext).
+ *
+ * When a context's function returns, the context is finished: control goes to the context
+ * set with ctx_set_next() (the maestro by default) and the context must not be switched to
+ * again; ctx_destroy() it.
+ *
+ * Stack overflow: a fault in a guard page is caught on an alternate signal stack and the
+ * process exits with status 139 after printing, on stderr:
+ *   smpi: stack overflow in actor 'rank 3' (stack: 128 KiB); raise it with --cfg=contexts/stack-size:<KiB>
+ * Other fatal signals (SIGSEGV/SIGBUS/SIGFPE/SIGILL/SIGABRT) raised while an actor runs go
+ * to the crash hook (the MPI layer names the rank, host and simulated time there), then the
+ * process dies with the signal's default action. */
+#ifndef SMPI_KERNEL_CONTEXT_H
+#define SMPI_KERNEL_CONTEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct ctx ctx;
+typedef void (*ctx_fn)(void *arg);
+/* Called from the signal handler (async-signal-safe code only) with the faulting context
+ * (NULL when the maestro faulted) and the signal number. */
+typedef void (*ctx_crash_hook)(ctx *c, int sig, void *data);
+
+typedef enum { CTX_FACTORY_RAW, CTX_FACTORY_UCONTEXT } ctx_factory_kind;
+
+/* Reads contexts/factory and contexts/stack-size (KiB) unless overridden by arguments:
+ * factory NULL = from config; stack_kib 0 = from config. Returns 0, or -1 with err filled
+ * (unknown factory, raw not available on this architecture, bad size). Installs the
+ * signal handlers. May be called again after ctx_factory_shutdown(). */
+int ctx_factory_init(const char *factory, size_t stack_kib, char *err, size_t errlen);
+void ctx_factory_shutdown(void);
+ctx_factory_kind ctx_factory_current(void);
+const char *ctx_factory_name(void);
+size_t ctx_stack_size(void); /* bytes, usable part (guard page excluded) */
+
+/* Declares "contexts/factory" and "contexts/stack-size"; called by ctx_factory_init too. */
+void ctx_declare_config(void);
+
+ctx *ctx_maestro(void);
+ctx *ctx_current(void);
+/* name is copied; it is what the overflow message prints ("rank 3") */
+ctx *ctx_create(ctx_fn fn, void *arg, const char *name);
+void ctx_destroy(ctx *c); /* not the current one; the maestro is never destroyed */
+void ctx_switch(ctx *from, ctx *to); /* from must be the current context */
+void ctx_set_next(ctx *c, ctx *next);  /* where control goes when c's function returns */
+bool ctx_finished(const ctx *c);
+const char *ctx_name(const ctx *c);
+void *ctx_arg(const ctx *c);
+
+void ctx_set_crash_hook(ctx_crash_hook hook, void *data);
+
+#endif

@@ -1,0 +1,91 @@
+/* Max-min fair sharing of resources between activities ("linear max-min", lmm_).
+ *
+ * Data model: a system holds constraints (resources: a link, a CPU) and variables (flows,
+ * executions). An element joins one variable to one constraint with a consumption
+ * coefficient. The solver gives each enabled variable a value (its rate) such that
+ *   SHARED constraint c:   sum over its elements of coef * value <= capacity(c)
+ *   FATPIPE constraint c:  coef * value <= capacity(c) for each element alone
+ *   bound(v) >= 0:         value(v) <= bound(v)
+ * and the allocation is weighted max-min fair: every variable's "level" value * penalty is as
+ * large as possible, raising all levels together (progressive filling). A penalty of 0
+ * disables the variable (value 0, consumes nothing): that is how a flow in its latency phase
+ * waits. See lmm_maxmin.c for the algorithm and a worked example.
+ *
+ * lmm_solve() re-solves only the part of the system that changed since the last solve and
+ * records which variables changed value (lmm_modified_*), so that the models re-key only
+ * those activities' completion dates.
+ */
+#ifndef SMPI_KERNEL_LMM_H
+#define SMPI_KERNEL_LMM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum { LMM_SHARED, LMM_FATPIPE } lmm_sharing;
+
+typedef struct lmm_system lmm_system;
+typedef struct lmm_constraint lmm_constraint;
+typedef struct lmm_variable lmm_variable;
+
+/* precision: relative tolerance used to decide saturation and changes (maxmin/precision) */
+lmm_system *lmm_system_new(double precision);
+void lmm_system_free(lmm_system *sys); /* frees all constraints and variables left */
+
+lmm_constraint *lmm_constraint_new(lmm_system *sys, void *id, double capacity, lmm_sharing policy);
+void lmm_constraint_free(lmm_system *sys, lmm_constraint *c); /* its elements are removed */
+void lmm_constraint_set_capacity(lmm_system *sys, lmm_constraint *c, double capacity);
+double lmm_constraint_capacity(const lmm_constraint *c);
+lmm_sharing lmm_constraint_sharing(const lmm_constraint *c);
+void *lmm_constraint_id(const lmm_constraint *c);
+/* current load: sum (SHARED) or max (FATPIPE) of coef * value over enabled elements */
+double lmm_constraint_load(const lmm_constraint *c);
+
+/* bound < 0: unbounded. elements_hint sizes the element array (it grows anyway). */
+lmm_variable *lmm_variable_new(lmm_system *sys, void *id, double penalty, double bound,
+                               size_t elements_hint);
+void lmm_variable_free(lmm_system *sys, lmm_variable *v);
+/* Add consumption coef of v on c; expanding twice on the same pair adds the coefficients. */
+void lmm_expand(lmm_system *sys, lmm_constraint *c, lmm_variable *v, double coef);
+void lmm_variable_set_penalty(lmm_system *sys, lmm_variable *v, double penalty);
+void lmm_variable_set_bound(lmm_system *sys, lmm_variable *v, double bound);
+double lmm_variable_value(const lmm_variable *v);
+double lmm_variable_penalty(const lmm_variable *v);
+double lmm_variable_bound(const lmm_variable *v);
+void *lmm_variable_id(const lmm_variable *v);
+size_t lmm_variable_element_count(const lmm_variable *v);
+lmm_constraint *lmm_variable_constraint(const lmm_variable *v, size_t i, double *coef);
+
+/* Selective solve: only what changed since the last solve. */
+void lmm_solve(lmm_system *sys);
+/* Everything, from scratch (reference for tests and benchmarks). */
+void lmm_solve_full(lmm_system *sys);
+
+/* Variables whose value changed during the last lmm_solve/lmm_solve_full, plus every
+ * variable created or whose penalty/bound changed since the solve before. Valid until the
+ * next modification of the system. */
+size_t lmm_modified_count(const lmm_system *sys);
+lmm_variable *lmm_modified_get(const lmm_system *sys, size_t i);
+
+size_t lmm_variable_count(const lmm_system *sys);
+size_t lmm_constraint_count(const lmm_system *sys);
+/* iteration in creation order (for the reference solver, tests and dumps) */
+lmm_variable *lmm_variable_at(const lmm_system *sys, size_t i);
+lmm_constraint *lmm_constraint_at(const lmm_system *sys, size_t i);
+
+/* Reference solver (lmm_glpk.c): the same max-min allocation computed by successive linear
+ * programs with GLPK, written into values[i] for lmm_variable_at(sys, i). Slow: tests only.
+ * Returns 0, or -1 if GLPK failed. */
+int lmm_solve_glpk(const lmm_system *sys, double *values);
+
+/* Statistics for benchmarks: constraints and variables visited by the solves so far. */
+typedef struct lmm_stats {
+  unsigned long solves;
+  unsigned long constraints_visited;
+  unsigned long variables_visited;
+} lmm_stats;
+void lmm_get_stats(const lmm_system *sys, lmm_stats *out);
+
+void lmm_dump(const lmm_system *sys, FILE *out);
+
+#endif

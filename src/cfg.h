@@ -1,0 +1,67 @@
+/* Configuration registry: typed keys with defaults and descriptions, set from
+ * "--cfg=key:value" strings, from a platform file's <config><prop id= value=/></config>, or
+ * from code. Key names follow SimGrid's spelling where the meaning is the same
+ * ("contexts/stack-size", "network/TCP-gamma", "smpi/bw-factor").
+ *
+ * Modules declare their keys once at start-up (cfg_declare_*, idempotent for the same name
+ * and type) and read them with cfg_get_*; lookups are by name through a hash table, so hot
+ * paths cache the value (cfg_on_change tells them when it changes).
+ *
+ * Errors (tier 2: user input) are returned as -1 with a one-line message in err, e.g.
+ *   unknown configuration key 'contexts/stak-size' (did you mean 'contexts/stack-size'?)
+ *   invalid value 'abc' for 'contexts/stack-size' (an integer is expected)
+ *   invalid value 'fiber' for 'contexts/factory' (one of: raw, ucontext)
+ */
+#ifndef SMPI_SRC_CFG_H
+#define SMPI_SRC_CFG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum { CFG_BOOL, CFG_INT, CFG_DOUBLE, CFG_STRING } cfg_type;
+
+typedef enum {
+  CFG_ORIGIN_DEFAULT,  /* never set */
+  CFG_ORIGIN_CODE,     /* set by the program (e.g. smpirun's own defaults) */
+  CFG_ORIGIN_PLATFORM, /* <config> section of a platform file */
+  CFG_ORIGIN_CMDLINE,  /* --cfg=... : wins over the platform file */
+} cfg_origin;
+
+typedef void (*cfg_hook)(const char *key, void *data);
+
+/* Declarations. `choices`, for strings, is NULL (free text) or a '|'-separated list of the
+ * accepted values ("raw|ucontext"). Integers accept an optional binary suffix (k, M, G). */
+void cfg_declare_bool(const char *key, bool def, const char *desc);
+void cfg_declare_int(const char *key, long def, const char *desc);
+void cfg_declare_double(const char *key, double def, const char *desc);
+void cfg_declare_string(const char *key, const char *def, const char *choices, const char *desc);
+/* an alternative spelling that resolves to key (SimGrid has a few: "maxmin/precision") */
+void cfg_alias(const char *alias, const char *key);
+
+bool cfg_get_bool(const char *key);
+long cfg_get_int(const char *key);
+double cfg_get_double(const char *key);
+const char *cfg_get_string(const char *key); /* valid until the key is set again */
+bool cfg_is_declared(const char *key);
+bool cfg_is_default(const char *key);
+cfg_origin cfg_get_origin(const char *key);
+
+/* Set one key from text. A value from a lower-priority origin never overwrites one from a
+ * higher-priority origin (command line > platform file > code > default); that case is not
+ * an error, the call returns 0 and changes nothing. */
+int cfg_set(const char *key, const char *value, cfg_origin origin, char *err, size_t errlen);
+/* "key:value" (the text after --cfg=). Several settings may be separated by spaces. */
+int cfg_parse(const char *setting, cfg_origin origin, char *err, size_t errlen);
+/* Called after each successful change of key (not when the value is only declared). */
+void cfg_on_change(const char *key, cfg_hook hook, void *data);
+
+/* Print every key, sorted, with type, default, current value when different, description. */
+void cfg_help(FILE *out);
+/* Back to defaults (for tests); declarations stay. */
+void cfg_reset(void);
+
+/* Levenshtein distance, used for "did you mean" hints elsewhere too (log categories). */
+size_t cfg_edit_distance(const char *a, const char *b);
+
+#endif
