@@ -422,12 +422,41 @@ size_t cfg_edit_distance(const char *a, const char *b)
   return d;
 }
 
+/* Levenshtein plus adjacent transpositions counted as one edit (optimal string alignment):
+ * "itn" is one typo away from "int", not two. Only used to rank suggestions. */
+static size_t typo_distance(const char *a, const char *b)
+{
+  size_t la = strlen(a), lb = strlen(b);
+  size_t w = lb + 1;
+  size_t *d = xmalloc((la + 1) * w * sizeof *d);
+  for (size_t i = 0; i <= la; i++)
+    d[i * w] = i;
+  for (size_t j = 0; j <= lb; j++)
+    d[j] = j;
+  for (size_t i = 1; i <= la; i++) {
+    for (size_t j = 1; j <= lb; j++) {
+      size_t best = d[(i - 1) * w + j - 1] + (a[i - 1] != b[j - 1]);
+      if (d[(i - 1) * w + j] + 1 < best)
+        best = d[(i - 1) * w + j] + 1;
+      if (d[i * w + j - 1] + 1 < best)
+        best = d[i * w + j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+          d[(i - 2) * w + j - 2] + 1 < best)
+        best = d[(i - 2) * w + j - 2] + 1;
+      d[i * w + j] = best;
+    }
+  }
+  size_t r = d[la * w + lb];
+  free(d);
+  return r;
+}
+
 /* How far `typed` is from key name `name`; SIZE_MAX when too far to be worth suggesting.
  * "Close" means a few typos relative to the length, or the right last component with a
  * wrong or missing prefix ("stack-size" for "contexts/stack-size"). */
 static size_t suggestion_distance(const char *typed, const char *name)
 {
-  size_t d = cfg_edit_distance(typed, name);
+  size_t d = typo_distance(typed, name);
   size_t len = strlen(typed);
   size_t limit = len / 3 > 2 ? len / 3 : 2;
   if (d <= limit)
@@ -441,23 +470,26 @@ static size_t suggestion_distance(const char *typed, const char *name)
   return SIZE_MAX;
 }
 
+/* Suggests the closest keys: only those tied at the smallest distance (at most three, by
+ * name), so that one clear near-miss is not drowned among merely similar keys. */
 static void unknown_key_error(const char *key, char *err, size_t errlen)
 {
   enum { N = 3 };
   const cfg_key *best[N] = {NULL};
-  size_t bestd[N];
+  size_t bestd = SIZE_MAX;
   for (size_t i = 0; i < nkeys; i++) {
     size_t d = suggestion_distance(key, keys[i]->name);
-    if (d == SIZE_MAX)
+    if (d == SIZE_MAX || d > bestd)
       continue;
+    if (d < bestd) {
+      bestd = d;
+      memset(best, 0, sizeof best);
+    }
     for (int j = 0; j < N; j++) {
-      if (!best[j] || d < bestd[j] || (d == bestd[j] && strcmp(keys[i]->name, best[j]->name) < 0)) {
-        for (int m = N - 1; m > j; m--) {
+      if (!best[j] || strcmp(keys[i]->name, best[j]->name) < 0) {
+        for (int m = N - 1; m > j; m--)
           best[m] = best[m - 1];
-          bestd[m] = bestd[m - 1];
-        }
         best[j] = keys[i];
-        bestd[j] = d;
         break;
       }
     }
