@@ -1,0 +1,505 @@
+/* Execution contexts: factory selection, stacks, guard pages, crash and overflow handling,
+ * and the logic shared by both factories (what happens when an actor's function returns).
+ *
+ * Memory map of one context (one mmap per context, MAP_NORESERVE: pages cost RAM only once
+ * touched, so 10 000 actors with 8 MiB stacks reserve 80 GiB of address space but use a
+ * page or two each):
+ *
+ *     map                stack_lo                                       stack_hi
+ *      |  guard page      |  usable stack (contexts/stack-size KiB)       |
+ *      |  PROT_NONE       |  <- grows down                 initial frame  |
+ *   ---+------------------+-----------------------------------------------+---
+ *   ^ overflow window: [stack_lo - 64 KiB, stack_lo)
+ *
+ * Overflow detection. A SIGSEGV/SIGBUS handler runs on an alternate signal stack (the
+ * faulting stack is unusable). It calls the fault an overflow of the running context when
+ * si_addr lies in that context's overflow window: the guard page itself, or up to 64 KiB
+ * under the lowest usable address. The window beyond the guard is a heuristic for big frames
+ * (a function with a 20 KiB local array) whose first access skips over the one-page guard;
+ * a wild pointer that happens to land there would be misreported as an overflow, which is
+ * an acceptable error in the message of a dying process. The running context's window is
+ * kept in two globals, so the common case is two compares; if they do not match, the guard
+ * pages of all live contexts are checked (that covers a fault inside ctx_switch after the
+ * globals were moved to the next context but before the old stack was left, e.g. the switch
+ * pushing its registers into the old context's guard page). A big frame can also jump over
+ * the guard into a neighbouring mapping that is writable (another actor's stack): nothing
+ * faults then, and nothing here can see it.
+ *
+ * Stacks of destroyed contexts are kept in a small cache (CTX_CACHE_MAX) to spare the
+ * mmap/mprotect/munmap system calls when actors come and go. */
+#include "kernel/context_private.h"
+
+#include "src/cfg.h"
+#include "src/invariant.h"
+#include "src/mem.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define CTX_VALGRIND 1
+#endif
+#endif
+
+#if defined(__x86_64__)
+#define CTX_DEFAULT_FACTORY "raw"
+#define CTX_DEFAULT_KIND CTX_FACTORY_RAW
+#else
+#define CTX_DEFAULT_FACTORY "ucontext"
+#define CTX_DEFAULT_KIND CTX_FACTORY_UCONTEXT
+#endif
+
+#define CTX_DEFAULT_STACK_KIB 8192
+#define CTX_MIN_STACK_KIB 16              /* room for the initial frame and a few calls */
+#define CTX_MAX_STACK_KIB (1L << 30)      /* 1 TiB: beyond that it is a typo */
+#define CTX_OVERFLOW_WINDOW (64 * 1024)   /* see the comment at the top */
+#define CTX_ALTSTACK_SIZE (64 * 1024)
+#define CTX_CACHE_MAX 16
+
+static const ctx_ops *ctx_ops_cur; /* NULL while no factory is initialized */
+static ctx *ctx_maestro_p;
+static ctx *ctx_cur;
+static size_t ctx_page;
+static size_t ctx_stack_bytes; /* usable part, page multiple */
+static size_t ctx_map_len;     /* guard + usable */
+static list_node ctx_live = {&ctx_live, &ctx_live};
+
+/* Overflow window of the running context, [lo, hi); empty for the maestro. Written before
+ * each switch, read by the signal handler. */
+static volatile uintptr_t ctx_cur_window_lo;
+static volatile uintptr_t ctx_cur_window_hi;
+
+static char *ctx_cache[CTX_CACHE_MAX];
+static size_t ctx_cache_n;
+
+static ctx_crash_hook ctx_hook;
+static void *ctx_hook_data;
+
+static const int ctx_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+#define CTX_NSIGNALS (sizeof ctx_signals / sizeof ctx_signals[0])
+static struct sigaction ctx_old_actions[CTX_NSIGNALS];
+static void *ctx_altstack;
+static stack_t ctx_old_altstack;
+
+#if defined(__SANITIZE_ADDRESS__)
+static ctx *ctx_asan_from; /* the context that switched to the one now resuming */
+#endif
+
+/* ---------------------------------------------------------------------------------------
+ * Configuration */
+
+void ctx_declare_config(void)
+{
+  cfg_declare_string("contexts/factory", CTX_DEFAULT_FACTORY, "raw|ucontext",
+                     "How actors' execution contexts are switched: raw (hand-written "
+                     "x86-64 switch, fastest; x86-64 only) or ucontext (portable, libc's "
+                     "swapcontext)");
+  cfg_declare_int("contexts/stack-size", CTX_DEFAULT_STACK_KIB,
+                  "Stack size of each actor, in KiB (reserved, not committed: untouched "
+                  "pages cost no memory)");
+}
+
+ctx_factory_kind ctx_factory_current(void)
+{
+  return ctx_ops_cur ? ctx_ops_cur->kind : CTX_DEFAULT_KIND;
+}
+
+const char *ctx_factory_name(void)
+{
+  return ctx_ops_cur ? ctx_ops_cur->name : CTX_DEFAULT_FACTORY;
+}
+
+size_t ctx_stack_size(void)
+{
+  return ctx_stack_bytes;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Signal handling (async-signal-safe code only down to ctx_install_signals) */
+
+typedef struct {
+  char buf[512];
+  size_t len;
+} ctx_sbuf;
+
+static void sbuf_str(ctx_sbuf *b, const char *s)
+{
+  while (*s && b->len < sizeof b->buf)
+    b->buf[b->len++] = *s++;
+}
+
+static void sbuf_num(ctx_sbuf *b, unsigned long v)
+{
+  char digits[24];
+  size_t n = 0;
+  do {
+    digits[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  while (n && b->len < sizeof b->buf)
+    b->buf[b->len++] = digits[--n];
+}
+
+static void ctx_report_overflow(const ctx *c)
+{
+  ctx_sbuf b;
+  b.len = 0;
+  sbuf_str(&b, "smpi: stack overflow in actor '");
+  sbuf_str(&b, c->name);
+  sbuf_str(&b, "' (stack: ");
+  sbuf_num(&b, (unsigned long)((c->stack_hi - c->stack_lo) / 1024));
+  sbuf_str(&b, " KiB); raise it with --cfg=contexts/stack-size:<KiB>\n");
+  /* keep the end of the line even if a very long name filled the buffer */
+  if (b.len == sizeof b.buf)
+    b.buf[b.len - 1] = '\n';
+  const char *p = b.buf;
+  size_t left = b.len;
+  while (left) {
+    ssize_t w = write(STDERR_FILENO, p, left);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      break;
+    p += w;
+    left -= (size_t)w;
+  }
+}
+
+static const ctx *ctx_overflowed(uintptr_t addr)
+{
+  if (addr >= ctx_cur_window_lo && addr < ctx_cur_window_hi)
+    return ctx_cur;
+  for (const list_node *n = ctx_live.next; n != &ctx_live; n = n->next) {
+    const ctx *c = list_entry(n, const ctx, live);
+    if (addr >= (uintptr_t)c->map && addr < c->stack_lo)
+      return c;
+  }
+  return NULL;
+}
+
+static void ctx_on_signal(int sig, siginfo_t *si, void *ucontext)
+{
+  (void)ucontext;
+  if (sig == SIGSEGV || sig == SIGBUS) {
+    const ctx *victim = ctx_overflowed((uintptr_t)si->si_addr);
+    if (victim) {
+      ctx_report_overflow(victim);
+      _exit(139);
+    }
+  }
+  if (ctx_hook)
+    ctx_hook(ctx_cur == ctx_maestro_p ? NULL : ctx_cur, sig, ctx_hook_data);
+  /* Die of the signal itself, so that the parent (smpirun, a shell, a debugger) sees it
+   * and a core is dumped when enabled. The raised signal stays pending until this handler
+   * returns; a hardware fault would also simply happen again on return. */
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(sig, &dfl, NULL);
+  raise(sig);
+}
+
+static int ctx_install_signals(char *err, size_t errlen)
+{
+  ctx_altstack = mmap(NULL, CTX_ALTSTACK_SIZE, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (ctx_altstack == MAP_FAILED) {
+    ctx_altstack = NULL;
+    snprintf(err, errlen, "cannot map the signal stack (%d KiB): %s (check `ulimit -v`)",
+             CTX_ALTSTACK_SIZE / 1024, strerror(errno));
+    return -1;
+  }
+  stack_t ss;
+  ss.ss_sp = ctx_altstack;
+  ss.ss_size = CTX_ALTSTACK_SIZE;
+  ss.ss_flags = 0;
+  if (sigaltstack(&ss, &ctx_old_altstack) != 0) {
+    snprintf(err, errlen, "cannot install the alternate signal stack: %s", strerror(errno));
+    munmap(ctx_altstack, CTX_ALTSTACK_SIZE);
+    ctx_altstack = NULL;
+    return -1;
+  }
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = ctx_on_signal;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  for (size_t i = 0; i < CTX_NSIGNALS; i++)
+    ASSERTF(sigaction(ctx_signals[i], &sa, &ctx_old_actions[i]) == 0, "sigaction(%d): %s",
+            ctx_signals[i], strerror(errno));
+  return 0;
+}
+
+static void ctx_uninstall_signals(void)
+{
+  for (size_t i = 0; i < CTX_NSIGNALS; i++)
+    sigaction(ctx_signals[i], &ctx_old_actions[i], NULL);
+  if (ctx_altstack) {
+    sigaltstack(&ctx_old_altstack, NULL);
+    munmap(ctx_altstack, CTX_ALTSTACK_SIZE);
+    ctx_altstack = NULL;
+  }
+}
+
+void ctx_set_crash_hook(ctx_crash_hook hook, void *data)
+{
+  ctx_hook = NULL; /* never let the handler see a hook with the wrong data */
+  ctx_hook_data = data;
+  ctx_hook = hook;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Factory life cycle */
+
+static int ctx_select_factory(const char *name, const ctx_ops **ops, char *err,
+                              size_t errlen)
+{
+  if (strcmp(name, "raw") == 0) {
+    if (!ctx_raw_ops) {
+      snprintf(err, errlen,
+               "the raw context factory is only available on x86-64; "
+               "use --cfg=contexts/factory:ucontext");
+      return -1;
+    }
+    *ops = ctx_raw_ops;
+    return 0;
+  }
+  if (strcmp(name, "ucontext") == 0) {
+    *ops = &ctx_ucontext_ops;
+    return 0;
+  }
+  snprintf(err, errlen, "unknown context factory '%s' for 'contexts/factory' (one of: raw, ucontext)",
+           name);
+  return -1;
+}
+
+int ctx_factory_init(const char *factory, size_t stack_kib, char *err, size_t errlen)
+{
+  ASSERTF(!ctx_ops_cur, "ctx_factory_init() called twice without ctx_factory_shutdown()");
+  ctx_declare_config();
+
+  const ctx_ops *ops;
+  if (ctx_select_factory(factory ? factory : cfg_get_string("contexts/factory"), &ops, err,
+                         errlen) != 0)
+    return -1;
+
+  long kib = stack_kib ? (stack_kib > (size_t)CTX_MAX_STACK_KIB ? CTX_MAX_STACK_KIB + 1
+                                                                : (long)stack_kib)
+                       : cfg_get_int("contexts/stack-size");
+  if (kib < CTX_MIN_STACK_KIB || kib > CTX_MAX_STACK_KIB) {
+    if (stack_kib)
+      snprintf(err, errlen,
+               "invalid stack size %zu KiB for 'contexts/stack-size' (between %d and %ld KiB "
+               "is expected)",
+               stack_kib, CTX_MIN_STACK_KIB, CTX_MAX_STACK_KIB);
+    else
+      snprintf(err, errlen,
+               "invalid value %ld for 'contexts/stack-size' (a stack size between %d and %ld "
+               "KiB is expected)",
+               kib, CTX_MIN_STACK_KIB, CTX_MAX_STACK_KIB);
+    return -1;
+  }
+
+  long page = sysconf(_SC_PAGESIZE);
+  ctx_page = page > 0 ? (size_t)page : 4096;
+  ctx_stack_bytes = ((size_t)kib * 1024 + ctx_page - 1) / ctx_page * ctx_page;
+  ctx_map_len = ctx_stack_bytes + ctx_page;
+
+  if (ctx_install_signals(err, errlen) != 0)
+    return -1;
+
+  ctx_maestro_p = xcalloc(1, sizeof(ctx) + ops->impl_size);
+  ctx_maestro_p->name = xstrdup("maestro");
+  ctx_maestro_p->maestro = true;
+  ctx_cur = ctx_maestro_p;
+  ctx_cur_window_lo = ctx_cur_window_hi = 0;
+  ctx_ops_cur = ops;
+  return 0;
+}
+
+void ctx_factory_shutdown(void)
+{
+  if (!ctx_ops_cur)
+    return;
+  ASSERTF(ctx_cur == ctx_maestro_p, "ctx_factory_shutdown() called from actor '%s'",
+          ctx_cur->name);
+  /* Contexts still alive (actors killed with the simulation) go with the factory. */
+  while (!list_empty(&ctx_live))
+    ctx_destroy(list_entry(ctx_live.next, ctx, live));
+  while (ctx_cache_n)
+    munmap(ctx_cache[--ctx_cache_n], ctx_map_len);
+  ctx_uninstall_signals();
+  free(ctx_maestro_p->name);
+  free(ctx_maestro_p);
+  ctx_maestro_p = ctx_cur = NULL;
+  ctx_ops_cur = NULL;
+  ctx_stack_bytes = ctx_map_len = 0;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Stacks */
+
+static void ctx_stack_acquire(ctx *c)
+{
+  char *map;
+  if (ctx_cache_n) {
+    map = ctx_cache[--ctx_cache_n];
+  } else {
+    map = mmap(NULL, ctx_map_len, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (map == MAP_FAILED || mprotect(map, ctx_page, PROT_NONE) != 0) {
+      /* Out of address space or of mappings: fatal like any out-of-memory. */
+      fprintf(stderr,
+              "smpi: cannot reserve a %zu KiB stack for actor '%s': %s\n"
+              "smpi: each actor needs two memory mappings; check `ulimit -v` and the sysctl "
+              "vm.max_map_count, or lower --cfg=contexts/stack-size\n",
+              ctx_stack_bytes / 1024, c->name, strerror(errno));
+      abort();
+    }
+  }
+  c->map = map;
+  c->map_len = ctx_map_len;
+  c->stack_lo = (uintptr_t)map + ctx_page;
+  c->stack_hi = (uintptr_t)map + ctx_map_len;
+#if defined(CTX_VALGRIND)
+  c->valgrind_id = VALGRIND_STACK_REGISTER(c->stack_lo, c->stack_hi);
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+  c->asan_bottom = (const void *)c->stack_lo;
+  c->asan_size = ctx_stack_bytes;
+#endif
+}
+
+static void ctx_stack_release(ctx *c)
+{
+#if defined(CTX_VALGRIND)
+  VALGRIND_STACK_DEREGISTER(c->valgrind_id);
+#endif
+  if (c->map_len == ctx_map_len && ctx_cache_n < CTX_CACHE_MAX)
+    ctx_cache[ctx_cache_n++] = c->map;
+  else
+    munmap(c->map, c->map_len);
+  c->map = NULL;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Contexts */
+
+ctx *ctx_maestro(void)
+{
+  return ctx_maestro_p;
+}
+
+ctx *ctx_current(void)
+{
+  return ctx_cur;
+}
+
+ctx *ctx_create(ctx_fn fn, void *arg, const char *name)
+{
+  ASSERTF(ctx_ops_cur, "ctx_create() before ctx_factory_init()");
+  ASSERT(fn != NULL);
+  ctx *c = xcalloc(1, sizeof(ctx) + ctx_ops_cur->impl_size);
+  c->fn = fn;
+  c->arg = arg;
+  c->name = xstrdup(name ? name : "(unnamed)");
+  ctx_stack_acquire(c);
+  uintptr_t window = c->stack_lo > CTX_OVERFLOW_WINDOW ? c->stack_lo - CTX_OVERFLOW_WINDOW : 0;
+  c->window_lo = window;
+  ctx_ops_cur->prepare(c);
+  /* Linked last: the signal handler may walk the list at any time, and the node's own
+   * links are set before it becomes reachable. */
+  list_insert_before(&ctx_live, &c->live);
+  return c;
+}
+
+void ctx_destroy(ctx *c)
+{
+  if (!c)
+    return;
+  ASSERTF(!c->maestro, "the maestro context is never destroyed");
+  ASSERTF(c != ctx_cur, "actor '%s' cannot destroy its own running context", c->name);
+  list_remove(&c->live);
+  ctx_stack_release(c);
+  free(c->name);
+  free(c);
+}
+
+/* Moves the CPU from `from` (the running context) to `to`. A finishing context never comes
+ * back, which AddressSanitizer must be told so that it frees its fake stack. */
+static inline void ctx_transfer(ctx *from, ctx *to, bool finishing)
+{
+  ASSERTF(!to->finished, "switching to context '%s', whose function has returned",
+          to->name);
+  ctx_cur = to;
+  ctx_cur_window_lo = to->window_lo;
+  ctx_cur_window_hi = to->stack_lo;
+#if defined(__SANITIZE_ADDRESS__)
+  ctx_asan_from = from;
+  __sanitizer_start_switch_fiber(finishing ? NULL : &from->asan_fake_stack, to->asan_bottom,
+                                 to->asan_size);
+#else
+  (void)finishing;
+#endif
+  ctx_ops_cur->swap(from, to);
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_finish_switch_fiber(from->asan_fake_stack, &ctx_asan_from->asan_bottom,
+                                  &ctx_asan_from->asan_size);
+#endif
+}
+
+void ctx_switch(ctx *from, ctx *to)
+{
+  ASSERTF(from == ctx_cur, "ctx_switch() from '%s', but '%s' is the running context",
+          from ? from->name : "(null)", ctx_cur ? ctx_cur->name : "(none)");
+  ASSERT(to != NULL);
+  if (from == to)
+    return;
+  ctx_transfer(from, to, false);
+}
+
+noreturn void ctx_body(ctx *c)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  __sanitizer_finish_switch_fiber(NULL, &ctx_asan_from->asan_bottom, &ctx_asan_from->asan_size);
+#endif
+  c->fn(c->arg);
+  ASSERTF(ctx_cur == c, "actor '%s' returned while '%s' is the running context", c->name,
+          ctx_cur->name);
+  c->finished = true;
+  ctx_transfer(c, c->next ? c->next : ctx_maestro_p, true);
+  UNREACHABLE();
+}
+
+void ctx_set_next(ctx *c, ctx *next)
+{
+  ASSERTF(!c->maestro, "the maestro has no function that returns");
+  c->next = next;
+}
+
+bool ctx_finished(const ctx *c)
+{
+  return c->finished;
+}
+
+const char *ctx_name(const ctx *c)
+{
+  return c->name;
+}
+
+void *ctx_arg(const ctx *c)
+{
+  return c->arg;
+}
