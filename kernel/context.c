@@ -83,8 +83,9 @@ static volatile uintptr_t ctx_cur_window_hi;
 static char *ctx_cache[CTX_CACHE_MAX];
 static size_t ctx_cache_n;
 
-static ctx_crash_hook ctx_hook;
-static void *ctx_hook_data;
+/* volatile: ctx_set_crash_hook's stores must happen in program order (see there) */
+static volatile ctx_crash_hook ctx_hook;
+static void *volatile ctx_hook_data;
 
 static const int ctx_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 #define CTX_NSIGNALS (sizeof ctx_signals / sizeof ctx_signals[0])
@@ -198,8 +199,9 @@ static void ctx_on_signal(int sig, siginfo_t *si, void *ucontext)
       _exit(139);
     }
   }
-  if (ctx_hook)
-    ctx_hook(ctx_cur == ctx_maestro_p ? NULL : ctx_cur, sig, ctx_hook_data);
+  ctx_crash_hook hook = ctx_hook;
+  if (hook)
+    hook(ctx_cur == ctx_maestro_p ? NULL : ctx_cur, sig, ctx_hook_data);
   /* Die of the signal itself, so that the parent (smpirun, a shell, a debugger) sees it
    * and a core is dumped when enabled. The raised signal stays pending until this handler
    * returns; a hardware fault would also simply happen again on return. */
@@ -280,8 +282,8 @@ static int ctx_select_factory(const char *name, const ctx_ops **ops, char *err,
     *ops = &ctx_ucontext_ops;
     return 0;
   }
-  snprintf(err, errlen, "unknown context factory '%s' for 'contexts/factory' (one of: raw, ucontext)",
-           name);
+  snprintf(err, errlen,
+           "unknown context factory '%s' for 'contexts/factory' (one of: raw, ucontext)", name);
   return -1;
 }
 
@@ -462,7 +464,7 @@ static inline void ctx_transfer(ctx *from, ctx *to, bool finishing)
 
 void ctx_switch(ctx *from, ctx *to)
 {
-  ASSERTF(from == ctx_cur, "ctx_switch() from '%s', but '%s' is the running context",
+  ASSERTF(from && from == ctx_cur, "ctx_switch() from '%s', but '%s' is the running context",
           from ? from->name : "(null)", ctx_cur ? ctx_cur->name : "(none)");
   ASSERT(to != NULL);
   if (from == to)

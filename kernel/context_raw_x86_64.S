@@ -1,13 +1,14 @@
 /* Raw context switch for x86-64 System V (GNU as, AT&T syntax).
  *
  * Only what the ABI says a callee must preserve is saved: rbx, rbp, r12-r15, the stack
- * pointer, the x87 control word and MXCSR's control bits. Everything else (rax, rcx, rdx,
- * rsi, rdi, r8-r11, xmm0-15, flags) is caller-saved, so the C caller of ctx_raw_swap has
- * already given up on it. The state lives on the stack being left; only rsp is stored in
- * the context (struct ctx's first member).
+ * pointer, the x87 control word and MXCSR (whole register: its control bits are what the ABI
+ * asks for, its sticky exception flags come along). Everything else (rax, rcx, rdx, rsi,
+ * rdi, r8-r11, xmm0-15, x87 status, rflags) is caller-saved, so the C caller of
+ * ctx_raw_swap has already given up on it. The state lives on the stack being left; only
+ * rsp is stored in the context (struct ctx's first member).
  *
- * Frame of a context that is switched out (also the frame ctx_raw_prepare() builds for a
- * fresh context, whose values are given on the right):
+ * Frame of a context that is switched out (also the frame that raw_prepare(), in
+ * context_raw.c, builds for a fresh context, with the values given on the right):
  *
  *   higher addresses                                  fresh context
  *   stack_hi ->  +--------------------------------+
@@ -58,8 +59,9 @@ ctx_raw_swap:
         stmxcsr (%rsp)
         fnstcw  4(%rsp)
         movq    %rsp, (%rdi)
-        /* From here on we are on the other context's stack; the CFI above no longer
-         * describes it, which only matters to a debugger stopping on these few lines. */
+        /* From here on we are on the other context's stack. Its frame has the same shape,
+         * so the CFI stays right: unwinding goes to where that context left off (or to
+         * ctx_raw_entry, the outermost frame, for a fresh one). */
         movq    %rsi, %rsp
         ldmxcsr (%rsp)
         fldcw   4(%rsp)

@@ -689,11 +689,13 @@ START_TEST(test_bad_config)
 
   /* the config is read when no argument overrides it; failures left nothing behind */
   cfg_reset();
-  ck_assert_int_eq(cfg_set("contexts/factory", factories[_i], CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
-  ck_assert_int_eq(cfg_set("contexts/stack-size", "100", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+  ck_assert_int_eq(
+      cfg_set("contexts/factory", factories[_i], CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+  /* a multiple of any page size (4 KiB to 64 KiB), so no rounding applies */
+  ck_assert_int_eq(cfg_set("contexts/stack-size", "192", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
   ck_assert_int_eq(ctx_factory_init(NULL, 0, err, sizeof err), 0);
   ck_assert_str_eq(ctx_factory_name(), factories[_i]);
-  ck_assert_uint_eq(ctx_stack_size(), 100 * 1024);
+  ck_assert_uint_eq(ctx_stack_size(), 192 * 1024);
   ctx_factory_shutdown();
 }
 END_TEST
