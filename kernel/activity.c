@@ -1,0 +1,206 @@
+/* Lazily updated max-min activities; see activity.h for the update rule. */
+#include "kernel/activity.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "src/invariant.h"
+#include "src/log.h"
+#include "src/mem.h"
+
+LOG_NEW_SUBCATEGORY(activity, kernel, "max-min activities (executions, flows)");
+LOG_DEFAULT_CATEGORY(activity);
+
+static void action_end(act_action *a, act_state state, double now)
+{
+  act_model *m = a->model;
+  if (heap_contains(&a->hnode))
+    heap_remove(&m->events, &a->hnode);
+  if (a->var) {
+    lmm_variable_free(m->sys, a->var);
+    a->var = NULL;
+  }
+  a->state = state;
+  a->finish = now;
+  a->remaining = state == ACT_DONE ? 0 : act_action_remaining(a);
+  m->running--;
+  if (a->on_finish)
+    a->on_finish(a, a->data);
+}
+
+/* Bring remaining up to date at `now` with the speed that held since last_update. */
+static void action_catch_up(act_action *a, double now)
+{
+  if (!a->in_latency && a->speed > 0 && now > a->last_update) {
+    a->remaining -= a->speed * (now - a->last_update);
+    /* below this, what is left is rounding noise (the same absolute epsilon as SimGrid) */
+    if (a->remaining < eng_work_precision() * eng_timing_precision())
+      a->remaining = 0;
+  }
+  a->last_update = now;
+}
+
+static void action_rekey(act_action *a, double now)
+{
+  act_model *m = a->model;
+  if (a->in_latency) {
+    heap_set(&m->events, &a->hnode, a->latency_end);
+  } else if (a->remaining <= 0) {
+    heap_set(&m->events, &a->hnode, now);
+  } else if (a->speed > 0) {
+    heap_set(&m->events, &a->hnode, now + a->remaining / a->speed);
+  } else if (heap_contains(&a->hnode)) {
+    heap_remove(&m->events, &a->hnode); /* starved: no date until its share changes */
+  }
+}
+
+static double model_next_event(eng_model *base, double now)
+{
+  act_model *m = container_of(base, act_model, base);
+  lmm_solve(m->sys);
+  size_t n = lmm_modified_count(m->sys);
+  for (size_t i = 0; i < n; i++) {
+    act_action *a = lmm_variable_id(lmm_modified_get(m->sys, i));
+    action_catch_up(a, now);
+    a->speed = a->in_latency ? 0 : lmm_variable_value(a->var) * a->rate_factor;
+    action_rekey(a, now);
+  }
+  return heap_size(&m->events) ? heap_top_key(&m->events) : -1.0;
+}
+
+static void model_advance(eng_model *base, double now)
+{
+  act_model *m = container_of(base, act_model, base);
+  double eps = eng_timing_precision();
+  while (heap_size(&m->events) && heap_top_key(&m->events) <= now + eps) {
+    act_action *a = container_of(heap_pop(&m->events), act_action, hnode);
+    if (a->in_latency) {
+      /* latency over: the flow starts taking its share */
+      a->in_latency = false;
+      a->last_update = now;
+      if (a->remaining > 0) {
+        lmm_variable_set_penalty(m->sys, a->var, a->penalty);
+        continue;
+      }
+    }
+    LOG_DEBUG("%s action %p done at %.17g", m->name, (void *)a, now);
+    action_end(a, ACT_DONE, now);
+  }
+}
+
+static const eng_model_ops act_model_ops = {"activity", model_next_event, model_advance};
+
+void act_model_init(act_model *m, const char *name, double precision)
+{
+  m->base.ops = &act_model_ops;
+  list_init(&m->base.link);
+  m->sys = lmm_system_new(precision);
+  heap_init(&m->events);
+  m->name = name;
+  m->running = 0;
+  eng_model_register(&m->base);
+}
+
+void act_model_destroy(act_model *m)
+{
+  eng_model_unregister(&m->base);
+  heap_destroy(&m->events);
+  lmm_system_free(m->sys);
+  m->sys = NULL;
+}
+
+act_action *act_action_new(act_model *m, double work, double latency, double penalty,
+                           double bound, size_t elements_hint, act_finish_fn on_finish, void *data)
+{
+  ASSERTF(work >= 0 && isfinite(work), "bad amount of work %g", work);
+  ASSERTF(latency >= 0 && isfinite(latency), "bad latency %g", latency);
+  ASSERTF(penalty > 0, "bad sharing penalty %g", penalty);
+  double now = eng_now();
+  act_action *a = xcalloc(1, sizeof *a);
+  heap_node_init(&a->hnode);
+  a->model = m;
+  a->total = a->remaining = work;
+  a->last_update = a->start = now;
+  a->rate_factor = 1.0;
+  a->penalty = penalty;
+  a->latency_end = now + latency;
+  a->in_latency = latency > 0;
+  a->state = ACT_RUNNING;
+  a->finish = -1;
+  a->on_finish = on_finish;
+  a->data = data;
+  a->var = lmm_variable_new(m->sys, a, a->in_latency ? 0.0 : penalty, bound, elements_hint);
+  m->running++;
+  /* keyed now so that a zero-work action without latency ends even if lmm gives it no share */
+  action_rekey(a, now);
+  return a;
+}
+
+void act_action_set_rate_factor(act_action *a, double factor)
+{
+  ASSERT(factor > 0);
+  a->rate_factor = factor;
+}
+
+double act_action_remaining(const act_action *a)
+{
+  if (a->state != ACT_RUNNING)
+    return a->remaining;
+  double now = eng_now();
+  if (a->in_latency || a->speed <= 0 || now <= a->last_update)
+    return a->remaining;
+  double r = a->remaining - a->speed * (now - a->last_update);
+  return r > 0 ? r : 0;
+}
+
+void act_action_cancel(act_action *a, act_state why)
+{
+  ASSERT(why == ACT_CANCELED || why == ACT_FAILED);
+  if (a->state != ACT_RUNNING)
+    return;
+  action_catch_up(a, eng_now());
+  action_end(a, why, eng_now());
+}
+
+void act_action_free(act_action *a)
+{
+  if (a->state == ACT_RUNNING)
+    act_action_cancel(a, ACT_CANCELED);
+  free(a);
+}
+
+struct waiter {
+  eng_actor *actor;
+  act_action *action;
+};
+
+static void wake_waiter(act_action *a, void *data) { eng_unblock(data); }
+
+static void describe_wait(eng_actor *who, void *data, char *buf, size_t len)
+{
+  act_action *a = data;
+  snprintf(buf, len, "waiting for a %s activity (%.6g of %.6g units left)", a->model->name,
+           act_action_remaining(a), a->total);
+}
+
+static void wait_on_kill(eng_actor *who, void *data)
+{
+  act_action *a = data;
+  a->on_finish = NULL;
+  a->data = NULL;
+}
+
+act_state act_wait(act_action *a)
+{
+  if (a->state != ACT_RUNNING)
+    return a->state;
+  eng_actor *self = eng_self();
+  ASSERTF(self, "act_wait called from the maestro");
+  ASSERTF(a->on_finish == NULL, "an action can be waited on by one actor only");
+  a->on_finish = wake_waiter;
+  a->data = self;
+  eng_actor_on_kill(self, wait_on_kill, a);
+  eng_block(describe_wait, a);
+  return a->state;
+}

@@ -1,0 +1,79 @@
+/* Activities whose progress is shared by max-min: executions on CPUs, flows on links.
+ *
+ * An act_model owns one lmm system and a heap of the actions' next event dates. An action
+ * has an amount of work (flops, bytes), an optional latency phase during which it takes no
+ * share (its lmm variable is disabled), and a speed = lmm share x rate_factor (the SMPI
+ * network model applies its bandwidth factor after sharing; CPUs use 1).
+ *
+ * Lazy update: an action's remaining work is only brought up to date when its share
+ * changes (lmm reports the modified variables); in between, its completion date in the
+ * heap stays valid. So one solve costs the actions whose share changed, not all of them.
+ *
+ *   remaining(t) = remaining(last_update) - speed * (t - last_update)
+ *   date         = last_update + remaining(last_update) / speed
+ */
+#ifndef SMPI_KERNEL_ACTIVITY_H
+#define SMPI_KERNEL_ACTIVITY_H
+
+#include "kernel/engine.h"
+#include "kernel/lmm.h"
+#include "src/heap.h"
+
+typedef struct act_model act_model;
+typedef struct act_action act_action;
+
+typedef enum { ACT_RUNNING, ACT_DONE, ACT_FAILED, ACT_CANCELED } act_state;
+
+/* Called in the maestro (or in the actor that cancels) when the action ends, in any
+ * state. The action is still valid during the call; act_action_free it afterwards. */
+typedef void (*act_finish_fn)(act_action *a, void *data);
+
+struct act_model {
+  eng_model base;
+  lmm_system *sys;
+  heap events;
+  const char *name;
+  size_t running; /* actions in ACT_RUNNING */
+};
+
+struct act_action {
+  heap_node hnode;
+  act_model *model;
+  lmm_variable *var; /* NULL once ended */
+  double total;       /* initial work */
+  double remaining;   /* as of last_update */
+  double last_update;
+  double speed;       /* current share * rate_factor */
+  double rate_factor;
+  double penalty;     /* sharing penalty restored after the latency phase */
+  double latency_end; /* date the latency phase ends (<= start if none) */
+  bool in_latency;
+  act_state state;
+  double start;
+  double finish;
+  act_finish_fn on_finish;
+  void *data;
+};
+
+/* The model registers itself with the engine. precision: lmm precision (work-amount). */
+void act_model_init(act_model *m, const char *name, double precision);
+void act_model_destroy(act_model *m); /* frees remaining actions' variables */
+
+/* Creates a running action of `work` units; its lmm variable has `penalty` and `bound`
+ * (< 0: none) and room for `elements_hint` constraints; the caller then expands it onto
+ * constraints with lmm_expand(m->sys, cnst, a->var, coef). If latency > 0 the action
+ * takes no share until now + latency. */
+act_action *act_action_new(act_model *m, double work, double latency, double penalty,
+                           double bound, size_t elements_hint, act_finish_fn on_finish,
+                           void *data);
+void act_action_set_rate_factor(act_action *a, double factor);
+/* Ends a running action now with state ACT_CANCELED (or ACT_FAILED); calls on_finish. */
+void act_action_cancel(act_action *a, act_state why);
+void act_action_free(act_action *a);
+/* Work left at the current date. */
+double act_action_remaining(const act_action *a);
+
+/* From inside an actor: block until a ends. Returns its final state. */
+act_state act_wait(act_action *a);
+
+#endif

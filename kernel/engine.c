@@ -1,0 +1,397 @@
+/* Discrete-event engine; the loop is described in engine.h.
+ *
+ * Who runs when (S = ctx_switch):
+ *
+ *   maestro --S--> A ... A blocks --S--> B ... B ends --S--> maestro   (run queue empty)
+ *
+ * The maestro only enters the picture at the start and at the end of a scheduling round:
+ * an actor that stops running hands control to the next runnable actor itself
+ * (switch_away), which is why one round costs one switch per actor instead of two. */
+#include "kernel/engine.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/context.h"
+#include "src/cfg.h"
+#include "src/heap.h"
+#include "src/invariant.h"
+#include "src/log.h"
+#include "src/mem.h"
+
+LOG_NEW_CATEGORY(kernel, "the simulation kernel");
+LOG_NEW_SUBCATEGORY(engine, kernel, "discrete-event engine: clock, actors, timers");
+LOG_DEFAULT_CATEGORY(engine);
+
+typedef enum { A_RUNNABLE, A_RUNNING, A_BLOCKED, A_DEAD } actor_state;
+
+struct eng_actor {
+  ctx *context;
+  char *name;
+  unsigned long pid;
+  eng_actor_fn fn;
+  void *arg;
+  void *data;
+  actor_state state;
+  list_node alive_link; /* E.alive, creation order; then E.dead once ended */
+  list_node runq_link;
+  eng_describe_fn describe;
+  void *describe_data;
+  void (*on_kill)(eng_actor *a, void *data);
+  void *on_kill_data;
+};
+
+struct eng_timer {
+  heap_node hnode;
+  eng_timer_fn cb;
+  void *arg;
+};
+
+static struct {
+  bool initialized;
+  double now;
+  double prec_timing;
+  double prec_work;
+  eng_actor *self;
+  list_node alive;
+  list_node dead;
+  list_node runq;
+  size_t alive_count;
+  unsigned long next_pid;
+  heap timers;
+  list_node models;
+  void (*on_end)(eng_actor *a);
+  eng_stats stats;
+} E;
+
+void eng_declare_config(void)
+{
+  cfg_declare_double("precision/timing", 1e-9,
+                     "Precision of simulated dates, in seconds: events closer than this are "
+                     "simultaneous");
+  cfg_declare_double("precision/work-amount", 1e-5,
+                     "Precision of work amounts and max-min shares (relative epsilon of the solver)");
+  cfg_alias("surf/precision", "precision/timing");
+  cfg_alias("maxmin/precision", "precision/work-amount");
+  ctx_declare_config();
+}
+
+static double now_hook(void) { return E.now; }
+
+int eng_init(char *err, size_t errlen)
+{
+  ASSERTF(!E.initialized, "eng_init called twice without eng_shutdown");
+  eng_declare_config();
+  if (ctx_factory_init(NULL, 0, err, errlen) != 0)
+    return -1;
+  memset(&E, 0, sizeof E);
+  E.prec_timing = cfg_get_double("precision/timing");
+  E.prec_work = cfg_get_double("precision/work-amount");
+  list_init(&E.alive);
+  list_init(&E.dead);
+  list_init(&E.runq);
+  list_init(&E.models);
+  heap_init(&E.timers);
+  E.next_pid = 1;
+  E.initialized = true;
+  log_set_clock(now_hook);
+  return 0;
+}
+
+bool eng_initialized(void) { return E.initialized; }
+double eng_now(void) { return E.now; }
+double eng_timing_precision(void) { return E.prec_timing; }
+double eng_work_precision(void) { return E.prec_work; }
+eng_actor *eng_self(void) { return E.self; }
+const char *eng_actor_name(const eng_actor *a) { return a->name; }
+unsigned long eng_actor_pid(const eng_actor *a) { return a->pid; }
+void *eng_actor_data(const eng_actor *a) { return a->data; }
+void eng_actor_set_data(eng_actor *a, void *data) { a->data = data; }
+bool eng_actor_is_blocked(const eng_actor *a) { return a->state == A_BLOCKED; }
+size_t eng_actor_count(void) { return E.alive_count; }
+void eng_get_stats(eng_stats *out) { *out = E.stats; }
+void eng_on_actor_end(void (*hook)(eng_actor *a)) { E.on_end = hook; }
+
+void eng_model_register(eng_model *m)
+{
+  ASSERT(E.initialized);
+  list_push_back(&E.models, &m->link);
+}
+
+void eng_model_unregister(eng_model *m)
+{
+  if (list_linked(&m->link))
+    list_remove(&m->link);
+}
+
+/* Pops the next runnable actor and makes it the running one; the maestro when none. */
+static ctx *next_context(void)
+{
+  list_node *n = list_pop_front(&E.runq);
+  if (!n) {
+    E.self = NULL;
+    return ctx_maestro();
+  }
+  eng_actor *a = list_entry(n, eng_actor, runq_link);
+  ASSERT(a->state == A_RUNNABLE);
+  a->state = A_RUNNING;
+  E.self = a;
+  E.stats.actor_switches++;
+  return a->context;
+}
+
+/* The running actor stops running (it already put itself where it belongs). */
+static void switch_away(eng_actor *self)
+{
+  ctx *to = next_context();
+  ctx_switch(self->context, to);
+  /* resumed: whoever switched to us set E.self */
+  ASSERT(E.self == self && self->state == A_RUNNING);
+}
+
+static void make_dead(eng_actor *a)
+{
+  a->state = A_DEAD;
+  list_remove(&a->alive_link);
+  list_push_back(&E.dead, &a->alive_link);
+  E.alive_count--;
+}
+
+static void actor_entry(void *arg)
+{
+  eng_actor *a = arg;
+  a->fn(a->arg);
+  LOG_DEBUG("actor '%s' ends", a->name);
+  make_dead(a);
+  /* returning from the context function goes wherever ctx_set_next says */
+  ctx_set_next(a->context, next_context());
+}
+
+eng_actor *eng_actor_create(const char *name, eng_actor_fn fn, void *arg)
+{
+  ASSERT(E.initialized);
+  eng_actor *a = xcalloc(1, sizeof *a);
+  a->name = xstrdup(name);
+  a->pid = E.next_pid++;
+  a->fn = fn;
+  a->arg = arg;
+  a->context = ctx_create(actor_entry, a, a->name);
+  a->state = A_RUNNABLE;
+  list_push_back(&E.alive, &a->alive_link);
+  list_push_back(&E.runq, &a->runq_link);
+  E.alive_count++;
+  return a;
+}
+
+void eng_yield(void)
+{
+  eng_actor *self = E.self;
+  ASSERTF(self, "eng_yield called from the maestro");
+  self->state = A_RUNNABLE;
+  list_push_back(&E.runq, &self->runq_link);
+  switch_away(self);
+}
+
+void eng_block(eng_describe_fn describe, void *data)
+{
+  eng_actor *self = E.self;
+  ASSERTF(self, "eng_block called from the maestro");
+  self->state = A_BLOCKED;
+  self->describe = describe;
+  self->describe_data = data;
+  switch_away(self);
+  self->describe = NULL;
+  self->describe_data = NULL;
+}
+
+void eng_unblock(eng_actor *a)
+{
+  ASSERTF(a->state == A_BLOCKED, "unblocking actor '%s' which is not blocked (state %d)", a->name,
+          (int)a->state);
+  a->state = A_RUNNABLE;
+  a->on_kill = NULL;
+  list_push_back(&E.runq, &a->runq_link);
+}
+
+void eng_actor_on_kill(eng_actor *a, void (*hook)(eng_actor *a, void *data), void *data)
+{
+  a->on_kill = hook;
+  a->on_kill_data = data;
+}
+
+void eng_actor_kill(eng_actor *a)
+{
+  if (a->state == A_DEAD)
+    return;
+  LOG_DEBUG("killing actor '%s'", a->name);
+  if (a->on_kill) {
+    void (*hook)(eng_actor *, void *) = a->on_kill;
+    a->on_kill = NULL;
+    hook(a, a->on_kill_data);
+  }
+  if (a->state == A_RUNNABLE)
+    list_remove(&a->runq_link);
+  bool self = (a == E.self);
+  make_dead(a);
+  if (self) {
+    /* never resumed: the maestro destroys the context when it reaps the dead */
+    ctx_switch(a->context, next_context());
+    UNREACHABLE();
+  }
+}
+
+/* Sleeping */
+static void sleep_wake(void *arg) { eng_unblock(arg); }
+
+struct sleep_state {
+  eng_timer *timer;
+  double until;
+};
+
+static void sleep_on_kill(eng_actor *a, void *data)
+{
+  struct sleep_state *s = data;
+  eng_timer_cancel(s->timer);
+}
+
+static void sleep_describe(eng_actor *a, void *data, char *buf, size_t len)
+{
+  struct sleep_state *s = data;
+  snprintf(buf, len, "sleeping until %.9g", s->until);
+}
+
+void eng_sleep(double duration)
+{
+  eng_actor *self = E.self;
+  ASSERTF(self, "eng_sleep called from the maestro");
+  ASSERTF(duration >= 0 && isfinite(duration), "bad sleep duration %g", duration);
+  struct sleep_state s = {.until = E.now + duration};
+  s.timer = eng_timer_set(s.until, sleep_wake, self);
+  eng_actor_on_kill(self, sleep_on_kill, &s);
+  eng_block(sleep_describe, &s);
+}
+
+/* Timers */
+eng_timer *eng_timer_set(double date, eng_timer_fn cb, void *arg)
+{
+  ASSERTF(date >= E.now && !isnan(date), "timer date %.17g is before now (%.17g)", date, E.now);
+  eng_timer *t = xmalloc(sizeof *t);
+  heap_node_init(&t->hnode);
+  t->cb = cb;
+  t->arg = arg;
+  heap_push(&E.timers, &t->hnode, date);
+  return t;
+}
+
+void eng_timer_cancel(eng_timer *t)
+{
+  ASSERT(heap_contains(&t->hnode));
+  heap_remove(&E.timers, &t->hnode);
+  free(t);
+}
+
+static void reap_dead(void)
+{
+  list_node *n;
+  while ((n = list_pop_front(&E.dead))) {
+    eng_actor *a = list_entry(n, eng_actor, alive_link);
+    if (E.on_end)
+      E.on_end(a);
+    ctx_destroy(a->context);
+    free(a->name);
+    free(a);
+  }
+}
+
+static void report_deadlock(void)
+{
+  fprintf(stderr,
+          "smpi: deadlock at simulated time %.9f s: the %zu remaining actor%s blocked and no "
+          "event is pending:\n",
+          E.now, E.alive_count, E.alive_count == 1 ? " is" : "s are all");
+  list_foreach(n, &E.alive)
+  {
+    eng_actor *a = list_entry(n, eng_actor, alive_link);
+    char what[512] = "blocked";
+    if (a->describe)
+      a->describe(a, a->describe_data, what, sizeof what);
+    fprintf(stderr, "  %s (pid %lu): %s\n", a->name, a->pid, what);
+  }
+  fflush(stderr);
+}
+
+int eng_run(void)
+{
+  ASSERT(E.initialized && E.self == NULL);
+  for (;;) {
+    if (!list_empty(&E.runq)) {
+      E.stats.scheduling_rounds++;
+      ctx_switch(ctx_maestro(), next_context());
+      ASSERT(E.self == NULL);
+    }
+    reap_dead();
+    if (E.alive_count == 0)
+      return ENG_OK;
+
+    double next = INFINITY;
+    list_foreach(n, &E.models)
+    {
+      eng_model *m = list_entry(n, eng_model, link);
+      double d = m->ops->next_event(m, E.now);
+      if (d >= 0 && d < next)
+        next = d;
+    }
+    if (heap_size(&E.timers) && heap_top_key(&E.timers) < next)
+      next = heap_top_key(&E.timers);
+    if (next == INFINITY) {
+      if (!list_empty(&E.runq)) /* a model callback woke somebody */
+        continue;
+      report_deadlock();
+      return ENG_DEADLOCK;
+    }
+    ASSERTF(next >= E.now - E.prec_timing, "next event %.17g is in the past (now %.17g)", next, E.now);
+    if (next > E.now)
+      E.now = next;
+    E.stats.events++;
+    LOG_DEBUG("clock -> %.17g", E.now);
+    list_foreach(n, &E.models)
+    {
+      eng_model *m = list_entry(n, eng_model, link);
+      m->ops->advance(m, E.now);
+    }
+    while (heap_size(&E.timers) && heap_top_key(&E.timers) <= E.now) {
+      eng_timer *t = container_of(heap_pop(&E.timers), eng_timer, hnode);
+      t->cb(t->arg);
+      free(t);
+    }
+  }
+}
+
+void eng_shutdown(void)
+{
+  if (!E.initialized)
+    return;
+  ASSERTF(E.self == NULL, "eng_shutdown called from an actor");
+  /* actors left alive (deadlock, early stop) are discarded without running their hooks */
+  list_node *n;
+  while ((n = list_pop_front(&E.alive))) {
+    eng_actor *a = list_entry(n, eng_actor, alive_link);
+    if (list_linked(&a->runq_link))
+      list_remove(&a->runq_link);
+    a->state = A_DEAD;
+    list_push_back(&E.dead, &a->alive_link);
+  }
+  E.alive_count = 0;
+  reap_dead();
+  heap_node *h;
+  while ((h = heap_pop(&E.timers)))
+    free(container_of(h, eng_timer, hnode));
+  heap_destroy(&E.timers);
+  while ((n = list_pop_front(&E.models)))
+    ;
+  log_set_clock(NULL);
+  ctx_factory_shutdown();
+  E.initialized = false;
+}
