@@ -1,0 +1,980 @@
+/* Weighted max-min fair sharing by progressive filling, re-solved locally after each change.
+ *
+ * DATA MODEL (struct definitions in lmm_private.h)
+ *
+ *              active list (coef > 0, variable enabled)           idle list (the rest)
+ *   link L1 ──> e(A,L1) <-> e(B,L1)                                 ──> e(Z,L1) (Z disabled)
+ *   link L2 ──> e(A,L2) <-> e(C,L2)
+ *   link L3 ──> e(A,L3) <-> e(D,L3) <-> e(E,L3)
+ *                  ^
+ *   flow A: elems[] = { e(A,L1), e(A,L2), e(A,L3) }   (the element lives in the array, the
+ *                                                       constraint lists link into it)
+ *
+ * PROGRESSIVE FILLING. Every free variable v has level x_v * p_v; all unfixed levels rise
+ * together as one number lambda. Events, taken in increasing lambda from a binary heap:
+ *   - SHARED c saturates at lambda = rem_c / usage_c, rem_c = capacity - consumption of the
+ *     variables already fixed, usage_c = sum over unfixed variables of coef / p;
+ *   - FATPIPE c saturates at lambda = min over its unfixed variables of capacity * p / coef
+ *     (when its largest coef*x reaches the capacity);
+ *   - a bounded variable reaches its bound at lambda = bound * p (fixed at x = bound).
+ * When c saturates, every unfixed variable on it is fixed at x = lambda / p (for a FATPIPE
+ * this includes variables that alone would not fill it: SimGrid's rule). A variable without
+ * any element of coefficient > 0 gets its bound if it has one, else 0. bound = 0 is a real
+ * bound (value 0), and a capacity <= 0 gives 0 to its variables; SimGrid ignores both cases,
+ * which the network and CPU models never produce.
+ *
+ * Where the precision P (relative) is used:
+ *   - saturation during the filling: rem_c <= P * capacity counts as full (SimGrid's rule);
+ *   - a constraint is "saturated" between solves when load >= (1 - P) * capacity;
+ *   - a variable's value "changed" when |new - old| > P * max(|new|, |old|); otherwise the old
+ *     value is kept, so that rounding noise does not re-key activities or spread repairs;
+ *   - levels differ when one exceeds the other by more than a factor (1 + P).
+ *
+ * LOCAL REPAIR (lmm_solve). Modifications leave marks: dirty constraints S (a variable on a
+ * saturated constraint disappears or is disabled, the capacity changes) and dirty variables
+ * D (created, enabled, penalty or bound changed, element added, a constraint of theirs freed).
+ * Saturated constraints of the dirty variables join S at once (the new variable will almost
+ * certainly have to share them). Then:
+ *   1. F = D + every enabled variable with an element on S ("free"); B = the other
+ *      constraints of F's variables ("boundary"). Every other variable keeps its value.
+ *   2. Progressive filling of F over S u B, with residual capacities: a constraint of S has
+ *      only free variables (rem = capacity); a SHARED c in B gets capacity minus the
+ *      consumption of its fixed variables (its incrementally kept load minus the old
+ *      consumption of its free variables), a FATPIPE in B its capacity.
+ *   3. Validation of each c in B; c joins S when
+ *      (a) c was saturated before and a free variable on it changed (SHARED: the summed
+ *          change exceeds P * capacity, or it is not saturated any more), since a fixed
+ *          variable may have had c as bottleneck; or
+ *      (b) c fixed some free variable at level l during the filling while a variable on c
+ *          may have a level above l * (1 + P): it should yield. max_level is an upper bound
+ *          kept up to date cheaply; when stale it only causes an unneeded growth.
+ *      If S grew, go back to 1 (from the old values); else commit the changed values.
+ * (a) does not need "or c is saturated now" as well: a constraint that was not saturated
+ * before was nobody's bottleneck, and free variables that it bottlenecks now are covered by
+ * (b). The cost of a pass is O(elements of S + elements of F's variables) plus the heap,
+ * never the whole element list of a boundary constraint.
+ *
+ * Why the result is the max-min allocation: an allocation is max-min fair iff every variable
+ * has a certificate: its bound, or a saturated constraint on which its level is maximal.
+ * After the last pass: a free variable has one from the filling (S: every variable on it is
+ * free; B: check (b) compares with the fixed ones); a fixed variable's old certificate still
+ * holds, because its bottleneck is either untouched (not in S u B, no value on it changed)
+ * or in B without significant change (check (a)). S only grows, so it terminates, at worst
+ * with S = the whole connected component, which is a full solve.
+ *
+ * WORKED EXAMPLE (all capacities 1, penalties 1, SHARED).
+ *   L1: A, B      L2: A, C      L3: A, D, E
+ * Full solve: usage L1 = 2, L2 = 2, L3 = 3, so L3 saturates first at lambda = 1/3:
+ * A = D = E = 1/3. L1: rem = 1 - 1/3 = 2/3, usage 1 (B) -> B = 2/3; likewise C = 2/3.
+ * E ends (freed; L3 was saturated so S = {L3}):
+ *   pass 1: F = {A, D}, B = {L1, L2}; residual L1 = 1 - B's 2/3 = 1/3, L2 = 1/3, L3 = 1.
+ *     Keys: L3 = 1/2, L1 = L2 = 1/3. L1 first: A = 1/3; then L3: rem 2/3, D alone -> D = 2/3.
+ *     Check L1: A did not change, (a) no; L1 fixed A at 1/3 while B is at 2/3 -> (b): S += L1.
+ *   pass 2: F = {A, D, B}, B = {L2} (residual 1/3): L2 first at 1/3 fixes A = 1/3 again,
+ *     then L1 gives B = 2/3, L3 gives D = 2/3; (b) on L2 (C at 2/3): S += L2.
+ *   pass 3: S = {L1, L2, L3}, no boundary: every link has 2 flows, A = B = C = D = 1/2.
+ * The repair grew link by link because A's increase had to be paid by B and C.
+ */
+#include "kernel/lmm_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/invariant.h"
+#include "src/log.h"
+#include "src/mem.h"
+
+LOG_NEW_SUBCATEGORY(lmm, kernel, "max-min bandwidth-sharing solver");
+LOG_DEFAULT_CATEGORY(lmm);
+
+#define ORDER_CNST ((uint64_t)1 << 62)
+
+/* ======================================================================================
+ * Event heap (min on key, then order)
+ * ====================================================================================== */
+
+static inline bool ev_before(const lmm_event *a, const lmm_event *b)
+{
+  return a->key < b->key || (a->key == b->key && a->order < b->order);
+}
+
+static void heap_place(lmm_system *sys, lmm_event *e, size_t i)
+{
+  sys->heap[i] = e;
+  e->pos = i;
+}
+
+static void heap_sift_up(lmm_system *sys, size_t i)
+{
+  lmm_event *e = sys->heap[i];
+  while (i > 0) {
+    size_t parent = (i - 1) / 2;
+    if (!ev_before(e, sys->heap[parent]))
+      break;
+    heap_place(sys, sys->heap[parent], i);
+    i = parent;
+  }
+  heap_place(sys, e, i);
+}
+
+static void heap_sift_down(lmm_system *sys, size_t i)
+{
+  lmm_event *e = sys->heap[i];
+  size_t n = sys->nheap;
+  for (;;) {
+    size_t child = 2 * i + 1;
+    if (child >= n)
+      break;
+    if (child + 1 < n && ev_before(sys->heap[child + 1], sys->heap[child]))
+      child++;
+    if (!ev_before(sys->heap[child], e))
+      break;
+    heap_place(sys, sys->heap[child], i);
+    i = child;
+  }
+  heap_place(sys, e, i);
+}
+
+static void heap_push_ev(lmm_system *sys, lmm_event *e, double key)
+{
+  XGROW(sys->heap, sys->capheap, sys->nheap + 1);
+  e->key = key;
+  heap_place(sys, e, sys->nheap++);
+  heap_sift_up(sys, e->pos);
+}
+
+static void heap_remove_ev(lmm_system *sys, lmm_event *e)
+{
+  if (e->pos == LMM_NOT_IN_HEAP)
+    return;
+  size_t i = e->pos;
+  lmm_event *last = sys->heap[--sys->nheap];
+  e->pos = LMM_NOT_IN_HEAP;
+  if (last == e)
+    return;
+  heap_place(sys, last, i);
+  heap_sift_up(sys, i);
+  heap_sift_down(sys, last->pos);
+}
+
+static lmm_event *heap_pop_ev(lmm_system *sys)
+{
+  lmm_event *top = sys->heap[0];
+  heap_remove_ev(sys, top);
+  return top;
+}
+
+static void heap_update_ev(lmm_system *sys, lmm_event *e, double key)
+{
+  double old = e->key;
+  e->key = key;
+  if (key < old)
+    heap_sift_up(sys, e->pos);
+  else if (key > old)
+    heap_sift_down(sys, e->pos);
+}
+
+/* ======================================================================================
+ * System, constraints, variables
+ * ====================================================================================== */
+
+lmm_system *lmm_system_new(double precision)
+{
+  ASSERTF(precision >= 0 && precision < 1, "bad max-min precision %g", precision);
+  lmm_system *sys = xcalloc(1, sizeof *sys);
+  sys->precision = precision;
+  list_init(&sys->variables);
+  list_init(&sys->constraints);
+  list_init(&sys->dirty_cnsts);
+  list_init(&sys->dirty_vars);
+  list_init(&sys->pending_mod);
+  sys->solve_no = 1;
+  sys->iter = 1;
+  return sys;
+}
+
+void lmm_system_free(lmm_system *sys)
+{
+  if (!sys)
+    return;
+  list_foreach(n, &sys->variables) {
+    lmm_variable *v = list_entry(n, lmm_variable, all_node);
+    free(v->elems);
+    free(v);
+  }
+  list_foreach(n, &sys->constraints) free(list_entry(n, lmm_constraint, all_node));
+  free(sys->var_at);
+  free(sys->cnst_at);
+  free(sys->S);
+  free(sys->C);
+  free(sys->D);
+  free(sys->F);
+  free(sys->heap);
+  free(sys->fp);
+  free(sys->modified);
+  free(sys);
+}
+
+static uint64_t next_seq(lmm_system *sys)
+{
+  return sys->next_seq++;
+}
+
+static void cnst_mark_dirty(lmm_system *sys, lmm_constraint *c)
+{
+  if (!list_linked(&c->dirty_node))
+    list_push_back(&sys->dirty_cnsts, &c->dirty_node);
+}
+
+static void var_mark_dirty(lmm_system *sys, lmm_variable *v)
+{
+  if (v->penalty > 0 && !list_linked(&v->dirty_node))
+    list_push_back(&sys->dirty_vars, &v->dirty_node);
+}
+
+static void var_mark_modified(lmm_system *sys, lmm_variable *v)
+{
+  if (!list_linked(&v->mod_node))
+    list_push_back(&sys->pending_mod, &v->mod_node);
+}
+
+static inline bool var_enabled(const lmm_variable *v)
+{
+  return v->penalty > 0;
+}
+
+static inline bool elem_active(const lmm_element *e)
+{
+  return e->coef > 0 && var_enabled(e->var);
+}
+
+/* The element array moved: re-point the list neighbours at the new node addresses. Two
+ * elements of one variable are never neighbours (they sit on different constraints). */
+static void elem_relink(lmm_element *e)
+{
+  e->cnode.prev->next = &e->cnode;
+  e->cnode.next->prev = &e->cnode;
+}
+
+lmm_constraint *lmm_constraint_new(lmm_system *sys, void *id, double capacity, lmm_sharing policy)
+{
+  ASSERTF(capacity >= 0 && !isnan(capacity), "bad constraint capacity %g", capacity);
+  lmm_constraint *c = xcalloc(1, sizeof *c);
+  c->id = id;
+  c->capacity = capacity;
+  c->policy = policy;
+  c->seq = next_seq(sys);
+  list_init(&c->active);
+  list_init(&c->idle);
+  list_init(&c->dirty_node);
+  c->ev.pos = LMM_NOT_IN_HEAP;
+  c->ev.order = ORDER_CNST | c->seq;
+  c->pf_level = -1;
+  list_push_back(&sys->constraints, &c->all_node);
+  sys->n_cnsts++;
+  sys->cnst_at_ok = false;
+  return c;
+}
+
+/* Take element e out of its variable's array (keeping the order of the others). */
+static void var_remove_elem(lmm_variable *v, lmm_element *e)
+{
+  size_t i = (size_t)(e - v->elems);
+  ASSERT(i < v->n_elems);
+  list_remove(&e->cnode);
+  memmove(e, e + 1, (v->n_elems - i - 1) * sizeof *e);
+  v->n_elems--;
+  for (size_t j = i; j < v->n_elems; j++)
+    elem_relink(&v->elems[j]);
+}
+
+void lmm_constraint_free(lmm_system *sys, lmm_constraint *c)
+{
+  list_node *lists[2] = {&c->active, &c->idle};
+  for (int l = 0; l < 2; l++) {
+    while (!list_empty(lists[l])) {
+      lmm_element *e = list_entry(list_first(lists[l]), lmm_element, cnode);
+      lmm_variable *v = e->var;
+      bool was_active = elem_active(e);
+      var_remove_elem(v, e);
+      if (was_active)
+        var_mark_dirty(sys, v); /* one constraint less: it may get more */
+    }
+  }
+  if (list_linked(&c->dirty_node))
+    list_remove(&c->dirty_node);
+  list_remove(&c->all_node);
+  sys->n_cnsts--;
+  sys->cnst_at_ok = false;
+  free(c);
+}
+
+void lmm_constraint_set_capacity(lmm_system *sys, lmm_constraint *c, double capacity)
+{
+  ASSERTF(capacity >= 0 && !isnan(capacity), "bad constraint capacity %g", capacity);
+  if (capacity == c->capacity)
+    return;
+  c->capacity = capacity;
+  cnst_mark_dirty(sys, c);
+}
+
+double lmm_constraint_capacity(const lmm_constraint *c)
+{
+  return c->capacity;
+}
+
+lmm_sharing lmm_constraint_sharing(const lmm_constraint *c)
+{
+  return c->policy;
+}
+
+void *lmm_constraint_id(const lmm_constraint *c)
+{
+  return c->id;
+}
+
+double lmm_constraint_load(const lmm_constraint *c)
+{
+  double load = 0;
+  list_foreach(n, &c->active) {
+    const lmm_element *e = list_entry(n, lmm_element, cnode);
+    double x = e->coef * e->var->value;
+    if (c->policy == LMM_SHARED)
+      load += x;
+    else if (x > load)
+      load = x;
+  }
+  return load;
+}
+
+lmm_variable *lmm_variable_new(lmm_system *sys, void *id, double penalty, double bound,
+                               size_t elements_hint)
+{
+  ASSERTF(penalty >= 0 && isfinite(penalty), "bad sharing penalty %g", penalty);
+  ASSERTF(!isnan(bound), "bad bound");
+  lmm_variable *v = xcalloc(1, sizeof *v);
+  v->id = id;
+  v->penalty = penalty;
+  v->bound = bound;
+  v->seq = next_seq(sys);
+  if (elements_hint) {
+    v->elems = xmalloc(elements_hint * sizeof *v->elems);
+    v->cap_elems = elements_hint;
+  }
+  list_init(&v->dirty_node);
+  list_init(&v->mod_node);
+  v->ev.pos = LMM_NOT_IN_HEAP;
+  v->ev.order = v->seq;
+  list_push_back(&sys->variables, &v->all_node);
+  sys->n_vars++;
+  sys->var_at_ok = false;
+  var_mark_modified(sys, v);
+  var_mark_dirty(sys, v);
+  return v;
+}
+
+/* The variable's consumption leaves its constraints (freed or disabled). A constraint that
+ * was not saturated was nobody's bottleneck: nothing to repair there. */
+static void var_withdraw(lmm_system *sys, lmm_variable *v)
+{
+  for (size_t i = 0; i < v->n_elems; i++) {
+    lmm_element *e = &v->elems[i];
+    if (!elem_active(e))
+      continue;
+    lmm_constraint *c = e->cnst;
+    if (v->value > 0) {
+      if (c->policy == LMM_SHARED)
+        c->load -= e->coef * v->value;
+      if (c->sat)
+        cnst_mark_dirty(sys, c);
+    }
+    list_remove(&e->cnode);
+    list_push_back(&c->idle, &e->cnode);
+    c->n_active--;
+  }
+  v->value = 0;
+  if (list_linked(&v->dirty_node))
+    list_remove(&v->dirty_node);
+}
+
+void lmm_variable_free(lmm_system *sys, lmm_variable *v)
+{
+  if (var_enabled(v))
+    var_withdraw(sys, v);
+  for (size_t i = 0; i < v->n_elems; i++)
+    list_remove(&v->elems[i].cnode);
+  if (list_linked(&v->dirty_node))
+    list_remove(&v->dirty_node);
+  if (list_linked(&v->mod_node))
+    list_remove(&v->mod_node);
+  list_remove(&v->all_node);
+  sys->n_vars--;
+  sys->var_at_ok = false;
+  free(v->elems);
+  free(v);
+}
+
+void lmm_expand(lmm_system *sys, lmm_constraint *c, lmm_variable *v, double coef)
+{
+  ASSERTF(coef >= 0 && isfinite(coef), "bad consumption coefficient %g", coef);
+  lmm_element *e = NULL;
+  for (size_t i = 0; i < v->n_elems && !e; i++)
+    if (v->elems[i].cnst == c)
+      e = &v->elems[i];
+  if (!e) {
+    if (v->n_elems == v->cap_elems) {
+      size_t ncap = v->cap_elems ? 2 * v->cap_elems : 4;
+      v->elems = xrealloc(v->elems, ncap * sizeof *v->elems);
+      v->cap_elems = ncap;
+      for (size_t i = 0; i < v->n_elems; i++)
+        elem_relink(&v->elems[i]);
+    }
+    e = &v->elems[v->n_elems++];
+    e->cnst = c;
+    e->var = v;
+    e->coef = 0;
+    e->fnext = NULL;
+    list_push_back(&c->idle, &e->cnode);
+  }
+  if (coef == 0)
+    return;
+  bool was_active = elem_active(e);
+  e->coef += coef;
+  if (!var_enabled(v))
+    return;
+  if (!was_active) {
+    list_remove(&e->cnode);
+    list_push_back(&c->active, &e->cnode);
+    c->n_active++;
+  }
+  /* keep the invariants "load = sum coef*value" and "max_level >= every level on c" */
+  if (c->policy == LMM_SHARED)
+    c->load += coef * v->value;
+  double level = v->value * v->penalty;
+  if (level > c->max_level)
+    c->max_level = level;
+  var_mark_dirty(sys, v);
+}
+
+void lmm_variable_set_penalty(lmm_system *sys, lmm_variable *v, double penalty)
+{
+  ASSERTF(penalty >= 0 && isfinite(penalty), "bad sharing penalty %g", penalty);
+  if (penalty == v->penalty)
+    return;
+  var_mark_modified(sys, v);
+  if (penalty == 0) {
+    var_withdraw(sys, v);
+    v->penalty = 0;
+    return;
+  }
+  if (!var_enabled(v)) {
+    v->penalty = penalty;
+    for (size_t i = 0; i < v->n_elems; i++) {
+      lmm_element *e = &v->elems[i];
+      if (e->coef > 0) {
+        list_remove(&e->cnode);
+        list_push_back(&e->cnst->active, &e->cnode);
+        e->cnst->n_active++;
+      }
+    }
+  } else {
+    v->penalty = penalty;
+    /* the level changes with the penalty: keep max_level an upper bound */
+    double level = v->value * penalty;
+    for (size_t i = 0; i < v->n_elems; i++)
+      if (v->elems[i].coef > 0 && level > v->elems[i].cnst->max_level)
+        v->elems[i].cnst->max_level = level;
+  }
+  var_mark_dirty(sys, v);
+}
+
+void lmm_variable_set_bound(lmm_system *sys, lmm_variable *v, double bound)
+{
+  ASSERTF(!isnan(bound), "bad bound");
+  if (bound == v->bound || (bound < 0 && v->bound < 0))
+    return;
+  v->bound = bound;
+  var_mark_modified(sys, v);
+  var_mark_dirty(sys, v);
+}
+
+double lmm_variable_value(const lmm_variable *v)
+{
+  return v->value;
+}
+
+double lmm_variable_penalty(const lmm_variable *v)
+{
+  return v->penalty;
+}
+
+double lmm_variable_bound(const lmm_variable *v)
+{
+  return v->bound;
+}
+
+void *lmm_variable_id(const lmm_variable *v)
+{
+  return v->id;
+}
+
+size_t lmm_variable_element_count(const lmm_variable *v)
+{
+  return v->n_elems;
+}
+
+lmm_constraint *lmm_variable_constraint(const lmm_variable *v, size_t i, double *coef)
+{
+  ASSERTF(i < v->n_elems, "element %zu of %zu", i, v->n_elems);
+  if (coef)
+    *coef = v->elems[i].coef;
+  return v->elems[i].cnst;
+}
+
+size_t lmm_variable_count(const lmm_system *sys)
+{
+  return sys->n_vars;
+}
+
+size_t lmm_constraint_count(const lmm_system *sys)
+{
+  return sys->n_cnsts;
+}
+
+lmm_variable *lmm_variable_at(const lmm_system *csys, size_t i)
+{
+  lmm_system *sys = (lmm_system *)csys; /* the cache is not part of the system's state */
+  ASSERTF(i < sys->n_vars, "variable %zu of %zu", i, sys->n_vars);
+  if (!sys->var_at_ok) {
+    XGROW(sys->var_at, sys->var_at_cap, sys->n_vars);
+    size_t k = 0;
+    list_foreach(n, &sys->variables) sys->var_at[k++] = list_entry(n, lmm_variable, all_node);
+    sys->var_at_ok = true;
+  }
+  return sys->var_at[i];
+}
+
+lmm_constraint *lmm_constraint_at(const lmm_system *csys, size_t i)
+{
+  lmm_system *sys = (lmm_system *)csys;
+  ASSERTF(i < sys->n_cnsts, "constraint %zu of %zu", i, sys->n_cnsts);
+  if (!sys->cnst_at_ok) {
+    XGROW(sys->cnst_at, sys->cnst_at_cap, sys->n_cnsts);
+    size_t k = 0;
+    list_foreach(n, &sys->constraints) sys->cnst_at[k++] = list_entry(n, lmm_constraint, all_node);
+    sys->cnst_at_ok = true;
+  }
+  return sys->cnst_at[i];
+}
+
+size_t lmm_modified_count(const lmm_system *sys)
+{
+  return sys->n_modified;
+}
+
+lmm_variable *lmm_modified_get(const lmm_system *sys, size_t i)
+{
+  ASSERTF(i < sys->n_modified, "modified variable %zu of %zu", i, sys->n_modified);
+  return sys->modified[i];
+}
+
+void lmm_get_stats(const lmm_system *sys, lmm_stats *out)
+{
+  *out = sys->stats;
+}
+
+/* ======================================================================================
+ * Solve
+ * ====================================================================================== */
+
+static inline bool var_changed(const lmm_system *sys, const lmm_variable *v)
+{
+  return fabs(v->x_new - v->value) > sys->precision * fmax(fabs(v->x_new), fabs(v->value));
+}
+
+/* the value the variable will have after this solve */
+static inline double var_next(const lmm_system *sys, const lmm_variable *v)
+{
+  return var_changed(sys, v) ? v->x_new : v->value;
+}
+
+static void s_add(lmm_system *sys, lmm_constraint *c)
+{
+  if (c->in_s == sys->solve_no)
+    return;
+  c->in_s = sys->solve_no;
+  XGROW(sys->S, sys->capS, sys->nS + 1);
+  sys->S[sys->nS++] = c;
+}
+
+static void c_add(lmm_system *sys, lmm_constraint *c)
+{
+  c->in_c = sys->iter;
+  c->usage = 0;
+  c->free_old = 0;
+  c->pf_level = -1;
+  c->nunfixed = 0;
+  c->ffirst = c->flast = NULL;
+  c->fp_pos = c->fp_end = 0;
+  XGROW(sys->C, sys->capC, sys->nC + 1);
+  sys->C[sys->nC++] = c;
+}
+
+static void f_add(lmm_system *sys, lmm_variable *v)
+{
+  if (v->in_f == sys->iter)
+    return;
+  v->in_f = sys->iter;
+  XGROW(sys->F, sys->capF, sys->nF + 1);
+  sys->F[sys->nF++] = v;
+}
+
+static int fp_cmp(const void *pa, const void *pb)
+{
+  const lmm_fp_entry *a = pa, *b = pb;
+  if (a->level != b->level)
+    return a->level < b->level ? -1 : 1;
+  return a->var->seq < b->var->seq ? -1 : a->var->seq > b->var->seq;
+}
+
+/* F, S u B and the residual capacities of one pass. full: everything is free. */
+static void build_region(lmm_system *sys, bool full)
+{
+  sys->iter++;
+  sys->nC = 0;
+  sys->nF = 0;
+  for (size_t i = 0; i < sys->nS; i++)
+    c_add(sys, sys->S[i]);
+  if (full) {
+    list_foreach(n, &sys->variables) {
+      lmm_variable *v = list_entry(n, lmm_variable, all_node);
+      if (var_enabled(v))
+        f_add(sys, v);
+    }
+  } else {
+    for (size_t i = 0; i < sys->nD; i++)
+      f_add(sys, sys->D[i]);
+    for (size_t i = 0; i < sys->nS; i++)
+      list_foreach(n, &sys->S[i]->active) f_add(sys, list_entry(n, lmm_element, cnode)->var);
+  }
+
+  size_t nfp = 0;
+  for (size_t i = 0; i < sys->nF; i++) {
+    lmm_variable *v = sys->F[i];
+    v->fixed = false;
+    v->x_new = 0;
+    for (size_t k = 0; k < v->n_elems; k++) {
+      lmm_element *e = &v->elems[k];
+      if (e->coef <= 0)
+        continue;
+      lmm_constraint *c = e->cnst;
+      if (c->in_c != sys->iter)
+        c_add(sys, c);
+      e->fnext = NULL;
+      if (c->flast)
+        c->flast->fnext = e;
+      else
+        c->ffirst = e;
+      c->flast = e;
+      c->nunfixed++;
+      if (c->policy == LMM_SHARED) {
+        c->usage += e->coef / v->penalty;
+        c->free_old += e->coef * v->value;
+      } else {
+        nfp++;
+      }
+    }
+  }
+
+  XGROW(sys->fp, sys->capfp, nfp);
+  size_t at = 0;
+  for (size_t i = 0; i < sys->nC; i++) {
+    lmm_constraint *c = sys->C[i];
+    if (c->policy == LMM_SHARED) {
+      c->rem = c->in_s == sys->solve_no ? c->capacity : c->capacity - (c->load - c->free_old);
+      if (c->rem < 0)
+        c->rem = 0;
+    } else {
+      c->rem = c->capacity;
+      c->fp_pos = at;
+      for (lmm_element *e = c->ffirst; e; e = e->fnext)
+        sys->fp[at++] = (lmm_fp_entry){c->capacity * e->var->penalty / e->coef, e->var};
+      c->fp_end = at;
+      if (c->fp_end - c->fp_pos > 1)
+        qsort(sys->fp + c->fp_pos, c->fp_end - c->fp_pos, sizeof *sys->fp, fp_cmp);
+    }
+  }
+  sys->stats.constraints_visited += sys->nC;
+  sys->stats.variables_visited += sys->nF;
+}
+
+static double shared_key(const lmm_system *sys, lmm_constraint *c, double cur)
+{
+  if (c->rem <= c->capacity * sys->precision)
+    return cur;
+  if (c->usage <= 0) { /* rounding ate the usage of the last unfixed variables: recount */
+    c->usage = 0;
+    for (lmm_element *e = c->ffirst; e; e = e->fnext)
+      if (!e->var->fixed)
+        c->usage += e->coef / e->var->penalty;
+  }
+  double key = c->rem / c->usage;
+  return key > cur ? key : cur;
+}
+
+static void fix_var(lmm_system *sys, lmm_variable *v, double x, double cur)
+{
+  v->fixed = true;
+  v->x_new = x;
+  heap_remove_ev(sys, &v->ev);
+  for (size_t k = 0; k < v->n_elems; k++) {
+    lmm_element *e = &v->elems[k];
+    if (e->coef <= 0)
+      continue;
+    lmm_constraint *c = e->cnst;
+    c->nunfixed--;
+    if (c->ev.pos == LMM_NOT_IN_HEAP) /* the constraint being saturated */
+      continue;
+    if (c->nunfixed == 0) {
+      heap_remove_ev(sys, &c->ev);
+    } else if (c->policy == LMM_SHARED) {
+      c->rem -= e->coef * x;
+      c->usage -= e->coef / v->penalty;
+      heap_update_ev(sys, &c->ev, shared_key(sys, c, cur));
+    } /* FATPIPE: its key is refreshed lazily when it reaches the top */
+  }
+}
+
+static void progressive_filling(lmm_system *sys)
+{
+  double cur = 0;
+  sys->nheap = 0;
+  for (size_t i = 0; i < sys->nC; i++) {
+    lmm_constraint *c = sys->C[i];
+    c->ev.pos = LMM_NOT_IN_HEAP;
+    if (c->nunfixed == 0)
+      continue;
+    double key = c->policy == LMM_SHARED ? shared_key(sys, c, 0) : fmax(sys->fp[c->fp_pos].level, 0);
+    heap_push_ev(sys, &c->ev, key);
+  }
+  for (size_t i = 0; i < sys->nF; i++) {
+    lmm_variable *v = sys->F[i];
+    v->ev.pos = LMM_NOT_IN_HEAP;
+    if (v->bound >= 0)
+      heap_push_ev(sys, &v->ev, v->bound * v->penalty);
+  }
+  /* nothing limits a variable without element nor bound: 0 by convention */
+  for (size_t i = 0; i < sys->nF; i++) {
+    lmm_variable *v = sys->F[i];
+    if (v->bound < 0) {
+      bool any = false;
+      for (size_t k = 0; k < v->n_elems && !any; k++)
+        any = v->elems[k].coef > 0;
+      if (!any)
+        fix_var(sys, v, 0, 0);
+    }
+  }
+
+  while (sys->nheap) {
+    lmm_event *ev = heap_pop_ev(sys);
+    if (ev->key > cur)
+      cur = ev->key;
+    if (!(ev->order & ORDER_CNST)) {
+      lmm_variable *v = container_of(ev, lmm_variable, ev);
+      fix_var(sys, v, v->bound, cur);
+      continue;
+    }
+    lmm_constraint *c = container_of(ev, lmm_constraint, ev);
+    if (c->policy == LMM_FATPIPE) {
+      while (c->fp_pos < c->fp_end && sys->fp[c->fp_pos].var->fixed)
+        c->fp_pos++;
+      ASSERT(c->fp_pos < c->fp_end);
+      double level = sys->fp[c->fp_pos].level;
+      if (level > ev->key) { /* its first variable was fixed elsewhere: later */
+        heap_push_ev(sys, &c->ev, level);
+        continue;
+      }
+    }
+    c->pf_level = cur;
+    for (lmm_element *e = c->ffirst; e; e = e->fnext)
+      if (!e->var->fixed)
+        fix_var(sys, e->var, cur / e->var->penalty, cur);
+  }
+  LOG_DEBUG("filling of %zu variables over %zu constraints: top level %g", sys->nF, sys->nC, cur);
+}
+
+/* Checks (a) and (b) of the header comment on the boundary; true when S grew. */
+static bool validate_boundary(lmm_system *sys)
+{
+  bool grew = false;
+  double p = sys->precision;
+  for (size_t i = 0; i < sys->nC; i++) {
+    lmm_constraint *c = sys->C[i];
+    if (c->in_s == sys->solve_no)
+      continue;
+    bool expand = false;
+    if (c->sat) {
+      double delta = 0, load = c->load;
+      for (lmm_element *e = c->ffirst; e; e = e->fnext) {
+        lmm_variable *v = e->var;
+        if (var_changed(sys, v)) {
+          double d = e->coef * (v->x_new - v->value);
+          delta += fabs(d);
+          load += d;
+        }
+      }
+      if (c->policy == LMM_SHARED)
+        expand = delta > c->capacity * p || load < c->capacity * (1 - p);
+      else
+        expand = delta > 0;
+    }
+    if (!expand && c->pf_level >= 0 && c->max_level > c->pf_level * (1 + p))
+      expand = true;
+    if (expand) {
+      LOG_TRACE("constraint #%llu joins the repaired region", (unsigned long long)c->seq);
+      s_add(sys, c);
+      grew = true;
+    }
+  }
+  return grew;
+}
+
+static void commit(lmm_system *sys)
+{
+  double p = sys->precision;
+  /* boundary constraints first, while the old values are still there */
+  for (size_t i = 0; i < sys->nC; i++) {
+    lmm_constraint *c = sys->C[i];
+    if (c->in_s == sys->solve_no)
+      continue;
+    double fat_max = 0;
+    for (lmm_element *e = c->ffirst; e; e = e->fnext) {
+      lmm_variable *v = e->var;
+      double x = var_next(sys, v);
+      if (c->policy == LMM_SHARED)
+        c->load += e->coef * (x - v->value);
+      else if (e->coef * x > fat_max)
+        fat_max = e->coef * x;
+      if (x * v->penalty > c->max_level)
+        c->max_level = x * v->penalty;
+    }
+    if (c->policy == LMM_SHARED)
+      c->sat = c->load >= c->capacity * (1 - p);
+    else
+      c->sat = c->sat || fat_max >= c->capacity * (1 - p);
+  }
+  for (size_t i = 0; i < sys->nF; i++) {
+    lmm_variable *v = sys->F[i];
+    if (!var_changed(sys, v))
+      continue;
+    v->value = v->x_new;
+    if (v->mod_mark != sys->solve_no) {
+      v->mod_mark = sys->solve_no;
+      XGROW(sys->modified, sys->cap_modified, sys->n_modified + 1);
+      sys->modified[sys->n_modified++] = v;
+    }
+  }
+  /* S: every variable on it was free, recompute exactly (this also cancels the drift of the
+   * incremental load) */
+  for (size_t i = 0; i < sys->nS; i++) {
+    lmm_constraint *c = sys->S[i];
+    double load = 0, max_level = 0;
+    list_foreach(n, &c->active) {
+      const lmm_element *e = list_entry(n, lmm_element, cnode);
+      double x = e->coef * e->var->value;
+      if (c->policy == LMM_SHARED)
+        load += x;
+      else if (x > load)
+        load = x;
+      if (e->var->value * e->var->penalty > max_level)
+        max_level = e->var->value * e->var->penalty;
+    }
+    c->load = c->policy == LMM_SHARED ? load : 0;
+    c->max_level = max_level;
+    c->sat = load >= c->capacity * (1 - p);
+  }
+}
+
+static void solve(lmm_system *sys, bool full)
+{
+  sys->stats.solves++;
+  sys->solve_no++;
+  sys->n_modified = 0;
+  sys->nS = 0;
+  sys->nD = 0;
+
+  /* created or penalty/bound changed since the last solve: reported whatever happens */
+  while (!list_empty(&sys->pending_mod)) {
+    lmm_variable *v = list_entry(list_pop_front(&sys->pending_mod), lmm_variable, mod_node);
+    v->mod_mark = sys->solve_no;
+    XGROW(sys->modified, sys->cap_modified, sys->n_modified + 1);
+    sys->modified[sys->n_modified++] = v;
+  }
+
+  while (!list_empty(&sys->dirty_cnsts))
+    s_add(sys, list_entry(list_pop_front(&sys->dirty_cnsts), lmm_constraint, dirty_node));
+  while (!list_empty(&sys->dirty_vars)) {
+    lmm_variable *v = list_entry(list_pop_front(&sys->dirty_vars), lmm_variable, dirty_node);
+    XGROW(sys->D, sys->capD, sys->nD + 1);
+    sys->D[sys->nD++] = v;
+  }
+  if (full) {
+    list_foreach(n, &sys->constraints) s_add(sys, list_entry(n, lmm_constraint, all_node));
+  } else {
+    for (size_t i = 0; i < sys->nD; i++) {
+      lmm_variable *v = sys->D[i];
+      for (size_t k = 0; k < v->n_elems; k++)
+        if (v->elems[k].coef > 0 && v->elems[k].cnst->sat)
+          s_add(sys, v->elems[k].cnst);
+    }
+    if (sys->nS == 0 && sys->nD == 0)
+      return;
+  }
+
+  int passes = 0;
+  for (;;) {
+    build_region(sys, full);
+    progressive_filling(sys);
+    passes++;
+    if (full || !validate_boundary(sys))
+      break;
+  }
+  LOG_DEBUG("solve #%llu: %d pass(es), %zu free variables, %zu constraints",
+            (unsigned long long)sys->solve_no, passes, sys->nF, sys->nC);
+  commit(sys);
+  sys->nS = 0;
+  sys->nD = 0;
+}
+
+void lmm_solve(lmm_system *sys)
+{
+  solve(sys, false);
+}
+
+void lmm_solve_full(lmm_system *sys)
+{
+  solve(sys, true);
+}
+
+void lmm_dump(const lmm_system *sys, FILE *out)
+{
+  fprintf(out, "lmm system: %zu constraints, %zu variables, precision %g\n", sys->n_cnsts,
+          sys->n_vars, sys->precision);
+  list_foreach(n, &sys->constraints) {
+    const lmm_constraint *c = list_entry(n, lmm_constraint, all_node);
+    fprintf(out, "  c#%llu %s cap %.17g load %.17g%s:", (unsigned long long)c->seq,
+            c->policy == LMM_SHARED ? "shared" : "fatpipe", c->capacity, lmm_constraint_load(c),
+            c->sat ? " (saturated)" : "");
+    list_foreach(m, &c->active) {
+      const lmm_element *e = list_entry(m, lmm_element, cnode);
+      fprintf(out, " %g*v#%llu", e->coef, (unsigned long long)e->var->seq);
+    }
+    fputc('\n', out);
+  }
+  list_foreach(n, &sys->variables) {
+    const lmm_variable *v = list_entry(n, lmm_variable, all_node);
+    fprintf(out, "  v#%llu penalty %g bound %g value %.17g\n", (unsigned long long)v->seq,
+            v->penalty, v->bound, v->value);
+  }
+}

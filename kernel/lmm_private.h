@@ -1,0 +1,123 @@
+/* Internals of the max-min solver, shared by lmm_maxmin.c (the solver) and lmm_glpk.c (the
+ * reference). Nothing outside these two files may include this header.
+ *
+ *   constraint c1 ── active list ──> e(v1,c1) <──> e(v2,c1) <──> ...   (intrusive, O(1) removal)
+ *                  └─ idle list ──> elements with coef 0 or of disabled variables
+ *   variable  v1 ── elems[] = { e(v1,c1), e(v1,c3) }                  (array: routes are short)
+ *
+ * An element lives in its variable's array and is linked into one of its constraint's two
+ * lists; when the array grows, the neighbours of every moved element are re-pointed. */
+#ifndef SMPI_KERNEL_LMM_PRIVATE_H
+#define SMPI_KERNEL_LMM_PRIVATE_H
+
+#include "kernel/lmm.h"
+#include "src/list.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define LMM_NOT_IN_HEAP ((size_t)-1)
+
+/* An entry of the solver's priority queue: a constraint's saturation or a variable's bound,
+ * both expressed as the common level at which they happen. */
+typedef struct lmm_event {
+  double key;
+  uint64_t order; /* ties: bounds before constraints, then creation order */
+  size_t pos;     /* slot in the heap, LMM_NOT_IN_HEAP when absent */
+} lmm_event;
+
+typedef struct lmm_element {
+  lmm_constraint *cnst;
+  lmm_variable *var;
+  double coef;
+  list_node cnode;           /* in cnst->active (coef > 0 and var enabled) or cnst->idle */
+  struct lmm_element *fnext; /* solve scratch: next free element on the same constraint */
+} lmm_element;
+
+struct lmm_constraint {
+  void *id;
+  double capacity;
+  lmm_sharing policy;
+  uint64_t seq; /* creation number: deterministic ties */
+  list_node all_node;
+  list_node active;
+  list_node idle;
+  size_t n_active;
+  list_node dirty_node; /* on sys->dirty_cnsts when a modification invalidated it */
+
+  /* Kept between solves (valid for the current values once the constraint is not dirty). */
+  double load;      /* SHARED: sum of coef*value, updated incrementally; FATPIPE: unused */
+  double max_level; /* upper bound of value*penalty over its active elements */
+  bool sat;         /* saturated within precision at the last solve that touched it */
+
+  /* Scratch of the current solve. */
+  uint64_t in_s; /* == sys->solve_no: in S (all its variables are free) */
+  uint64_t in_c; /* == sys->iter: in S u B for this pass */
+  double rem;    /* residual capacity left for the unfixed free variables */
+  double usage;  /* SHARED: sum coef/penalty over unfixed free variables */
+  double free_old; /* SHARED: consumption of the free variables before the solve */
+  double pf_level; /* level at which it saturated and fixed free variables, -1 if it did not */
+  size_t nunfixed;
+  lmm_element *ffirst, *flast; /* its free elements (in S u B order) */
+  size_t fp_pos, fp_end;       /* FATPIPE: slice of sys->fp sorted by saturation level */
+  lmm_event ev;
+};
+
+struct lmm_variable {
+  void *id;
+  double penalty; /* 0: disabled */
+  double bound;   /* < 0: none */
+  double value;
+  uint64_t seq;
+  lmm_element *elems;
+  size_t n_elems, cap_elems;
+  list_node all_node;
+  list_node dirty_node; /* on sys->dirty_vars: must be re-solved */
+  list_node mod_node;   /* on sys->pending_mod: created or penalty/bound changed */
+
+  /* Scratch of the current solve. */
+  uint64_t in_f;     /* == sys->iter: free in this pass */
+  uint64_t mod_mark; /* == sys->solve_no: already in the modified array */
+  double x_new;
+  bool fixed;
+  lmm_event ev; /* bound event */
+};
+
+typedef struct lmm_fp_entry {
+  double level;
+  lmm_variable *var;
+} lmm_fp_entry;
+
+struct lmm_system {
+  double precision;
+  list_node variables;   /* creation order */
+  list_node constraints; /* creation order */
+  size_t n_vars, n_cnsts;
+  uint64_t next_seq;
+  list_node dirty_cnsts, dirty_vars, pending_mod;
+
+  /* lmm_variable_at / lmm_constraint_at: arrays rebuilt after a creation or a removal */
+  lmm_variable **var_at;
+  size_t var_at_cap;
+  bool var_at_ok;
+  lmm_constraint **cnst_at;
+  size_t cnst_at_cap;
+  bool cnst_at_ok;
+
+  /* Scratch arrays reused by every solve (no allocation in the steady state). */
+  uint64_t solve_no, iter;
+  lmm_constraint **S, **C;
+  size_t nS, capS, nC, capC;
+  lmm_variable **D, **F;
+  size_t nD, capD, nF, capF;
+  lmm_event **heap;
+  size_t nheap, capheap;
+  lmm_fp_entry *fp;
+  size_t capfp;
+  lmm_variable **modified;
+  size_t n_modified, cap_modified;
+
+  lmm_stats stats;
+};
+
+#endif

@@ -1,0 +1,566 @@
+/* Tests of the max-min solver: textbook cases with the arithmetic written out, then
+ * randomized cross-checks (the local repair of lmm_solve against a full solve after random
+ * modifications). */
+#include "kernel/lmm.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PREC 1e-9
+
+static void assert_close_(double got, double want, double rel, const char *what, int line)
+{
+  ck_assert_msg(fabs(got - want) <= rel * fmax(fabs(want), 1e-300) || got == want,
+                "line %d: %s = %.17g, expected %.17g", line, what, got, want);
+}
+#define CLOSE(got, want) assert_close_((got), (want), 1e-12, #got, __LINE__)
+
+static bool is_modified(const lmm_system *sys, const lmm_variable *v)
+{
+  for (size_t i = 0; i < lmm_modified_count(sys); i++)
+    if (lmm_modified_get(sys, i) == v)
+      return true;
+  return false;
+}
+
+/* ======================================================================================
+ * Textbook cases
+ * ====================================================================================== */
+
+START_TEST(one_constraint_equal_share)
+{
+  /* 4 flows of penalty 1 on one link of capacity 10: 10 / 4 = 2.5 each */
+  lmm_system *sys = lmm_system_new(PREC);
+  lmm_constraint *c = lmm_constraint_new(sys, NULL, 10, LMM_SHARED);
+  lmm_variable *v[4];
+  for (int i = 0; i < 4; i++) {
+    v[i] = lmm_variable_new(sys, NULL, 1, -1, 1);
+    lmm_expand(sys, c, v[i], 1);
+  }
+  lmm_solve(sys);
+  for (int i = 0; i < 4; i++) {
+    CLOSE(lmm_variable_value(v[i]), 2.5);
+    ck_assert(is_modified(sys, v[i]));
+  }
+  ck_assert_uint_eq(lmm_modified_count(sys), 4);
+  CLOSE(lmm_constraint_load(c), 10);
+  /* nothing changed: nothing to report */
+  lmm_solve(sys);
+  ck_assert_uint_eq(lmm_modified_count(sys), 0);
+  lmm_system_free(sys);
+}
+END_TEST
+
+START_TEST(penalties_weight_the_share)
+{
+  /* capacity 12, penalties 1, 2, 3: common level L, x_i = L / p_i,
+   * L (1 + 1/2 + 1/3) = L * 11/6 = 12  =>  L = 72/11: x = 72/11, 36/11, 24/11 */
+  lmm_system *sys = lmm_system_new(PREC);
+  lmm_constraint *c = lmm_constraint_new(sys, NULL, 12, LMM_SHARED);
+  lmm_variable *v[3];
+  for (int i = 0; i < 3; i++) {
+    v[i] = lmm_variable_new(sys, NULL, i + 1, -1, 1);
+    lmm_expand(sys, c, v[i], 1);
+  }
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(v[0]), 72.0 / 11);
+  CLOSE(lmm_variable_value(v[1]), 36.0 / 11);
+  CLOSE(lmm_variable_value(v[2]), 24.0 / 11);
+  lmm_system_free(sys);
+}
+END_TEST
+
+START_TEST(bound_redistributes)
+{
+  /* capacity 10, three flows, one bounded at 1: the others share 10 - 1 = 9 -> 4.5 each.
+   * Then the bound rises to 5 > 10/3: no longer binding, everybody gets 10/3. */
+  lmm_system *sys = lmm_system_new(PREC);
+  lmm_constraint *c = lmm_constraint_new(sys, NULL, 10, LMM_SHARED);
+  lmm_variable *a = lmm_variable_new(sys, NULL, 1, 1, 1);
+  lmm_variable *b = lmm_variable_new(sys, NULL, 1, -1, 1);
+  lmm_variable *d = lmm_variable_new(sys, NULL, 1, -1, 1);
+  lmm_expand(sys, c, a, 1);
+  lmm_expand(sys, c, b, 1);
+  lmm_expand(sys, c, d, 1);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(a), 1);
+  CLOSE(lmm_variable_value(b), 4.5);
+  CLOSE(lmm_variable_value(d), 4.5);
+  lmm_variable_set_bound(sys, a, 5);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(a), 10.0 / 3);
+  CLOSE(lmm_variable_value(b), 10.0 / 3);
+  ck_assert(is_modified(sys, a) && is_modified(sys, b) && is_modified(sys, d));
+  /* a bound reached at the same level as the constraint: same value either way */
+  lmm_variable_set_bound(sys, a, 10.0 / 3);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(a), 10.0 / 3);
+  CLOSE(lmm_variable_value(d), 10.0 / 3);
+  lmm_system_free(sys);
+}
+END_TEST
+
+START_TEST(fatpipe_full_capacity)
+{
+  /* FATPIPE capacity 10: each of 3 flows alone may use 10 */
+  lmm_system *sys = lmm_system_new(PREC);
+  lmm_constraint *c = lmm_constraint_new(sys, NULL, 10, LMM_FATPIPE);
+  lmm_variable *v[3];
+  for (int i = 0; i < 3; i++) {
+    v[i] = lmm_variable_new(sys, NULL, 1, -1, 1);
+    lmm_expand(sys, c, v[i], 1);
+  }
+  lmm_solve(sys);
+  for (int i = 0; i < 3; i++)
+    CLOSE(lmm_variable_value(v[i]), 10);
+  CLOSE(lmm_constraint_load(c), 10);
+  /* A cross-traffic element (coef 0.05) on a FATPIPE: when the flow of coef 1 fills it at
+   * level 10, every unfixed flow on it stops at level 10 too (SimGrid's rule), although
+   * 0.05 * 10 = 0.5 alone would not fill it. */
+  lmm_variable *x = lmm_variable_new(sys, NULL, 1, -1, 1);
+  lmm_expand(sys, c, x, 0.05);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(x), 10);
+  /* alone, the 0.05 flow rises until 0.05 * x = 10: x = 200 */
+  for (int i = 0; i < 3; i++)
+    lmm_variable_free(sys, v[i]);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(x), 200);
+  lmm_system_free(sys);
+}
+END_TEST
+
+START_TEST(three_links_classic)
+{
+  /* Links capacity 1, penalties 1.
+   *   L1: A, B     L2: A, C     L3: A, D
+   * Every link carries 2 flows: all saturate at level 1/2 together, A = B = C = D = 1/2. */
+  lmm_system *sys = lmm_system_new(PREC);
+  lmm_constraint *l[3];
+  for (int i = 0; i < 3; i++)
+    l[i] = lmm_constraint_new(sys, NULL, 1, LMM_SHARED);
+  lmm_variable *a = lmm_variable_new(sys, NULL, 1, -1, 3);
+  for (int i = 0; i < 3; i++)
+    lmm_expand(sys, l[i], a, 1);
+  lmm_variable *o[3];
+  for (int i = 0; i < 3; i++) {
+    o[i] = lmm_variable_new(sys, NULL, 1, -1, 1);
+    lmm_expand(sys, l[i], o[i], 1);
+  }
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(a), 0.5);
+  for (int i = 0; i < 3; i++)
+    CLOSE(lmm_variable_value(o[i]), 0.5);
+
+  /* E joins L3: L3 has 3 flows, usage 3 -> saturates first at 1/3: A = D = E = 1/3.
+   * L1: remaining 1 - 1/3 = 2/3, B alone -> B = 2/3; L2 likewise: C = 2/3. */
+  lmm_variable *e = lmm_variable_new(sys, NULL, 1, -1, 1);
+  lmm_expand(sys, l[2], e, 1);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(a), 1.0 / 3);
+  CLOSE(lmm_variable_value(o[2]), 1.0 / 3);
+  CLOSE(lmm_variable_value(e), 1.0 / 3);
+  CLOSE(lmm_variable_value(o[0]), 2.0 / 3);
+  CLOSE(lmm_variable_value(o[1]), 2.0 / 3);
+  for (int i = 0; i < 3; i++)
+    CLOSE(lmm_constraint_load(l[i]), 1);
+
+  /* E leaves: back to 1/2 everywhere; the local repair has to grow from L3 to L1 and L2
+   * (the worked example of lmm_maxmin.c) */
+  lmm_variable_free(sys, e);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(a), 0.5);
+  for (int i = 0; i < 3; i++) {
+    CLOSE(lmm_variable_value(o[i]), 0.5);
+    ck_assert(is_modified(sys, o[i]));
+  }
+  ck_assert(is_modified(sys, a));
+
+  /* with penalties: A has penalty 2 (a long route). Each link: x_A + x_i = 1 with levels
+   * 2 x_A = x_i = L: L/2 + L = 1 -> L = 2/3: A = 1/3, others 2/3 */
+  lmm_variable_set_penalty(sys, a, 2);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(a), 1.0 / 3);
+  for (int i = 0; i < 3; i++)
+    CLOSE(lmm_variable_value(o[i]), 2.0 / 3);
+  lmm_system_free(sys);
+}
+END_TEST
+
+START_TEST(coefficients_cross_traffic)
+{
+  /* Flow f1 uses link L forward (coef 1); flow f2 uses link M forward (coef 1) and L backward
+   * as cross traffic (coef 0.05). Capacities L = 1, M = 1.
+   *   L: usage 1 + 0.05 = 1.05 -> level 1/1.05 = 20/21;  M: usage 1 -> level 1.
+   * L first: f1 = f2 = 20/21 (L load 20/21 * 1.05 = 1). */
+  lmm_system *sys = lmm_system_new(PREC);
+  lmm_constraint *L = lmm_constraint_new(sys, NULL, 1, LMM_SHARED);
+  lmm_constraint *M = lmm_constraint_new(sys, NULL, 1, LMM_SHARED);
+  lmm_variable *f1 = lmm_variable_new(sys, NULL, 1, -1, 1);
+  lmm_variable *f2 = lmm_variable_new(sys, NULL, 1, -1, 2);
+  lmm_expand(sys, L, f1, 1);
+  lmm_expand(sys, M, f2, 1);
+  lmm_expand(sys, L, f2, 0.05);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(f1), 20.0 / 21);
+  CLOSE(lmm_variable_value(f2), 20.0 / 21);
+  CLOSE(lmm_constraint_load(L), 1);
+  /* M shrinks to 0.5: M saturates first at 0.5 -> f2 = 0.5; L: remaining
+   * 1 - 0.05 * 0.5 = 0.975 for f1 alone -> f1 = 0.975 */
+  lmm_constraint_set_capacity(sys, M, 0.5);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(f2), 0.5);
+  CLOSE(lmm_variable_value(f1), 0.975);
+  /* expanding twice adds the coefficients: f1 now 2 on L. L: usage 2 + 0.05 = 2.05 ->
+   * level 1/2.05 = 20/41 = 0.4878 < M's 0.5: L first, f1 = f2 = 20/41 (L load 2.05 * 20/41) */
+  lmm_expand(sys, L, f1, 1);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(f1), 20.0 / 41);
+  CLOSE(lmm_variable_value(f2), 20.0 / 41);
+  double coef;
+  ck_assert_ptr_eq(lmm_variable_constraint(f1, 0, &coef), L);
+  CLOSE(coef, 2);
+  lmm_system_free(sys);
+}
+END_TEST
+
+START_TEST(disabled_variables)
+{
+  /* capacity 6, flows a, b, c; c starts disabled (penalty 0, its latency phase):
+   * a = b = 3, c = 0. Enabled: 2 each. Disabled again: 3, 3, 0. */
+  lmm_system *sys = lmm_system_new(PREC);
+  lmm_constraint *l = lmm_constraint_new(sys, NULL, 6, LMM_SHARED);
+  lmm_variable *a = lmm_variable_new(sys, NULL, 1, -1, 1);
+  lmm_variable *b = lmm_variable_new(sys, NULL, 1, -1, 1);
+  lmm_variable *c = lmm_variable_new(sys, NULL, 0, -1, 1);
+  lmm_expand(sys, l, a, 1);
+  lmm_expand(sys, l, b, 1);
+  lmm_expand(sys, l, c, 1);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(a), 3);
+  ck_assert(lmm_variable_value(c) == 0);
+  lmm_variable_set_penalty(sys, c, 1);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(a), 2);
+  CLOSE(lmm_variable_value(c), 2);
+  ck_assert(is_modified(sys, a) && is_modified(sys, b) && is_modified(sys, c));
+  lmm_variable_set_penalty(sys, c, 0);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(a), 3);
+  CLOSE(lmm_variable_value(b), 3);
+  ck_assert(lmm_variable_value(c) == 0);
+  CLOSE(lmm_constraint_load(l), 6);
+  lmm_system_free(sys);
+}
+END_TEST
+
+START_TEST(capacity_change)
+{
+  /* 2 flows on capacity 10: 5 each; capacity 4: 2 each; 100: 50 each */
+  lmm_system *sys = lmm_system_new(PREC);
+  lmm_constraint *l = lmm_constraint_new(sys, NULL, 10, LMM_SHARED);
+  lmm_variable *a = lmm_variable_new(sys, NULL, 1, -1, 1);
+  lmm_variable *b = lmm_variable_new(sys, NULL, 1, -1, 1);
+  lmm_expand(sys, l, a, 1);
+  lmm_expand(sys, l, b, 1);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(a), 5);
+  lmm_constraint_set_capacity(sys, l, 4);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(a), 2);
+  CLOSE(lmm_variable_value(b), 2);
+  ck_assert_uint_eq(lmm_modified_count(sys), 2);
+  lmm_constraint_set_capacity(sys, l, 100);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(b), 50);
+  CLOSE(lmm_constraint_capacity(l), 100);
+  lmm_system_free(sys);
+}
+END_TEST
+
+START_TEST(variable_freed)
+{
+  /* 3 flows on capacity 9: 3 each; one freed: 4.5 each, and the freed one is not reported */
+  lmm_system *sys = lmm_system_new(PREC);
+  lmm_constraint *l = lmm_constraint_new(sys, NULL, 9, LMM_SHARED);
+  lmm_variable *v[3];
+  for (int i = 0; i < 3; i++) {
+    v[i] = lmm_variable_new(sys, (void *)(intptr_t)(i + 1), 1, -1, 1);
+    lmm_expand(sys, l, v[i], 1);
+  }
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(v[0]), 3);
+  lmm_variable_free(sys, v[1]);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(v[0]), 4.5);
+  CLOSE(lmm_variable_value(v[2]), 4.5);
+  ck_assert_uint_eq(lmm_modified_count(sys), 2);
+  ck_assert_uint_eq(lmm_variable_count(sys), 2);
+  ck_assert_ptr_eq(lmm_variable_at(sys, 1), v[2]);
+  /* created then freed before any solve: never reported */
+  lmm_variable *tmp = lmm_variable_new(sys, NULL, 1, -1, 1);
+  lmm_expand(sys, l, tmp, 1);
+  lmm_variable_free(sys, tmp);
+  lmm_solve(sys);
+  ck_assert_uint_eq(lmm_modified_count(sys), 0);
+  CLOSE(lmm_variable_value(v[0]), 4.5);
+  lmm_system_free(sys);
+}
+END_TEST
+
+START_TEST(variable_without_element)
+{
+  /* no element with coef > 0: its bound if it has one, else 0 (documented convention) */
+  lmm_system *sys = lmm_system_new(PREC);
+  lmm_constraint *l = lmm_constraint_new(sys, NULL, 9, LMM_SHARED);
+  lmm_variable *bounded = lmm_variable_new(sys, NULL, 1, 7, 0);
+  lmm_variable *free_ = lmm_variable_new(sys, NULL, 1, -1, 0);
+  lmm_variable *zero_coef = lmm_variable_new(sys, NULL, 1, 2.5, 1);
+  lmm_expand(sys, l, zero_coef, 0);
+  lmm_variable *other = lmm_variable_new(sys, NULL, 1, -1, 1);
+  lmm_expand(sys, l, other, 1);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(bounded), 7);
+  ck_assert(lmm_variable_value(free_) == 0);
+  CLOSE(lmm_variable_value(zero_coef), 2.5);
+  CLOSE(lmm_variable_value(other), 9); /* the coef-0 element consumes nothing */
+  ck_assert_uint_eq(lmm_variable_element_count(zero_coef), 1);
+  lmm_system_free(sys);
+}
+END_TEST
+
+START_TEST(constraint_freed)
+{
+  /* a crosses L1 (cap 1, shared with b) and L2 (cap 4): a = b = 1/2. L1 disappears: a alone
+   * on L2 gets 4, b has no element left: 0. */
+  lmm_system *sys = lmm_system_new(PREC);
+  lmm_constraint *l1 = lmm_constraint_new(sys, NULL, 1, LMM_SHARED);
+  lmm_constraint *l2 = lmm_constraint_new(sys, NULL, 4, LMM_SHARED);
+  lmm_variable *a = lmm_variable_new(sys, NULL, 1, -1, 2);
+  lmm_variable *b = lmm_variable_new(sys, NULL, 1, -1, 1);
+  lmm_expand(sys, l1, a, 1);
+  lmm_expand(sys, l2, a, 1);
+  lmm_expand(sys, l1, b, 1);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(a), 0.5);
+  lmm_constraint_free(sys, l1);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(a), 4);
+  ck_assert(lmm_variable_value(b) == 0);
+  ck_assert_uint_eq(lmm_variable_element_count(a), 1);
+  ck_assert_ptr_eq(lmm_variable_constraint(a, 0, NULL), l2);
+  ck_assert_uint_eq(lmm_constraint_count(sys), 1);
+  lmm_system_free(sys);
+}
+END_TEST
+
+START_TEST(many_elements_grow)
+{
+  /* a variable expanded over more constraints than its hint: the element array moves and the
+   * constraint lists must follow. 20 links of capacity i+1, each shared with one private
+   * flow: link 0 (capacity 1) saturates first at 1/2; the private flows on the other links
+   * get (i+1) - 1/2. */
+  lmm_system *sys = lmm_system_new(PREC);
+  lmm_variable *a = lmm_variable_new(sys, NULL, 1, -1, 1);
+  lmm_variable *p[20];
+  for (int i = 0; i < 20; i++) {
+    lmm_constraint *c = lmm_constraint_new(sys, NULL, i + 1, LMM_SHARED);
+    p[i] = lmm_variable_new(sys, NULL, 1, -1, 1);
+    lmm_expand(sys, c, p[i], 1);
+    lmm_expand(sys, c, a, 1);
+  }
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(a), 0.5);
+  for (int i = 0; i < 20; i++)
+    CLOSE(lmm_variable_value(p[i]), i + 0.5);
+  lmm_variable_free(sys, a);
+  lmm_solve(sys);
+  for (int i = 0; i < 20; i++)
+    CLOSE(lmm_variable_value(p[i]), i + 1);
+  lmm_system_free(sys);
+}
+END_TEST
+
+/* ======================================================================================
+ * Randomized cross-checks
+ * ====================================================================================== */
+
+static uint64_t rng_state;
+static uint64_t rng(void)
+{
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 2685821657736338717ULL;
+}
+static double unif(double lo, double hi)
+{
+  return lo + (hi - lo) * ((double)(rng() >> 11) / 9007199254740992.0);
+}
+static int irand(int n)
+{
+  return (int)(rng() % (uint64_t)n);
+}
+
+static double random_coef(void)
+{
+  int k = irand(10);
+  return k < 6 ? 1 : k < 8 ? 0.05 : unif(0.1, 3);
+}
+
+/* Two values agree: relative 1e-9, or absolutely tiny compared to the system's scale
+ * (the solvers subtract consumptions from capacities of that order). */
+static bool agree(double a, double b, double scale)
+{
+  return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b)) + 1e-13 * scale;
+}
+
+typedef struct rsys {
+  lmm_system *sys;
+  lmm_constraint *c[30];
+  int nc;
+  double scale;
+} rsys;
+
+static void random_variable(rsys *r, lmm_system *sys, lmm_variable **out, int nvars)
+{
+  double penalty = irand(20) == 0 ? 0 : unif(0.1, 10);
+  double bound = irand(10) < 3 ? r->scale * unif(0.01, 2) : -1;
+  int ne = irand(15) == 0 ? 0 : 1 + irand(r->nc < 6 ? r->nc : 6);
+  lmm_variable *v = lmm_variable_new(sys, NULL, penalty, bound, 2);
+  for (int k = 0; k < ne; k++)
+    lmm_expand(sys, r->c[irand(r->nc)], v, random_coef());
+  *out = v;
+  (void)nvars;
+}
+
+
+/* The same random modifications applied to two systems: one solved by lmm_solve (local
+ * repair), the other by lmm_solve_full. */
+START_TEST(random_incremental_vs_full)
+{
+  rng_state = 0xD1B54A32D192ED03ULL + (uint64_t)_i * 104729;
+  for (int seq = 0; seq < 60; seq++) {
+    rsys r[2];
+    int nc = 1 + irand(30);
+    double scale = pow(10, unif(0, 10));
+    for (int s = 0; s < 2; s++) {
+      r[s].sys = lmm_system_new(PREC);
+      r[s].nc = nc;
+      r[s].scale = scale;
+    }
+    uint64_t save = rng_state;
+    for (int s = 0; s < 2; s++) {
+      rng_state = save;
+      for (int i = 0; i < nc; i++)
+        r[s].c[i] = lmm_constraint_new(r[s].sys, NULL, scale * unif(0.1, 10),
+                                       irand(5) == 0 ? LMM_FATPIPE : LMM_SHARED);
+    }
+    enum { MAXV = 60 };
+    lmm_variable *v[2][MAXV];
+    double before[MAXV];
+    int nv = 0;
+    for (int step = 0; step < 80; step++) {
+      int op = irand(10);
+      save = rng_state;
+      uint64_t after = 0;
+      for (int s = 0; s < 2; s++) {
+        rng_state = save;
+        lmm_system *sys = r[s].sys;
+        if ((op < 3 || nv == 0) && nv < MAXV) {
+          random_variable(&r[s], sys, &v[s][nv], nv);
+          if (s == 1)
+            before[nv++] = 0;
+        } else if (op < 5 && nv > 0) {
+          int k = irand(nv);
+          lmm_variable_free(sys, v[s][k]);
+          v[s][k] = v[s][nv - 1];
+          if (s == 1) {
+            before[k] = before[nv - 1];
+            nv--;
+          }
+        } else if (op < 6 && nv > 0) {
+          int k = irand(nv);
+          lmm_variable_set_penalty(sys, v[s][k], irand(4) == 0 ? 0 : unif(0.1, 10));
+        } else if (op < 7 && nv > 0) {
+          int k = irand(nv);
+          lmm_variable_set_bound(sys, v[s][k], irand(3) == 0 ? -1 : scale * unif(0.01, 2));
+        } else if (op < 9) {
+          lmm_constraint_set_capacity(sys, r[s].c[irand(nc)], scale * unif(0.1, 10));
+        } else if (nv > 0) {
+          int k = irand(nv);
+          lmm_expand(sys, r[s].c[irand(nc)], v[s][k], random_coef());
+        }
+        after = rng_state;
+      }
+      rng_state = after;
+      lmm_solve(r[0].sys);
+      lmm_solve_full(r[1].sys);
+      for (int k = 0; k < nv; k++) {
+        double inc = lmm_variable_value(v[0][k]), full = lmm_variable_value(v[1][k]);
+        if (!agree(inc, full, scale)) {
+          lmm_dump(r[0].sys, stderr);
+          ck_abort_msg("sequence %d step %d: variable %d: incremental %.17g, full %.17g", seq,
+                       step, k, inc, full);
+        }
+        /* a value that moved must be reported (before[] of a new variable is 0) */
+        if (inc != before[k])
+          ck_assert_msg(is_modified(r[0].sys, v[0][k]), "sequence %d step %d: variable %d "
+                        "changed %.17g -> %.17g but is not in the modified list", seq, step, k,
+                        before[k], inc);
+        before[k] = inc;
+      }
+      /* only live variables are reported, each once */
+      size_t nm = lmm_modified_count(r[0].sys);
+      for (size_t i = 0; i < nm; i++) {
+        lmm_variable *m = lmm_modified_get(r[0].sys, i);
+        int found = 0;
+        for (int k = 0; k < nv; k++)
+          found += v[0][k] == m;
+        ck_assert_int_eq(found, 1);
+        for (size_t j = 0; j < i; j++)
+          ck_assert_ptr_ne(lmm_modified_get(r[0].sys, j), m);
+      }
+    }
+    for (int s = 0; s < 2; s++)
+      lmm_system_free(r[s].sys);
+  }
+}
+END_TEST
+
+static Suite *lmm_suite(void)
+{
+  Suite *s = suite_create("lmm");
+  TCase *tc = tcase_create("textbook");
+  tcase_add_test(tc, one_constraint_equal_share);
+  tcase_add_test(tc, penalties_weight_the_share);
+  tcase_add_test(tc, bound_redistributes);
+  tcase_add_test(tc, fatpipe_full_capacity);
+  tcase_add_test(tc, three_links_classic);
+  tcase_add_test(tc, coefficients_cross_traffic);
+  tcase_add_test(tc, disabled_variables);
+  tcase_add_test(tc, capacity_change);
+  tcase_add_test(tc, variable_freed);
+  tcase_add_test(tc, variable_without_element);
+  tcase_add_test(tc, constraint_freed);
+  tcase_add_test(tc, many_elements_grow);
+  suite_add_tcase(s, tc);
+  TCase *tr = tcase_create("random");
+  tcase_set_timeout(tr, 120);
+  tcase_add_loop_test(tr, random_incremental_vs_full, 0, 8);
+  suite_add_tcase(s, tr);
+  return s;
+}
+
+int main(void)
+{
+  SRunner *sr = srunner_create(lmm_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
