@@ -1,6 +1,6 @@
 /* Tests of the max-min solver: textbook cases with the arithmetic written out, then
- * randomized cross-checks (the local repair of lmm_solve against a full solve after random
- * modifications). */
+ * randomized cross-checks (progressive filling against GLPK's successive LPs, and the local
+ * repair of lmm_solve against a full solve after random modifications). */
 #include "kernel/lmm.h"
 
 #include <check.h>
@@ -438,6 +438,40 @@ static void random_variable(rsys *r, lmm_system *sys, lmm_variable **out, int nv
   (void)nvars;
 }
 
+static void random_system(rsys *r, int nc, int nv)
+{
+  r->sys = lmm_system_new(PREC);
+  r->nc = nc;
+  r->scale = pow(10, unif(0, 10));
+  for (int i = 0; i < nc; i++)
+    r->c[i] = lmm_constraint_new(r->sys, NULL, r->scale * unif(0.1, 10),
+                                 irand(5) == 0 ? LMM_FATPIPE : LMM_SHARED);
+  lmm_variable *v;
+  for (int i = 0; i < nv; i++)
+    random_variable(r, r->sys, &v, nv);
+}
+
+START_TEST(random_full_vs_glpk)
+{
+  /* 8000 random systems in 8 loop iterations of 1000 */
+  rng_state = 0x9E3779B97F4A7C15ULL + (uint64_t)_i * 7919;
+  double values[40];
+  for (int t = 0; t < 1000; t++) {
+    rsys r;
+    random_system(&r, 1 + irand(30), 1 + irand(40));
+    lmm_solve_full(r.sys);
+    ck_assert_int_eq(lmm_solve_glpk(r.sys, values), 0);
+    for (size_t i = 0; i < lmm_variable_count(r.sys); i++) {
+      double x = lmm_variable_value(lmm_variable_at(r.sys, i));
+      if (!agree(x, values[i], r.scale)) {
+        lmm_dump(r.sys, stderr);
+        ck_abort_msg("system %d, variable %zu: max-min %.17g, GLPK %.17g", t, i, x, values[i]);
+      }
+    }
+    lmm_system_free(r.sys);
+  }
+}
+END_TEST
 
 /* The same random modifications applied to two systems: one solved by lmm_solve (local
  * repair), the other by lmm_solve_full. */
@@ -551,6 +585,7 @@ static Suite *lmm_suite(void)
   suite_add_tcase(s, tc);
   TCase *tr = tcase_create("random");
   tcase_set_timeout(tr, 120);
+  tcase_add_loop_test(tr, random_full_vs_glpk, 0, 8);
   tcase_add_loop_test(tr, random_incremental_vs_full, 0, 8);
   suite_add_tcase(s, tr);
   return s;
