@@ -159,8 +159,11 @@ static void ctx_report_overflow(const ctx *c)
   sbuf_str(&b, "smpi: stack overflow in actor '");
   sbuf_str(&b, c->name);
   sbuf_str(&b, "' (stack: ");
-  sbuf_num(&b, (unsigned long)((c->stack_hi - c->stack_lo) / 1024));
-  sbuf_str(&b, " KiB); raise it with --cfg=contexts/stack-size:<KiB>\n");
+  unsigned long kib = (unsigned long)((c->stack_hi - c->stack_lo) / 1024);
+  sbuf_num(&b, kib);
+  sbuf_str(&b, " KiB); raise it, e.g. --cfg=contexts/stack-size:");
+  sbuf_num(&b, kib * 4);
+  sbuf_str(&b, "\n");
   /* keep the end of the line even if a very long name filled the buffer */
   if (b.len == sizeof b.buf)
     b.buf[b.len - 1] = '\n';

@@ -15,7 +15,8 @@
  *
  * Stack overflow: a fault in a guard page is caught on an alternate signal stack and the
  * process exits with status 139 after printing, on stderr:
- *   smpi: stack overflow in actor 'rank 3' (stack: 128 KiB); raise it with --cfg=contexts/stack-size:<KiB>
+ *   smpi: stack overflow in actor 'rank 3' (stack: 128 KiB); raise it, e.g. --cfg=contexts/stack-size:512
+ *   (the suggestion is four times the current size)
  * Other fatal signals (SIGSEGV/SIGBUS/SIGFPE/SIGILL/SIGABRT) raised while an actor runs go
  * to the crash hook (the MPI layer names the rank, host and simulated time there), then the
  * process dies with the signal's default action. */

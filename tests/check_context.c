@@ -484,7 +484,7 @@ START_TEST(test_overflow_message)
   ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 139, "status %#x, out: %s",
                 r.status, r.out);
   ck_assert_msg(strstr(r.out, "smpi: stack overflow in actor 'rank 3' (stack: 64 KiB); raise "
-                              "it with --cfg=contexts/stack-size:<KiB>\n"),
+                              "it, e.g. --cfg=contexts/stack-size:256\n"),
                 "out: %s", r.out);
   ck_assert(strstr(r.out, "contexts/stack-size"));
 }
