@@ -764,15 +764,14 @@ plat_link_lookup plat_lookup_link(const plat_platform *p, const char *name, plat
   plat_direction named;
   size_t base = strip_direction(name, &named);
   if (named != PLAT_DIR_NONE) {
-    char buf[256];
-    if (base < sizeof buf) {
-      memcpy(buf, name, base);
-      buf[base] = '\0';
-      l = strmap_get(p->index->links, buf);
-      if (l) {
-        out->link = l;
-        return check_direction(l->sharing == PLAT_SHARING_SPLITDUPLEX, named, dir, &out->dir);
-      }
+    char *buf = xmalloc(base + 1);
+    memcpy(buf, name, base);
+    buf[base] = '\0';
+    l = strmap_get(p->index->links, buf);
+    free(buf);
+    if (l) {
+      out->link = l;
+      return check_direction(l->sharing == PLAT_SHARING_SPLITDUPLEX, named, dir, &out->dir);
     }
   }
   plat_link_lookup best = PLAT_LINK_UNKNOWN;

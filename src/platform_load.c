@@ -621,6 +621,8 @@ static int check_point_name(loader *L, xmlNode *n, const char *name, const char 
 {
   struct plat_index *ix = L->p->index;
   char w[300];
+  if (!*name)
+    return FAIL(L, n, "empty %s id", what);
   plat_host *h;
   plat_router *r;
   plat_zone *z;
@@ -651,6 +653,8 @@ static int check_link_name(loader *L, xmlNode *n, const char *name, plat_sharing
 {
   struct plat_index *ix = L->p->index;
   char w[300];
+  if (!*name)
+    return FAIL(L, n, "empty link id");
   plat_link *l = strmap_get(ix->links, name);
   if (l)
     return FAIL(L, n, "duplicate link id '%s': already used by the link defined at %s", name,
