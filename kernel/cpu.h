@@ -1,0 +1,41 @@
+/* The CPU model (SimGrid's Cas01): computations as max-min actions on host constraints.
+ *
+ * A host has a speed (flop/s of one core, at its current pstate) and a number of cores. Its
+ * constraint has capacity speed x cores (SHARED); every execution is bounded by one core's
+ * speed and has sharing penalty 1. So on an idle host f flops end after f / speed, two
+ * executions on a 1-core host share it equally, and on a 2-core host they do not slow each
+ * other down until there are more of them than cores.
+ *
+ * One CPU model per simulated world (a singleton, like the engine). Constraints are created
+ * the first time a host computes, so a 100 000-host platform costs one pointer per host. */
+#ifndef SMPI_KERNEL_CPU_H
+#define SMPI_KERNEL_CPU_H
+
+#include <stddef.h>
+
+#include "kernel/activity.h"
+#include "kernel/routing.h"
+
+/* Idempotent; the CPU model has no key of its own today (cpu/model is Cas01 only). */
+void cpu_declare_config(void);
+
+/* After eng_init. rt must outlive the model. Returns 0, or -1 with a message in err. */
+int cpu_model_init(const route_table *rt, char *err, size_t errlen);
+void cpu_model_shutdown(void); /* before or after eng_shutdown; running actions are dropped */
+bool cpu_model_initialized(void);
+
+/* Starts an execution of flops (>= 0) on host. bound > 0 caps its speed (flop/s) below one
+ * core's speed (a larger bound changes nothing, as in SimGrid); bound <= 0: no extra cap.
+ * fn (may be NULL, e.g. to act_wait the action) runs when it ends. Free the returned action
+ * with act_action_free. */
+act_action *cpu_exec_start(size_t host, double flops, double bound, act_finish_fn fn, void *data);
+
+double cpu_host_speed(size_t host); /* flop/s of one core at the current pstate */
+int cpu_host_cores(size_t host);
+size_t cpu_host_count(void);
+
+/* For tests and benchmarks. */
+act_model *cpu_act_model(void);
+size_t cpu_constraint_count(void); /* hosts that have computed so far */
+
+#endif
