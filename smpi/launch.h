@@ -1,0 +1,25 @@
+/* How smpirun hands its options to the program it launches.
+ *
+ *   smpirun -np 4 -platform p.xml --cfg=a:b ./app x y
+ *     = exec ./app x y  with  SMPI_LAUNCH="np=4\x1fplatform=/abs/p.xml\x1fcfg=a:b"
+ *
+ * The program was linked by smpicc with -Wl,--wrap=main: the C runtime's call to main
+ * lands in smpi_wrap_main (libsmpi_main.a), which calls smpi_main() with the program's real
+ * main. smpi_main reads SMPI_LAUNCH; without it (a program run directly, e.g. a configure
+ * test), it simulates one rank on the built-in platform, so the program still behaves as one
+ * ordinary process.
+ *
+ * Fields are separated by the ASCII unit separator (0x1f), which never occurs in paths or
+ * options typed on a command line. Keys: np, platform, hostfile, map, cfg, log, version. */
+#ifndef SMPI_SMPI_LAUNCH_H
+#define SMPI_SMPI_LAUNCH_H
+
+#define SMPI_LAUNCH_ENV "SMPI_LAUNCH"
+#define SMPI_LAUNCH_SEP '\x1f'
+#define SMPI_LAUNCH_VERSION "1"
+/* A string present in every program linked by smpicc: smpirun looks for it to refuse
+ * programs that were not (they would run natively, once, and mislead the user). */
+#define SMPI_PROGRAM_MARKER "smpi-program-marker:v1"
+
+typedef int (*smpi_main_fn)(int argc, char **argv);
+#endif

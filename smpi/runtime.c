@@ -1,0 +1,474 @@
+/* The MPI runtime: launch options, world set-up, rank actors, CPU bursts, job end.
+ *
+ *   program's main  ->  __wrap_main (libsmpi_main.a)  ->  smpi_main(argc, argv, real_main)
+ *        read SMPI_LAUNCH (or simulate 1 rank on the built-in platform)
+ *        --cfg / --log, platform, routing, engine, CPU and network models
+ *        place ranks on hosts (hostfile round-robin, or the platform's hosts in order)
+ *        one actor per rank runs real_main(argc, argv)
+ *        eng_run(); report deadlock / timing; exit code of the job
+ */
+#include "smpi/runtime.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kernel/context.h"
+#include "kernel/cpu.h"
+#include "kernel/network.h"
+#include "smpi/launch.h"
+#include "smpi/smpi.h"
+#include "src/cfg.h"
+#include "src/invariant.h"
+#include "src/log.h"
+#include "src/mem.h"
+#include "src/platform.h"
+#include "src/units.h"
+
+LOG_NEW_CATEGORY(smpi, "the MPI layer");
+LOG_NEW_SUBCATEGORY(smpi_runtime, smpi, "MPI runtime: launch, ranks, CPU bursts");
+LOG_DEFAULT_CATEGORY(smpi_runtime);
+
+smpi_world smpi_w;
+
+static struct {
+  plat_platform *platform;
+  route_table *routes;
+  smpi_main_fn real_main;
+  int argc;
+  char **argv;
+  bool running;   /* inside eng_run */
+  int abort_code; /* set by smpi_abort_job */
+} R;
+
+smpi_rank *smpi_self(void)
+{
+  eng_actor *a = eng_self();
+  return a ? eng_actor_data(a) : NULL;
+}
+
+void smpi_declare_config(void)
+{
+  eng_declare_config();
+  route_declare_config();
+  cpu_declare_config();
+  net_declare_config();
+  cfg_declare_bool("smpi/display-timing", false,
+                   "Print the simulated time and the wall-clock time of the run at the end (stderr)");
+  cfg_declare_bool("smpi/simulate-computation", true,
+                   "Inject the CPU time ranks spend between MPI calls as simulated computation");
+  cfg_declare_string("smpi/host-speed", "20000f", NULL,
+                     "Speed of the machine running the simulation (flop/s, with unit): measured "
+                     "CPU seconds x host-speed = injected flops");
+  cfg_declare_double("smpi/cpu-threshold", 1e-6,
+                     "CPU bursts shorter than this (seconds) are not injected; -1: none is");
+  cfg_declare_double("smpi/wtime", 1e-8, "Simulated time injected by each MPI_Wtime call (s)");
+  cfg_declare_double("smpi/test", 1e-4, "Simulated time injected by each MPI_Test call (s)");
+  cfg_declare_double("smpi/iprobe", 1e-4, "Simulated time injected by each MPI_Iprobe call (s)");
+  cfg_declare_double("smpi/init", 0.0, "Simulated time injected by MPI_Init (s)");
+  cfg_declare_int("smpi/async-small-thresh", 0,
+                  "Messages up to this size (bytes) are sent eagerly, without waiting for the receiver");
+  cfg_declare_int("smpi/send-is-detached-thresh", 65536,
+                  "Messages below this size (bytes) are detached: MPI_Send returns once the data "
+                  "is copied; from this size on, it waits for the transfer (rendezvous)");
+  cfg_declare_string("smpi/os", "0:0:0", NULL,
+                     "Send overhead of MPI_Send: 'size:start:per_byte;...' (seconds)");
+  cfg_declare_string("smpi/ois", "0:0:0", NULL,
+                     "Send overhead of MPI_Isend: 'size:start:per_byte;...' (seconds)");
+  cfg_declare_string("smpi/or", "0:0:0", NULL,
+                     "Receive overhead: 'size:start:per_byte;...' (seconds)");
+  cfg_declare_int("smpi/list-leaks", 0,
+                  "At MPI_Finalize, list up to this many MPI handles the program did not free");
+  cfg_declare_string("smpi/privatization", "no", "no|yes|dlopen|mmap",
+                     "Give each rank its own copy of the program's global variables");
+  cfg_declare_int("smpi/np", 0, "Number of MPI processes (set by smpirun -np)");
+  cfg_declare_string("smpi/hostfile", "", NULL, "Hostfile used to place the processes (smpirun -hostfile)");
+  cfg_declare_bool("smpi/map", false, "Print the rank -> host mapping at start-up (smpirun -map)");
+}
+
+/* ---- CPU bursts ---- */
+
+void smpi_execute_flops_now(double flops)
+{
+  smpi_rank *me = smpi_self();
+  ASSERT(me);
+  if (flops <= 0)
+    return;
+  act_action *a = cpu_exec_start(me->host, flops, -1, NULL, NULL);
+  act_wait(a);
+  act_action_free(a);
+}
+
+void smpi_sleep_now(double seconds)
+{
+  if (seconds > 0)
+    eng_sleep(seconds);
+}
+
+void smpi_enter_call(void)
+{
+  smpi_rank *me = smpi_self();
+  if (!me || me->call_depth++ > 0)
+    return;
+  if (!smpi_w.simulate_computation)
+    return;
+  struct timespec now;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  double spent = (double)(now.tv_sec - me->burst_start.tv_sec) +
+                 (double)(now.tv_nsec - me->burst_start.tv_nsec) * 1e-9;
+  /* a negative threshold (SimGrid: -1 = infinity) discards every burst */
+  if (spent <= 0 || smpi_w.cpu_threshold < 0 || spent < smpi_w.cpu_threshold)
+    return;
+  me->injected += spent;
+  smpi_execute_flops_now(spent * smpi_w.host_speed);
+}
+
+void smpi_leave_call(void)
+{
+  smpi_rank *me = smpi_self();
+  if (!me)
+    return;
+  ASSERT(me->call_depth > 0);
+  if (--me->call_depth == 0)
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &me->burst_start);
+}
+
+/* ---- public extensions (smpi.h) ---- */
+
+SMPI_PUBLIC void smpi_execute_flops(double flops)
+{
+  smpi_enter_call();
+  smpi_execute_flops_now(flops);
+  smpi_leave_call();
+}
+
+SMPI_PUBLIC void smpi_execute(double seconds)
+{
+  smpi_rank *me = smpi_self();
+  if (!me)
+    return;
+  smpi_enter_call();
+  smpi_execute_flops_now(seconds * cpu_host_speed(me->host));
+  smpi_leave_call();
+}
+
+SMPI_PUBLIC void smpi_execute_benched(double seconds)
+{
+  smpi_enter_call();
+  smpi_execute_flops_now(seconds * smpi_w.host_speed);
+  smpi_leave_call();
+}
+
+/* ---- job end ---- */
+
+_Noreturn void smpi_abort_job(int code)
+{
+  fflush(NULL);
+  _exit(code);
+}
+
+static void crash_hook(ctx *c, int sig, void *data)
+{
+  /* In a signal handler: format by hand into a local buffer, one write(2). */
+  char buf[512];
+  smpi_rank *me = smpi_self();
+  const char *what = sig == SIGSEGV ? "SIGSEGV (invalid memory access)"
+                     : sig == SIGBUS ? "SIGBUS (bus error)"
+                     : sig == SIGFPE ? "SIGFPE (arithmetic error)"
+                     : sig == SIGILL ? "SIGILL (illegal instruction)"
+                     : sig == SIGABRT ? "SIGABRT (abort)"
+                                      : "a fatal signal";
+  int n;
+  if (me) {
+    char host[128];
+    route_host_name(smpi_w.routes, me->host, host, sizeof host);
+    n = snprintf(buf, sizeof buf,
+                 "smpi: rank %d (on host %s) crashed with %s at simulated time %.9f s; the "
+                 "simulation stops\n",
+                 me->rank, host, what, eng_now());
+  } else {
+    n = snprintf(buf, sizeof buf, "smpi: the simulator itself crashed with %s%s\n", what,
+                 R.running ? " while running the simulation" : "");
+  }
+  if (n > 0)
+    (void)!write(STDERR_FILENO, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+/* ---- launch options ---- */
+
+typedef struct launch_opts {
+  long np;
+  char *platform;
+  char *hostfile;
+  bool map;
+  bool help_cfg;
+  bool from_smpirun;
+} launch_opts;
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("smpirun: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return 1;
+}
+
+static int parse_launch(launch_opts *o)
+{
+  char err[1024];
+  const char *env = getenv(SMPI_LAUNCH_ENV);
+  memset(o, 0, sizeof *o);
+  o->np = -1;
+  if (!env)
+    return 0;
+  o->from_smpirun = true;
+  char *copy = xstrdup(env);
+  char *save = NULL;
+  char sep[2] = {SMPI_LAUNCH_SEP, 0};
+  int rc = 0;
+  /* settings from the command line are applied in order, --log first so that config
+   * changes can be logged */
+  for (char *f = strtok_r(copy, sep, &save); f && rc == 0; f = strtok_r(NULL, sep, &save)) {
+    char *eq = strchr(f, '=');
+    if (!eq) {
+      rc = fail("malformed launch options (is this program's smpirun of the same version?)");
+      break;
+    }
+    *eq = 0;
+    const char *k = f, *v = eq + 1;
+    if (!strcmp(k, "np")) {
+      o->np = strtol(v, NULL, 10);
+    } else if (!strcmp(k, "platform")) {
+      o->platform = xstrdup(v);
+    } else if (!strcmp(k, "hostfile")) {
+      o->hostfile = xstrdup(v);
+    } else if (!strcmp(k, "map")) {
+      o->map = true;
+    } else if (!strcmp(k, "help")) {
+      o->help_cfg = true;
+    } else if (!strcmp(k, "cfg")) {
+      if (cfg_parse(v, CFG_ORIGIN_CMDLINE, err, sizeof err) != 0)
+        rc = fail("--cfg=%s: %s", v, err);
+    } else if (!strcmp(k, "log")) {
+      if (log_parse_setting(v, err, sizeof err) != 0)
+        rc = fail("--log=%s: %s", v, err);
+    } else if (!strcmp(k, "version")) {
+      if (strcmp(v, SMPI_LAUNCH_VERSION))
+        rc = fail("this program was built for another version of smpi's launcher; rebuild it");
+    } else {
+      rc = fail("unknown launch option '%s' (is this program's smpirun of the same version?)", k);
+    }
+  }
+  free(copy);
+  return rc;
+}
+
+/* Hostfile: one host per line, "name" or "name:slots"; '#' comments; blank lines. Fills
+ * *hosts with host indexes, each repeated slots times. */
+static int read_hostfile(const char *path, size_t **hosts, size_t *count)
+{
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return fail("cannot open hostfile '%s': %s", path, strerror(errno));
+  char line[4096];
+  int lineno = 0, rc = 0;
+  size_t cap = 0;
+  *hosts = NULL;
+  *count = 0;
+  while (rc == 0 && fgets(line, sizeof line, f)) {
+    lineno++;
+    char *hash = strchr(line, '#');
+    if (hash)
+      *hash = 0;
+    char *s = line;
+    while (*s == ' ' || *s == '\t')
+      s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+      *--e = 0;
+    if (!*s)
+      continue;
+    long slots = 1;
+    char *colon = strchr(s, ':');
+    if (colon) {
+      *colon = 0;
+      char *end;
+      errno = 0;
+      slots = strtol(colon + 1, &end, 10);
+      if (colon[1] == 0 || *end || errno || slots <= 0 || slots > 1000000) {
+        rc = fail("%s:%d: bad slot count '%s' (expected 'host' or 'host:slots' with slots >= 1)",
+                  path, lineno, colon + 1);
+        break;
+      }
+    }
+    long h = route_host_by_name(smpi_w.routes, s);
+    if (h < 0) {
+      rc = fail("%s:%d: host '%s' is not in the platform %s", path, lineno, s, smpi_w.platform_name);
+      break;
+    }
+    for (long k = 0; k < slots; k++) {
+      XGROW(*hosts, cap, *count + 1);
+      (*hosts)[(*count)++] = (size_t)h;
+    }
+  }
+  if (rc == 0 && ferror(f))
+    rc = fail("cannot read hostfile '%s': %s", path, strerror(errno));
+  fclose(f);
+  if (rc == 0 && *count == 0)
+    rc = fail("hostfile '%s' lists no host", path);
+  return rc;
+}
+
+/* ---- ranks ---- */
+
+static void rank_main(void *arg)
+{
+  smpi_rank *me = arg;
+  /* each rank gets its own copy of argv, as separate processes would */
+  char **argv = xcalloc((size_t)R.argc + 1, sizeof *argv);
+  for (int i = 0; i < R.argc; i++)
+    argv[i] = xstrdup(R.argv[i]);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &me->burst_start);
+  me->exit_code = R.real_main(R.argc, argv);
+  me->returned = true;
+  if (me->phase == SMPI_RANK_INITIALIZED)
+    LOG_WARN("rank %d returned from main without calling MPI_Finalize", me->rank);
+  /* argv strings are the program's now; the process is about to end anyway */
+}
+
+static void describe_world_help(void)
+{
+  printf("Options of the simulator (--cfg=KEY:VALUE):\n");
+  cfg_help(stdout);
+}
+
+SMPI_PUBLIC int smpi_main(int argc, char **argv, smpi_main_fn real_main);
+
+int smpi_main(int argc, char **argv, smpi_main_fn real_main)
+{
+  char err[1024];
+  R.real_main = real_main;
+  R.argc = argc;
+  R.argv = argv;
+  smpi_declare_config();
+
+  launch_opts o;
+  if (parse_launch(&o) != 0)
+    return 1;
+  if (o.help_cfg) {
+    describe_world_help();
+    return 0;
+  }
+
+  /* platform */
+  int rc;
+  if (o.platform) {
+    rc = plat_load_file(o.platform, &R.platform, err, sizeof err);
+    smpi_w.platform_name = o.platform;
+  } else {
+    long n = o.np > 0 ? o.np : 1;
+    char *xml = plat_default_xml((int)n);
+    rc = plat_load_string(xml, "<built-in platform>", &R.platform, err, sizeof err);
+    free(xml);
+    smpi_w.platform_name = "<built-in platform>";
+  }
+  if (rc != 0)
+    return fail("%s", err);
+  if (route_table_build(R.platform, &R.routes, err, sizeof err) != 0)
+    return fail("%s", err);
+  smpi_w.routes = R.routes;
+
+  /* config that the runtime reads once */
+  const char *hs = cfg_get_string("smpi/host-speed");
+  if (units_parse_speed(hs, &smpi_w.host_speed, err, sizeof err) != 0 || smpi_w.host_speed <= 0)
+    return fail("--cfg=smpi/host-speed:%s: %s", hs, *err ? err : "must be positive");
+  smpi_w.cpu_threshold = cfg_get_double("smpi/cpu-threshold");
+  smpi_w.simulate_computation = cfg_get_bool("smpi/simulate-computation");
+  if (cfg_get_int("smpi/np") > 0 && o.np <= 0)
+    o.np = cfg_get_int("smpi/np");
+  if (!o.hostfile && *cfg_get_string("smpi/hostfile"))
+    o.hostfile = xstrdup(cfg_get_string("smpi/hostfile"));
+  o.map = o.map || cfg_get_bool("smpi/map");
+
+  /* placement */
+  size_t *slots = NULL, nslots = 0;
+  if (o.hostfile) {
+    if (read_hostfile(o.hostfile, &slots, &nslots) != 0)
+      return 1;
+  } else {
+    nslots = route_host_count(R.routes);
+    if (nslots == 0)
+      return fail("platform %s has no host to run on", smpi_w.platform_name);
+    slots = xmalloc(nslots * sizeof *slots);
+    for (size_t i = 0; i < nslots; i++)
+      slots[i] = i;
+  }
+  if (o.np <= 0)
+    o.np = o.hostfile ? (long)nslots : 1;
+  if (o.np > INT32_MAX)
+    return fail("-np %ld is too large", o.np);
+
+  /* the world */
+  if (eng_init(err, sizeof err) != 0)
+    return fail("%s", err);
+  if (cpu_model_init(R.routes, err, sizeof err) != 0 || net_model_init(R.routes, err, sizeof err) != 0)
+    return fail("%s", err);
+  ctx_set_crash_hook(crash_hook, NULL);
+
+  smpi_w.np = (int)o.np;
+  smpi_w.ranks = xcalloc((size_t)o.np, sizeof *smpi_w.ranks);
+  for (int r = 0; r < smpi_w.np; r++) {
+    smpi_rank *rk = &smpi_w.ranks[r];
+    rk->rank = r;
+    rk->host = slots[(size_t)r % nslots];
+    if (o.map) {
+      char host[256];
+      route_host_name(R.routes, rk->host, host, sizeof host);
+      fprintf(stderr, "[rank %d] -> %s\n", r, host);
+    }
+  }
+  free(slots);
+  for (int r = 0; r < smpi_w.np; r++) {
+    char name[32];
+    snprintf(name, sizeof name, "rank %d", r);
+    smpi_rank *rk = &smpi_w.ranks[r];
+    rk->actor = eng_actor_create(name, rank_main, rk);
+    eng_actor_set_data(rk->actor, rk);
+  }
+
+  struct timespec w0, w1;
+  clock_gettime(CLOCK_MONOTONIC, &w0);
+  R.running = true;
+  rc = eng_run();
+  R.running = false;
+  clock_gettime(CLOCK_MONOTONIC, &w1);
+  double wall = (double)(w1.tv_sec - w0.tv_sec) + (double)(w1.tv_nsec - w0.tv_nsec) * 1e-9;
+
+  int code = 0;
+  if (rc == ENG_DEADLOCK) {
+    code = 1;
+  } else {
+    for (int r = 0; r < smpi_w.np; r++)
+      if (smpi_w.ranks[r].exit_code != 0) {
+        code = smpi_w.ranks[r].exit_code;
+        break;
+      }
+  }
+  fflush(stdout);
+  if (cfg_get_bool("smpi/display-timing"))
+    fprintf(stderr, "smpi: simulated time: %.9g s (wall-clock time: %.3f s, %d rank%s)\n",
+            eng_now(), wall, smpi_w.np, smpi_w.np == 1 ? "" : "s");
+  /* The ranks' stacks hold the program's state: leave the process as it ends, like a job. */
+  return code;
+}

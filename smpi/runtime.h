@@ -1,0 +1,67 @@
+/* The MPI runtime: one simulated world per process, one actor per MPI rank.
+ *
+ * smpi_main() (called by the program's wrapped main, see smpi/launch.h) reads smpirun's
+ * options, loads the platform, builds routing and the CPU/network models, places the ranks
+ * on hosts, runs the program's main once per rank as an actor, and returns the job's exit
+ * code. The rest of the MPI layer finds "who am I" through smpi_self(). */
+#ifndef SMPI_SMPI_RUNTIME_H
+#define SMPI_SMPI_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "kernel/engine.h"
+#include "kernel/routing.h"
+
+typedef enum {
+  SMPI_RANK_CREATED,    /* main not entered MPI yet */
+  SMPI_RANK_INITIALIZED, /* between MPI_Init and MPI_Finalize */
+  SMPI_RANK_FINALIZED,
+} smpi_rank_phase;
+
+typedef struct smpi_rank {
+  int rank;            /* in MPI_COMM_WORLD */
+  size_t host;         /* routing host index */
+  eng_actor *actor;
+  smpi_rank_phase phase;
+  int exit_code;       /* main's return value */
+  bool returned;       /* main returned */
+  int call_depth;      /* nesting of MPI calls: the CPU burst timer runs only at depth 0 */
+  struct timespec burst_start; /* thread CPU clock when the rank left its last MPI call */
+  double injected;     /* computation injected so far, seconds of host time (statistics) */
+  void *mpi;           /* per-rank MPI state, owned by the MPI modules */
+} smpi_rank;
+
+/* Job-wide state. */
+typedef struct smpi_world {
+  int np;
+  smpi_rank *ranks;
+  const route_table *routes;
+  const char *platform_name;
+  double host_speed;     /* smpi/host-speed, flop/s of the machine running the simulation */
+  double cpu_threshold;  /* smpi/cpu-threshold */
+  bool simulate_computation;
+} smpi_world;
+
+extern smpi_world smpi_w;
+
+/* The rank running now (NULL outside of any rank, e.g. in the maestro). */
+smpi_rank *smpi_self(void);
+/* Declares every smpi/ key and those of the kernel modules (idempotent). */
+void smpi_declare_config(void);
+
+/* CPU bursts: called at the entry and exit of every MPI call (nesting-safe). At entry the
+ * CPU time the rank spent since its last MPI call is injected as a computation on its
+ * host; at exit the timer restarts. */
+void smpi_enter_call(void);
+void smpi_leave_call(void);
+/* Block the current rank while it computes flops on its host (smpi_execute_flops). */
+void smpi_execute_flops_now(double flops);
+/* Block the current rank for a duration of simulated time without using its CPU. */
+void smpi_sleep_now(double seconds);
+
+/* Ends the whole job now with this exit code (MPI_Abort, fatal errors). */
+_Noreturn void smpi_abort_job(int code);
+
+#endif

@@ -1,0 +1,237 @@
+/* smpirun: launch a program built with smpicc as a simulated MPI job.
+ *
+ * It checks the command line, then execs the program itself with the options in the
+ * SMPI_LAUNCH environment variable (smpi/launch.h); the simulation runs inside the
+ * program's process, so the program's exit code, stdout and stderr come through unchanged.
+ * The simulator prints nothing on stdout unless asked. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "smpi/launch.h"
+
+static const char *prog = "smpirun";
+
+static void usage(FILE *out)
+{
+  fprintf(out,
+          "Usage: smpirun [options] program [program arguments]\n"
+          "Runs an MPI program built with smpicc in a simulated cluster.\n"
+          "\n"
+          "  -np N, -n N          number of MPI processes (default: every slot of the\n"
+          "                       hostfile, or 1)\n"
+          "  -platform FILE       platform description (SimGrid XML format, version 4.1);\n"
+          "                       default: a built-in cluster with one host per process\n"
+          "  -hostfile FILE       hosts to place the processes on, round-robin; lines are\n"
+          "  -machinefile FILE    'host' or 'host:slots' (a host name of the platform)\n"
+          "  -map                 print which host each rank runs on (stderr)\n"
+          "  --cfg=KEY:VALUE      set a simulator option (repeatable; --cfg=help lists them)\n"
+          "  --log=CAT.thresh:LVL set the verbosity of a log category (repeatable)\n"
+          "  -no-privatize        share global variables between ranks\n"
+          "                       (= --cfg=smpi/privatization:no)\n"
+          "  -wrapper CMD         run the program under CMD (e.g. \"valgrind\", \"gdb --args\")\n"
+          "  -version             print the version of smpi\n"
+          "  --help, -help        this message\n"
+          "\n"
+          "Example: smpirun -np 16 -platform cluster.xml --cfg=smpi/display-timing:yes ./app 100\n");
+}
+
+static void die(const char *fmt, const char *arg)
+{
+  fprintf(stderr, "%s: ", prog);
+  fprintf(stderr, fmt, arg);
+  fputc('\n', stderr);
+  exit(1);
+}
+
+/* Growable launch string */
+static char *launch;
+static size_t launch_len, launch_cap;
+
+static void add_field(const char *key, const char *value)
+{
+  if (strchr(value, SMPI_LAUNCH_SEP))
+    die("option value contains the character 0x1f, which smpirun cannot pass on: %s", value);
+  size_t need = launch_len + strlen(key) + strlen(value) + 3;
+  if (need > launch_cap) {
+    launch_cap = need * 2;
+    launch = realloc(launch, launch_cap);
+    if (!launch)
+      die("out of memory%s", "");
+  }
+  if (launch_len)
+    launch[launch_len++] = SMPI_LAUNCH_SEP;
+  launch_len += (size_t)sprintf(launch + launch_len, "%s=%s", key, value);
+}
+
+static char *absolute(const char *path, const char *what)
+{
+  char *abs = realpath(path, NULL);
+  if (!abs) {
+    fprintf(stderr, "%s: cannot open %s '%s': %s\n", prog, what, path, strerror(errno));
+    exit(1);
+  }
+  return abs;
+}
+
+/* Was the program linked by smpicc? Look for the marker string in its file. */
+static bool built_with_smpicc(const char *path)
+{
+  int fd = open(path, O_RDONLY);
+  if (fd < 0)
+    return true; /* let exec report the problem */
+  struct stat st;
+  bool found = true;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map != MAP_FAILED) {
+      found = memmem(map, (size_t)st.st_size, SMPI_PROGRAM_MARKER, strlen(SMPI_PROGRAM_MARKER)) != NULL;
+      munmap(map, (size_t)st.st_size);
+    }
+  }
+  close(fd);
+  return found;
+}
+
+/* Resolve a program name like execvp would, to inspect it. */
+static char *find_program(const char *name)
+{
+  if (strchr(name, '/'))
+    return access(name, X_OK) == 0 ? strdup(name) : NULL;
+  const char *path = getenv("PATH");
+  if (!path)
+    path = "/usr/bin:/bin";
+  char buf[PATH_MAX];
+  while (*path) {
+    const char *colon = strchr(path, ':');
+    size_t n = colon ? (size_t)(colon - path) : strlen(path);
+    snprintf(buf, sizeof buf, "%.*s/%s", (int)n, n ? path : ".", name);
+    if (access(buf, X_OK) == 0)
+      return strdup(buf);
+    path += n + (colon ? 1 : 0);
+  }
+  return NULL;
+}
+
+static const char *need_value(int argc, char **argv, int *i)
+{
+  if (*i + 1 >= argc)
+    die("option %s needs a value (see smpirun --help)", argv[*i]);
+  return argv[++*i];
+}
+
+int main(int argc, char **argv)
+{
+  const char *wrapper = NULL;
+  int i = 1;
+  bool have_np = false;
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    if (a[0] != '-')
+      break;
+    if (!strcmp(a, "--")) {
+      i++;
+      break;
+    }
+    if (!strcmp(a, "-np") || !strcmp(a, "-n") || !strcmp(a, "--np")) {
+      const char *v = need_value(argc, argv, &i);
+      char *end;
+      errno = 0;
+      long np = strtol(v, &end, 10);
+      if (*v == 0 || *end || errno || np <= 0 || np > 10000000)
+        die("-np needs a positive number of processes, not '%s'", v);
+      add_field("np", v);
+      have_np = true;
+    } else if (!strcmp(a, "-platform")) {
+      char *abs = absolute(need_value(argc, argv, &i), "platform file");
+      add_field("platform", abs);
+      free(abs);
+    } else if (!strcmp(a, "-hostfile") || !strcmp(a, "-machinefile")) {
+      char *abs = absolute(need_value(argc, argv, &i), "hostfile");
+      add_field("hostfile", abs);
+      free(abs);
+    } else if (!strcmp(a, "-map")) {
+      add_field("map", "1");
+    } else if (!strncmp(a, "--cfg=", 6)) {
+      if (!strcmp(a + 6, "help")) {
+        add_field("help", "cfg");
+      } else {
+        add_field("cfg", a + 6);
+      }
+    } else if (!strcmp(a, "--cfg")) {
+      add_field("cfg", need_value(argc, argv, &i));
+    } else if (!strncmp(a, "--log=", 6)) {
+      add_field("log", a + 6);
+    } else if (!strcmp(a, "--log")) {
+      add_field("log", need_value(argc, argv, &i));
+    } else if (!strcmp(a, "-no-privatize")) {
+      add_field("cfg", "smpi/privatization:no");
+    } else if (!strcmp(a, "-wrapper")) {
+      wrapper = need_value(argc, argv, &i);
+    } else if (!strcmp(a, "-version") || !strcmp(a, "--version")) {
+      printf("smpirun (smpi) %s\n", SMPI_VERSION_STRING);
+      return 0;
+    } else if (!strcmp(a, "--help") || !strcmp(a, "-help") || !strcmp(a, "-h")) {
+      usage(stdout);
+      return 0;
+    } else {
+      fprintf(stderr, "%s: unknown option '%s' (see smpirun --help)\n", prog, a);
+      return 1;
+    }
+  }
+  if (i >= argc) {
+    fprintf(stderr, "%s: no program to run (see smpirun --help)\n", prog);
+    return 1;
+  }
+  (void)have_np;
+  char *path = find_program(argv[i]);
+  if (!path) {
+    fprintf(stderr, "%s: cannot find program '%s' (not found or not executable)\n", prog, argv[i]);
+    return 127;
+  }
+  if (!built_with_smpicc(path)) {
+    fprintf(stderr,
+            "%s: '%s' was not built with smpicc: it would run natively, once, outside the "
+            "simulation; rebuild it with smpicc\n",
+            prog, argv[i]);
+    return 1;
+  }
+  add_field("version", SMPI_LAUNCH_VERSION);
+  setenv(SMPI_LAUNCH_ENV, launch, 1);
+
+  char **args;
+  int nargs = argc - i;
+  if (wrapper) {
+    /* the wrapper command is split on spaces, like SimGrid's -wrapper */
+    char *w = strdup(wrapper);
+    int nw = 0;
+    char *words[64];
+    for (char *tok = strtok(w, " "); tok && nw < 63; tok = strtok(NULL, " "))
+      words[nw++] = tok;
+    if (nw == 0)
+      die("-wrapper needs a command%s", "");
+    args = calloc((size_t)(nw + nargs + 1), sizeof *args);
+    for (int k = 0; k < nw; k++)
+      args[k] = words[k];
+    args[nw] = path;
+    for (int k = 1; k < nargs; k++)
+      args[nw + k] = argv[i + k];
+    execvp(args[0], args);
+    fprintf(stderr, "%s: cannot run wrapper '%s': %s\n", prog, args[0], strerror(errno));
+    return 127;
+  }
+  args = calloc((size_t)nargs + 1, sizeof *args);
+  args[0] = argv[i];
+  for (int k = 1; k < nargs; k++)
+    args[k] = argv[i + k];
+  execv(path, args);
+  fprintf(stderr, "%s: cannot run '%s': %s\n", prog, path, strerror(errno));
+  return 127;
+}
