@@ -58,6 +58,9 @@ lmm_constraint *lmm_variable_constraint(const lmm_variable *v, size_t i, double 
 
 /* Selective solve: only what changed since the last solve. */
 void lmm_solve(lmm_system *sys);
+/* When the variables re-solved by lmm_solve's local repair exceed this fraction of all
+ * variables, it finishes with one full pass instead (default 0.25; > 1: never). */
+void lmm_set_repair_limit(lmm_system *sys, double fraction);
 /* Everything, from scratch (reference for tests and benchmarks). */
 void lmm_solve_full(lmm_system *sys);
 
@@ -83,6 +86,8 @@ typedef struct lmm_stats {
   unsigned long solves;
   unsigned long constraints_visited;
   unsigned long variables_visited;
+  unsigned long passes;    /* progressive fillings (a local repair may need several) */
+  unsigned long fallbacks; /* local repairs that spread too far and finished as a full solve */
 } lmm_stats;
 void lmm_get_stats(const lmm_system *sys, lmm_stats *out);
 

@@ -30,9 +30,17 @@ typedef struct lmm_element {
   lmm_constraint *cnst;
   lmm_variable *var;
   double coef;
-  list_node cnode;           /* in cnst->active (coef > 0 and var enabled) or cnst->idle */
-  struct lmm_element *fnext; /* solve scratch: next free element on the same constraint */
+  list_node cnode; /* in cnst->active (coef > 0 and var enabled) or cnst->idle */
 } lmm_element;
+
+/* Solve scratch: a free variable's element seen from its constraint. Each constraint of
+ * S u B owns a contiguous slice of these (sys->fe), so that the filling walks arrays rather
+ * than lists, and refers to the variable by its index in F (fixed flags and new values are
+ * small arrays indexed the same way). */
+typedef struct lmm_free_elem {
+  double coef;
+  uint32_t fidx;
+} lmm_free_elem;
 
 struct lmm_constraint {
   void *id;
@@ -57,9 +65,10 @@ struct lmm_constraint {
   double usage;  /* SHARED: sum coef/penalty over unfixed free variables */
   double free_old; /* SHARED: consumption of the free variables before the solve */
   double pf_level; /* level at which it saturated and fixed free variables, -1 if it did not */
-  size_t nunfixed;
-  lmm_element *ffirst, *flast; /* its free elements (in S u B order) */
-  size_t fp_pos, fp_end;       /* FATPIPE: slice of sys->fp sorted by saturation level */
+  size_t nfree;    /* its free elements: sys->fe[fe_pos .. fe_pos + nfree) */
+  size_t nunfixed; /* how many of them are not fixed yet */
+  size_t fe_pos;
+  size_t fp_pos, fp_end; /* FATPIPE: heap slice of sys->fp keyed by saturation level */
   lmm_event ev;
 };
 
@@ -76,23 +85,25 @@ struct lmm_variable {
   list_node mod_node;   /* on sys->pending_mod: created or penalty/bound changed */
 
   /* Scratch of the current solve. */
-  uint64_t in_f;     /* == sys->iter: free in this pass */
+  uint64_t in_f;     /* == sys->iter: free in this pass, at sys->F[fidx] */
   uint64_t mod_mark; /* == sys->solve_no: already in the modified array */
-  double x_new;
-  bool fixed;
+  uint32_t fidx;
   lmm_event ev; /* bound event */
 };
 
 typedef struct lmm_fp_entry {
-  double level;
-  lmm_variable *var;
+  double level; /* capacity * penalty / coef: where this element alone fills the FATPIPE */
+  uint32_t fidx;
 } lmm_fp_entry;
 
 struct lmm_system {
   double precision;
+  double repair_limit; /* see lmm_set_repair_limit */
   list_node variables;   /* creation order */
   list_node constraints; /* creation order */
   size_t n_vars, n_cnsts;
+  size_t n_active_total; /* active elements of all constraints */
+  size_t s_incidences;   /* active elements of the constraints of S (current solve) */
   uint64_t next_seq;
   list_node dirty_cnsts, dirty_vars, pending_mod;
 
@@ -110,6 +121,11 @@ struct lmm_system {
   size_t nS, capS, nC, capC;
   lmm_variable **D, **F;
   size_t nD, capD, nF, capF;
+  double *fx;    /* new value of F[i] */
+  bool *ffixed;  /* F[i] is fixed */
+  size_t capfx;
+  lmm_free_elem *fe;
+  size_t capfe;
   lmm_event **heap;
   size_t nheap, capheap;
   lmm_fp_entry *fp;

@@ -191,6 +191,86 @@ START_TEST(three_links_classic)
 }
 END_TEST
 
+START_TEST(local_repair_stays_local)
+{
+  /* 50 separate links of capacity 1 with 2 flows each (1/2 each). A third flow on link 0 is
+   * a repair of link 0 alone: one pass over 1 constraint and its 3 flows (1/3 each); the
+   * other 49 links are not looked at. Its end: the same, back to 1/2. */
+  lmm_system *sys = lmm_system_new(PREC);
+  lmm_constraint *l[50];
+  lmm_variable *v[50][2];
+  for (int i = 0; i < 50; i++) {
+    l[i] = lmm_constraint_new(sys, NULL, 1, LMM_SHARED);
+    for (int k = 0; k < 2; k++) {
+      v[i][k] = lmm_variable_new(sys, NULL, 1, -1, 1);
+      lmm_expand(sys, l[i], v[i][k], 1);
+    }
+  }
+  lmm_solve(sys);
+  lmm_stats before, after;
+  lmm_get_stats(sys, &before);
+  lmm_variable *x = lmm_variable_new(sys, NULL, 1, -1, 1);
+  lmm_expand(sys, l[0], x, 1);
+  lmm_solve(sys);
+  lmm_get_stats(sys, &after);
+  CLOSE(lmm_variable_value(x), 1.0 / 3);
+  CLOSE(lmm_variable_value(v[0][1]), 1.0 / 3);
+  CLOSE(lmm_variable_value(v[1][0]), 0.5);
+  ck_assert_uint_eq(after.passes - before.passes, 1);
+  ck_assert_uint_eq(after.fallbacks - before.fallbacks, 0);
+  ck_assert_uint_eq(after.constraints_visited - before.constraints_visited, 1);
+  ck_assert_uint_eq(after.variables_visited - before.variables_visited, 3);
+  ck_assert_uint_eq(lmm_modified_count(sys), 3);
+  lmm_variable_free(sys, x);
+  lmm_get_stats(sys, &before);
+  lmm_solve(sys);
+  lmm_get_stats(sys, &after);
+  CLOSE(lmm_variable_value(v[0][0]), 0.5);
+  ck_assert_uint_eq(after.constraints_visited - before.constraints_visited, 1);
+  ck_assert_uint_eq(after.variables_visited - before.variables_visited, 2);
+  lmm_system_free(sys);
+}
+END_TEST
+
+START_TEST(repair_grows_as_in_the_worked_example)
+{
+  /* lmm_maxmin.c's worked example: L1 = {A, B}, L2 = {A, C}, L3 = {A, D, E}, capacity 1.
+   * When E ends, the repair starts from L3 and needs 3 passes (L3, then L1, then L2).
+   * With the default repair limit (a quarter), S = {L3} already holds 2 of the 6 active
+   * elements: one full pass at once. */
+  for (int limit = 0; limit < 2; limit++) {
+    lmm_system *sys = lmm_system_new(PREC);
+    if (!limit)
+      lmm_set_repair_limit(sys, 2);
+    lmm_constraint *l[3];
+    for (int i = 0; i < 3; i++)
+      l[i] = lmm_constraint_new(sys, NULL, 1, LMM_SHARED);
+    lmm_variable *a = lmm_variable_new(sys, NULL, 1, -1, 3);
+    for (int i = 0; i < 3; i++)
+      lmm_expand(sys, l[i], a, 1);
+    lmm_variable *o[3];
+    for (int i = 0; i < 3; i++) {
+      o[i] = lmm_variable_new(sys, NULL, 1, -1, 1);
+      lmm_expand(sys, l[i], o[i], 1);
+    }
+    lmm_variable *e = lmm_variable_new(sys, NULL, 1, -1, 1);
+    lmm_expand(sys, l[2], e, 1);
+    lmm_solve(sys);
+    lmm_stats before, after;
+    lmm_get_stats(sys, &before);
+    lmm_variable_free(sys, e);
+    lmm_solve(sys);
+    lmm_get_stats(sys, &after);
+    ck_assert_uint_eq(after.passes - before.passes, (limit ? 1 : 3));
+    ck_assert_uint_eq(after.fallbacks - before.fallbacks, (limit ? 1 : 0));
+    CLOSE(lmm_variable_value(a), 0.5);
+    for (int i = 0; i < 3; i++)
+      CLOSE(lmm_variable_value(o[i]), 0.5);
+    lmm_system_free(sys);
+  }
+}
+END_TEST
+
 START_TEST(coefficients_cross_traffic)
 {
   /* Flow f1 uses link L forward (coef 1); flow f2 uses link M forward (coef 1) and L backward
@@ -487,6 +567,10 @@ START_TEST(random_incremental_vs_full)
       r[s].nc = nc;
       r[s].scale = scale;
     }
+    /* odd iterations: the local repair never falls back to a full pass, however far it
+     * spreads (these systems are small enough to trip the default limit often) */
+    if (_i % 2)
+      lmm_set_repair_limit(r[0].sys, 2);
     uint64_t save = rng_state;
     for (int s = 0; s < 2; s++) {
       rng_state = save;
@@ -575,6 +659,8 @@ static Suite *lmm_suite(void)
   tcase_add_test(tc, bound_redistributes);
   tcase_add_test(tc, fatpipe_full_capacity);
   tcase_add_test(tc, three_links_classic);
+  tcase_add_test(tc, local_repair_stays_local);
+  tcase_add_test(tc, repair_grows_as_in_the_worked_example);
   tcase_add_test(tc, coefficients_cross_traffic);
   tcase_add_test(tc, disabled_variables);
   tcase_add_test(tc, capacity_change);
