@@ -24,7 +24,7 @@ int smpi_call_begin(const char *fname);
 void smpi_call_end(void);
 
 #define SMPI_ENTER(fname)                                                                \
-  static const char *const smpi_fname_ = (fname);                                        \
+  __attribute__((unused)) static const char *const smpi_fname_ = (fname);                \
   do {                                                                                   \
     int smpi_rc_ = smpi_call_begin(smpi_fname_);                                         \
     if (smpi_rc_ != 0)                                                                   \
@@ -32,7 +32,7 @@ void smpi_call_end(void);
   } while (0)
 /* for the few calls allowed outside Init..Finalize (MPI_Initialized, MPI_Finalized, ...) */
 #define SMPI_ENTER_ANYTIME(fname)                                                        \
-  static const char *const smpi_fname_ = (fname);                                        \
+  __attribute__((unused)) static const char *const smpi_fname_ = (fname);                \
   smpi_enter_call()
 #define SMPI_RETURN(code)                                                                \
   do {                                                                                   \
