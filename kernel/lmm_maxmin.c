@@ -730,10 +730,11 @@ static bool build_region(lmm_system *sys, bool full)
   } else {
     for (size_t i = 0; i < sys->nD; i++)
       f_add(sys, sys->D[i]);
-    for (size_t i = 0; i < sys->nS; i++)
+    for (size_t i = 0; i < sys->nS; i++) {
       list_foreach(n, &sys->S[i]->active) f_add(sys, list_entry(n, lmm_element, cnode)->var);
-    if (over_repair_limit(sys))
-      return false;
+      if (over_repair_limit(sys)) /* stop early: this walk chases pointers */
+        return false;
+    }
   }
   if (sys->nF > sys->capfx) {
     XGROW(sys->fx, sys->capfx, sys->nF);
