@@ -26,8 +26,9 @@
  * this includes variables that alone would not fill it: SimGrid's rule). Keys in the heap are
  * refreshed lazily (fixing a variable only raises its constraints' saturation levels, so a
  * stale key is a lower bound, recomputed when it reaches the top), and a bound that some
- * constraint alone makes unreachable (bound * coef >= capacity) never enters the heap. A variable without
- * any element of coefficient > 0 gets its bound if it has one, else 0. bound = 0 is a real
+ * constraint alone makes unreachable (bound * coef >= capacity) never enters the heap.
+ * A variable without any element of coefficient > 0 gets its bound if it has one, else 0
+ * (lmm.h's contract leaves this open; it is our convention). bound = 0 is a real
  * bound (value 0), and a capacity <= 0 gives 0 to its variables; SimGrid ignores both cases,
  * which the network and CPU models never produce.
  *
@@ -51,8 +52,8 @@
  *      consumption of its free variables), a FATPIPE in B its capacity.
  *   3. Validation of each c in B; c joins S when
  *      (a) c was saturated before and a free variable on it changed (SHARED: the summed
- *          change exceeds P * capacity, or it is not saturated any more), since a fixed
- *          variable may have had c as bottleneck; or
+ *          change exceeds P * capacity, or it is not saturated any more; FATPIPE: any
+ *          change), since a fixed variable may have had c as bottleneck; or
  *      (b) c fixed some free variable at level l during the filling while a variable on c
  *          may have a level above l * (1 + P): it should yield. max_level is an upper bound
  *          kept up to date cheaply; when stale it only causes an unneeded growth.
@@ -61,9 +62,9 @@
  * before was nobody's bottleneck, and free variables that it bottlenecks now are covered by
  * (b). The cost of a pass is O(elements of S + elements of F's variables) plus the heap,
  * never the whole element list of a boundary constraint.
- * FALLBACK. When the free set of a pass, or the elements of the S that the next pass would
- * free, exceed the repair limit (a quarter of the system by default), the solve finishes with
- * one full pass. In a loaded network this is the common case and not an artefact: a flow
+ * FALLBACK. When the variables that the next pass would free, or the elements of its S,
+ * exceed the repair limit (a quarter of the system by default, lmm_set_repair_limit), the
+ * solve finishes with one full pass. In a loaded network this is the common case and not an artefact: a flow
  * start or end moves about half of all the values by more than 1e-9 (bench_lmm's "chg"
  * column), so any solver matching the max-min allocation to that precision pays O(all
  * flows); growing passes would only add to it.
