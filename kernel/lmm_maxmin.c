@@ -64,10 +64,10 @@
  * never the whole element list of a boundary constraint.
  * FALLBACK. When the variables that the next pass would free, or the elements of its S,
  * exceed the repair limit (a quarter of the system by default, lmm_set_repair_limit), the
- * solve finishes with one full pass. In a loaded network this is the common case and not an artefact: a flow
- * start or end moves about half of all the values by more than 1e-9 (bench_lmm's "chg"
- * column), so any solver matching the max-min allocation to that precision pays O(all
- * flows); growing passes would only add to it.
+ * solve finishes with one full pass. In a loaded network this is the common case and not
+ * an artefact: a flow start or end moves about half of all the values by more than 1e-9
+ * (bench_lmm's "chg" column), so any solver matching the max-min allocation to that
+ * precision pays O(all flows); growing passes would only add to it.
  *
  * Why the result is the max-min allocation: an allocation is max-min fair iff every variable
  * has a certificate: its bound, or a saturated constraint on which its level is maximal.
@@ -856,7 +856,8 @@ static void progressive_filling(lmm_system *sys)
     c->ev.pos = LMM_NOT_IN_HEAP;
     if (c->nunfixed == 0)
       continue;
-    double key = c->policy == LMM_SHARED ? shared_key(sys, c, 0) : fmax(sys->fp[c->fp_pos].level, 0);
+    double key = c->policy == LMM_SHARED ? shared_key(sys, c, 0)
+                                         : fmax(sys->fp[c->fp_pos].level, 0);
     heap_push_ev(sys, &c->ev, key);
   }
   for (size_t i = 0; i < sys->nF; i++) {
