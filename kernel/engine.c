@@ -51,6 +51,7 @@ struct eng_timer {
 
 static struct {
   bool initialized;
+  bool direct_switch; /* contexts/direct-switch */
   double now;
   double prec_timing;
   double prec_work;
@@ -75,6 +76,9 @@ void eng_declare_config(void)
                      "Precision of work amounts and max-min shares (relative epsilon of the solver)");
   cfg_alias("surf/precision", "precision/timing");
   cfg_alias("maxmin/precision", "precision/work-amount");
+  cfg_declare_bool("contexts/direct-switch", true,
+                   "An actor that stops running hands control straight to the next runnable "
+                   "actor (no: always through the maestro; for measurements)");
   ctx_declare_config();
 }
 
@@ -89,6 +93,7 @@ int eng_init(char *err, size_t errlen)
   memset(&E, 0, sizeof E);
   E.prec_timing = cfg_get_double("precision/timing");
   E.prec_work = cfg_get_double("precision/work-amount");
+  E.direct_switch = cfg_get_bool("contexts/direct-switch");
   list_init(&E.alive);
   list_init(&E.dead);
   list_init(&E.runq);
@@ -142,10 +147,19 @@ static ctx *next_context(void)
   return a->context;
 }
 
+/* Where a stopping actor hands control: the next runnable actor, or the maestro. */
+static ctx *handoff_context(void)
+{
+  if (E.direct_switch)
+    return next_context();
+  E.self = NULL;
+  return ctx_maestro();
+}
+
 /* The running actor stops running (it already put itself where it belongs). */
 static void switch_away(eng_actor *self)
 {
-  ctx *to = next_context();
+  ctx *to = handoff_context();
   ctx_switch(self->context, to);
   /* resumed: whoever switched to us set E.self */
   ASSERT(E.self == self && self->state == A_RUNNING);
@@ -166,7 +180,7 @@ static void actor_entry(void *arg)
   LOG_DEBUG("actor '%s' ends", a->name);
   make_dead(a);
   /* returning from the context function goes wherever ctx_set_next says */
-  ctx_set_next(a->context, next_context());
+  ctx_set_next(a->context, handoff_context());
 }
 
 eng_actor *eng_actor_create(const char *name, eng_actor_fn fn, void *arg)
@@ -237,7 +251,7 @@ void eng_actor_kill(eng_actor *a)
   make_dead(a);
   if (self) {
     /* never resumed: the maestro destroys the context when it reaps the dead */
-    ctx_switch(a->context, next_context());
+    ctx_switch(a->context, handoff_context());
     UNREACHABLE();
   }
 }
@@ -326,8 +340,10 @@ int eng_run(void)
 {
   ASSERT(E.initialized && E.self == NULL);
   for (;;) {
-    if (!list_empty(&E.runq)) {
+    if (!list_empty(&E.runq))
       E.stats.scheduling_rounds++;
+    /* with direct switching, one switch runs the whole round */
+    while (!list_empty(&E.runq)) {
       ctx_switch(ctx_maestro(), next_context());
       ASSERT(E.self == NULL);
     }

@@ -13,6 +13,7 @@
 #include "src/cfg.h"
 
 static const char *factories[] = {"raw", "ucontext"};
+static bool via_maestro; /* contexts/direct-switch:no */
 
 static void start_engine(int factory_index)
 {
@@ -22,6 +23,8 @@ static void start_engine(int factory_index)
   ck_assert_int_eq(cfg_set("contexts/factory", factories[factory_index], CFG_ORIGIN_CMDLINE, err,
                            sizeof err), 0);
   ck_assert_int_eq(cfg_set("contexts/stack-size", "256", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+  ck_assert_int_eq(cfg_set("contexts/direct-switch", via_maestro ? "no" : "yes",
+                           CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
   ck_assert_msg(eng_init(err, sizeof err) == 0, "eng_init: %s", err);
 }
 
@@ -51,6 +54,18 @@ START_TEST(test_round_robin_yield)
   ck_assert_int_eq(eng_run(), ENG_OK);
   ck_assert_str_eq(trace, "ABCABCABC");
   ck_assert_double_eq(eng_now(), 0.0);
+  eng_shutdown();
+  /* the same order when every switch goes through the maestro */
+  via_maestro = true;
+  start_engine(_i);
+  via_maestro = false;
+  trace_len = 0;
+  for (int i = 0; i < 3; i++) {
+    char n[2] = {names[i], 0};
+    eng_actor_create(n, yielder, &names[i]);
+  }
+  ck_assert_int_eq(eng_run(), ENG_OK);
+  ck_assert_str_eq(trace, "ABCABCABC");
   eng_shutdown();
 }
 END_TEST
@@ -351,6 +366,11 @@ START_TEST(test_determinism)
   ck_assert(memcmp(a, b, sizeof a) == 0);
   /* and across factories */
   scenario(1 - _i, b, 8);
+  ck_assert(memcmp(a, b, sizeof a) == 0);
+  /* and when every switch goes through the maestro */
+  via_maestro = true;
+  scenario(_i, b, 8);
+  via_maestro = false;
   ck_assert(memcmp(a, b, sizeof a) == 0);
   for (int i = 0; i < 8; i++)
     ck_assert(a[i] > 0);
