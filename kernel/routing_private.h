@@ -1,0 +1,156 @@
+/* Private part of the routing module, shared by routing.c (table, ids, names, the global
+ * route through zones, Full/Floyd/Dijkstra) and routing_topo.c (everything a <cluster> or a
+ * routing="Cluster" zone generates: link layouts, names, and local routes). Nothing outside
+ * these two files includes it.
+ *
+ * Link ids, in this order (route_link_count() = the total):
+ *
+ *   explicit links, document order    L -> 1 id, or 2 (L_UP, L_DOWN) for SPLITDUPLEX
+ *   per <cluster>, document order     [topology or private links] [limiters] [loopbacks]
+ *                                      [backbone]   (see rt_cluster)
+ *   the model-level loopback          "__loopback__"
+ */
+#ifndef SMPI_KERNEL_ROUTING_PRIVATE_H
+#define SMPI_KERNEL_ROUTING_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/routing.h"
+
+#define RT_NONE UINT32_MAX
+
+/* FAT_TREE: an XGFT. A node of level l (0 = hosts) has one digit per level k = 1..L, digit 1
+ * least significant; digit k counts up to up_k for k <= l, to down_k for k > l. A level-l
+ * node and a level-(l+1) node are linked (count_{l+1} parallel links) iff their digits agree
+ * everywhere except digit l+1. */
+typedef struct rt_ft {
+  size_t levels;
+  const unsigned *down, *up, *count; /* the platform's arrays, index k-1 for level k */
+  size_t *nodes;    /* [L+1] nodes per level */
+  size_t *first_sw; /* [L+1] global index of the first switch of level l (l >= 1) */
+  uint64_t *layer;  /* [L+1] link uid of the first link between levels l-1 and l (l >= 1) */
+  size_t *stride;   /* [(L+1)*(L+1)] stride[l*(L+1)+k]: positional weight of digit k */
+  size_t *upprod;   /* [L+1] up_1 * ... * up_l */
+  size_t nswitches;
+  uint64_t nlinks; /* link uids 0 .. nlinks-1 */
+} rt_ft;
+
+/* DRAGONFLY: groups of chassis of routers, each router with `nodes` hosts. */
+typedef struct rt_df {
+  unsigned groups, chassis, routers, nodes;
+  unsigned blue, black, green; /* parallel links, merged into one link of that many times bw */
+  size_t nrouters;
+  uint64_t green_base, black_base, blue_base, nlinks;
+  bool quirk; /* reproduce SimGrid 3.32's chassis reset after a green hop (routing/dragonfly) */
+} rt_df;
+
+/* What a <cluster> generates. Ids base .. base+count-1:
+ *   [0, ntopo)                FLAT: private links (rank*split + dir); others: topology links
+ *                             (uid*split + dir)
+ *   [off_lim, +nlim)          limiters: hosts by rank, then switches / routers (FAT_TREE,
+ *                             DRAGONFLY: SimGrid gives them limiters too)
+ *   [off_loop, +hosts)        loopbacks by rank
+ *   off_bb                    the backbone */
+typedef struct rt_cluster {
+  const plat_zone *zone;
+  const plat_cluster *c;
+  size_t index;      /* position in route_table.clusters */
+  size_t host_start; /* dense index of rank 0 */
+  uint32_t base, count;
+  uint32_t split;    /* 2 when the private/topology links are SPLITDUPLEX, else 1 */
+  uint64_t ntopo;
+  uint32_t off_lim, off_loop, off_bb; /* relative to base; RT_NONE when absent */
+  size_t nlim;
+  rt_ft ft;
+  rt_df df;
+} rt_cluster;
+
+/* One declared route in one direction (a symmetrical route gives two). */
+typedef struct rt_entry {
+  const plat_route *r;
+  bool reversed;
+  plat_point src, dst, gw_src, gw_dst; /* after reversal */
+  uint32_t *ids;
+  double *lats; /* each link's latency: latencies are summed link by link, as SimGrid does */
+  uint32_t nids;
+} rt_entry;
+
+/* Open addressing map (z, a, b) -> int32. */
+typedef struct rt_hash {
+  uint32_t *keys; /* 3 per slot; z == UINT32_MAX marks an empty slot */
+  int32_t *vals;
+  size_t cap, size;
+} rt_hash;
+
+typedef struct rt_dcache rt_dcache;
+
+/* Routing data of a zone routed through its declared routes (Floyd, Dijkstra). */
+typedef struct rt_zone {
+  /* Floyd: components (hosts and routers of a leaf in document order, or sub-zones) */
+  size_t n;
+  uint32_t *cost;
+  int32_t *pred, *via; /* via: entry of the direct route, -1 if none */
+  /* Dijkstra: graph nodes in creation order (route declaration order) */
+  size_t nnodes;
+  size_t *adj_start; /* [nnodes+1] */
+  int32_t *adj_to, *adj_entry;
+  rt_dcache **cache; /* DijkstraCache: per source node, filled on demand */
+} rt_zone;
+
+struct route_table {
+  const plat_platform *p;
+  size_t nhosts;
+  size_t *explicit_dense;       /* [p->nhosts] */
+  uint32_t *explicit_link_base; /* [p->nlinks] */
+  uint32_t n_explicit_ids;
+  rt_cluster *clusters;
+  size_t nclusters;
+  int32_t *cluster_of_zone; /* [p->nzones] */
+  uint32_t nlinks;
+  uint32_t loopback_id;
+  double loop_bw, loop_lat;
+  size_t nnp;      /* netpoints: explicit hosts, routers, zones */
+  int32_t *np_slot; /* Floyd component / Dijkstra node of a netpoint in its zone */
+  rt_entry *entries;
+  size_t nentries;
+  rt_hash decl;   /* (zone, src, dst) -> entry, <route> and <zoneRoute> */
+  rt_hash bypass; /* (zone, src, dst) -> entry, bypass routes */
+  bool *has_bypass; /* [p->nzones] */
+  rt_zone *zones;   /* [p->nzones] */
+  const plat_host_link **host_link_of; /* [p->nhosts] */
+};
+
+/* Per-call state of a route computation: where errors go. */
+typedef struct rt_ctx {
+  const route_table *rt;
+  const char *src_name, *dst_name;
+  char *err;
+  size_t errlen;
+  int depth;
+} rt_ctx;
+
+/* routing.c */
+void rt_path_push(route_path *path, uint32_t id, double latency);
+/* "no route from 'a' to 'b': <why> (<file>:<line>)" with z's location */
+int rt_fail(rt_ctx *x, const plat_zone *z, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+uint32_t rt_ref_id(const route_table *rt, const plat_link_ref *ref);
+double rt_link_latency(const route_table *rt, uint32_t id);
+
+/* routing_topo.c */
+int rt_cluster_layout(route_table *rt, rt_cluster *cl, bool df_quirk, char *err, size_t errlen);
+void rt_cluster_free(rt_cluster *cl);
+int rt_cluster_link_name(const rt_cluster *cl, uint32_t rel, char *buf, size_t len);
+void rt_cluster_link_info(const rt_cluster *cl, uint32_t rel, double *bw, double *lat,
+                          lmm_sharing *sharing);
+long rt_cluster_link_by_name(const rt_cluster *cl, const char *name);
+/* route between two points of a cluster zone (its hosts, and its router for FLAT) */
+int rt_cluster_route(rt_ctx *x, const rt_cluster *cl, const plat_point *a, const plat_point *b,
+                     route_path *path);
+/* route inside a routing="Cluster"/"Star" zone built with <host_link> and <backbone> */
+int rt_hostlink_route(rt_ctx *x, const plat_zone *z, const plat_point *a, const plat_point *b,
+                      route_path *path);
+
+#endif
