@@ -43,9 +43,9 @@
 LOG_NEW_CATEGORY(calibration, "smpi-calibrate: fitting the network model to measurements");
 LOG_DEFAULT_CATEGORY(calibration);
 
-/* A segment whose correlation is <= 0 (a flat, noisy run of points) is not excluded by the
- * paper's criterion, only made very unattractive; excluding it could leave no admissible
- * segmentation at all. */
+/* A segment whose correlation is <= 0 (a flat run of points, noisy or constant) is not
+ * excluded by the paper's criterion, only made very unattractive; excluding it could leave
+ * no admissible segmentation at all. */
 #define R_FLOOR 1e-6
 /* Above this many breakpoint sets the exhaustive search (continuous + logerr) gives up. */
 #define MAX_COMBINATIONS 20000
@@ -186,8 +186,13 @@ double fit_correlation(const fit_point *pts, size_t first, size_t last)
     sxy += dx * dy;
   }
   ASSERTF(sxx > 0, "segment of identical sizes (%g B)", pts[first].size);
+  /* Constant times (a latency floor printed as "0.3" at every size) have no linear
+   * association to measure: r is undefined. Counting them as r = 1 lets the paper's
+   * criterion reward the rounding of the printed values (it then cuts the floor into
+   * "perfect" flat segments, and any replicate with a little noise disagrees); counting them
+   * as r = 0 makes a flat run join a neighbouring trend, as it does once noise is added. */
   if (syy == 0)
-    return 1.0; /* constant times: a flat line explains them perfectly */
+    return 0.0;
   return sxy / sqrt(sxx * syy);
 }
 
@@ -251,14 +256,15 @@ static void fit_ls(const fit_point *pts, size_t first, size_t last, bool rel, do
 
 /* Least absolute (relative) deviation of nseg segments at once, as one LP:
  *
- *   min  sum_i w_i u_i
- *   s.t. c_k + q_k q(i) + u_i >= t_i     \  u_i >= |t_i - c_k - q_k q(i)|, i in segment k
- *        c_k + q_k q(i) - u_i <= t_i     /
- *        c_k + q_k Q_k - c_{k+1} - q_{k+1} Q_k = 0     (continuous: meet at the boundary)
- *        c_k, q_k, u_i >= 0
+ *   min  sum_i w_i (u_i + v_i)
+ *   s.t. c_k + q_k x_i + u_i - v_i = t_i        i in segment k (u_i - v_i: the residual)
+ *        c_k + q_k X_k - c_{k+1} - q_{k+1} X_k = 0     (continuous: meet at the boundary)
+ *        c_k, q_k, u_i, v_i >= 0
  *
- * q(i) = payload_i / scale keeps the columns of comparable magnitude (payloads span 1 B to
- * MiBs); inv_bw_k = q_k / scale. w_i = 1 (LAD) or 1 / t_i (relative deviation). */
+ * x_i = payload_i / scale keeps the columns of comparable magnitude (payloads span 1 B to
+ * MiBs); inv_bw_k = q_k / scale. w_i = 1 (LAD) or 1 / t_i (relative deviation). One equality
+ * row per point (rather than two inequalities with one |residual| column) keeps the basis
+ * small: the bootstrap solves hundreds of thousands of these. */
 static void fit_lad(const fit_point *pts, const size_t *seg_first, const size_t *seg_last,
                     size_t nseg, bool rel, bool continuous, double *lat, double *inv_bw)
 {
@@ -266,40 +272,40 @@ static void fit_lad(const fit_point *pts, const size_t *seg_first, const size_t 
   double scale = pts[p1].size + FIT_ENVELOPE;
   glp_prob *lp = glp_create_prob();
   glp_set_obj_dir(lp, GLP_MIN);
-  int ncols = (int)(2 * nseg + np);
+  int ncols = (int)(2 * nseg + 2 * np);
   glp_add_cols(lp, ncols);
   for (int c = 1; c <= ncols; c++)
     glp_set_col_bnds(lp, c, GLP_LO, 0.0, 0.0);
-  size_t nrows = 2 * np + (continuous ? nseg - 1 : 0);
+  size_t nrows = np + (continuous ? nseg - 1 : 0);
   glp_add_rows(lp, (int)nrows);
-  size_t nnz = 6 * np + 4 * (nseg - 1) + 1;
+  size_t nnz = 4 * np + 4 * (nseg - 1) + 1;
   int *ia = xmalloc(nnz * sizeof *ia), *ja = xmalloc(nnz * sizeof *ja);
   double *ar = xmalloc(nnz * sizeof *ar);
   size_t z = 1;
   int row = 1;
   for (size_t k = 0; k < nseg; k++) {
     int cc = (int)(2 * k + 1), cq = cc + 1;
-    for (size_t i = seg_first[k]; i <= seg_last[k]; i++) {
-      int cu = (int)(2 * nseg + (i - p0) + 1);
-      double q = (pts[i].size + FIT_ENVELOPE) / scale;
-      glp_set_obj_coef(lp, cu, rel ? 1.0 / pts[i].t : 1.0);
-      for (int s = 0; s < 2; s++, row++) {
-        glp_set_row_bnds(lp, row, s == 0 ? GLP_LO : GLP_UP, pts[i].t, pts[i].t);
-        ia[z] = row, ja[z] = cc, ar[z++] = 1.0;
-        ia[z] = row, ja[z] = cq, ar[z++] = q;
-        ia[z] = row, ja[z] = cu, ar[z++] = s == 0 ? 1.0 : -1.0;
-      }
+    for (size_t i = seg_first[k]; i <= seg_last[k]; i++, row++) {
+      int cu = (int)(2 * nseg + 2 * (i - p0) + 1), cv = cu + 1;
+      double w = rel ? 1.0 / pts[i].t : 1.0;
+      glp_set_obj_coef(lp, cu, w);
+      glp_set_obj_coef(lp, cv, w);
+      glp_set_row_bnds(lp, row, GLP_FX, pts[i].t, pts[i].t);
+      ia[z] = row, ja[z] = cc, ar[z++] = 1.0;
+      ia[z] = row, ja[z] = cq, ar[z++] = (pts[i].size + FIT_ENVELOPE) / scale;
+      ia[z] = row, ja[z] = cu, ar[z++] = 1.0;
+      ia[z] = row, ja[z] = cv, ar[z++] = -1.0;
     }
   }
   if (continuous) {
     for (size_t k = 0; k + 1 < nseg; k++, row++) {
-      double Q = (pts[seg_first[k + 1]].size + FIT_ENVELOPE) / scale;
+      double X = (pts[seg_first[k + 1]].size + FIT_ENVELOPE) / scale;
       int cc = (int)(2 * k + 1);
       glp_set_row_bnds(lp, row, GLP_FX, 0.0, 0.0);
       ia[z] = row, ja[z] = cc, ar[z++] = 1.0;
-      ia[z] = row, ja[z] = cc + 1, ar[z++] = Q;
+      ia[z] = row, ja[z] = cc + 1, ar[z++] = X;
       ia[z] = row, ja[z] = cc + 2, ar[z++] = -1.0;
-      ia[z] = row, ja[z] = cc + 3, ar[z++] = -Q;
+      ia[z] = row, ja[z] = cc + 3, ar[z++] = -X;
     }
   }
   glp_load_matrix(lp, (int)(z - 1), ia, ja, ar);
@@ -307,7 +313,8 @@ static void fit_lad(const fit_point *pts, const size_t *seg_first, const size_t 
   glp_init_smcp(&parm);
   parm.msg_lev = GLP_MSG_OFF;
   int rc = glp_simplex(lp, &parm);
-  /* always feasible (large u_i) and bounded (objective >= 0): anything else is a bug */
+  /* always feasible (the residual columns absorb anything) and bounded (objective >= 0):
+   * anything else is a bug */
   ASSERTF(rc == 0 && glp_get_status(lp) == GLP_OPT, "GLPK: simplex returned %d, status %d", rc,
           glp_get_status(lp));
   for (size_t k = 0; k < nseg; k++) {

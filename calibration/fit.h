@@ -93,7 +93,8 @@ typedef struct fit_segment {
   double start;       /* smallest size the segment applies to, bytes */
   double lat;         /* microseconds: time of a zero-byte payload */
   double inv_bw;      /* microseconds per byte of payload */
-  double r;           /* Pearson correlation of the segment's (size, time) points */
+  double r;           /* Pearson correlation of the segment's (size, time) points; 0 when
+                       * all its times are equal (see fit_correlation) */
 } fit_segment;
 
 typedef struct fit_model {

@@ -3,9 +3,9 @@
  * its output says so in the first line, and it measures only what smpi-calibrate needs, the
  * Pingpong_Send_Recv pattern.
  *
- * Per message size, per repetition: both ranks meet in a barrier, then rank 0 times
- * MPI_Send + MPI_Recv (one round trip) and rank 1 times the completion of its (pre-posted)
- * receive + MPI_Send. Repetitions go
+ * Per message size, per repetition: rank 1 posts its receive and sends rank 0 an empty
+ * "ready" message; then rank 0 times MPI_Send + MPI_Recv (one round trip) and rank 1 times
+ * the completion of its receive + MPI_Send. Repetitions go
  * on until there are at least -reps-min of them and the relative standard error of rank 0's
  * mean is at most -rse, or -reps-max are done (SKaMPI's rule). The line written per size is
  *
@@ -197,7 +197,7 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Bcast(buf, 1, MPI_CHAR, 0, MPI_COMM_WORLD);
   }
-  /* ranks beyond 1 only take part in the barriers */
+  /* ranks beyond 1 only take part in the broadcasts */
   double x = (double)p.min; /* the loop variable before rounding */
   for (long s = p.list ? p.list[0] : p.min, li = 0; s <= p.max;
        s = p.list ? (++li < p.nlist ? p.list[li] : p.max + 1) : next_size(&x, s, p.step)) {
@@ -211,20 +211,24 @@ int main(int argc, char **argv)
     }
     double sum = 0, sumsq = 0, own = 0;
     while (go) {
-      /* Rank 1 posts its receive before the barrier: the barrier releases the ranks at
-       * different times, and a receive posted late would delay a rendezvous message and
-       * add that skew to rank 0's round trip. */
+      /* Start handshake: rank 1 posts its receive, then tells rank 0 it is ready with an
+       * empty message. Rank 0 starts its clock once that message is in: the receive is
+       * posted (a late receive would delay a rendezvous message by the skew between the
+       * ranks) and no earlier message is still in flight between them (a barrier's or a
+       * broadcast's last message could otherwise share the link with the ping). */
       MPI_Request req = MPI_REQUEST_NULL;
-      if (rank == 1)
+      double t0 = 0, dt;
+      if (rank == 1) {
         MPI_Irecv(buf, count, MPI_CHAR, 0, 0, MPI_COMM_WORLD, &req);
-      MPI_Barrier(MPI_COMM_WORLD);
-      double t0 = MPI_Wtime(), dt;
-      if (rank == 0) {
-        MPI_Send(buf, count, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
-        MPI_Recv(buf, count, MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      } else if (rank == 1) {
+        MPI_Send(NULL, 0, MPI_CHAR, 0, 2, MPI_COMM_WORLD);
+        t0 = MPI_Wtime();
         MPI_Wait(&req, MPI_STATUS_IGNORE);
         MPI_Send(buf, count, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+      } else if (rank == 0) {
+        MPI_Recv(NULL, 0, MPI_CHAR, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        t0 = MPI_Wtime();
+        MPI_Send(buf, count, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+        MPI_Recv(buf, count, MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       }
       dt = (MPI_Wtime() - t0) * 1e6;
       samples[reps++] = dt;
