@@ -64,6 +64,7 @@ static struct {
   heap timers;
   list_node models;
   void (*on_end)(eng_actor *a);
+  void (*on_switch)(eng_actor *to);
   eng_stats stats;
 } E;
 
@@ -118,6 +119,7 @@ bool eng_actor_is_blocked(const eng_actor *a) { return a->state == A_BLOCKED; }
 size_t eng_actor_count(void) { return E.alive_count; }
 void eng_get_stats(eng_stats *out) { *out = E.stats; }
 void eng_on_actor_end(void (*hook)(eng_actor *a)) { E.on_end = hook; }
+void eng_on_switch(void (*hook)(eng_actor *to)) { E.on_switch = hook; }
 
 void eng_model_register(eng_model *m)
 {
@@ -137,6 +139,8 @@ static ctx *next_context(void)
   list_node *n = list_pop_front(&E.runq);
   if (!n) {
     E.self = NULL;
+    if (E.on_switch)
+      E.on_switch(NULL);
     return ctx_maestro();
   }
   eng_actor *a = list_entry(n, eng_actor, runq_link);
@@ -144,6 +148,8 @@ static ctx *next_context(void)
   a->state = A_RUNNING;
   E.self = a;
   E.stats.actor_switches++;
+  if (E.on_switch)
+    E.on_switch(a);
   return a->context;
 }
 
@@ -153,6 +159,8 @@ static ctx *handoff_context(void)
   if (E.direct_switch)
     return next_context();
   E.self = NULL;
+  if (E.on_switch)
+    E.on_switch(NULL);
   return ctx_maestro();
 }
 

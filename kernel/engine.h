@@ -97,6 +97,11 @@ void eng_actor_kill(eng_actor *a);
 void eng_actor_on_kill(eng_actor *a, void (*hook)(eng_actor *a, void *data), void *data);
 /* Called in the maestro after an actor's function returned or it was killed. */
 void eng_on_actor_end(void (*hook)(eng_actor *a));
+/* (Hooks are reset by eng_init: set them after it.)
+ * Called just before control moves to actor `to` (from another actor or from the maestro);
+ * `to` is NULL when control goes back to the maestro. Used to swap per-actor state such as
+ * privatized global variables; must be cheap and must not switch contexts itself. */
+void eng_on_switch(void (*hook)(eng_actor *to));
 
 /* Timers: cb(arg) runs in the maestro at date (>= now), in date order, ties in creation
  * order. */

@@ -70,6 +70,31 @@ START_TEST(test_round_robin_yield)
 }
 END_TEST
 
+/* ---- the switch hook sees every hand-off, to actors and back to the maestro ---- */
+static char switch_log[64];
+static size_t switch_n;
+static void on_switch(eng_actor *to)
+{
+  switch_log[switch_n++] = to ? eng_actor_name(to)[0] : 'M';
+  switch_log[switch_n] = 0;
+}
+
+START_TEST(test_switch_hook)
+{
+  start_engine(_i);
+  eng_on_switch(on_switch);
+  switch_n = 0;
+  trace_len = 0;
+  static char names[] = "AB";
+  eng_actor_create("A", yielder, &names[0]);
+  eng_actor_create("B", yielder, &names[1]);
+  ck_assert_int_eq(eng_run(), ENG_OK);
+  /* 3 yields each then the end: A B A B A B A B, then back to the maestro */
+  ck_assert_str_eq(switch_log, "ABABABABM");
+  eng_shutdown();
+}
+END_TEST
+
 /* ---- sleeping: wake in date order, ties in creation order ---- */
 static double wake_dates[8];
 static int wake_order[8];
@@ -411,6 +436,7 @@ static Suite *engine_suite(void)
   TCase *tc = tcase_create("engine");
   tcase_add_loop_test(tc, test_round_robin_yield, 0, 2);
   tcase_add_loop_test(tc, test_sleep_order, 0, 2);
+  tcase_add_loop_test(tc, test_switch_hook, 0, 2);
   tcase_add_loop_test(tc, test_block_unblock, 0, 2);
   tcase_add_loop_test(tc, test_kill, 0, 2);
   tcase_add_loop_test(tc, test_timers, 0, 2);
