@@ -99,8 +99,11 @@ int rt_fail(rt_ctx *x, const plat_zone *z, const char *fmt, ...)
   vsnprintf(why, sizeof why, fmt, ap);
   va_end(ap);
   const plat_platform *p = x->rt->p;
-  snprintf(x->err, x->errlen, "no route from '%s' to '%s': %s (%s:%" PRIu32 ")", x->src_name,
-           x->dst_name, why, plat_loc_file(p, z->loc), z->loc.line);
+  char na[256], nb[256];
+  plat_point_name(x->src, na, sizeof na);
+  plat_point_name(x->dst, nb, sizeof nb);
+  snprintf(x->err, x->errlen, "no route from '%s' to '%s': %s (%s:%" PRIu32 ")", na, nb, why,
+           plat_loc_file(p, z->loc), z->loc.line);
   return -1;
 }
 
@@ -610,8 +613,19 @@ static int leaf_route(rt_ctx *x, const plat_zone *z, const plat_point *src, cons
   }
   hops h = {0};
   int rc = routed_hops(x, z, src, dst, &h);
-  for (size_t i = 0; rc == 0 && i < h.n; i++)
-    append_entry(rt, path, h.v[i]);
+  if (rc == 0 && (z->routing == PLAT_ROUTING_DIJKSTRA || z->routing == PLAT_ROUTING_DIJKSTRA_CACHE)) {
+    /* SimGrid's Dijkstra walks the path backwards: it counts the last route's latencies
+     * first (and lists each route's links reversed, a bug we do not copy: the links stay in
+     * crossing order) */
+    for (size_t i = 0; i < h.n; i++)
+      path_append_links(path, rt->entries[h.v[i]].ids, rt->entries[h.v[i]].nids);
+    for (size_t i = h.n; i-- > 0;)
+      for (size_t k = 0; k < rt->entries[h.v[i]].nids; k++)
+        path->latency += rt->entries[h.v[i]].lats[k];
+  } else {
+    for (size_t i = 0; rc == 0 && i < h.n; i++)
+      append_entry(rt, path, h.v[i]);
+  }
   free(h.v);
   return rc;
 }
@@ -750,10 +764,7 @@ int route_get(const route_table *rt, size_t src, size_t dst, route_path *path, c
 {
   ASSERTF(src < rt->nhosts && dst < rt->nhosts, "hosts %zu, %zu of %zu", src, dst, rt->nhosts);
   plat_point a = plat_host_at(rt->p, src), b = plat_host_at(rt->p, dst);
-  char na[256], nb[256];
-  plat_point_name(&a, na, sizeof na);
-  plat_point_name(&b, nb, sizeof nb);
-  rt_ctx x = {rt, na, nb, err, errlen, 0};
+  rt_ctx x = {rt, &a, &b, err, errlen, 0};
   size_t mark = path->count;
   double lat = path->latency;
   if (global_route(&x, &a, &b, path) != 0) {
@@ -1146,7 +1157,7 @@ int route_table_build(const plat_platform *p, route_table **out, char *err, size
   rt->n_explicit_ids = (uint32_t)next;
   for (size_t i = 0; i < p->nclusters; i++) {
     rt_cluster *cl = &rt->clusters[i];
-    if (rt_cluster_layout(rt, cl, df_quirk, err, errlen) != 0) {
+    if (rt_cluster_layout(cl, df_quirk, err, errlen) != 0) {
       char msg[1024];
       snprintf(msg, sizeof msg, "%s", err);
       build_fail(err, errlen, p, cl->zone->loc, "%s", msg);

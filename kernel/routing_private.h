@@ -125,7 +125,7 @@ struct route_table {
 /* Per-call state of a route computation: where errors go. */
 typedef struct rt_ctx {
   const route_table *rt;
-  const char *src_name, *dst_name;
+  const plat_point *src, *dst; /* of the whole route: named only if it fails */
   char *err;
   size_t errlen;
   int depth;
@@ -140,7 +140,7 @@ uint32_t rt_ref_id(const route_table *rt, const plat_link_ref *ref);
 double rt_link_latency(const route_table *rt, uint32_t id);
 
 /* routing_topo.c */
-int rt_cluster_layout(route_table *rt, rt_cluster *cl, bool df_quirk, char *err, size_t errlen);
+int rt_cluster_layout(rt_cluster *cl, bool df_quirk, char *err, size_t errlen);
 void rt_cluster_free(rt_cluster *cl);
 int rt_cluster_link_name(const rt_cluster *cl, uint32_t rel, char *buf, size_t len);
 void rt_cluster_link_info(const rt_cluster *cl, uint32_t rel, double *bw, double *lat,

@@ -124,9 +124,8 @@ static int64_t ft_node_id(const rt_cluster *cl, size_t level, size_t pos)
   return 2 * (int64_t)cl->c->count - 1 - (int64_t)(cl->ft.first_sw[level] + pos);
 }
 
-int rt_cluster_layout(route_table *rt, rt_cluster *cl, bool df_quirk, char *err, size_t errlen)
+int rt_cluster_layout(rt_cluster *cl, bool df_quirk, char *err, size_t errlen)
 {
-  (void)rt;
   const plat_cluster *c = cl->c;
   size_t n = c->count;
   cl->split = c->sharing == PLAT_SHARING_SPLITDUPLEX ? 2 : 1;
@@ -550,21 +549,23 @@ static void ft_route(const rt_cluster *cl, size_t s, size_t d, route_path *path)
     pos = pos % w + b * w + pos / (w * ft->down[level]) * w * up;
     level++;
   }
-  /* down: the continued scan described at the top of this file */
+  /* down: the continued scan described at the top of this file (jumping straight to the
+   * next port whose digit matches, which is where the scan would stop) */
   while (level > 0) {
     size_t i = (size_t)ft->down[level - 1] * (s % ft->count[level - 1]);
-    while (level > 0 && i < (size_t)ft->down[level - 1] * ft->count[level - 1]) {
+    while (level > 0) {
       size_t dn = ft->down[level - 1], cnt = ft->count[level - 1];
       size_t digit = d / ft_stride(ft, 0, level) % dn;
-      if (i % dn == digit) {
-        size_t j = i / dn, w = ft->upprod[level - 1], up = ft->up[level - 1];
-        size_t b = pos / w % up; /* the switch's digit for this level */
-        size_t child = pos % w + digit * w + pos / (w * up) * w * dn;
-        push_topo(path, cl, ft->layer[level] + (uint64_t)child * up * cnt + b * cnt + j, true);
-        push_lim(path, cl, N + ft->first_sw[level] + pos);
-        level--;
-        pos = child;
-      }
+      i += (digit + dn - i % dn) % dn;
+      if (i >= dn * cnt)
+        break; /* past the last port of this switch: a new scan starts here */
+      size_t j = i / dn, w = ft->upprod[level - 1], up = ft->up[level - 1];
+      size_t b = pos / w % up; /* the switch's digit for this level */
+      size_t child = pos % w + digit * w + pos / (w * up) * w * dn;
+      push_topo(path, cl, ft->layer[level] + (uint64_t)child * up * cnt + b * cnt + j, true);
+      push_lim(path, cl, N + ft->first_sw[level] + pos);
+      level--;
+      pos = child;
       i++;
     }
   }
@@ -577,30 +578,22 @@ static void torus_route(const rt_cluster *cl, size_t s, size_t d, route_path *pa
   const plat_cluster *c = cl->c;
   size_t nd = c->topo.torus.ndims;
   push_lim(path, cl, s);
-  size_t cur = s;
-  while (cur != d) {
-    size_t w = 1, dim = 0, n = 0, m = 0, t = 0;
-    for (dim = 0; dim < nd; dim++) {
-      n = c->topo.torus.dims[dim];
-      m = cur / w % n;
-      t = d / w % n;
-      if (m != t)
-        break;
-      w *= n;
+  size_t cur = s, w = 1;
+  /* dimension order: once a coordinate matches, it is never touched again */
+  for (size_t dim = 0; dim < nd; w *= c->topo.torus.dims[dim], dim++) {
+    size_t n = c->topo.torus.dims[dim], t = d / w % n, m = cur / w % n;
+    while (m != t) {
+      /* re-evaluated at each hop, as SimGrid does */
+      bool up = (t > m && t <= m + n / 2) || (m > n / 2 && (m + n / 2) % n >= t);
+      size_t m2 = up ? (m + 1 == n ? 0 : m + 1) : (m == 0 ? n - 1 : m - 1);
+      size_t next = cur - m * w + m2 * w;
+      push_topo(path, cl, (uint64_t)(up ? cur : next) * nd + dim, !up);
+      cur = next;
+      m = m2;
+      push_lim(path, cl, cur);
     }
-    ASSERT(dim < nd);
-    bool up = (t > m && t <= m + n / 2) || (m > n / 2 && (m + n / 2) % n >= t);
-    size_t next;
-    if (up) {
-      next = cur - m * w + (m + 1) % n * w;
-      push_topo(path, cl, (uint64_t)cur * nd + dim, false);
-    } else {
-      next = cur - m * w + (m + n - 1) % n * w;
-      push_topo(path, cl, (uint64_t)next * nd + dim, true);
-    }
-    cur = next;
-    push_lim(path, cl, cur);
   }
+  ASSERT(cur == d);
 }
 
 static void df_route(const rt_cluster *cl, size_t s, size_t d, route_path *path)
@@ -708,7 +701,6 @@ static bool ref_equal(const plat_link_ref *a, const plat_link_ref *b)
 int rt_hostlink_route(rt_ctx *x, const plat_zone *z, const plat_point *a, const plat_point *b,
                       route_path *path)
 {
-  (void)x;
   const route_table *rt = x->rt;
   const plat_host_link *ha = a->kind == PLAT_POINT_HOST ? rt->host_link_of[a->u.host->index] : NULL;
   const plat_host_link *hb = b->kind == PLAT_POINT_HOST ? rt->host_link_of[b->u.host->index] : NULL;
