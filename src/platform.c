@@ -950,15 +950,19 @@ char *plat_default_xml(int nhosts)
 {
   if (nhosts < 1)
     nhosts = 1;
+  /* A small commodity cluster, sized for a laptop's first run: one host per rank, each a
+   * 1 Gflop/s core with a private full-duplex 10 Gb/s, 1 us link to a non-blocking switch
+   * (no shared backbone), and a fast loopback for messages a host sends to itself.
+   * SimGrid's smpirun refuses to run without a platform, so no compatibility is at stake;
+   * its generated platform's values (100 flop/s hosts, 26 MiB/s links) would make any
+   * computation look absurdly slow. */
   return xasprintf(
       "<?xml version='1.0'?>\n"
       "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-      "<!-- Built-in platform: the values of the platform SimGrid's smpirun generates when\n"
-      "     it gets no platform file, as a cluster (no quadratic route table). -->\n"
       "<platform version=\"4.1\">\n"
       "  <cluster id=\"default\" prefix=\"host\" suffix=\"\" radical=\"1-%d\"\n"
-      "           speed=\"100f\" bw=\"27262976Bps\" lat=\"5us\" sharing_policy=\"SHARED\"\n"
-      "           loopback_bw=\"498000000Bps\" loopback_lat=\"4us\"/>\n"
+      "           speed=\"1Gf\" bw=\"10Gbps\" lat=\"1us\" sharing_policy=\"SPLITDUPLEX\"\n"
+      "           loopback_bw=\"50GBps\" loopback_lat=\"0.1us\"/>\n"
       "</platform>\n",
       nhosts);
 }

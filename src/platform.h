@@ -65,11 +65,10 @@ int plat_load_string(const char *xml, const char *name_for_messages, plat_platfo
 void plat_free(plat_platform *p); /* NULL is fine */
 
 /* The built-in platform used when smpirun is given no -platform: a flat cluster "default"
- * of max(nhosts, 1) hosts named host1 .. hostN (the names SimGrid's smpirun generates), with
- * SimGrid smpirun's default values: host speed 100 flop/s, one private SHARED link per host
- * of 27262976 B/s (26 MiB/s) and 5 us (so a message between two hosts crosses two links:
- * 10 us), and a loopback link per host of 498 MB/s and 4 us for messages to self. Returns a
- * fresh string (free() it) loadable with plat_load_string. */
+ * of max(nhosts, 1) hosts named host1 .. hostN, each a 1 Gflop/s core with a private
+ * SPLITDUPLEX 10 Gb/s, 1 us link (no backbone: a non-blocking switch; a message between two
+ * hosts crosses two links, 2 us) and a 50 GB/s, 0.1 us loopback for messages to self.
+ * Returns a fresh string (free() it) loadable with plat_load_string. */
 char *plat_default_xml(int nhosts);
 
 /* The DTD embedded in the library (platforms/smpi.dtd at build time), NUL-terminated. */

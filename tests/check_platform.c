@@ -504,14 +504,14 @@ START_TEST(test_default_platform)
   pt = plat_host_at(p, 3);
   ck_assert_str_eq(point_name(&pt), "host4");
   plat_cluster *c = p->root->cluster;
-  assert_close(c->speeds[0], 100);
-  assert_close(c->bw, 27262976);
-  assert_close(c->lat, 5e-6);
-  ck_assert_int_eq(c->sharing, PLAT_SHARING_SHARED);
+  assert_close(c->speeds[0], 1e9);
+  assert_close(c->bw, 1.25e9);
+  assert_close(c->lat, 1e-6);
+  ck_assert_int_eq(c->sharing, PLAT_SHARING_SPLITDUPLEX);
   ck_assert(!c->has_backbone);
   ck_assert(c->has_loopback);
-  assert_close(c->loopback_bw, 498e6);
-  assert_close(c->loopback_lat, 4e-6);
+  assert_close(c->loopback_bw, 50e9);
+  assert_close(c->loopback_lat, 1e-7);
   plat_free(p);
 
   xml = plat_default_xml(0);
