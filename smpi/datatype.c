@@ -1076,14 +1076,63 @@ typedef struct mover {
   bool unpack;
 } mover;
 
+/* one run: constant-size copies for the common lengths, which the compiler turns into
+ * plain loads and stores instead of a libc call per basic element */
+static inline void copy_run(char *dst, const char *src, size_t len)
+{
+  switch (len) {
+  case 1: memcpy(dst, src, 1); return;
+  case 2: memcpy(dst, src, 2); return;
+  case 4: memcpy(dst, src, 4); return;
+  case 8: memcpy(dst, src, 8); return;
+  case 12: memcpy(dst, src, 12); return;
+  case 16: memcpy(dst, src, 16); return;
+  default: memcpy(dst, src, len); return;
+  }
+}
+
 static void move(char *user, size_t len, mover *m)
 {
   if (m->unpack)
-    memcpy(user, m->packed, len);
+    copy_run(user, m->packed, len);
   else
-    memcpy(m->packed, user, len);
+    copy_run(m->packed, user, len);
   m->packed += len;
   m->left -= len;
+}
+
+/* n runs of len bytes, stride apart in user memory, back to back in packed memory */
+static void strided(char *first, MPI_Aint stride, size_t n, size_t len, mover *m)
+{
+#define STRIDED_(L)                                                                      \
+  do {                                                                                   \
+    if (m->unpack)                                                                       \
+      for (size_t i = 0; i < n; i++)                                                     \
+        memcpy(at(first, (MPI_Aint)i * stride), m->packed + i * (L), (L));               \
+    else                                                                                 \
+      for (size_t i = 0; i < n; i++)                                                     \
+        memcpy(m->packed + i * (L), at(first, (MPI_Aint)i * stride), (L));               \
+  } while (0)
+  switch (len) {
+  case 4: STRIDED_(4); break;
+  case 8: STRIDED_(8); break;
+  case 16: STRIDED_(16); break;
+  default: STRIDED_(len); break;
+  }
+#undef STRIDED_
+  m->packed += n * len;
+  m->left -= n * len;
+}
+
+/* a short program of single runs (a struct's pieces): run inline, no recursion */
+static bool is_flat(const dt_prog *p)
+{
+  if (p->n > 8)
+    return false;
+  for (size_t k = 0; k < p->n; k++)
+    if (p->nodes[k].sub || p->nodes[k].count != 1)
+      return false;
+  return true;
 }
 
 static void run(const dt_prog *p, const char *base, mover *m)
@@ -1092,8 +1141,32 @@ static void run(const dt_prog *p, const char *base, mover *m)
     const dt_node *nd = &p->nodes[k];
     char *first = at(base, nd->off);
     if (nd->sub) {
-      for (size_t i = 0; i < nd->count && m->left > 0; i++)
-        run(nd->sub, at(first, (MPI_Aint)i * nd->stride), m);
+      const dt_prog *sub = nd->sub;
+      size_t i = 0;
+      if (is_flat(sub)) {
+        size_t whole = m->left / sub->bytes;
+        size_t n = whole < nd->count ? whole : nd->count;
+        char *packed = m->packed;
+        const dt_node *leaves = sub->nodes;
+        size_t nl = sub->n;
+        if (m->unpack) {
+          for (; i < n; i++) {
+            const char *b = at(first, (MPI_Aint)i * nd->stride);
+            for (size_t j = 0; j < nl; packed += leaves[j].len, j++)
+              copy_run(at(b, leaves[j].off), packed, leaves[j].len);
+          }
+        } else {
+          for (; i < n; i++) {
+            const char *b = at(first, (MPI_Aint)i * nd->stride);
+            for (size_t j = 0; j < nl; packed += leaves[j].len, j++)
+              copy_run(packed, at(b, leaves[j].off), leaves[j].len);
+          }
+        }
+        m->left -= (size_t)(packed - m->packed);
+        m->packed = packed;
+      }
+      for (; i < nd->count && m->left > 0; i++)
+        run(sub, at(first, (MPI_Aint)i * nd->stride), m);
       continue;
     }
     size_t len = nd->len;
@@ -1103,14 +1176,7 @@ static void run(const dt_prog *p, const char *base, mover *m)
     }
     size_t full = m->left / len;
     size_t n = full < nd->count ? full : nd->count;
-    if (m->unpack) {
-      for (size_t i = 0; i < n; i++, m->packed += len)
-        memcpy(at(first, (MPI_Aint)i * nd->stride), m->packed, len);
-    } else {
-      for (size_t i = 0; i < n; i++, m->packed += len)
-        memcpy(m->packed, at(first, (MPI_Aint)i * nd->stride), len);
-    }
-    m->left -= n * len;
+    strided(first, nd->stride, n, len, m);
     if (n < nd->count && m->left > 0)
       move(at(first, (MPI_Aint)n * nd->stride), m->left, m);
   }

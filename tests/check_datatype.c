@@ -912,6 +912,20 @@ START_TEST(test_truncated_unpack_and_copy)
   n = smpi_dt_copy(src, 1, T(v), dst, 2, T(MPI_INT));
   ck_assert_uint_eq(n, 8);
   ck_assert(dst[0] == 1 && dst[1] == 3 && dst[2] == 0);
+  /* a partial element of a struct type (two pieces): whole elements, then byte by byte */
+  MPI_Aint sd[2] = {0, 8};
+  MPI_Datatype sty[2] = {MPI_INT, MPI_DOUBLE};
+  MPI_Datatype st = committed(mkstruct(2, sd, sty));
+  struct { int i; double x; } recs[3] = {{1, 1.5}, {2, 2.5}, {3, 3.5}}, got[3];
+  char packed3[36];
+  smpi_dt_pack(recs, 3, T(st), packed3);
+  memset(got, 0, sizeof got);
+  smpi_dt_unpack(packed3, 30, got, 3, T(st));
+  ck_assert(got[0].i == 1 && got[0].x == 1.5 && got[1].i == 2 && got[1].x == 2.5);
+  ck_assert_int_eq(got[2].i, 3);
+  ck_assert_mem_eq(&got[2].x, &recs[2].x, 2);
+  ck_assert_int_eq(((unsigned char *)&got[2].x)[2], 0);
+  free_type(&st);
   free_type(&v);
   free_type(&idx);
 }
