@@ -24,7 +24,11 @@
  * prefers the intermediate declared first (hosts and routers in document order);
  * Dijkstra settles nodes by (distance, order of first appearance in a route) and keeps the
  * first predecessor found. A host to itself in a Full/Floyd/Dijkstra zone uses a declared
- * route to itself, else the model loopback (network/loopback-bw, -lat, FATPIPE). */
+ * route to itself, else the model loopback (network/loopback-bw, -lat, FATPIPE).
+ *
+ * Latencies are added link by link in SimGrid's order, so that the sums match bit for bit:
+ * in case 3 the zone route's links count before the parts on either side of it, and a
+ * Dijkstra zone counts its routes last first. */
 #include "kernel/routing.h"
 
 #include <inttypes.h>
@@ -36,7 +40,6 @@
 #include "kernel/routing_private.h"
 #include "src/cfg.h"
 #include "src/invariant.h"
-#include "src/log.h"
 #include "src/mem.h"
 
 #define MAX_DEPTH 64
@@ -847,7 +850,7 @@ static int add_entries(route_table *rt, char *err, size_t errlen)
     for (size_t k = 0; k < p->zones[zi]->nroutes; k++)
       total += p->zones[zi]->routes[k]->symmetrical ? 2 : 1;
   rt->entries = xcalloc(total ? total : 1, sizeof *rt->entries);
-  char na[256], nb[256];
+  char na[256], nb[256], nc[256], nd[256];
   for (size_t zi = 0; zi < p->nzones; zi++) {
     const plat_zone *z = p->zones[zi];
     for (size_t k = 0; k < z->nroutes; k++) {
@@ -863,6 +866,22 @@ static int add_entries(route_table *rt, char *err, size_t errlen)
                           z->routing == PLAT_ROUTING_NONE
                               ? ""
                               : " (hosts reach the backbone through <host_link>)");
+      if (route_is_zone_kind(r)) { /* the loader checks these; a broken one would loop */
+        const plat_point *ends[2][2] = {{&r->src, &r->gw_src}, {&r->dst, &r->gw_dst}};
+        for (int i = 0; i < 2; i++) {
+          const plat_zone *sub = ends[i][0]->u.zone, *w = plat_point_zone(ends[i][1]);
+          while (w && w != sub)
+            w = w->parent;
+          if (ends[i][0]->kind != PLAT_POINT_ZONE || !w ||
+              (r->kind == PLAT_ZONE_ROUTE && sub->parent != z))
+            return build_fail(err, errlen, p, r->loc,
+                              "%s %s -> %s: gateway '%s' is not inside zone '%s', or that zone "
+                              "is not a sub-zone of '%s'",
+                              route_elem(r), pname(&r->src, na, sizeof na),
+                              pname(&r->dst, nb, sizeof nb), pname(ends[i][1], nc, sizeof nc),
+                              ends[i][0]->kind == PLAT_POINT_ZONE ? sub->id : "?", z->id);
+        }
+      }
       if (route_is_zone_kind(r) && (phantom_router(&r->gw_src) || phantom_router(&r->gw_dst))) {
         const plat_point *gw = phantom_router(&r->gw_src) ? &r->gw_src : &r->gw_dst;
         const plat_zone *cz = gw->u.router->zone;
@@ -883,7 +902,7 @@ static int add_entries(route_table *rt, char *err, size_t errlen)
                               "zone '%s' where the bypass is declared, so it would never "
                               "apply; between sub-zones, use <bypassZoneRoute>",
                               pname(&r->src, na, sizeof na), pname(&r->dst, nb, sizeof nb),
-                              pname(ends[i], na, sizeof na), plat_point_zone(ends[i])->id,
+                              pname(ends[i], nc, sizeof nc), plat_point_zone(ends[i])->id,
                               z->id);
       }
       bool twoway = r->symmetrical && !plat_point_equal(&r->src, &r->dst);
@@ -903,7 +922,7 @@ static int add_entries(route_table *rt, char *err, size_t errlen)
               err, errlen, p, r->loc,
               "%s %s -> %s: a route from '%s' to '%s' is already declared at %s:%" PRIu32 "%s",
               route_elem(r), pname(&r->src, na, sizeof na), pname(&r->dst, nb, sizeof nb),
-              pname(&e->src, na, sizeof na), pname(&e->dst, nb, sizeof nb),
+              pname(&e->src, nc, sizeof nc), pname(&e->dst, nd, sizeof nd),
               plat_loc_file(p, o->r->loc), o->r->loc.line,
               rev || o->reversed ? " (routes are symmetrical unless symmetrical=\"NO\")" : "");
         }

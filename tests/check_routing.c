@@ -236,7 +236,6 @@ static const char *const simgrid_platforms[] = {
 
 START_TEST(test_simgrid_routes)
 {
-  exact = true;
   sg_counts n = compare_with_simgrid(simgrid_platforms[_i]);
   ck_assert_msg(n.routes > 0 && n.links > 0, "%s: nothing compared", simgrid_platforms[_i]);
 }
@@ -638,6 +637,16 @@ START_TEST(test_build_errors)
                      "inline.xml:8: route b -> a: a route from 'b' to 'a' is already declared "
                      "at inline.xml:7",
                      "symmetrical=\"NO\"");
+  /* the reverse of a symmetrical route collides with a one-way route */
+  expect_build_error("<zone id='z' routing='Full'>\n"
+                     "  <host id='a' speed='1Gf'/><host id='b' speed='1Gf'/>\n"
+                     "  <link id='l' bandwidth='1Gbps'/>\n"
+                     "  <route src='a' dst='b' symmetrical='NO'><link_ctn id='l'/></route>\n"
+                     "  <route src='b' dst='a'><link_ctn id='l'/></route>\n"
+                     "</zone>\n",
+                     "inline.xml:8: route b -> a: a route from 'a' to 'b' is already declared "
+                     "at inline.xml:7 (routes are symmetrical unless symmetrical=\"NO\")",
+                     NULL);
   /* SimGrid creates no router for a FAT_TREE cluster */
   expect_build_error(
       "<zone id='w' routing='Full'>\n"
@@ -777,9 +786,17 @@ START_TEST(test_scale)
             "link_from_0_199999_0_UP link_from_39_199999_39_DOWN", 2e-6);
 }
 END_TEST
+/* fixtures: each test starts from the default configuration (also when not forked) */
 static void approximate(void)
 {
+  cfg_reset();
   exact = false;
+}
+
+static void bit_exact(void)
+{
+  cfg_reset();
+  exact = true;
 }
 
 int main(void)
@@ -787,6 +804,7 @@ int main(void)
   route_declare_config();
   Suite *s = suite_create("routing");
   TCase *tc = tcase_create("simgrid");
+  tcase_add_checked_fixture(tc, bit_exact, NULL);
   tcase_add_loop_test(tc, test_simgrid_routes, 0,
                       (int)(sizeof simgrid_platforms / sizeof simgrid_platforms[0]));
   suite_add_tcase(s, tc);
