@@ -403,16 +403,37 @@ struct rt_dcache {
   int32_t *pred; /* entry reaching each node on the shortest path tree, -1 if none */
 };
 
+/* A path of declared routes; short ones (the usual case) need no allocation. */
 typedef struct hops {
   int32_t *v;
   size_t n, cap;
+  int32_t inline_v[8];
 } hops;
+
+static void hops_init(hops *h)
+{
+  h->v = h->inline_v;
+  h->n = 0;
+  h->cap = sizeof h->inline_v / sizeof h->inline_v[0];
+}
 
 static void hops_push(hops *h, int32_t e)
 {
-  if (h->n == h->cap)
-    XGROW(h->v, h->cap, h->n + 1);
+  if (h->n == h->cap) {
+    int32_t *heap = xmalloc(2 * h->cap * sizeof *heap);
+    memcpy(heap, h->v, h->n * sizeof *heap);
+    if (h->v != h->inline_v)
+      free(h->v);
+    h->v = heap;
+    h->cap *= 2;
+  }
   h->v[h->n++] = e;
+}
+
+static void hops_free(hops *h)
+{
+  if (h->v != h->inline_v)
+    free(h->v);
 }
 
 static void hops_reverse(hops *h)
@@ -557,7 +578,7 @@ static int routed_hops(rt_ctx *x, const plat_zone *z, const plat_point *a, const
       for (int32_t cur = j; cur != i;) {
         int32_t e = pred[cur];
         hops_push(out, e);
-        cur = rt->np_slot[np_of(rt, &rt->entries[e].src)];
+        cur = rt->np_slot[np_of(rt, rt_src(&rt->entries[e]))];
       }
       hops_reverse(out);
     }
@@ -580,9 +601,9 @@ static int global_route(rt_ctx *x, const plat_point *src, const plat_point *dst,
 static void append_entry(const route_table *rt, route_path *path, int32_t e)
 {
   const rt_entry *en = &rt->entries[e];
-  path_append_links(path, en->ids, en->nids);
+  path_append_links(path, rt->link_pool + en->off, en->nids);
   for (size_t i = 0; i < en->nids; i++)
-    path->latency += en->lats[i];
+    path->latency += rt->lat_pool[en->off + i];
 }
 
 /* src and dst directly in z */
@@ -614,22 +635,23 @@ static int leaf_route(rt_ctx *x, const plat_zone *z, const plat_point *src, cons
       rt_path_push(path, rt->loopback_id, rt->loop_lat);
     return 0;
   }
-  hops h = {0};
+  hops h;
+  hops_init(&h);
   int rc = routed_hops(x, z, src, dst, &h);
   if (rc == 0 && (z->routing == PLAT_ROUTING_DIJKSTRA || z->routing == PLAT_ROUTING_DIJKSTRA_CACHE)) {
     /* SimGrid's Dijkstra walks the path backwards: it counts the last route's latencies
      * first (and lists each route's links reversed, a bug we do not copy: the links stay in
      * crossing order) */
     for (size_t i = 0; i < h.n; i++)
-      path_append_links(path, rt->entries[h.v[i]].ids, rt->entries[h.v[i]].nids);
+      path_append_links(path, rt->link_pool + rt->entries[h.v[i]].off, rt->entries[h.v[i]].nids);
     for (size_t i = h.n; i-- > 0;)
       for (size_t k = 0; k < rt->entries[h.v[i]].nids; k++)
-        path->latency += rt->entries[h.v[i]].lats[k];
+        path->latency += rt->lat_pool[rt->entries[h.v[i]].off + k];
   } else {
     for (size_t i = 0; rc == 0 && i < h.n; i++)
       append_entry(rt, path, h.v[i]);
   }
-  free(h.v);
+  hops_free(&h);
   return rc;
 }
 
@@ -713,10 +735,10 @@ static int global_route(rt_ctx *x, const plat_point *src, const plat_point *dst,
       if (en->r->kind == PLAT_BYPASS_ROUTE) {
         append_entry(rt, path, e);
       } else {
-        if (global_route(x, src, &en->gw_src, path) != 0)
+        if (global_route(x, src, rt_gw_src(en), path) != 0)
           return -1;
         append_entry(rt, path, e);
-        if (global_route(x, &en->gw_dst, dst, path) != 0)
+        if (global_route(x, rt_gw_dst(en), dst, path) != 0)
           return -1;
       }
       x->depth--;
@@ -734,30 +756,31 @@ static int global_route(rt_ctx *x, const plat_point *src, const plat_point *dst,
   /* The links go src part, zone part, dst part; SimGrid counts the zone part's latency
    * first, and the sum of latencies must come out bit for bit the same. */
   plat_point pa = zone_point(ca), pb = zone_point(cb);
-  hops h = {0};
+  hops h;
+  hops_init(&h);
   route_path zp;
   route_path_init(&zp);
   zp.latency = path->latency;
   int rc = routed_hops(x, z, &pa, &pb, &h);
   for (size_t i = 0; rc == 0 && i < h.n; i++) {
     const rt_entry *en = &rt->entries[h.v[i]];
-    if (i > 0 && !plat_point_equal(&rt->entries[h.v[i - 1]].gw_dst, &en->gw_src))
-      rc = global_route(x, &rt->entries[h.v[i - 1]].gw_dst, &en->gw_src, &zp);
+    if (i > 0 && !plat_point_equal(rt_gw_dst(&rt->entries[h.v[i - 1]]), rt_gw_src(en)))
+      rc = global_route(x, rt_gw_dst(&rt->entries[h.v[i - 1]]), rt_gw_src(en), &zp);
     if (rc == 0)
       append_entry(rt, &zp, h.v[i]);
   }
   if (rc == 0) {
     const rt_entry *first = &rt->entries[h.v[0]], *last = &rt->entries[h.v[h.n - 1]];
     path->latency = zp.latency;
-    if (!plat_point_equal(src, &first->gw_src))
-      rc = global_route(x, src, &first->gw_src, path);
+    if (!plat_point_equal(src, rt_gw_src(first)))
+      rc = global_route(x, src, rt_gw_src(first), path);
     if (rc == 0)
       path_append_links(path, zp.links, zp.count);
-    if (rc == 0 && !plat_point_equal(&last->gw_dst, dst))
-      rc = global_route(x, &last->gw_dst, dst, path);
+    if (rc == 0 && !plat_point_equal(rt_gw_dst(last), dst))
+      rc = global_route(x, rt_gw_dst(last), dst, path);
   }
   route_path_free(&zp);
-  free(h.v);
+  hops_free(&h);
   x->depth--;
   return rc;
 }
@@ -802,19 +825,17 @@ static void make_entry(route_table *rt, const plat_route *r, bool reversed, rt_e
 {
   e->r = r;
   e->reversed = reversed;
-  e->src = reversed ? r->dst : r->src;
-  e->dst = reversed ? r->src : r->dst;
-  e->gw_src = reversed ? r->gw_dst : r->gw_src;
-  e->gw_dst = reversed ? r->gw_src : r->gw_dst;
   e->nids = (uint32_t)r->nlinks;
-  e->ids = xmalloc(r->nlinks * sizeof *e->ids);
-  e->lats = xmalloc(r->nlinks * sizeof *e->lats);
+  e->off = (uint32_t)rt->npool;
+  rt->npool += r->nlinks;
+  uint32_t *ids = rt->link_pool + e->off;
+  double *lats = rt->lat_pool + e->off;
   for (size_t i = 0; i < r->nlinks; i++) {
     plat_link_ref ref = r->links[reversed ? r->nlinks - 1 - i : i];
     if (reversed && ref.dir != PLAT_DIR_NONE)
       ref.dir = ref.dir == PLAT_DIR_UP ? PLAT_DIR_DOWN : PLAT_DIR_UP;
-    e->ids[i] = rt_ref_id(rt, &ref);
-    e->lats[i] = rt_link_latency(rt, e->ids[i]);
+    ids[i] = rt_ref_id(rt, &ref);
+    lats[i] = rt_link_latency(rt, ids[i]);
   }
 }
 
@@ -845,11 +866,21 @@ static bool phantom_router(const plat_point *pt)
 static int add_entries(route_table *rt, char *err, size_t errlen)
 {
   const plat_platform *p = rt->p;
-  size_t total = 0;
-  for (size_t zi = 0; zi < p->nzones; zi++)
-    for (size_t k = 0; k < p->zones[zi]->nroutes; k++)
-      total += p->zones[zi]->routes[k]->symmetrical ? 2 : 1;
+  size_t total = 0, nlinks = 0;
+  for (size_t zi = 0; zi < p->nzones; zi++) {
+    for (size_t k = 0; k < p->zones[zi]->nroutes; k++) {
+      const plat_route *r = p->zones[zi]->routes[k];
+      size_t ways = r->symmetrical && !plat_point_equal(&r->src, &r->dst) ? 2 : 1;
+      total += ways;
+      nlinks += ways * r->nlinks;
+    }
+  }
+  if (nlinks >= UINT32_MAX)
+    return build_fail(err, errlen, p, p->root->loc, "the routes list more than %u links in all",
+                      UINT32_MAX - 1);
   rt->entries = xcalloc(total ? total : 1, sizeof *rt->entries);
+  rt->link_pool = xmalloc((nlinks ? nlinks : 1) * sizeof *rt->link_pool);
+  rt->lat_pool = xmalloc((nlinks ? nlinks : 1) * sizeof *rt->lat_pool);
   char na[256], nb[256], nc[256], nd[256];
   for (size_t zi = 0; zi < p->nzones; zi++) {
     const plat_zone *z = p->zones[zi];
@@ -909,20 +940,18 @@ static int add_entries(route_table *rt, char *err, size_t errlen)
       for (int rev = 0; rev <= (int)twoway; rev++) {
         rt_entry *e = &rt->entries[rt->nentries];
         make_entry(rt, r, rev, e);
-        int64_t a = np_of(rt, &e->src), b = np_of(rt, &e->dst);
+        int64_t a = np_of(rt, rt_src(e)), b = np_of(rt, rt_dst(e));
         ASSERT(a >= 0 && b >= 0);
         bool fresh;
         int32_t *slot = hash_slot(bypass ? &rt->bypass : &rt->decl, (uint32_t)zi, (uint32_t)a,
                                   (uint32_t)b, &fresh);
         if (!fresh) {
           const rt_entry *o = &rt->entries[*slot];
-          free(e->ids);
-          free(e->lats);
           return build_fail(
               err, errlen, p, r->loc,
               "%s %s -> %s: a route from '%s' to '%s' is already declared at %s:%" PRIu32 "%s",
               route_elem(r), pname(&r->src, na, sizeof na), pname(&r->dst, nb, sizeof nb),
-              pname(&e->src, nc, sizeof nc), pname(&e->dst, nd, sizeof nd),
+              pname(rt_src(e), nc, sizeof nc), pname(rt_dst(e), nd, sizeof nd),
               plat_loc_file(p, o->r->loc), o->r->loc.line,
               rev || o->reversed ? " (routes are symmetrical unless symmetrical=\"NO\")" : "");
         }
@@ -990,7 +1019,8 @@ static void build_floyd(route_table *rt, const plat_zone *z)
     if (en->r->zone != z || en->r->kind == PLAT_BYPASS_ROUTE ||
         en->r->kind == PLAT_BYPASS_ZONE_ROUTE)
       continue;
-    size_t i = (size_t)rt->np_slot[np_of(rt, &en->src)], j = (size_t)rt->np_slot[np_of(rt, &en->dst)];
+    size_t i = (size_t)rt->np_slot[np_of(rt, rt_src(en))];
+    size_t j = (size_t)rt->np_slot[np_of(rt, rt_dst(en))];
     if (i == j)
       continue;
     zr->cost[i * n + j] = en->nids;
@@ -1029,7 +1059,7 @@ static void build_dijkstra(route_table *rt, const plat_zone *z)
     if (first == SIZE_MAX)
       first = e;
     last = e;
-    const plat_point *ends[2] = {&en->src, &en->dst};
+    const plat_point *ends[2] = {rt_src(en), rt_dst(en)};
     for (int k = 0; k < 2; k++) {
       int64_t np = np_of(rt, ends[k]);
       if (rt->np_slot[np] < 0)
@@ -1042,9 +1072,9 @@ static void build_dijkstra(route_table *rt, const plat_zone *z)
   for (size_t e = first; first != SIZE_MAX && e <= last; e++) {
     const rt_entry *en = &rt->entries[e];
     if (en->r->zone != z || en->r->kind == PLAT_BYPASS_ROUTE ||
-        en->r->kind == PLAT_BYPASS_ZONE_ROUTE || plat_point_equal(&en->src, &en->dst))
+        en->r->kind == PLAT_BYPASS_ZONE_ROUTE || plat_point_equal(rt_src(en), rt_dst(en)))
       continue;
-    zr->adj_start[rt->np_slot[np_of(rt, &en->src)] + 1]++;
+    zr->adj_start[rt->np_slot[np_of(rt, rt_src(en))] + 1]++;
     nedges++;
   }
   for (size_t i = 0; i < nn; i++)
@@ -1055,11 +1085,11 @@ static void build_dijkstra(route_table *rt, const plat_zone *z)
   for (size_t e = first; first != SIZE_MAX && e <= last; e++) {
     const rt_entry *en = &rt->entries[e];
     if (en->r->zone != z || en->r->kind == PLAT_BYPASS_ROUTE ||
-        en->r->kind == PLAT_BYPASS_ZONE_ROUTE || plat_point_equal(&en->src, &en->dst))
+        en->r->kind == PLAT_BYPASS_ZONE_ROUTE || plat_point_equal(rt_src(en), rt_dst(en)))
       continue;
-    size_t s = (size_t)rt->np_slot[np_of(rt, &en->src)];
+    size_t s = (size_t)rt->np_slot[np_of(rt, rt_src(en))];
     size_t k = zr->adj_start[s] + fill[s]++;
-    zr->adj_to[k] = rt->np_slot[np_of(rt, &en->dst)];
+    zr->adj_to[k] = rt->np_slot[np_of(rt, rt_dst(en))];
     zr->adj_entry[k] = (int32_t)e;
   }
   free(fill);
@@ -1098,11 +1128,9 @@ void route_table_free(route_table *rt)
   free(rt->explicit_dense);
   free(rt->explicit_link_base);
   free(rt->np_slot);
-  for (size_t i = 0; i < rt->nentries; i++) {
-    free(rt->entries[i].ids);
-    free(rt->entries[i].lats);
-  }
   free(rt->entries);
+  free(rt->link_pool);
+  free(rt->lat_pool);
   hash_free(&rt->decl);
   hash_free(&rt->bypass);
   free(rt->has_bypass);

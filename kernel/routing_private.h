@@ -67,15 +67,33 @@ typedef struct rt_cluster {
   rt_df df;
 } rt_cluster;
 
-/* One declared route in one direction (a symmetrical route gives two). */
+/* One declared route in one direction (a symmetrical route gives two). Its links, in
+ * crossing order, are route_table.link_pool[off .. off+nids), and their latencies are
+ * lat_pool[off ..] (latencies are summed link by link, as SimGrid does). Small on purpose:
+ * a fully routed platform of n hosts declares n^2 of them. */
 typedef struct rt_entry {
   const plat_route *r;
+  uint32_t off, nids;
   bool reversed;
-  plat_point src, dst, gw_src, gw_dst; /* after reversal */
-  uint32_t *ids;
-  double *lats; /* each link's latency: latencies are summed link by link, as SimGrid does */
-  uint32_t nids;
 } rt_entry;
+
+/* ends and gateways of an entry, after reversal */
+static inline const plat_point *rt_src(const rt_entry *e)
+{
+  return e->reversed ? &e->r->dst : &e->r->src;
+}
+static inline const plat_point *rt_dst(const rt_entry *e)
+{
+  return e->reversed ? &e->r->src : &e->r->dst;
+}
+static inline const plat_point *rt_gw_src(const rt_entry *e)
+{
+  return e->reversed ? &e->r->gw_dst : &e->r->gw_src;
+}
+static inline const plat_point *rt_gw_dst(const rt_entry *e)
+{
+  return e->reversed ? &e->r->gw_src : &e->r->gw_dst;
+}
 
 /* Open addressing map (z, a, b) -> int32. */
 typedef struct rt_hash {
@@ -115,6 +133,9 @@ struct route_table {
   int32_t *np_slot; /* Floyd component / Dijkstra node of a netpoint in its zone */
   rt_entry *entries;
   size_t nentries;
+  uint32_t *link_pool;
+  double *lat_pool;
+  size_t npool;
   rt_hash decl;   /* (zone, src, dst) -> entry, <route> and <zoneRoute> */
   rt_hash bypass; /* (zone, src, dst) -> entry, bypass routes */
   bool *has_bypass; /* [p->nzones] */
