@@ -638,7 +638,9 @@ static int leaf_route(rt_ctx *x, const plat_zone *z, const plat_point *src, cons
   hops h;
   hops_init(&h);
   int rc = routed_hops(x, z, src, dst, &h);
-  if (rc == 0 && (z->routing == PLAT_ROUTING_DIJKSTRA || z->routing == PLAT_ROUTING_DIJKSTRA_CACHE)) {
+  bool dijkstra =
+      z->routing == PLAT_ROUTING_DIJKSTRA || z->routing == PLAT_ROUTING_DIJKSTRA_CACHE;
+  if (rc == 0 && dijkstra) {
     /* SimGrid's Dijkstra walks the path backwards: it counts the last route's latencies
      * first (and lists each route's links reversed, a bug we do not copy: the links stay in
      * crossing order) */

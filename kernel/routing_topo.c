@@ -3,8 +3,8 @@
  * host ranks: nothing is stored per host or per generated link.
  *
  * The names and hop sequences are SimGrid 3.32's, as observed with Host::route_to on many
- * platforms (the observations are recorded in tests/check_routing.c and
- * tests/data/routing/simgrid-routes.txt). The surprising parts, with examples:
+ * platforms (recorded in the .routes files of tests/data/routing, which
+ * tests/check_routing.c compares with ours route by route). The surprising parts:
  *
  *   FLAT      a -> b   = [a_limiter] a_UP [backbone] b_DOWN [b_limiter]
  *             a -> a   = a_loopback if any, else the same as a -> b, except that the second
@@ -400,9 +400,11 @@ long rt_cluster_link_by_name(const rt_cluster *cl, const char *name)
   int64_t v;
   if (prefixed && strncmp(name + idlen, "_link_", 6) == 0) {
     const char *num = name + idlen + 6;
-    size_t numlen;
+    size_t numlen, numstart = idlen + 6;
     if (ends_with(name, len, "_limiter", &stem) && cl->off_lim != RT_NONE) {
-      numlen = stem - idlen - 6;
+      if (stem <= numstart)
+        return -1;
+      numlen = stem - numstart;
       if (!parse_int(num, numlen, &v))
         return -1;
       if (c->topology == PLAT_TOPO_FLAT) {
@@ -419,7 +421,9 @@ long rt_cluster_link_by_name(const rt_cluster *cl, const char *name)
       return k >= 0 && (uint64_t)k < cl->nlim ? confirm(cl, cl->off_lim + (uint64_t)k, name) : -1;
     }
     if (ends_with(name, len, "_loopback", &stem) && cl->off_loop != RT_NONE) {
-      numlen = stem - idlen - 6;
+      if (stem <= numstart)
+        return -1;
+      numlen = stem - numstart;
       char host[512];
       size_t rank;
       if (!parse_int(num, numlen, &v) || v < 0)
@@ -442,7 +446,7 @@ long rt_cluster_link_by_name(const rt_cluster *cl, const char *name)
       }
       char host[512];
       size_t rank;
-      if (!parse_int(num, stem - idlen - 6, &v) || v < 0)
+      if (stem <= numstart || !parse_int(num, stem - numstart, &v) || v < 0)
         return -1;
       snprintf(host, sizeof host, "%s%" PRId64 "%s", c->prefix, v, c->suffix);
       if (!plat_cluster_rank_of(c, host, &rank))

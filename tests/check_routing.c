@@ -167,8 +167,8 @@ static sg_counts compare_with_simgrid(const char *name)
       double mbw, mlat;
       lmm_sharing s;
       route_link_info(rt, (uint32_t)id, &mbw, &mlat, &s);
-      ck_assert_msg(close_to(mbw, bw) && close_to(mlat, lat), "%s: link %s: %g B/s %g s, SimGrid %g %g",
-                    name, lname, mbw, mlat, bw, lat);
+      ck_assert_msg(close_to(mbw, bw) && close_to(mlat, lat),
+                    "%s: link %s: %g B/s %g s, SimGrid %g %g", name, lname, mbw, mlat, bw, lat);
       bool fatpipe_quirk = strcmp(policy, "SHARED") == 0 && s == LMM_FATPIPE;
       ck_assert_msg(strcmp(policy, s == LMM_FATPIPE ? "FATPIPE" : "SHARED") == 0 || fatpipe_quirk,
                     "%s: link %s policy %s here, %s in SimGrid", name, lname,
@@ -541,10 +541,10 @@ START_TEST(test_torus)
 {
   plat_platform *p = load("torus.xml");
   route_table *rt = build(p);
-  expect_route(rt, "n0", "n17", "to_link_from_2_to_0_DOWN to_link_from_8_to_2_DOWN to_link_from_8_to_17_UP",
-               3e-6);
-  expect_route(rt, "n17", "n0", "to_link_from_17_to_15_UP to_link_from_15_to_9_UP to_link_from_0_to_9_DOWN",
-               3e-6);
+  expect_route(rt, "n0", "n17",
+               "to_link_from_2_to_0_DOWN to_link_from_8_to_2_DOWN to_link_from_8_to_17_UP", 3e-6);
+  expect_route(rt, "n17", "n0",
+               "to_link_from_17_to_15_UP to_link_from_15_to_9_UP to_link_from_0_to_9_DOWN", 3e-6);
   /* no loopback nor limiter: SimGrid has an empty route, we use the model loopback */
   expect_route(rt, "n4", "n4", "__loopback__", 0);
   ck_assert_uint_eq(route_link_count(rt), 18 * 3 * 2 + 1);
