@@ -46,5 +46,22 @@ const char *smpi_comm_display_name(const smpi_comm *c);
  * invalid h uses MPI_COMM_WORLD's handler (what the standard says for errors not tied to a
  * communicator). */
 int smpi_comm_error(MPI_Comm h, int code, const char *fname);
+/* The same with a detail for the fatal message, e.g. "dest 7 with 4 ranks": printed as
+ * "smpi: rank 3: MPI_Send on MPI_COMM_WORLD: MPI_ERR_RANK: invalid rank (dest 7 with 4 ranks)" */
+int smpi_comm_errorf(MPI_Comm h, int code, const char *fname, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Extensions for the rest of the MPI layer. */
+/* A request or another object that outlives the user's handle holds a reference: the
+ * object stays valid after MPI_Comm_free until the last unref (the handle itself is gone). */
+void smpi_comm_ref(smpi_comm *c);
+void smpi_comm_unref(smpi_comm *c);
+/* Rank in c's local group of a world rank, MPI_UNDEFINED if it is not a member (O(1)). */
+int smpi_comm_rank_of_world(const smpi_comm *c, int world_rank);
+/* World rank of rank r of c's local group (for an intracommunicator, smpi_comm_world_rank). */
+int smpi_comm_local_world_rank(const smpi_comm *c, int r);
+/* MPI_Finalize calls it first: deletes the attributes of the rank's MPI_COMM_SELF, newest
+ * first, as MPI 3.1 section 8.7.1 requires (libraries hook their clean-up there). */
+void smpi_comm_rank_finalize(int world_rank);
 
 #endif
