@@ -446,6 +446,13 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     rk->actor = eng_actor_create(name, rank_main, rk);
     eng_actor_set_data(rk->actor, rk);
   }
+  { /* [fold] per-rank globals and errno (smpi/privatize.c), folding options checked early */
+    int smpi_shared_init(char *err, size_t errlen), smpi_privatize_init(char *err, size_t errlen);
+    void smpi_privatize_on_switch(eng_actor *to);
+    if (smpi_shared_init(err, sizeof err) != 0 || smpi_privatize_init(err, sizeof err) != 0)
+      return fail("%s", err);
+    eng_on_switch(smpi_privatize_on_switch);
+  } /* [/fold] */
 
   struct timespec w0, w1;
   clock_gettime(CLOCK_MONOTONIC, &w0);
