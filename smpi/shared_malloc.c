@@ -675,10 +675,9 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
       return -1;
     }
   }
-  /* a fully folded range starts as inaccessible address space that the chunks replace; a
-   * partial one as real private memory in which the folded spans are punched */
-  char *base = partial ? reserve(a->len, PROT_READ | PROT_WRITE, 0)
-                       : reserve(a->len, PROT_NONE, MAP_NORESERVE);
+  /* address space first (not charged as memory), then the chunks and the private pieces
+   * over it: a huge, mostly folded partial allocation must not be refused for its size */
+  char *base = reserve(a->len, PROT_NONE, MAP_NORESERVE);
   if (!base) {
     mapping_error(errno, size, needed, err, errlen);
     free(spans);
@@ -690,8 +689,17 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
   if (!partial) {
     e = map_cyclic(base, a->len, fd, &done);
   } else {
-    for (size_t i = 0; i < nspans && !e; i++)
-      e = map_cyclic(base + spans[2 * i], spans[2 * i + 1] - spans[2 * i], fd, &done);
+    size_t prev = 0;
+    for (size_t i = 0; i <= nspans && !e; i++) {
+      size_t s = i < nspans ? spans[2 * i] : a->len;
+      if (s > prev && mmap(base + prev, s - prev, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+        e = errno;
+      if (i < nspans && !e) {
+        e = map_cyclic(base + s, spans[2 * i + 1] - s, fd, &done);
+        prev = spans[2 * i + 1];
+      }
+    }
   }
   if (e) {
     munmap(base, a->len);

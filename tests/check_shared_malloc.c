@@ -274,6 +274,22 @@ START_TEST(partial_private_parts_stay_private)
 }
 END_TEST
 
+/* a huge, mostly folded buffer is not refused for its size (more than this machine has) */
+START_TEST(partial_huge_mostly_folded)
+{
+  set_cfg("smpi/shared-malloc-blocksize", "64M");
+  size_t huge = (size_t)64 << 30, most[] = {pg, huge};
+  char *h = SMPI_PARTIAL_SHARED_MALLOC(huge, most, 1);
+  ck_assert_ptr_nonnull(h);
+  poke(h, 0, 1);
+  poke(h, huge - 1, 2);
+  smpi_byte_range r[2];
+  ck_assert_uint_eq(smpi_shared_private_ranges(h, huge, r, 2), 1);
+  ck_assert_uint_eq(r[0].len, pg);
+  SMPI_SHARED_FREE(h);
+}
+END_TEST
+
 START_TEST(aware_copy_skips_folded_bytes)
 {
   size_t n = 8 * pg;
@@ -592,6 +608,7 @@ int main(void)
   tcase_add_test(fold, local_one_buffer_per_call_site);
   tcase_add_test(fold, no_means_plain_malloc);
   tcase_add_test(fold, partial_private_parts_stay_private);
+  tcase_add_test(fold, partial_huge_mostly_folded);
   tcase_add_test(fold, aware_copy_skips_folded_bytes);
   tcase_add_test(fold, lookup_many_allocations);
   tcase_add_test(fold, shared_call_memoises);
