@@ -18,6 +18,12 @@
 
 #include "smpi/smpi_internal.h"
 
+/* The sentinels of mpi.h (never read nor written: only their addresses matter). */
+SMPI_PUBLIC MPI_Status smpi_status_ignore_[1];
+SMPI_PUBLIC MPI_Status smpi_statuses_ignore_[1];
+SMPI_PUBLIC int smpi_unweighted_[1];
+SMPI_PUBLIC int smpi_weights_empty_[1];
+
 int smpi_unsupported(const char *name)
 {
   fprintf(stderr, "smpi: %s is not implemented yet (MPI_ERR_UNSUPPORTED_OPERATION)\n", name);

@@ -324,15 +324,22 @@ typedef struct MPI_F08_status {
 #define MPI_ERR_LASTCODE 74
 
 /* ---- special buffer, pointer and rank values ---- */
-/* Sentinels are small, aligned addresses: never a user buffer, and a fault if dereferenced.
+/* MPI_IN_PLACE is an address no buffer can have. The status and weight sentinels are
+ * distinct objects of the library, declared as arrays of unknown size: a small constant
+ * address such as (MPI_Status *)8 makes GCC warn in every user call like
+ * MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE) ("accessing 24 bytes in a region of size 0").
  * MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE differ so misuse can be diagnosed; the runtime
- * should accept either where an array of statuses is expected, as other MPIs do. */
+ * accepts either where an array of statuses is expected, as other MPIs do. */
 #define MPI_BOTTOM ((void *)0) /* absolute addresses (MPI_Get_address) are offsets from it */
 #define MPI_IN_PLACE ((void *)-1)
-#define MPI_STATUS_IGNORE ((MPI_Status *)8)
-#define MPI_STATUSES_IGNORE ((MPI_Status *)16)
-#define MPI_UNWEIGHTED ((int *)8)
-#define MPI_WEIGHTS_EMPTY ((int *)16)
+extern SMPI_PUBLIC MPI_Status smpi_status_ignore_[];
+extern SMPI_PUBLIC MPI_Status smpi_statuses_ignore_[];
+extern SMPI_PUBLIC int smpi_unweighted_[];
+extern SMPI_PUBLIC int smpi_weights_empty_[];
+#define MPI_STATUS_IGNORE (smpi_status_ignore_)
+#define MPI_STATUSES_IGNORE (smpi_statuses_ignore_)
+#define MPI_UNWEIGHTED (smpi_unweighted_)
+#define MPI_WEIGHTS_EMPTY (smpi_weights_empty_)
 #define MPI_ERRCODES_IGNORE ((int *)0)
 #define MPI_ARGV_NULL ((char **)0)
 #define MPI_ARGVS_NULL ((char ***)0)

@@ -305,7 +305,7 @@ static void la_check_header(void)
   for (int i = 1; i < 6; i++)
     LA_CHECK(la_sentinels[i] != NULL);
   LA_CHECK((void *)MPI_STATUS_IGNORE != (void *)MPI_STATUSES_IGNORE);
-  LA_CHECK(MPI_UNWEIGHTED != MPI_WEIGHTS_EMPTY);
+  LA_CHECK((void *)MPI_UNWEIGHTED != (void *)MPI_WEIGHTS_EMPTY);
   LA_CHECK(la_user_fn == NULL && la_conv == NULL);
   LA_CHECK(MPI_ANY_SOURCE != MPI_PROC_NULL && MPI_ANY_SOURCE != MPI_ROOT &&
            MPI_PROC_NULL != MPI_ROOT && MPI_ANY_SOURCE < 0 && MPI_PROC_NULL < 0);
