@@ -1,0 +1,1010 @@
+/* Collective operations: the MPI entry points, their argument checks, MPI_IN_PLACE, and the
+ * choice of an algorithm (smpi/<collective> if set, else smpi/coll-selector's decision).
+ *
+ *   smpi/bcast unset        -> smpi/coll-selector (default|mpich|ompi) decides
+ *   smpi/bcast:mpich        -> the mpich selector decides for MPI_Bcast only
+ *   smpi/bcast:flattree     -> always that algorithm; if it cannot serve a call (a
+ *                              non-commutative op, a size it does not handle) the
+ *                              coll-selector's choice runs instead, with a warning (once)
+ *
+ * The tables (coll_algos, coll_infos, the configuration keys) are generated from
+ * coll_list.h. Collectives on intercommunicators are not implemented yet: they fail with
+ * MPI_ERR_UNSUPPORTED_OPERATION and say so. */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collectives/coll_private.h"
+#include "smpi/call.h"
+#include "smpi/runtime.h"
+#include "src/cfg.h"
+#include "src/invariant.h"
+#include "src/log.h"
+#include "src/mem.h"
+
+LOG_NEW_SUBCATEGORY(smpi_coll, smpi, "MPI collective operations: algorithms and selectors");
+LOG_DEFAULT_CATEGORY(smpi_coll);
+
+/* ---- tables ---- */
+
+const coll_info coll_infos[COLL_COUNT] = {
+#define COLL_X_INFO(c, mpi, desc) [COLL_##c] = {#c, mpi, desc},
+    COLL_COLLECTIVES(COLL_X_INFO)
+#undef COLL_X_INFO
+};
+
+const coll_algo coll_algos[COLL_ALG_COUNT] = {
+#define COLL_X_ALGO(c, a, flags, desc) [COLL_ALG_##c##_##a] = {COLL_##c, #a, coll_##c##_##a, flags, desc},
+    COLL_ALGORITHMS(COLL_X_ALGO)
+#undef COLL_X_ALGO
+};
+
+const coll_selector coll_selectors[] = {
+    {"default", coll_select_default,
+     "SimGrid 3.32's default choices, so that default runs match SimGrid's simulated times"},
+    {"mpich", coll_select_mpich, "MPICH 3.4/4.x decision logic (thresholds in selector_mpich.c)"},
+    {"ompi", coll_select_ompi,
+     "Open MPI 4.0 coll/tuned fixed decision logic (thresholds in selector_ompi.c)"},
+};
+const size_t coll_nselectors = sizeof coll_selectors / sizeof coll_selectors[0];
+
+int coll_algo_find(coll_id c, const char *name)
+{
+  for (int i = 0; i < COLL_ALG_COUNT; i++)
+    if (coll_algos[i].coll == c && !strcmp(coll_algos[i].name, name))
+      return i;
+  return -1;
+}
+
+bool coll_algo_fits(coll_alg_id id, const coll_features *f)
+{
+  unsigned fl = coll_algos[id].flags;
+  if ((fl & COLL_F_COMMUTATIVE) && !f->commutative)
+    return false;
+  if ((fl & COLL_F_POW2) && !coll_is_pow2(f->size))
+    return false;
+  if ((fl & COLL_F_EVEN) && f->size % 2)
+    return false;
+  if ((fl & COLL_F_COUNT_POW2) && f->count < (size_t)coll_pof2_floor(f->size))
+    return false;
+  if ((fl & COLL_F_SMP) && f->ppn <= 0)
+    return false;
+  return true;
+}
+
+/* ---- configuration ----
+ * choice[c]: >= 0 an algorithm index, -1 follow smpi/coll-selector, -2 - k selector k. */
+static int choice[COLL_COUNT];
+static size_t selector_idx;
+
+static int parse_choice(coll_id c, const char *v)
+{
+  if (!*v)
+    return -1;
+  for (size_t k = 0; k < coll_nselectors; k++)
+    if (!strcmp(v, coll_selectors[k].name))
+      return -2 - (int)k;
+  return coll_algo_find(c, v); /* the key's choices make -1 impossible here */
+}
+
+static void on_coll_key(const char *key, void *data)
+{
+  coll_id c = (coll_id)(size_t)data;
+  choice[c] = parse_choice(c, cfg_get_string(key));
+}
+
+static void on_selector_key(const char *key, void *data)
+{
+  (void)data;
+  const char *v = cfg_get_string(key);
+  for (size_t k = 0; k < coll_nselectors; k++)
+    if (!strcmp(v, coll_selectors[k].name))
+      selector_idx = k;
+}
+
+static void coll_declare_config(void)
+{
+  static bool done;
+  if (done)
+    return;
+  done = true;
+  char sel_choices[256] = "";
+  for (size_t k = 0; k < coll_nselectors; k++)
+    snprintf(sel_choices + strlen(sel_choices), sizeof sel_choices - strlen(sel_choices),
+             "%s%s", k ? "|" : "", coll_selectors[k].name);
+  cfg_declare_string("smpi/coll-selector", "default", sel_choices,
+                     "Which decision logic picks the collective algorithms: default (SimGrid "
+                     "3.32's defaults), mpich (MPICH 3/4), ompi (Open MPI 4.0 tuned); "
+                     "smpirun -help-coll shows the choices");
+  cfg_on_change("smpi/coll-selector", on_selector_key, NULL);
+  for (int c = 0; c < COLL_COUNT; c++) {
+    /* "" (follow the selector), the selectors, then the algorithms */
+    size_t len = 2 + strlen(sel_choices);
+    for (int i = 0; i < COLL_ALG_COUNT; i++)
+      if (coll_algos[i].coll == (coll_id)c)
+        len += strlen(coll_algos[i].name) + 1;
+    char *choices = xmalloc(len);
+    snprintf(choices, len, "|%s", sel_choices);
+    for (int i = 0; i < COLL_ALG_COUNT; i++)
+      if (coll_algos[i].coll == (coll_id)c) {
+        strcat(choices, "|");
+        strcat(choices, coll_algos[i].name);
+      }
+    char key[64], desc[160];
+    snprintf(key, sizeof key, "smpi/%s", coll_infos[c].name);
+    snprintf(desc, sizeof desc,
+             "Algorithm of %s (empty: follow smpi/coll-selector; a selector name: that "
+             "selector's choice; see smpirun -help-coll)",
+             coll_infos[c].mpi_name);
+    cfg_declare_string(key, "", choices, desc);
+    free(choices);
+    cfg_on_change(key, on_coll_key, (void *)(size_t)c);
+    choice[c] = -1;
+  }
+}
+
+/* --cfg is parsed before MPI_Init: the keys must exist by then. */
+__attribute__((constructor)) static void coll_declare_at_load(void) { coll_declare_config(); }
+
+/* ---- test hook: per rank, so that a rank that finished a collective early cannot change
+ * the algorithm of a call another rank has not entered yet ---- */
+static int *forced;  /* [world rank * COLL_COUNT + c]: algorithm + 1, or 0 */
+static int forced_np;
+
+__attribute__((visibility("default"))) int smpi_coll_force(const char *coll, const char *name);
+int smpi_coll_force(const char *coll, const char *name)
+{
+  smpi_rank *me = smpi_self();
+  if (!me)
+    return -1;
+  if (!forced || forced_np != smpi_w.np) {
+    free(forced);
+    forced = xcalloc((size_t)smpi_w.np * COLL_COUNT, sizeof *forced);
+    forced_np = smpi_w.np;
+  }
+  for (int c = 0; c < COLL_COUNT; c++) {
+    if (strcmp(coll, coll_infos[c].name))
+      continue;
+    int a = name && *name ? coll_algo_find((coll_id)c, name) : -1;
+    if (name && *name && a < 0)
+      return -1;
+    forced[(size_t)me->rank * COLL_COUNT + c] = a + 1;
+    return 0;
+  }
+  return -1;
+}
+
+/* Name of the i-th algorithm of collective coll (0-based), NULL past the last one: lets a
+ * test program enumerate the algorithms. */
+__attribute__((visibility("default"))) const char *smpi_coll_algorithm_name(const char *coll,
+                                                                            int i);
+const char *smpi_coll_algorithm_name(const char *coll, int i)
+{
+  for (int a = 0; a < COLL_ALG_COUNT; a++)
+    if (!strcmp(coll_infos[coll_algos[a].coll].name, coll) && i-- == 0)
+      return coll_algos[a].name;
+  return NULL;
+}
+
+/* ---- host grouping ---- */
+
+/* Ranks per host when every host holds the same number of consecutive ranks of comm, else
+ * 0 (SMP-aware algorithms then step aside). O(size): only SMP algorithms ask. */
+static int smp_layout(const smpi_comm *c)
+{
+  int n = smpi_comm_size(c);
+  size_t h0 = smpi_w.ranks[smpi_comm_local_world_rank(c, 0)].host;
+  int ppn = 1;
+  while (ppn < n && smpi_w.ranks[smpi_comm_local_world_rank(c, ppn)].host == h0)
+    ppn++;
+  if (n % ppn)
+    return 0;
+  for (int r = 0; r < n; r++) {
+    size_t h = smpi_w.ranks[smpi_comm_local_world_rank(c, r)].host;
+    size_t lead = smpi_w.ranks[smpi_comm_local_world_rank(c, r - r % ppn)].host;
+    if (h != lead || (r % ppn == 0 && r > 0 &&
+                      h == smpi_w.ranks[smpi_comm_local_world_rank(c, r - 1)].host))
+      return 0;
+  }
+  return ppn;
+}
+
+int coll_node_of(const coll_ctx *x, int r)
+{
+  ASSERT(x->ppn > 0);
+  return r / x->ppn;
+}
+
+/* ---- dispatch ---- */
+
+static size_t sum_counts(const int *counts, int n)
+{
+  size_t s = 0;
+  for (int i = 0; i < n; i++)
+    s += (size_t)counts[i];
+  return s;
+}
+
+static void features_of(coll_id c, const coll_ctx *x, const coll_args *a, coll_features *f)
+{
+  memset(f, 0, sizeof *f);
+  f->coll = c;
+  f->size = x->size;
+  f->in_place = a->in_place;
+  f->commutative = a->op ? smpi_op_is_commutative(a->op) : true;
+  switch (c) {
+  case COLL_barrier:
+    break;
+  case COLL_bcast:
+  case COLL_reduce:
+  case COLL_allreduce:
+  case COLL_scan:
+  case COLL_exscan:
+    f->count = (size_t)a->rcount;
+    f->dtsize = smpi_dt_size(a->rdt);
+    f->total = f->count * f->dtsize;
+    break;
+  case COLL_gather:
+  case COLL_gatherv:
+  case COLL_allgather:
+  case COLL_alltoall:
+    f->count = (size_t)a->scount;
+    f->dtsize = smpi_dt_size(a->sdt);
+    f->total = f->count * f->dtsize * (size_t)x->size;
+    break;
+  case COLL_allgatherv:
+    f->count = (size_t)a->scount;
+    f->dtsize = smpi_dt_size(a->sdt);
+    f->total = sum_counts(a->rcounts, x->size) * smpi_dt_size(a->rdt);
+    break;
+  case COLL_scatter:
+  case COLL_scatterv:
+    f->count = (size_t)a->rcount;
+    f->dtsize = smpi_dt_size(a->rdt);
+    f->total = f->count * f->dtsize * (size_t)x->size;
+    break;
+  case COLL_alltoallv:
+    f->count = sum_counts(a->scounts, x->size);
+    f->dtsize = smpi_dt_size(a->sdt);
+    f->total = f->count * f->dtsize;
+    break;
+  case COLL_alltoallw:
+    break;
+  case COLL_reduce_scatter:
+    f->dtsize = smpi_dt_size(a->rdt);
+    f->count = sum_counts(a->rcounts, x->size);
+    f->total = f->count * f->dtsize;
+    f->bytes = (size_t)a->rcounts[x->rank] * f->dtsize;
+    return;
+  case COLL_reduce_scatter_block:
+    f->count = (size_t)a->rcount;
+    f->dtsize = smpi_dt_size(a->rdt);
+    f->total = f->count * f->dtsize * (size_t)x->size;
+    break;
+  case COLL_COUNT:
+    UNREACHABLE();
+  }
+  f->bytes = f->count * f->dtsize;
+}
+
+static coll_alg_id selector_choice(size_t k, const coll_features *f)
+{
+  coll_alg_id id = coll_selectors[k].select(f);
+  ASSERTF(id < COLL_ALG_COUNT && coll_algos[id].coll == f->coll && coll_algo_fits(id, f),
+          "selector %s picked %s for %s", coll_selectors[k].name,
+          id < COLL_ALG_COUNT ? coll_algos[id].name : "nothing", coll_infos[f->coll].name);
+  return id;
+}
+
+/* Picks the algorithm of this call. */
+static coll_alg_id choose(const coll_ctx *x, coll_features *f)
+{
+  coll_id c = f->coll;
+  smpi_rank *me = smpi_self();
+  int want = choice[c];
+  if (forced && me && forced_np == smpi_w.np && forced[(size_t)me->rank * COLL_COUNT + c])
+    want = forced[(size_t)me->rank * COLL_COUNT + c] - 1;
+  if (want == -1)
+    return selector_choice(selector_idx, f);
+  if (want <= -2)
+    return selector_choice((size_t)(-2 - want), f);
+  coll_alg_id id = (coll_alg_id)want;
+  if (coll_algos[id].flags & COLL_F_SMP)
+    f->ppn = smp_layout(x->comm);
+  if (coll_algo_fits(id, f))
+    return id;
+  coll_alg_id fb = selector_choice(selector_idx, f);
+  static bool warned[COLL_ALG_COUNT];
+  if (!warned[id]) {
+    warned[id] = true;
+    unsigned fl = coll_algos[id].flags;
+    LOG_WARN("%s algorithm '%s' cannot serve this call (%s); using '%s' instead (warned once)",
+             coll_infos[c].mpi_name, coll_algos[id].name,
+             (fl & COLL_F_COMMUTATIVE) && !f->commutative ? "it needs a commutative op"
+             : (fl & COLL_F_POW2) && !coll_is_pow2(f->size)
+                 ? "it needs a power-of-two number of ranks"
+             : (fl & COLL_F_EVEN) && f->size % 2 ? "it needs an even number of ranks"
+             : (fl & COLL_F_COUNT_POW2) ? "it needs at least one element per rank"
+                                        : "it needs the same number of ranks on every host",
+             coll_algos[fb].name);
+  }
+  return fb;
+}
+
+static void ctx_init(coll_ctx *x, smpi_comm *c, coll_id id)
+{
+  memset(x, 0, sizeof *x);
+  x->comm = c;
+  x->rank = smpi_comm_rank(c);
+  x->size = smpi_comm_size(c);
+  x->coll = id;
+  x->err = MPI_SUCCESS;
+}
+
+static void ctx_done(coll_ctx *x)
+{
+  ASSERTF(x->nreqs == 0 || x->err != MPI_SUCCESS,
+          "%s: an algorithm returned with requests pending", coll_infos[x->coll].mpi_name);
+  if (x->nreqs)
+    coll_wait(x);
+  for (size_t i = 0; i < x->ntmps; i++)
+    free(x->tmps[i]);
+  free(x->tmps);
+  free(x->reqs);
+}
+
+int coll_run(coll_ctx *x, coll_id c, const coll_args *a)
+{
+  coll_features f;
+  features_of(c, x, a, &f);
+  coll_alg_id id = choose(x, &f);
+  LOG_DEBUG("%s: %s (size %d, %zu bytes)", coll_infos[c].mpi_name, coll_algos[id].name,
+            x->size, f.bytes);
+  coll_id saved = x->coll;
+  x->coll = c;
+  x->ppn = f.ppn;
+  int rc = coll_algos[id].fn(x, a);
+  x->coll = saved;
+  if (rc == MPI_SUCCESS)
+    rc = x->err;
+  return rc;
+}
+
+/* Runs collective c on communicator comm for a PMPI entry point. */
+static int run_top(smpi_comm *c, coll_id id, const coll_args *a, const char *what)
+{
+  coll_ctx x;
+  ctx_init(&x, c, id);
+  smpi_p2p_set_activity(what);
+  int rc = coll_run(&x, id, a);
+  smpi_p2p_set_activity(NULL);
+  ctx_done(&x);
+  return rc;
+}
+
+/* ---- argument checks (0 or an MPI error class, with a detail in *why) ---- */
+
+typedef struct check {
+  char why[160];
+} check;
+
+static int bad(check *k, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int bad(check *k, int code, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(k->why, sizeof k->why, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+/* buffer of count elements of type h: valid type, committed, pointer not NULL when it will
+ * be touched (MPI_BOTTOM is fine with absolute-address types) */
+static int check_buf(check *k, const char *what, const void *buf, int count, MPI_Datatype h,
+                     const smpi_dt **out)
+{
+  if (count < 0)
+    return bad(k, MPI_ERR_COUNT, "%s count %d is negative", what, count);
+  const smpi_dt *dt = smpi_dt_get(h);
+  if (!dt)
+    return bad(k, MPI_ERR_TYPE, "%s datatype is not a valid datatype", what);
+  if (!smpi_dt_is_committed(dt))
+    return bad(k, MPI_ERR_TYPE, "%s datatype is not committed", what);
+  if (!buf && count > 0 && smpi_dt_size(dt) > 0 && smpi_dt_true_lb(dt) == 0)
+    return bad(k, MPI_ERR_BUFFER, "%s buffer is NULL", what);
+  if (buf == MPI_IN_PLACE)
+    return bad(k, MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed as the %s buffer here", what);
+  *out = dt;
+  return 0;
+}
+
+static int check_type(check *k, const char *what, MPI_Datatype h, const smpi_dt **out)
+{
+  return check_buf(k, what, "", 0, h, out);
+}
+
+/* displs may be NULL where the call has none (Reduce_scatter) */
+static int check_counts(check *k, const char *what, const int *counts, const int *displs,
+                        bool need_displs, int n)
+{
+  if (!counts)
+    return bad(k, MPI_ERR_ARG, "%s counts array is NULL", what);
+  if (need_displs && !displs)
+    return bad(k, MPI_ERR_ARG, "%s displacements array is NULL", what);
+  for (int i = 0; i < n; i++)
+    if (counts[i] < 0)
+      return bad(k, MPI_ERR_COUNT, "%s count [%d] = %d is negative", what, i, counts[i]);
+  return 0;
+}
+
+static int check_root(check *k, int root, int size)
+{
+  if (root < 0 || root >= size)
+    return bad(k, MPI_ERR_ROOT, "root %d with %d ranks", root, size);
+  return 0;
+}
+
+static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth,
+                    const smpi_op **out)
+{
+  const smpi_op *op = smpi_op_get(h);
+  if (!op)
+    return bad(k, MPI_ERR_OP, "not a valid reduction operation");
+  /* the type rules of predefined ops, checked on every rank even with nothing to reduce */
+  if (smpi_op_is_predefined(op) && smpi_op_apply(op, NULL, NULL, 0, dth) != MPI_SUCCESS)
+    return bad(k, MPI_ERR_OP, "the operation is not defined on datatype %s", smpi_dt_name(dt));
+  *out = op;
+  return 0;
+}
+
+/* Every PMPI function below: SMPI_ENTER, comm checks, then FAIL_IF(check(...)). */
+#define COMM_CHECKS()                                                                    \
+  smpi_comm *c = SMPI_CHECK_COMM(comm);                                                  \
+  check k_;                                                                              \
+  k_.why[0] = 0;                                                                         \
+  (void)k_;                                                                              \
+  if (smpi_comm_is_inter(c))                                                             \
+    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_UNSUPPORTED_OPERATION, smpi_fname_,       \
+                                 "collectives on intercommunicators are not implemented " \
+                                 "yet"));                                                \
+  int size_ = smpi_comm_size(c), rank_ = smpi_comm_rank(c);                              \
+  (void)size_;                                                                           \
+  (void)rank_
+#define FAIL_IF(expr)                                                                    \
+  do {                                                                                   \
+    int rc_ = (expr);                                                                    \
+    if (rc_)                                                                             \
+      SMPI_RETURN(smpi_comm_errorf(comm, rc_, smpi_fname_, "%s", k_.why));               \
+  } while (0)
+#define RUN(id, args, ...)                                                               \
+  do {                                                                                   \
+    char what_[96];                                                                      \
+    snprintf(what_, sizeof what_, __VA_ARGS__);                                          \
+    int rc_ = run_top(c, id, args, what_);                                               \
+    if (rc_)                                                                             \
+      SMPI_FAIL(comm, rc_);                                                              \
+    SMPI_RETURN(MPI_SUCCESS);                                                            \
+  } while (0)
+
+/* ---- the MPI functions ---- */
+
+int PMPI_Barrier(MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Barrier");
+  COMM_CHECKS();
+  coll_args a = {0};
+  RUN(COLL_barrier, &a, "MPI_Barrier");
+}
+
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Bcast");
+  COMM_CHECKS();
+  coll_args a = {0};
+  FAIL_IF(check_root(&k_, root, size_));
+  FAIL_IF(check_buf(&k_, "broadcast", buffer, count, datatype, &a.rdt));
+  a.sbuf = a.rbuf = buffer;
+  a.scount = a.rcount = count;
+  a.sdt = a.rdt;
+  a.sdt_h = a.rdt_h = datatype;
+  a.root = root;
+  RUN(COLL_bcast, &a, "MPI_Bcast (root %d)", root);
+}
+
+/* Gather and Gatherv: the root's contribution in place is its block of recvbuf. */
+static int gather_args(check *k, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void *recvbuf, int recvcount, const int *recvcounts, const int *displs,
+                       MPI_Datatype recvtype, int root, int rank, int size, coll_args *a)
+{
+  int rc = check_root(k, root, size);
+  if (rc)
+    return rc;
+  a->root = root;
+  bool v = recvcounts != NULL || displs != NULL;
+  if (rank == root) {
+    if (v) {
+      if ((rc = check_counts(k, "receive", recvcounts, displs, true, size)))
+        return rc;
+      if ((rc = check_type(k, "receive", recvtype, &a->rdt)))
+        return rc;
+      for (int i = 0; i < size; i++)
+        if (recvcounts[i] > 0 && (rc = check_buf(k, "receive", recvbuf, 1, recvtype, &a->rdt)))
+          return rc;
+    } else if ((rc = check_buf(k, "receive", recvbuf, recvcount, recvtype, &a->rdt))) {
+      return rc;
+    }
+    a->rbuf = recvbuf;
+    a->rcount = recvcount;
+    a->rdt_h = recvtype;
+    a->rcounts = recvcounts;
+    a->rdispls = displs;
+    if (sendbuf == MPI_IN_PLACE) {
+      a->in_place = true;
+      a->sdt = a->rdt;
+      a->sdt_h = recvtype;
+      a->scount = v ? recvcounts[root] : recvcount;
+      a->sbuf = coll_at(recvbuf, v ? (size_t)displs[root] : (size_t)root * (size_t)recvcount,
+                        a->rdt);
+      return 0;
+    }
+  }
+  if ((rc = check_buf(k, "send", sendbuf, sendcount, sendtype, &a->sdt)))
+    return rc;
+  if (rank == root && !v && sendcount > 0 && sendbuf == recvbuf)
+    return bad(k, MPI_ERR_BUFFER, "send and receive buffers are the same (use MPI_IN_PLACE)");
+  a->sbuf = sendbuf;
+  a->scount = sendcount;
+  a->sdt_h = sendtype;
+  return 0;
+}
+
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Gather");
+  COMM_CHECKS();
+  coll_args a = {0};
+  FAIL_IF(gather_args(&k_, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
+                      recvtype, root, rank_, size_, &a));
+  RUN(COLL_gather, &a, "MPI_Gather (root %d)", root);
+}
+
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Gatherv");
+  COMM_CHECKS();
+  coll_args a = {0};
+  if (rank_ == root && (!recvcounts || !displs))
+    FAIL_IF(bad(&k_, MPI_ERR_ARG, "receive counts or displacements array is NULL"));
+  static const int dummy[1];
+  FAIL_IF(gather_args(&k_, sendbuf, sendcount, sendtype, recvbuf, 0,
+                      rank_ == root ? recvcounts : dummy, rank_ == root ? displs : dummy,
+                      recvtype, root, rank_, size_, &a));
+  if (rank_ != root)
+    a.rcounts = a.rdispls = NULL;
+  RUN(COLL_gatherv, &a, "MPI_Gatherv (root %d)", root);
+}
+
+/* Scatter and Scatterv: the root's block in place stays in sendbuf. */
+static int scatter_args(check *k, const void *sendbuf, int sendcount, const int *sendcounts,
+                        const int *displs, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                        MPI_Datatype recvtype, int root, int rank, int size, coll_args *a)
+{
+  int rc = check_root(k, root, size);
+  if (rc)
+    return rc;
+  a->root = root;
+  bool v = sendcounts != NULL;
+  if (rank == root) {
+    if (v) {
+      if ((rc = check_counts(k, "send", sendcounts, displs, true, size)))
+        return rc;
+      if ((rc = check_type(k, "send", sendtype, &a->sdt)))
+        return rc;
+      for (int i = 0; i < size; i++)
+        if (sendcounts[i] > 0 && (rc = check_buf(k, "send", sendbuf, 1, sendtype, &a->sdt)))
+          return rc;
+    } else if ((rc = check_buf(k, "send", sendbuf, sendcount, sendtype, &a->sdt))) {
+      return rc;
+    }
+    a->sbuf = sendbuf;
+    a->scount = sendcount;
+    a->sdt_h = sendtype;
+    a->scounts = sendcounts;
+    a->sdispls = displs;
+    if (recvbuf == MPI_IN_PLACE) {
+      a->in_place = true;
+      a->rdt = a->sdt;
+      a->rdt_h = sendtype;
+      a->rcount = v ? sendcounts[root] : sendcount;
+      a->rbuf = coll_at(sendbuf, v ? (size_t)displs[root] : (size_t)root * (size_t)sendcount,
+                        a->sdt);
+      return 0;
+    }
+  }
+  if ((rc = check_buf(k, "receive", recvbuf, recvcount, recvtype, &a->rdt)))
+    return rc;
+  if (rank == root && !v && recvcount > 0 && sendbuf == recvbuf)
+    return bad(k, MPI_ERR_BUFFER, "send and receive buffers are the same (use MPI_IN_PLACE)");
+  a->rbuf = recvbuf;
+  a->rcount = recvcount;
+  a->rdt_h = recvtype;
+  return 0;
+}
+
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Scatter");
+  COMM_CHECKS();
+  coll_args a = {0};
+  FAIL_IF(scatter_args(&k_, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount,
+                       recvtype, root, rank_, size_, &a));
+  RUN(COLL_scatter, &a, "MPI_Scatter (root %d)", root);
+}
+
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Scatterv");
+  COMM_CHECKS();
+  coll_args a = {0};
+  if (rank_ == root && (!sendcounts || !displs))
+    FAIL_IF(bad(&k_, MPI_ERR_ARG, "send counts or displacements array is NULL"));
+  static const int dummy[1];
+  FAIL_IF(scatter_args(&k_, sendbuf, 0, rank_ == root ? sendcounts : dummy,
+                       rank_ == root ? displs : dummy, sendtype, recvbuf, recvcount, recvtype,
+                       root, rank_, size_, &a));
+  if (rank_ != root)
+    a.scounts = a.sdispls = NULL;
+  RUN(COLL_scatterv, &a, "MPI_Scatterv (root %d)", root);
+}
+
+/* Allgather(v): in place, a rank's contribution is its block of recvbuf. */
+static int allgather_args(check *k, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, int recvcount, const int *recvcounts,
+                          const int *displs, MPI_Datatype recvtype, int rank, int size,
+                          coll_args *a)
+{
+  int rc;
+  bool v = recvcounts != NULL;
+  if (v) {
+    if ((rc = check_counts(k, "receive", recvcounts, displs, true, size)))
+      return rc;
+    if ((rc = check_type(k, "receive", recvtype, &a->rdt)))
+      return rc;
+    for (int i = 0; i < size; i++)
+      if (recvcounts[i] > 0 && (rc = check_buf(k, "receive", recvbuf, 1, recvtype, &a->rdt)))
+        return rc;
+  } else if ((rc = check_buf(k, "receive", recvbuf, recvcount, recvtype, &a->rdt))) {
+    return rc;
+  }
+  a->rbuf = recvbuf;
+  a->rcount = recvcount;
+  a->rdt_h = recvtype;
+  a->rcounts = recvcounts;
+  a->rdispls = displs;
+  if (sendbuf == MPI_IN_PLACE) {
+    a->in_place = true;
+    a->sdt = a->rdt;
+    a->sdt_h = recvtype;
+    a->scount = v ? recvcounts[rank] : recvcount;
+    a->sbuf = coll_at(recvbuf, v ? (size_t)displs[rank] : (size_t)rank * (size_t)recvcount,
+                      a->rdt);
+    return 0;
+  }
+  if ((rc = check_buf(k, "send", sendbuf, sendcount, sendtype, &a->sdt)))
+    return rc;
+  if (sendcount > 0 && sendbuf == recvbuf)
+    return bad(k, MPI_ERR_BUFFER, "send and receive buffers are the same (use MPI_IN_PLACE)");
+  a->sbuf = sendbuf;
+  a->scount = sendcount;
+  a->sdt_h = sendtype;
+  return 0;
+}
+
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Allgather");
+  COMM_CHECKS();
+  coll_args a = {0};
+  FAIL_IF(allgather_args(&k_, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
+                         recvtype, rank_, size_, &a));
+  RUN(COLL_allgather, &a, "MPI_Allgather");
+}
+
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Allgatherv");
+  COMM_CHECKS();
+  coll_args a = {0};
+  if (!recvcounts || !displs)
+    FAIL_IF(bad(&k_, MPI_ERR_ARG, "receive counts or displacements array is NULL"));
+  FAIL_IF(allgather_args(&k_, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
+                         recvtype, rank_, size_, &a));
+  RUN(COLL_allgatherv, &a, "MPI_Allgatherv");
+}
+
+/* Alltoall family in place: the algorithms get a private copy of recvbuf as send data. */
+static const void *inplace_copy(coll_ctx *scratch, const void *rbuf, size_t elems,
+                                const smpi_dt *dt)
+{
+  void *t = coll_tmp_dt(scratch, elems, dt);
+  coll_copy(scratch, rbuf, elems, dt, t, elems, dt);
+  return t;
+}
+
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Alltoall");
+  COMM_CHECKS();
+  coll_args a = {0};
+  coll_ctx scratch;
+  ctx_init(&scratch, c, COLL_alltoall);
+  FAIL_IF(check_buf(&k_, "receive", recvbuf, recvcount, recvtype, &a.rdt));
+  a.rbuf = recvbuf;
+  a.rcount = recvcount;
+  a.rdt_h = recvtype;
+  if (sendbuf == MPI_IN_PLACE) {
+    a.in_place = true;
+    a.sbuf = inplace_copy(&scratch, recvbuf, (size_t)recvcount * (size_t)size_, a.rdt);
+    a.scount = recvcount;
+    a.sdt = a.rdt;
+    a.sdt_h = recvtype;
+  } else {
+    FAIL_IF(check_buf(&k_, "send", sendbuf, sendcount, sendtype, &a.sdt));
+    if (sendcount > 0 && sendbuf == recvbuf)
+      FAIL_IF(bad(&k_, MPI_ERR_BUFFER, "send and receive buffers are the same (use MPI_IN_PLACE)"));
+    a.sbuf = sendbuf;
+    a.scount = sendcount;
+    a.sdt_h = sendtype;
+  }
+  char what[32] = "MPI_Alltoall";
+  int rc = run_top(c, COLL_alltoall, &a, what);
+  ctx_done(&scratch);
+  if (rc)
+    SMPI_FAIL(comm, rc);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+/* elements of dt from the start of a v buffer to the end of its last block */
+static size_t v_span(const int *counts, const int *displs, int n)
+{
+  size_t end = 0;
+  for (int i = 0; i < n; i++)
+    if (counts[i] > 0 && displs[i] >= 0 && (size_t)displs[i] + (size_t)counts[i] > end)
+      end = (size_t)displs[i] + (size_t)counts[i];
+  return end;
+}
+
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Alltoallv");
+  COMM_CHECKS();
+  coll_args a = {0};
+  coll_ctx scratch;
+  ctx_init(&scratch, c, COLL_alltoallv);
+  FAIL_IF(check_counts(&k_, "receive", recvcounts, rdispls, true, size_));
+  FAIL_IF(check_type(&k_, "receive", recvtype, &a.rdt));
+  if (v_span(recvcounts, rdispls, size_))
+    FAIL_IF(check_buf(&k_, "receive", recvbuf, 1, recvtype, &a.rdt));
+  a.rbuf = recvbuf;
+  a.rcounts = recvcounts;
+  a.rdispls = rdispls;
+  a.rdt_h = recvtype;
+  if (sendbuf == MPI_IN_PLACE) {
+    a.in_place = true;
+    a.sbuf = inplace_copy(&scratch, recvbuf, v_span(recvcounts, rdispls, size_), a.rdt);
+    a.scounts = recvcounts;
+    a.sdispls = rdispls;
+    a.sdt = a.rdt;
+    a.sdt_h = recvtype;
+  } else {
+    FAIL_IF(check_counts(&k_, "send", sendcounts, sdispls, true, size_));
+    FAIL_IF(check_type(&k_, "send", sendtype, &a.sdt));
+    if (v_span(sendcounts, sdispls, size_))
+      FAIL_IF(check_buf(&k_, "send", sendbuf, 1, sendtype, &a.sdt));
+    a.sbuf = sendbuf;
+    a.scounts = sendcounts;
+    a.sdispls = sdispls;
+    a.sdt_h = sendtype;
+  }
+  int rc = run_top(c, COLL_alltoallv, &a, "MPI_Alltoallv");
+  ctx_done(&scratch);
+  if (rc)
+    SMPI_FAIL(comm, rc);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+static int check_w(check *k, const char *what, const int *counts, const int *displs,
+                   const MPI_Datatype *types, int n, const smpi_dt **out)
+{
+  int rc = check_counts(k, what, counts, displs, true, n);
+  if (rc)
+    return rc;
+  if (!types)
+    return bad(k, MPI_ERR_ARG, "%s datatypes array is NULL", what);
+  for (int i = 0; i < n; i++)
+    if ((rc = check_type(k, what, types[i], &out[i])))
+      return rc;
+  return 0;
+}
+
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Alltoallw");
+  COMM_CHECKS();
+  coll_args a = {0};
+  coll_ctx scratch;
+  ctx_init(&scratch, c, COLL_alltoallw);
+  const smpi_dt **sdts = coll_tmp(&scratch, (size_t)size_ * sizeof *sdts);
+  const smpi_dt **rdts = coll_tmp(&scratch, (size_t)size_ * sizeof *rdts);
+  int rc = check_w(&k_, "receive", recvcounts, rdispls, recvtypes, size_, rdts);
+  if (!rc && sendbuf != MPI_IN_PLACE)
+    rc = check_w(&k_, "send", sendcounts, sdispls, sendtypes, size_, sdts);
+  if (rc) {
+    ctx_done(&scratch);
+    FAIL_IF(rc);
+  }
+  a.rbuf = recvbuf;
+  a.rcounts = recvcounts;
+  a.wrdispls = rdispls;
+  a.rdts = rdts;
+  if (sendbuf == MPI_IN_PLACE) {
+    /* copy the bytes the receive blocks cover */
+    MPI_Aint lo = 0, hi = 0;
+    bool any = false;
+    for (int i = 0; i < size_; i++) {
+      if (!recvcounts[i] || !smpi_dt_size(rdts[i]))
+        continue;
+      MPI_Aint ext = smpi_dt_extent(rdts[i]);
+      MPI_Aint b = rdispls[i] + smpi_dt_true_lb(rdts[i]) + (ext < 0 ? (recvcounts[i] - 1) * ext : 0);
+      MPI_Aint e = rdispls[i] + smpi_dt_true_lb(rdts[i]) + smpi_dt_true_extent(rdts[i]) +
+                   (ext > 0 ? (recvcounts[i] - 1) * ext : 0);
+      if (!any || b < lo)
+        lo = b;
+      if (!any || e > hi)
+        hi = e;
+      any = true;
+    }
+    char *t = coll_tmp(&scratch, any ? (size_t)(hi - lo) : 0);
+    if (any)
+      coll_copy(&scratch, (char *)recvbuf + lo, (size_t)(hi - lo), coll_byte(), t,
+                (size_t)(hi - lo), coll_byte());
+    a.in_place = true;
+    a.sbuf = t - lo;
+    a.scounts = recvcounts;
+    a.wsdispls = rdispls;
+    a.sdts = rdts;
+  } else {
+    a.sbuf = sendbuf;
+    a.scounts = sendcounts;
+    a.wsdispls = sdispls;
+    a.sdts = sdts;
+  }
+  rc = run_top(c, COLL_alltoallw, &a, "MPI_Alltoallw");
+  ctx_done(&scratch);
+  if (rc)
+    SMPI_FAIL(comm, rc);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+/* Reductions: sdt == rdt == the datatype; in place, the input is recvbuf. */
+static int reduce_args(check *k, const void *sendbuf, void *recvbuf, int count,
+                       MPI_Datatype datatype, MPI_Op op, bool recv_significant, coll_args *a)
+{
+  int rc = check_buf(k, "send", sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, datatype,
+                     &a->rdt);
+  if (rc)
+    return rc;
+  if (recv_significant && (rc = check_buf(k, "receive", recvbuf, count, datatype, &a->rdt)))
+    return rc;
+  if ((rc = check_op(k, op, a->rdt, datatype, &a->op)))
+    return rc;
+  if (recv_significant && sendbuf != MPI_IN_PLACE && count > 0 && sendbuf == recvbuf)
+    return bad(k, MPI_ERR_BUFFER, "send and receive buffers are the same (use MPI_IN_PLACE)");
+  a->sdt = a->rdt;
+  a->sdt_h = a->rdt_h = datatype;
+  a->scount = a->rcount = count;
+  a->in_place = sendbuf == MPI_IN_PLACE;
+  a->sbuf = a->in_place ? recvbuf : sendbuf;
+  a->rbuf = recvbuf;
+  return 0;
+}
+
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Reduce");
+  COMM_CHECKS();
+  coll_args a = {0};
+  FAIL_IF(check_root(&k_, root, size_));
+  if (sendbuf == MPI_IN_PLACE && rank_ != root)
+    FAIL_IF(bad(&k_, MPI_ERR_BUFFER, "MPI_IN_PLACE is only allowed at the root"));
+  FAIL_IF(reduce_args(&k_, sendbuf, recvbuf, count, datatype, op, rank_ == root, &a));
+  a.root = root;
+  if (rank_ != root)
+    a.rbuf = NULL;
+  RUN(COLL_reduce, &a, "MPI_Reduce (root %d)", root);
+}
+
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Allreduce");
+  COMM_CHECKS();
+  coll_args a = {0};
+  FAIL_IF(reduce_args(&k_, sendbuf, recvbuf, count, datatype, op, true, &a));
+  RUN(COLL_allreduce, &a, "MPI_Allreduce");
+}
+
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Scan");
+  COMM_CHECKS();
+  coll_args a = {0};
+  FAIL_IF(reduce_args(&k_, sendbuf, recvbuf, count, datatype, op, true, &a));
+  RUN(COLL_scan, &a, "MPI_Scan");
+}
+
+int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                MPI_Op op, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Exscan");
+  COMM_CHECKS();
+  coll_args a = {0};
+  FAIL_IF(reduce_args(&k_, sendbuf, recvbuf, count, datatype, op, true, &a));
+  RUN(COLL_exscan, &a, "MPI_Exscan");
+}
+
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Reduce_scatter");
+  COMM_CHECKS();
+  coll_args a = {0};
+  FAIL_IF(check_counts(&k_, "receive block", recvcounts, NULL, false, size_));
+  size_t total = sum_counts(recvcounts, size_);
+  if (total > INT_MAX)
+    FAIL_IF(bad(&k_, MPI_ERR_COUNT, "the counts add up to more than INT_MAX"));
+  /* the input is the whole vector; the result is this rank's block */
+  FAIL_IF(reduce_args(&k_, sendbuf, recvbuf, (int)total, datatype, op, false, &a));
+  FAIL_IF(check_buf(&k_, "receive", recvbuf, recvcounts[rank_], datatype, &a.rdt));
+  if (sendbuf != MPI_IN_PLACE && recvcounts[rank_] > 0 && sendbuf == recvbuf)
+    FAIL_IF(bad(&k_, MPI_ERR_BUFFER, "send and receive buffers are the same (use MPI_IN_PLACE)"));
+  a.rcount = recvcounts[rank_];
+  a.rcounts = recvcounts;
+  RUN(COLL_reduce_scatter, &a, "MPI_Reduce_scatter");
+}
+
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Reduce_scatter_block");
+  COMM_CHECKS();
+  coll_args a = {0};
+  if (recvcount < 0)
+    FAIL_IF(bad(&k_, MPI_ERR_COUNT, "receive count %d is negative", recvcount));
+  if ((size_t)recvcount * (size_t)size_ > INT_MAX)
+    FAIL_IF(bad(&k_, MPI_ERR_COUNT, "count x ranks is more than INT_MAX"));
+  FAIL_IF(reduce_args(&k_, sendbuf, recvbuf, recvcount * size_, datatype, op, false, &a));
+  FAIL_IF(check_buf(&k_, "receive", recvbuf, recvcount, datatype, &a.rdt));
+  if (sendbuf != MPI_IN_PLACE && recvcount > 0 && sendbuf == recvbuf)
+    FAIL_IF(bad(&k_, MPI_ERR_BUFFER, "send and receive buffers are the same (use MPI_IN_PLACE)"));
+  a.rcount = recvcount;
+  RUN(COLL_reduce_scatter_block, &a, "MPI_Reduce_scatter_block");
+}

@@ -1,0 +1,73 @@
+/* THE list of collectives and algorithms. Everything else is generated from it: the
+ * prototypes and the lookup table (coll_private.h, coll.c), the smpi/<collective>
+ * configuration keys with their accepted values, `smpirun -help-coll`, and the tables of
+ * docs/collectives.md (tools/coll-doc.c).
+ *
+ * Adding an algorithm = its file collectives/<coll>/<coll>_<name>.c defining
+ *   int coll_<coll>_<name>(coll_ctx *x, const coll_args *args)
+ * plus one COLL_ALGO line here. Names follow SimGrid's where it has the same algorithm, so
+ * that --cfg=smpi/bcast:scatter_LR_allgather means the same thing in both simulators.
+ *
+ * COLL_COLLECTIVE(name, MPI function, what "bytes" means for the selectors)
+ * COLL_ALGO(collective, name, requirement flags (COLL_F_*), description) */
+#ifndef SMPI_COLLECTIVES_COLL_LIST_H
+#define SMPI_COLLECTIVES_COLL_LIST_H
+
+#define COLL_COLLECTIVES(COLL_COLLECTIVE)                                                     \
+  COLL_COLLECTIVE(barrier, "MPI_Barrier", "-")                                                \
+  COLL_COLLECTIVE(bcast, "MPI_Bcast", "the buffer")                                           \
+  COLL_COLLECTIVE(gather, "MPI_Gather", "one rank's block")                                   \
+  COLL_COLLECTIVE(gatherv, "MPI_Gatherv", "this rank's block")                                \
+  COLL_COLLECTIVE(scatter, "MPI_Scatter", "one rank's block")                                 \
+  COLL_COLLECTIVE(scatterv, "MPI_Scatterv", "this rank's block")                              \
+  COLL_COLLECTIVE(allgather, "MPI_Allgather", "one rank's block")                             \
+  COLL_COLLECTIVE(allgatherv, "MPI_Allgatherv", "this rank's block; total: all blocks")       \
+  COLL_COLLECTIVE(alltoall, "MPI_Alltoall", "the block for one peer")                         \
+  COLL_COLLECTIVE(alltoallv, "MPI_Alltoallv", "-")                                            \
+  COLL_COLLECTIVE(alltoallw, "MPI_Alltoallw", "-")                                            \
+  COLL_COLLECTIVE(reduce, "MPI_Reduce", "the vector")                                         \
+  COLL_COLLECTIVE(allreduce, "MPI_Allreduce", "the vector")                                   \
+  COLL_COLLECTIVE(reduce_scatter, "MPI_Reduce_scatter", "this rank's block; total: vector")   \
+  COLL_COLLECTIVE(reduce_scatter_block, "MPI_Reduce_scatter_block", "one block")              \
+  COLL_COLLECTIVE(scan, "MPI_Scan", "the vector")                                             \
+  COLL_COLLECTIVE(exscan, "MPI_Exscan", "the vector")
+
+#define COLL_ALGORITHMS(COLL_ALGO)                                                            \
+  /* ---- barrier ---- */                                                                     \
+  COLL_ALGO(barrier, ompi_basic_linear, 0,                                                    \
+            "everyone sends to rank 0, which then sends to everyone (Open MPI basic linear)") \
+  /* ---- bcast ---- */                                                                       \
+  COLL_ALGO(bcast, binomial_tree, 0, "binomial tree, blocking sends, largest subtree first")   \
+  /* ---- gather ---- */                                                                      \
+  COLL_ALGO(gather, linear, 0, "root posts every receive at once (SimGrid's default)")        \
+  /* ---- gatherv ---- */                                                                     \
+  COLL_ALGO(gatherv, linear, 0, "root posts every receive at once")                           \
+  /* ---- scatter ---- */                                                                     \
+  COLL_ALGO(scatter, linear, 0, "root posts every send at once (SimGrid's default)")          \
+  /* ---- scatterv ---- */                                                                    \
+  COLL_ALGO(scatterv, linear, 0, "root posts every send at once")                             \
+  /* ---- allgather ---- */                                                                   \
+  COLL_ALGO(allgather, linear, 0, "everyone posts a send to and a receive from every peer")   \
+  /* ---- allgatherv ---- */                                                                  \
+  COLL_ALGO(allgatherv, linear, 0, "everyone posts a send to and a receive from every peer")  \
+  /* ---- alltoall ---- */                                                                    \
+  COLL_ALGO(alltoall, basic_linear, 0, "every send and receive posted at once")               \
+  /* ---- alltoallv ---- */                                                                   \
+  COLL_ALGO(alltoallv, linear, 0, "every send and receive posted at once")                    \
+  /* ---- alltoallw ---- */                                                                   \
+  COLL_ALGO(alltoallw, linear, 0, "every send and receive posted at once")                    \
+  /* ---- reduce ---- */                                                                      \
+  COLL_ALGO(reduce, linear, 0,                                                                \
+            "non-roots send at once, root combines in rank order (SimGrid's default)")        \
+  /* ---- allreduce ---- */                                                                   \
+  COLL_ALGO(allreduce, redbcast, 0, "reduce to rank 0 (selected reduce), then bcast")         \
+  /* ---- reduce_scatter ---- */                                                              \
+  COLL_ALGO(reduce_scatter, reduce_scatterv, 0, "reduce to rank 0, then scatterv")            \
+  /* ---- reduce_scatter_block ---- */                                                        \
+  COLL_ALGO(reduce_scatter_block, reduce_scatter, 0, "reduce to rank 0, then scatter")        \
+  /* ---- scan ---- */                                                                        \
+  COLL_ALGO(scan, linear, 0, "every rank sends to all higher ranks at once")                  \
+  /* ---- exscan ---- */                                                                      \
+  COLL_ALGO(exscan, linear, 0, "every rank sends to all higher ranks at once")
+
+#endif

@@ -1,0 +1,134 @@
+/* The operations collective algorithms are written with (see coll_private.h): point-to-point
+ * messages on the communicator's collective context, local copies and reductions, scratch
+ * memory. Executed on the spot; every request stays in x->reqs until waited for. */
+#include <limits.h>
+#include <string.h>
+
+#include "collectives/coll_private.h"
+#include "src/invariant.h"
+#include "src/mem.h"
+
+static void note_error(coll_ctx *x, int rc)
+{
+  if (rc == MPI_SUCCESS || x->err != MPI_SUCCESS)
+    return;
+  /* several requests: the only error a collective's receive can meet is a truncation */
+  x->err = rc == MPI_ERR_IN_STATUS ? MPI_ERR_TRUNCATE : rc;
+}
+
+static int push_req(coll_ctx *x, smpi_req *r)
+{
+  XGROW(x->reqs, x->capreqs, x->nreqs + 1);
+  x->reqs[x->nreqs] = r;
+  return (int)x->nreqs++;
+}
+
+int coll_isend(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, int dst, int tag)
+{
+  return push_req(x, smpi_p2p_isend(buf, count, dt, dst, tag, x->comm, SMPI_P2P_COLL));
+}
+
+int coll_irecv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag)
+{
+  return push_req(x, smpi_p2p_irecv(buf, count, dt, src, tag, x->comm, SMPI_P2P_COLL));
+}
+
+void coll_wait_req(coll_ctx *x, int id)
+{
+  ASSERTF(id >= 0 && (size_t)id < x->nreqs, "request id %d of %zu", id, x->nreqs);
+  if (x->reqs[id])
+    note_error(x, smpi_p2p_wait(&x->reqs[id], MPI_STATUS_IGNORE));
+}
+
+void coll_wait(coll_ctx *x)
+{
+  if (x->nreqs)
+    note_error(x, smpi_p2p_waitall(x->nreqs, x->reqs, MPI_STATUSES_IGNORE));
+  x->nreqs = 0;
+}
+
+void coll_send(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, int dst, int tag)
+{
+  note_error(x, smpi_p2p_send(buf, count, dt, dst, tag, x->comm,
+                              SMPI_P2P_COLL | SMPI_P2P_BLOCKING));
+}
+
+void coll_recv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag)
+{
+  note_error(x, smpi_p2p_recv(buf, count, dt, src, tag, x->comm, SMPI_P2P_COLL,
+                              MPI_STATUS_IGNORE));
+}
+
+void coll_sendrecv(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, int dst,
+                   void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int tag)
+{
+  note_error(x, smpi_p2p_sendrecv(sbuf, scount, sdt, dst, tag, rbuf, rcount, rdt, src, tag,
+                                  x->comm, SMPI_P2P_COLL, MPI_STATUS_IGNORE));
+}
+
+void coll_copy(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, void *rbuf,
+               size_t rcount, const smpi_dt *rdt)
+{
+  (void)x;
+  if (sbuf == rbuf && sdt == rdt && scount == rcount)
+    return; /* MPI_IN_PLACE: the data already is where it belongs */
+  size_t sbytes = scount * smpi_dt_size(sdt), rbytes = rcount * smpi_dt_size(rdt);
+  if (sbytes > rbytes)
+    note_error(x, MPI_ERR_TRUNCATE);
+  if (sbytes && rbytes)
+    smpi_dt_copy(sbuf, scount, sdt, rbuf, rcount, rdt);
+}
+
+void coll_pack(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, void *out)
+{
+  (void)x;
+  if (count && smpi_dt_size(dt))
+    smpi_dt_pack(buf, count, dt, out);
+}
+
+void coll_unpack(coll_ctx *x, const void *in, size_t count, const smpi_dt *dt, void *buf)
+{
+  (void)x;
+  size_t bytes = count * smpi_dt_size(dt);
+  if (bytes)
+    smpi_dt_unpack(in, bytes, buf, count, dt);
+}
+
+void coll_reduce(coll_ctx *x, const coll_args *a, const void *in, void *inout, size_t count)
+{
+  if (count == 0)
+    return;
+  ASSERT(count <= (size_t)INT_MAX);
+  note_error(x, smpi_op_apply(a->op, in, inout, (int)count, a->rdt_h));
+}
+
+void *coll_tmp(coll_ctx *x, size_t bytes)
+{
+  XGROW(x->tmps, x->captmps, x->ntmps + 1);
+  void *p = xmalloc(bytes ? bytes : 1);
+  x->tmps[x->ntmps++] = p;
+  return p;
+}
+
+void *coll_tmp_dt(coll_ctx *x, size_t count, const smpi_dt *dt)
+{
+  if (count == 0)
+    return coll_tmp(x, 0);
+  /* the bytes count elements touch: true_extent + (count - 1) * extent */
+  MPI_Aint ext = smpi_dt_extent(dt), text = smpi_dt_true_extent(dt);
+  MPI_Aint span = text + (MPI_Aint)(count - 1) * (ext > 0 ? ext : -ext);
+  char *p = coll_tmp(x, (size_t)(span > 0 ? span : 1));
+  /* a negative extent walks downwards from the first element */
+  if (ext < 0)
+    p += (MPI_Aint)(count - 1) * -ext;
+  return p - smpi_dt_true_lb(dt);
+}
+
+const smpi_dt *coll_byte(void)
+{
+  static const smpi_dt *byte;
+  if (!byte)
+    byte = smpi_dt_get(MPI_BYTE);
+  ASSERT(byte);
+  return byte;
+}

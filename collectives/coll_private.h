@@ -1,0 +1,259 @@
+/* Collective operations: what the algorithm files, the selectors and the dispatcher share.
+ *
+ * How a call flows:
+ *
+ *   MPI_Bcast(buf, 3, MPI_INT, 0, comm)          collectives/coll.c
+ *     checks the arguments, resolves MPI_IN_PLACE into plain pointers (coll_args),
+ *     computes the decision features (coll_features: communicator size, bytes, ...)
+ *     algorithm = smpi/bcast if set, else the smpi/coll-selector's choice
+ *     coll_bcast_binomial_tree(&ctx, &args)      collectives/bcast/bcast_binomial_tree.c
+ *       coll_recv(...), coll_send(...)           collectives/coll_ops.c -> smpi/p2p.h
+ *
+ * Algorithms only talk to peers through the coll_* operations below, never through the
+ * point-to-point API directly, and obey three rules so that the same code can later be
+ * recorded as a schedule (nonblocking collectives) instead of run on the spot:
+ *   1. no control flow on received data: only on the arguments, ranks and sizes;
+ *   2. every data access after the start goes through coll_copy / coll_reduce /
+ *      coll_pack / coll_unpack (no memcpy or arithmetic on buffers by hand);
+ *   3. scratch memory comes from coll_tmp / coll_tmp_dt (freed when the call ends).
+ * Each operation is posted in program order; coll_wait / coll_wait_req are the only
+ * points where the caller blocks (in a schedule they become dependencies).
+ *
+ * All messages go to the communicator's collective context (SMPI_P2P_COLL), so they never
+ * match user point-to-point traffic; the tag says which collective sent them.
+ *
+ * MPI_IN_PLACE is resolved before an algorithm runs: coll_args always holds real send
+ * and receive pointers, with in_place set when they overlap on purpose (e.g. Allreduce:
+ * sbuf == rbuf). An algorithm must therefore read sbuf before it first writes rbuf, or
+ * work from a copy. Alltoall(v,w) in place gets a private copy of the data as sbuf. */
+#ifndef SMPI_COLLECTIVES_COLL_PRIVATE_H
+#define SMPI_COLLECTIVES_COLL_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "collectives/coll_list.h"
+#include "smpi/comm.h"
+#include "smpi/datatype.h"
+#include "smpi/mpi.h"
+#include "smpi/op.h"
+#include "smpi/p2p.h"
+
+/* ---- the collectives and their algorithms (generated from coll_list.h) ---- */
+
+typedef enum {
+#define COLL_X_ID(c, mpi, desc) COLL_##c,
+  COLL_COLLECTIVES(COLL_X_ID)
+#undef COLL_X_ID
+  COLL_COUNT
+} coll_id;
+
+/* one global index per algorithm: COLL_ALG_bcast_binomial_tree, ... */
+typedef enum {
+#define COLL_X_ALG(c, a, flags, desc) COLL_ALG_##c##_##a,
+  COLL_ALGORITHMS(COLL_X_ALG)
+#undef COLL_X_ALG
+  COLL_ALG_COUNT
+} coll_alg_id;
+
+/* What an algorithm needs of its arguments (the selectors never pick it otherwise; a
+ * forced one that does not fit falls back to the selector's choice with a warning). */
+enum {
+  COLL_F_COMMUTATIVE = 1 << 0, /* the op must be commutative (combines out of rank order) */
+  COLL_F_POW2 = 1 << 1,        /* the communicator size must be a power of two */
+  COLL_F_COUNT_POW2 = 1 << 2,  /* count >= the largest power of two <= size (block split) */
+  COLL_F_SMP = 1 << 3,         /* uses the host grouping: equal ranks per host, in blocks */
+  COLL_F_EVEN = 1 << 4,        /* the communicator size must be even */
+};
+
+/* The arguments of any collective, MPI_IN_PLACE resolved (see the top comment). Fields
+ * that a collective does not use are zero. Counts are MPI ints (>= 0). */
+typedef struct coll_args {
+  const void *sbuf;
+  void *rbuf;
+  int scount, rcount;
+  const smpi_dt *sdt, *rdt;
+  MPI_Datatype sdt_h, rdt_h;      /* handles: reductions apply ops through them */
+  const int *scounts, *sdispls;   /* v variants (displacements in extents of sdt) */
+  const int *rcounts, *rdispls;
+  const int *wsdispls, *wrdispls; /* Alltoallw: byte displacements */
+  const smpi_dt *const *sdts;     /* Alltoallw: one datatype per peer */
+  const smpi_dt *const *rdts;
+  const smpi_op *op;
+  int root;
+  bool in_place;
+} coll_args;
+
+/* What the selectors decide on: the same on every rank of the call, and computable without
+ * a communicator (so tools/coll-doc.c can tabulate the decisions). */
+typedef struct coll_features {
+  coll_id coll;
+  int size;           /* communicator size */
+  size_t count;       /* elements: of the buffer (bcast, reductions), of one block (the rest) */
+  size_t dtsize;      /* bytes of one element */
+  size_t bytes;       /* count * dtsize */
+  size_t total;       /* bytes moved to one rank overall: block * size, sum of the v counts */
+  bool commutative;   /* reductions */
+  bool in_place;
+  int ppn;            /* ranks per host when they are grouped in equal blocks, else 0 */
+} coll_features;
+
+/* State of one collective call on one rank. */
+typedef struct coll_ctx {
+  smpi_comm *comm;
+  int rank, size;
+  coll_id coll;
+  int err;             /* first error met (MPI_SUCCESS while none) */
+  smpi_req **reqs;     /* posted and not waited for yet */
+  size_t nreqs, capreqs;
+  void **tmps;         /* scratch buffers, freed at the end of the call */
+  size_t ntmps, captmps;
+  int ppn;             /* ranks per host (see coll_features.ppn) */
+} coll_ctx;
+
+typedef int (*coll_fn)(coll_ctx *x, const coll_args *a);
+
+typedef struct coll_algo {
+  coll_id coll;
+  const char *name;
+  coll_fn fn;
+  unsigned flags;
+  const char *desc;
+} coll_algo;
+
+typedef struct coll_info {
+  const char *name;     /* "bcast": the smpi/<name> configuration key */
+  const char *mpi_name; /* "MPI_Bcast" */
+  const char *desc;     /* how the selectors measure the size ("bytes" meaning) */
+} coll_info;
+
+extern const coll_algo coll_algos[COLL_ALG_COUNT];
+extern const coll_info coll_infos[COLL_COUNT];
+
+/* algorithm prototypes */
+#define COLL_X_PROTO(c, a, flags, desc) int coll_##c##_##a(coll_ctx *x, const coll_args *args);
+COLL_ALGORITHMS(COLL_X_PROTO)
+#undef COLL_X_PROTO
+
+/* ---- selectors (collectives/selector_*.c) ---- */
+
+typedef coll_alg_id (*coll_selector_fn)(const coll_features *f);
+typedef struct coll_selector {
+  const char *name; /* value of smpi/coll-selector */
+  coll_selector_fn select;
+  const char *desc;
+} coll_selector;
+
+coll_alg_id coll_select_default(const coll_features *f);
+coll_alg_id coll_select_mpich(const coll_features *f);
+coll_alg_id coll_select_ompi(const coll_features *f);
+
+extern const coll_selector coll_selectors[];
+extern const size_t coll_nselectors;
+
+/* Runs collective c with the algorithm smpi/<c> or the selector picks (composite
+ * algorithms, e.g. allreduce = reduce + bcast, call their parts through it). */
+int coll_run(coll_ctx *x, coll_id c, const coll_args *a);
+
+/* Does algorithm id accept calls with these features? (flags above) */
+bool coll_algo_fits(coll_alg_id id, const coll_features *f);
+/* Index of the algorithm named name for collective c, or -1. */
+int coll_algo_find(coll_id c, const char *name);
+
+/* ---- tags: one per collective, so a trace tells them apart ---- */
+enum {
+  COLL_TAG_BARRIER = 1,
+  COLL_TAG_BCAST,
+  COLL_TAG_GATHER,
+  COLL_TAG_GATHERV,
+  COLL_TAG_SCATTER,
+  COLL_TAG_SCATTERV,
+  COLL_TAG_ALLGATHER,
+  COLL_TAG_ALLGATHERV,
+  COLL_TAG_ALLTOALL,
+  COLL_TAG_ALLTOALLV,
+  COLL_TAG_ALLTOALLW,
+  COLL_TAG_REDUCE,
+  COLL_TAG_ALLREDUCE,
+  COLL_TAG_REDUCE_SCATTER,
+  COLL_TAG_SCAN,
+  COLL_TAG_EXSCAN,
+  COLL_TAG_COUNT
+};
+
+/* ---- operations algorithms use (collectives/coll_ops.c) ---- */
+
+/* Nonblocking send/receive of count elements of dt; the value is a request id for
+ * coll_wait_req, valid until the next coll_wait. peer may be MPI_PROC_NULL. */
+int coll_isend(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, int dst, int tag);
+int coll_irecv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag);
+/* Waits for one request / for every request posted since the last coll_wait. */
+void coll_wait_req(coll_ctx *x, int id);
+void coll_wait(coll_ctx *x);
+/* Blocking send (MPI_Send's timing: pays smpi/os, detached below the threshold) and
+ * receive; sendrecv = isend + irecv + waitall, as MPI_Sendrecv. */
+void coll_send(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, int dst, int tag);
+void coll_recv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag);
+void coll_sendrecv(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, int dst,
+                   void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int tag);
+
+/* Local data movement: typed copy (no-op when source and destination are the same
+ * elements), pack to / unpack from contiguous bytes. */
+void coll_copy(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, void *rbuf,
+               size_t rcount, const smpi_dt *rdt);
+void coll_pack(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, void *out);
+void coll_unpack(coll_ctx *x, const void *in, size_t count, const smpi_dt *dt, void *buf);
+/* inout[i] = in[i] op inout[i] for count elements of the reduction's datatype (rdt); in is
+ * the left operand, i.e. the contribution of the lower ranks. */
+void coll_reduce(coll_ctx *x, const coll_args *a, const void *in, void *inout, size_t count);
+
+/* Scratch memory for the duration of the call: raw bytes, or room for count elements of dt
+ * laid out like a user buffer (the pointer is shifted by -true_lb, as MPI buffers are). */
+void *coll_tmp(coll_ctx *x, size_t bytes);
+void *coll_tmp_dt(coll_ctx *x, size_t count, const smpi_dt *dt);
+
+/* The predefined MPI_BYTE, for packed data. */
+const smpi_dt *coll_byte(void);
+
+/* ---- small helpers ---- */
+static inline char *coll_at(const void *buf, size_t index, const smpi_dt *dt)
+{
+  return (char *)buf + (ptrdiff_t)index * smpi_dt_extent(dt);
+}
+static inline bool coll_is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
+/* largest power of two <= n (n >= 1) */
+static inline int coll_pof2_floor(int n)
+{
+  int p = 1;
+  while (p * 2 <= n)
+    p *= 2;
+  return p;
+}
+/* smallest power of two >= n */
+static inline int coll_pof2_ceil(int n)
+{
+  int p = 1;
+  while (p < n)
+    p *= 2;
+  return p;
+}
+
+/* ---- host grouping for SMP-aware algorithms (coll.c) ----
+ * node_of: index of the host group of comm rank r (hosts numbered by first appearance);
+ * the leader of a group is its lowest comm rank. Valid when x->ppn > 0. */
+int coll_node_of(const coll_ctx *x, int r);
+
+/* ---- help and documentation (coll.c) ---- */
+void coll_print_help(FILE *out);
+/* Markdown tables: every collective with its algorithms; each selector's choices over a
+ * grid of sizes. Used by tools/coll-doc.c for docs/collectives.md. */
+void coll_print_markdown(FILE *out);
+
+/* ---- test hook ----
+ * Forces algorithm name for collective coll on the calling process (NULL or "" goes back
+ * to the configuration), bypassing smpi/<coll>. Returns 0, or -1 for unknown names.
+ * Exported so that MPI test programs can loop over algorithms in one run. */
+int smpi_coll_force(const char *coll, const char *name);
+
+#endif

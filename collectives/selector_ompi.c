@@ -1,0 +1,4 @@
+/* The `ompi` selector (to be filled in). */
+#include "collectives/coll_private.h"
+
+coll_alg_id coll_select_ompi(const coll_features *f) { return coll_select_default(f); }
