@@ -67,6 +67,8 @@ bool coll_algo_fits(coll_alg_id id, const coll_features *f)
     return false;
   if ((fl & COLL_F_EVEN) && f->size % 2)
     return false;
+  if ((fl & COLL_F_SIZE2) && f->size != 2)
+    return false;
   if ((fl & COLL_F_COUNT_POW2) && f->count < (size_t)coll_pof2_floor(f->size))
     return false;
   if ((fl & COLL_F_SMP) && f->ppn <= 0)
@@ -326,6 +328,7 @@ static coll_alg_id choose(const coll_ctx *x, coll_features *f)
              : (fl & COLL_F_POW2) && !coll_is_pow2(f->size)
                  ? "it needs a power-of-two number of ranks"
              : (fl & COLL_F_EVEN) && f->size % 2 ? "it needs an even number of ranks"
+             : (fl & COLL_F_SIZE2) && f->size != 2 ? "it needs exactly two ranks"
              : (fl & COLL_F_COUNT_POW2) ? "it needs at least one element per rank"
                                         : "it needs the same number of ranks on every host",
              coll_algos[fb].name);

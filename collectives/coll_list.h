@@ -36,6 +36,12 @@
   /* ---- barrier ---- */                                                                     \
   COLL_ALGO(barrier, ompi_basic_linear, 0,                                                    \
             "everyone sends to rank 0, which then sends to everyone (Open MPI basic linear)") \
+  COLL_ALGO(barrier, ompi_two_procs, COLL_F_SIZE2, "one exchange between the two ranks")       \
+  COLL_ALGO(barrier, ompi_doublering, 0, "a token goes twice around the ring")                \
+  COLL_ALGO(barrier, ompi_recursivedoubling, 0,                                               \
+            "exchanges with rank ^ 2^k; extra ranks above the power of two fold in first")   \
+  COLL_ALGO(barrier, ompi_bruck, 0, "dissemination: round k talks to rank +- 2^k (any size)")  \
+  COLL_ALGO(barrier, ompi_tree, 0, "fan-in to rank 0 along a binomial tree, then fan-out")    \
   /* ---- bcast ---- */                                                                       \
   COLL_ALGO(bcast, binomial_tree, 0, "binomial tree, blocking sends, largest subtree first")   \
   /* ---- gather ---- */                                                                      \

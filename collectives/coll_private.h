@@ -65,6 +65,7 @@ enum {
   COLL_F_COUNT_POW2 = 1 << 2,  /* count >= the largest power of two <= size (block split) */
   COLL_F_SMP = 1 << 3,         /* uses the host grouping: equal ranks per host, in blocks */
   COLL_F_EVEN = 1 << 4,        /* the communicator size must be even */
+  COLL_F_SIZE2 = 1 << 5,       /* exactly two ranks */
 };
 
 /* The arguments of any collective, MPI_IN_PLACE resolved (see the top comment). Fields

@@ -24,7 +24,7 @@
 #include "src/log.h"
 #include "src/mem.h"
 
-LOG_NEW_CATEGORY(smpi_dt, "MPI datatypes: constructors, pack/unpack");
+LOG_NEW_SUBCATEGORY(smpi_dt, smpi, "MPI datatypes and reduction ops");
 LOG_DEFAULT_CATEGORY(smpi_dt);
 
 /* user-input errors: say what was wrong (verbose level, since a program using

@@ -20,6 +20,16 @@ extern "C" {
 /* "0.1.0": the version of the library actually linked. */
 SMPI_PUBLIC const char *smpi_version_string(void);
 
+/* ---- explicit computation (instead of, or on top of, the measured CPU bursts) ----
+ * The calling rank computes on its simulated host and its simulated clock advances. */
+/* flops on the rank's host: takes flops / (host speed) seconds when the host is idle */
+SMPI_PUBLIC void smpi_execute_flops(double flops);
+/* seconds of the simulated host's time */
+SMPI_PUBLIC void smpi_execute(double seconds);
+/* seconds measured on the machine running the simulation (scaled by smpi/host-speed,
+ * exactly as a measured CPU burst would be) */
+SMPI_PUBLIC void smpi_execute_benched(double seconds);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,10 +4,13 @@
  * file builds with SimGrid's smpicc, ours and a native MPI. For each requested collective
  * and each size, every rank
  *
- *   1. meets the others in a barrier made of point-to-point messages (so the collective
+ *   1. calls the collective once untimed (a simulator may set things up at the first call
+ *      on a communicator: SimGrid 3.32 finds out the host layout for some algorithms with
+ *      an allgather, an allreduce and a bcast),
+ *   2. meets the others in a barrier made of point-to-point messages (so the collective
  *      algorithm forced for MPI_Barrier never changes when the measurement starts),
- *   2. reads t0 = MPI_Wtime(), calls the collective once, reads t1 = MPI_Wtime(),
- *   3. sends (t0, t1) to rank 0, which prints
+ *   3. reads t0 = MPI_Wtime(), calls the collective once, reads t1 = MPI_Wtime(),
+ *   4. sends (t0, t1) to rank 0, which prints
  *
  *        <collective> <bytes> <ranks> <span> <mean>
  *
@@ -203,6 +206,9 @@ int main(int argc, char **argv)
     }
     for (int k = 0; k < nsizes; k++) {
       long bytes = per_rank[k] ? sizes[k] / np : sizes[k];
+      p2p_barrier(rank, np);
+      if (run(name, bytes, root, np) != 0)
+        die("unknown collective (see the usage at the top of coll_timing.c)");
       p2p_barrier(rank, np);
       double t[2];
       t[0] = MPI_Wtime();
