@@ -90,6 +90,9 @@ void smpi_declare_config(void)
                      "Send overhead of MPI_Isend: 'size:start:per_byte;...' (seconds)");
   cfg_declare_string("smpi/or", "0:0:0", NULL,
                      "Receive overhead: 'size:start:per_byte;...' (seconds)");
+  cfg_declare_bool("smpi/errors-are-fatal", true,
+                   "Errors in MPI calls end the job (MPI_ERRORS_ARE_FATAL is the default handler "
+                   "of MPI_COMM_WORLD); no: MPI_ERRORS_RETURN, the calls return the error code");
   cfg_declare_int("smpi/list-leaks", 0,
                   "At MPI_Finalize, list up to this many MPI handles the program did not free");
   cfg_declare_string("smpi/privatization", "yes", "no|yes|copy|mmap|dlopen",
