@@ -5,14 +5,15 @@
 #
 #   calibration/predict.sh SAMPLES PLATFORM NP PROGRAM [ARGS...]
 #
-# Environment: SMPIRUN (default smpirun from PATH: SimGrid's today, ours when it exists),
+# Environment: SMPIRUN (default smpirun from PATH; ours or SimGrid's),
 # LEVEL (default 0.95), MAX (use at most MAX samples, default all), HOSTFILE (optional),
 # EXTRA (more smpirun options, e.g. "--cfg=smpi/simulate-computation:no").
-# The run time is read from the line "Simulated time: <seconds>" that smpirun prints with
-# --cfg=smpi/display-timing:yes.
+# The run time is read from the line that smpirun prints with --cfg=smpi/display-timing:yes:
+# "smpi: simulated time: <seconds> s (...)" (ours) or "Simulated time: <seconds> seconds"
+# (SimGrid's).
 set -eu
 if [ $# -lt 4 ]; then
-  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 samples=$1
@@ -42,9 +43,12 @@ grep -v '^#' "$samples" | while read -r line; do
     echo "predict.sh: run $n failed (settings: $line)" >&2
     exit 1
   }
-  t=$(printf '%s\n' "$out" | sed -n 's/.*Simulated time: \([0-9.eE+-]*\) seconds.*/\1/p' | tail -n 1)
+  t=$(printf '%s\n' "$out" |
+      sed -n -e 's/^smpi: simulated time: \([0-9.eE+-]*\) s.*/\1/p' \
+             -e 's/.*Simulated time: \([0-9.eE+-]*\) seconds.*/\1/p' | tail -n 1)
   if [ -z "$t" ]; then
-    echo "predict.sh: run $n printed no 'Simulated time:' line" >&2
+    printf '%s\n' "$out" >&2
+    echo "predict.sh: run $n printed no simulated time line (is --cfg=smpi/display-timing:yes honoured?)" >&2
     exit 1
   fi
   echo "$t" >> "$times"

@@ -5,14 +5,15 @@
 #
 #   calibration/roundtrip.sh SMPI_CALIBRATE FILE.sko [smpi-calibrate options...]
 #
-# Environment: SMPICC and SMPIRUN (default: smpicc and smpirun from PATH; today that is
-# SimGrid's, the reference peer), TOL (default 0.01 = 1 %), KEEP=1 keeps the work directory.
+# Environment: SMPICC and SMPIRUN (default: smpicc and smpirun from PATH; ours, e.g. the build
+# tree's tools/smpicc and tools/smpirun as the 'calibration' test suite uses, or SimGrid's),
+# TOL (default 0.01 = 1 %), KEEP=1 keeps the work directory.
 # The simulation runs with smpi/wtime:0 (each MPI_Wtime call would otherwise add 10 ns to the
 # measured time) and smpi/simulate-computation:no (the host's own CPU time between MPI calls
 # is not the network's), 2 repetitions per size (the simulation is deterministic).
 set -eu
 if [ $# -lt 2 ]; then
-  sed -n "2,12p" "$0" | sed 's/^# \{0,1\}//'
+  sed -n "2,13p" "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 calibrate=$1
