@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -437,6 +438,12 @@ void ctx_destroy(ctx *c)
   ASSERTF(!c->maestro, "the maestro context is never destroyed");
   ASSERTF(c != ctx_cur, "actor '%s' cannot destroy its own running context", c->name);
   list_remove(&c->live);
+#if defined(__SANITIZE_ADDRESS__)
+  /* A context destroyed before its function returned (a killed actor) leaves the shadow
+   * poisoning of its frames; the stack may be reused by another context, whose frames
+   * would then trip over it (tests/fuzz/crashes/asan-killed-actor-stack-reuse.c). */
+  __asan_unpoison_memory_region((void *)c->stack_lo, ctx_stack_bytes);
+#endif
   ctx_stack_release(c);
   free(c->name);
   free(c);
