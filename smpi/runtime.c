@@ -25,6 +25,7 @@
 #include "kernel/network.h"
 #include "smpi/comm.h"
 #include "smpi/datatype.h"
+#include "smpi/handle.h"
 #include "smpi/launch.h"
 #include "smpi/op.h"
 #include "smpi/p2p.h"
@@ -94,7 +95,8 @@ void smpi_declare_config(void)
                    "Errors in MPI calls end the job (MPI_ERRORS_ARE_FATAL is the default handler "
                    "of MPI_COMM_WORLD); no: MPI_ERRORS_RETURN, the calls return the error code");
   cfg_declare_int("smpi/list-leaks", 0,
-                  "At MPI_Finalize, list up to this many MPI handles the program did not free");
+                  "At the end of the run, count the MPI handles the program never freed, by "
+                  "kind, and list up to this many of each (0: off)");
   cfg_declare_string("smpi/privatization", "yes", "no|yes|copy|mmap|dlopen",
                      "Give each rank its own copy of the program's global variables: yes (copy "
                      "small data segments at each switch, remap large ones), copy, mmap, no; "
@@ -344,6 +346,41 @@ static int read_hostfile(const char *path, size_t **hosts, size_t *count)
   return rc;
 }
 
+/* ---- leaked handles (smpi/list-leaks) ---- */
+
+struct leak_walk {
+  long shown, max;
+};
+
+static void leak_print(int handle, void *obj, void *data)
+{
+  struct leak_walk *w = data;
+  if (w->shown++ < w->max)
+    fprintf(stderr, "  handle %#x\n", (unsigned)handle);
+}
+
+/* After the run: MPI objects the program created and never freed, by kind. */
+static void report_leaks(long max)
+{
+  static const struct {
+    int kind;
+    const char *name;
+  } kinds[] = {{SMPI_KIND_COMM, "communicator"}, {SMPI_KIND_GROUP, "group"},
+               {SMPI_KIND_DATATYPE, "datatype"},  {SMPI_KIND_OP, "operation"},
+               {SMPI_KIND_REQUEST, "request"},    {SMPI_KIND_ERRHANDLER, "error handler"},
+               {SMPI_KIND_INFO, "info object"},   {SMPI_KIND_WIN, "window"},
+               {SMPI_KIND_MESSAGE, "message"},    {SMPI_KIND_KEYVAL, "keyval"}};
+  for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+    size_t n = smpi_handle_foreach_live(kinds[k].kind, NULL, NULL);
+    if (!n)
+      continue;
+    fprintf(stderr, "smpi: %zu %s handle%s never freed%s\n", n, kinds[k].name, n == 1 ? " was" : "s were",
+            n > (size_t)max ? " (the first ones:)" : ":");
+    struct leak_walk w = {0, max};
+    smpi_handle_foreach_live(kinds[k].kind, leak_print, &w);
+  }
+}
+
 /* ---- ranks ---- */
 
 static void rank_main(void *arg)
@@ -490,6 +527,8 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
       }
   }
   fflush(stdout);
+  if (rc != ENG_DEADLOCK && cfg_get_int("smpi/list-leaks") > 0)
+    report_leaks(cfg_get_int("smpi/list-leaks"));
   if (cfg_get_bool("smpi/display-timing"))
     fprintf(stderr, "smpi: simulated time: %.9g s (wall-clock time: %.3f s, %d rank%s)\n",
             eng_now(), wall, smpi_w.np, smpi_w.np == 1 ? "" : "s");

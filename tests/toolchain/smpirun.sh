@@ -48,6 +48,12 @@ t_expect_rc 3 && t_ok exit_code
 t_run abort_code "$SMPIRUN" -np 3 ./tc abort 42
 t_expect_rc 42 && t_grep_err 'MPI_Abort.*rank 1' && t_ok abort_code
 
+# ---- handles never freed, counted at the end with smpi/list-leaks ----
+t_run leaks "$SMPIRUN" -np 3 --cfg=smpi/list-leaks:2 ./tc leak
+t_expect_rc 0 && t_grep_err '^smpi: 3 datatype handles were never freed' && t_ok leaks
+t_run no_leak_report "$SMPIRUN" -np 3 ./tc leak
+t_expect_rc 0 && ! grep -q 'never freed' err && t_ok no_leak_report
+
 # ---- a crashing rank: rank, host, simulated time; non-zero; no hang ----
 t_run crash "$SMPIRUN" -np 3 -platform "$plat" ./tc segv
 t_expect_rc nonzero && t_grep_err 'rank 1 (on host bob) crashed with SIGSEGV' &&

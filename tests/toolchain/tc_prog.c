@@ -42,6 +42,10 @@ int main(int argc, char **argv)
       *null_ptr = 1;
     }
     MPI_Barrier(MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "leak")) {
+    MPI_Datatype t; /* never freed, on purpose */
+    MPI_Type_contiguous(4, MPI_INT, &t);
+    MPI_Type_commit(&t);
   } else if (!strcmp(mode, "deadlock")) {
     int x;
     MPI_Recv(&x, 1, MPI_INT, (rank + 1) % size, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
