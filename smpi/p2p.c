@@ -163,6 +163,16 @@ static void truncation_detail(const smpi_req *r, why *w)
       r->status.smpi_count);
 }
 
+/* Waits for r and finishes it into status; 0 or its error class, with the detail of a
+ * truncation in w (w is left alone otherwise). */
+static int wait_finish(smpi_req *r, MPI_Status *status, const char *call, why *w)
+{
+  p2p_wait_complete(r, call);
+  if (r->status.MPI_ERROR == MPI_ERR_TRUNCATE)
+    truncation_detail(r, w);
+  return p2p_req_finish(r, status);
+}
+
 /* Blocking send of any mode; 0 or an error class. */
 static int blocking_send(smpi_comm *c, const void *buf, int count, const smpi_dt *dt, int dst,
                          int tag, send_mode mode, const char *call, why *w)
@@ -204,25 +214,28 @@ static int nonblocking_send(smpi_comm *c, const void *buf, int count, const smpi
   return MPI_SUCCESS;
 }
 
-#define SEND_BODY(mode)                                                                  \
+/* The checks every send and receive starts with, in the order that decides which error a
+ * call with several bad arguments reports: communicator, then the output handle (request_ok),
+ * then buffer, peer and tag (check is check_send or check_recv). Declares c, dt, w and rc. */
+#define P2P_ARGS(check, peer, request_ok)                                                \
   smpi_comm *c = SMPI_CHECK_COMM(comm);                                                  \
+  SMPI_CHECK(request_ok, comm, MPI_ERR_ARG);                                             \
   const smpi_dt *dt = NULL;                                                              \
   why w;                                                                                 \
-  int rc = check_send(c, buf, count, datatype, dest, tag, &dt, &w);                      \
-  if (!rc)                                                                               \
-    rc = blocking_send(c, buf, count, dt, dest, tag, mode, smpi_fname_, &w);             \
+  int rc = check(c, buf, count, datatype, peer, tag, &dt, &w);                           \
+  if (rc)                                                                                \
+    SMPI_FAILW(comm, rc, &w)
+
+#define SEND_BODY(mode)                                                                  \
+  P2P_ARGS(check_send, dest, true);                                                      \
+  rc = blocking_send(c, buf, count, dt, dest, tag, mode, smpi_fname_, &w);               \
   if (rc)                                                                                \
     SMPI_FAILW(comm, rc, &w);                                                            \
   SMPI_RETURN(MPI_SUCCESS)
 
 #define ISEND_BODY(mode)                                                                 \
-  smpi_comm *c = SMPI_CHECK_COMM(comm);                                                  \
-  SMPI_CHECK(request, comm, MPI_ERR_ARG);                                                \
-  const smpi_dt *dt = NULL;                                                              \
-  why w;                                                                                 \
-  int rc = check_send(c, buf, count, datatype, dest, tag, &dt, &w);                      \
-  if (!rc)                                                                               \
-    rc = nonblocking_send(c, buf, count, dt, dest, tag, mode, smpi_fname_, request, &w); \
+  P2P_ARGS(check_send, dest, request);                                                   \
+  rc = nonblocking_send(c, buf, count, dt, dest, tag, mode, smpi_fname_, request, &w);   \
   if (rc)                                                                                \
     SMPI_FAILW(comm, rc, &w);                                                            \
   SMPI_RETURN(MPI_SUCCESS)
@@ -283,22 +296,14 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
               MPI_Status *status)
 {
   SMPI_ENTER("MPI_Recv");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  const smpi_dt *dt = NULL;
-  why w;
-  int rc = check_recv(c, buf, count, datatype, source, tag, &dt, &w);
-  if (rc)
-    SMPI_FAILW(comm, rc, &w);
+  P2P_ARGS(check_recv, source, true);
   if (source == MPI_PROC_NULL) {
     status_proc_null(status);
     SMPI_RETURN(MPI_SUCCESS);
   }
   smpi_req *r = p2p_req_new(REQ_RECV, buf, (size_t)count, dt, source, tag, c, 0, smpi_fname_);
   p2p_req_start(r);
-  p2p_wait_complete(r, smpi_fname_);
-  if (r->status.MPI_ERROR == MPI_ERR_TRUNCATE)
-    truncation_detail(r, &w);
-  rc = p2p_req_finish(r, status);
+  rc = wait_finish(r, status, smpi_fname_, &w);
   if (rc)
     SMPI_FAILW(comm, rc, &w);
   SMPI_RETURN(MPI_SUCCESS);
@@ -308,13 +313,7 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
                MPI_Request *request)
 {
   SMPI_ENTER("MPI_Irecv");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  SMPI_CHECK(request, comm, MPI_ERR_ARG);
-  const smpi_dt *dt = NULL;
-  why w;
-  int rc = check_recv(c, buf, count, datatype, source, tag, &dt, &w);
-  if (rc)
-    SMPI_FAILW(comm, rc, &w);
+  P2P_ARGS(check_recv, source, request);
   smpi_req *r = p2p_req_new(REQ_RECV, buf, (size_t)count, dt, source, tag, c, 0, smpi_fname_);
   *request = give_handle(r);
   p2p_req_start(r);
@@ -324,13 +323,7 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
 /* ---- persistent requests ---- */
 
 #define SEND_INIT_BODY(mode)                                                             \
-  smpi_comm *c = SMPI_CHECK_COMM(comm);                                                  \
-  SMPI_CHECK(request, comm, MPI_ERR_ARG);                                                \
-  const smpi_dt *dt = NULL;                                                              \
-  why w;                                                                                 \
-  int rc = check_send(c, buf, count, datatype, dest, tag, &dt, &w);                      \
-  if (rc)                                                                                \
-    SMPI_FAILW(comm, rc, &w);                                                            \
+  P2P_ARGS(check_send, dest, request);                                                   \
   /* SimGrid starts persistent sends like blocking ones: they pay smpi/os */             \
   smpi_req *r = new_send(c, buf, count, dt, dest, tag, mode, true, smpi_fname_);         \
   r->persistent = true;                                                                  \
@@ -369,13 +362,7 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int 
                    MPI_Comm comm, MPI_Request *request)
 {
   SMPI_ENTER("MPI_Recv_init");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  SMPI_CHECK(request, comm, MPI_ERR_ARG);
-  const smpi_dt *dt = NULL;
-  why w;
-  int rc = check_recv(c, buf, count, datatype, source, tag, &dt, &w);
-  if (rc)
-    SMPI_FAILW(comm, rc, &w);
+  P2P_ARGS(check_recv, source, request);
   smpi_req *r = p2p_req_new(REQ_RECV, buf, (size_t)count, dt, source, tag, c, 0, smpi_fname_);
   r->persistent = true;
   *request = give_handle(r);
@@ -544,14 +531,43 @@ static int resolve(int count, const MPI_Request *hs, smpi_req **out)
   return 0;
 }
 
-#define REQ_ARRAY(name, count)                                                           \
-  smpi_req *name##_small[16];                                                            \
-  smpi_req **name = (count) <= 16 ? name##_small : xmalloc((size_t)(count) * sizeof *name)
-#define REQ_ARRAY_FREE(name)                                                             \
-  do {                                                                                   \
-    if (name != name##_small)                                                            \
-      free(name);                                                                        \
-  } while (0)
+static int check_array(int count, const MPI_Request *hs)
+{
+  if (count < 0)
+    return MPI_ERR_COUNT;
+  if (count > 0 && !hs)
+    return MPI_ERR_REQUEST;
+  return 0;
+}
+
+/* The requests of a completion call, on the stack when they are few. */
+typedef struct req_array {
+  smpi_req *small[16];
+  smpi_req **v;
+} req_array;
+
+static void req_array_close(req_array *a)
+{
+  if (a->v != a->small)
+    free(a->v);
+}
+
+/* What every array completion call starts with: the array, then the call's other outputs
+ * (args_ok), then every handle; 0 with a->v holding the requests (req_array_close it), or the
+ * error class with nothing to close. */
+static int req_array_open(req_array *a, int count, const MPI_Request *hs, bool args_ok)
+{
+  int rc = check_array(count, hs);
+  if (!rc && !args_ok)
+    rc = MPI_ERR_ARG;
+  if (rc)
+    return rc;
+  a->v = count <= 16 ? a->small : xmalloc((size_t)count * sizeof *a->v);
+  rc = resolve(count, hs, a->v);
+  if (rc)
+    req_array_close(a);
+  return rc;
+}
 
 /* After a completion call: handles of the requests it destroyed become MPI_REQUEST_NULL. */
 static void sync_handles(int count, MPI_Request *hs, smpi_req *const *rs)
@@ -577,11 +593,8 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
   }
   MPI_Comm ch = req_comm_handle(r);
   bool keep = r->persistent;
-  p2p_wait_complete(r, smpi_fname_);
   why w = {""};
-  if (r->status.MPI_ERROR == MPI_ERR_TRUNCATE)
-    truncation_detail(r, &w);
-  int rc = p2p_req_finish(r, status);
+  int rc = wait_finish(r, status, smpi_fname_, &w);
   if (!keep)
     *request = MPI_REQUEST_NULL;
   if (rc)
@@ -624,27 +637,14 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
   SMPI_RETURN(MPI_SUCCESS);
 }
 
-static int check_array(int count, const MPI_Request *hs)
-{
-  if (count < 0)
-    return MPI_ERR_COUNT;
-  if (count > 0 && !hs)
-    return MPI_ERR_REQUEST;
-  return 0;
-}
-
 int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
 {
   SMPI_ENTER("MPI_Waitall");
-  int rc = check_array(count, array_of_requests);
+  req_array ra;
+  int rc = req_array_open(&ra, count, array_of_requests, true);
   if (rc)
     SMPI_FAIL(MPI_COMM_WORLD, rc);
-  REQ_ARRAY(rs, count);
-  rc = resolve(count, array_of_requests, rs);
-  if (rc) {
-    REQ_ARRAY_FREE(rs);
-    SMPI_FAIL(MPI_COMM_WORLD, rc);
-  }
+  smpi_req **rs = ra.v;
   MPI_Comm ch = MPI_COMM_WORLD;
   for (int i = 0; i < count; i++)
     if (rs[i]) {
@@ -653,7 +653,7 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
     }
   rc = p2p_waitall((size_t)count, rs, array_of_statuses, smpi_fname_);
   sync_handles(count, array_of_requests, rs);
-  REQ_ARRAY_FREE(rs);
+  req_array_close(&ra);
   if (rc)
     SMPI_FAIL(ch, rc);
   SMPI_RETURN(MPI_SUCCESS);
@@ -662,17 +662,11 @@ int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of
 int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *status)
 {
   SMPI_ENTER("MPI_Waitany");
-  int rc = check_array(count, array_of_requests);
-  if (!rc && !indx)
-    rc = MPI_ERR_ARG;
+  req_array ra;
+  int rc = req_array_open(&ra, count, array_of_requests, indx != NULL);
   if (rc)
     SMPI_FAIL(MPI_COMM_WORLD, rc);
-  REQ_ARRAY(rs, count);
-  rc = resolve(count, array_of_requests, rs);
-  if (rc) {
-    REQ_ARRAY_FREE(rs);
-    SMPI_FAIL(MPI_COMM_WORLD, rc);
-  }
+  smpi_req **rs = ra.v;
   int err;
   long i = p2p_waitany((size_t)count, rs, status, smpi_fname_, &err);
   MPI_Comm ch = MPI_COMM_WORLD;
@@ -683,7 +677,7 @@ int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Stat
       ch = req_comm_handle(rs[i]);
   }
   *indx = i >= 0 ? (int)i : MPI_UNDEFINED;
-  REQ_ARRAY_FREE(rs);
+  req_array_close(&ra);
   if (err)
     SMPI_FAIL(ch, err);
   SMPI_RETURN(MPI_SUCCESS);
@@ -710,21 +704,29 @@ static int collect(int i, smpi_req **rs, MPI_Request *hs, MPI_Status *st)
   return err;
 }
 
+/* collect() inside a loop that reports MPI_ERR_IN_STATUS at the end, on the communicator
+ * of the first request that failed (*ch, noted once *failed turns true). */
+static void collect_noting(int i, smpi_req **rs, MPI_Request *hs, MPI_Status *st, bool *failed,
+                           MPI_Comm *ch)
+{
+  MPI_Comm c = req_comm_handle(rs[i]);
+  if (collect(i, rs, hs, st) != MPI_SUCCESS) {
+    if (!*failed)
+      *ch = c;
+    *failed = true;
+  }
+}
+
 int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status array_of_statuses[])
 {
   SMPI_ENTER("MPI_Waitsome");
-  int rc = check_array(incount, array_of_requests);
-  if (!rc && (!outcount || (incount > 0 && !array_of_indices)))
-    rc = MPI_ERR_ARG;
+  req_array ra;
+  int rc = req_array_open(&ra, incount, array_of_requests,
+                          outcount && (incount <= 0 || array_of_indices));
   if (rc)
     SMPI_FAIL(MPI_COMM_WORLD, rc);
-  REQ_ARRAY(rs, incount);
-  rc = resolve(incount, array_of_requests, rs);
-  if (rc) {
-    REQ_ARRAY_FREE(rs);
-    SMPI_FAIL(MPI_COMM_WORLD, rc);
-  }
+  smpi_req **rs = ra.v;
   bool want = p2p_status_wanted(array_of_statuses);
   MPI_Comm ch = MPI_COMM_WORLD;
   int err;
@@ -732,7 +734,7 @@ int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
                            smpi_fname_, &err);
   if (first < 0) {
     *outcount = MPI_UNDEFINED;
-    REQ_ARRAY_FREE(rs);
+    req_array_close(&ra);
     SMPI_RETURN(MPI_SUCCESS);
   }
   bool failed = err != MPI_SUCCESS;
@@ -748,16 +750,11 @@ int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
       continue;
     if (!look(rs[i]))
       continue;
-    MPI_Comm c = req_comm_handle(rs[i]);
-    if (collect(i, rs, array_of_requests, want ? &array_of_statuses[k] : NULL) != MPI_SUCCESS) {
-      if (!failed)
-        ch = c;
-      failed = true;
-    }
+    collect_noting(i, rs, array_of_requests, want ? &array_of_statuses[k] : NULL, &failed, &ch);
     array_of_indices[k++] = i;
   }
   *outcount = k;
-  REQ_ARRAY_FREE(rs);
+  req_array_close(&ra);
   if (failed)
     SMPI_FAIL(ch, MPI_ERR_IN_STATUS);
   SMPI_RETURN(MPI_SUCCESS);
@@ -767,17 +764,11 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
                  MPI_Status array_of_statuses[])
 {
   SMPI_ENTER("MPI_Testall");
-  int rc = check_array(count, array_of_requests);
-  if (!rc && !flag)
-    rc = MPI_ERR_ARG;
+  req_array ra;
+  int rc = req_array_open(&ra, count, array_of_requests, flag != NULL);
   if (rc)
     SMPI_FAIL(MPI_COMM_WORLD, rc);
-  REQ_ARRAY(rs, count);
-  rc = resolve(count, array_of_requests, rs);
-  if (rc) {
-    REQ_ARRAY_FREE(rs);
-    SMPI_FAIL(MPI_COMM_WORLD, rc);
-  }
+  smpi_req **rs = ra.v;
   bool all = true;
   for (int i = 0; i < count; i++) {
     smpi_req *r = rs[i];
@@ -798,7 +789,7 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
       all = false;
   *flag = all;
   if (!all) {
-    REQ_ARRAY_FREE(rs);
+    req_array_close(&ra);
     SMPI_RETURN(MPI_SUCCESS);
   }
   bool want = p2p_status_wanted(array_of_statuses);
@@ -810,14 +801,9 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
         p2p_status_empty(&array_of_statuses[i]);
       continue;
     }
-    MPI_Comm c = req_comm_handle(rs[i]);
-    if (collect(i, rs, array_of_requests, want ? &array_of_statuses[i] : NULL) != MPI_SUCCESS) {
-      if (!failed)
-        ch = c;
-      failed = true;
-    }
+    collect_noting(i, rs, array_of_requests, want ? &array_of_statuses[i] : NULL, &failed, &ch);
   }
-  REQ_ARRAY_FREE(rs);
+  req_array_close(&ra);
   if (failed)
     SMPI_FAIL(ch, MPI_ERR_IN_STATUS);
   SMPI_RETURN(MPI_SUCCESS);
@@ -827,17 +813,11 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *fla
                  MPI_Status *status)
 {
   SMPI_ENTER("MPI_Testany");
-  int rc = check_array(count, array_of_requests);
-  if (!rc && (!indx || !flag))
-    rc = MPI_ERR_ARG;
+  req_array ra;
+  int rc = req_array_open(&ra, count, array_of_requests, indx && flag);
   if (rc)
     SMPI_FAIL(MPI_COMM_WORLD, rc);
-  REQ_ARRAY(rs, count);
-  rc = resolve(count, array_of_requests, rs);
-  if (rc) {
-    REQ_ARRAY_FREE(rs);
-    SMPI_FAIL(MPI_COMM_WORLD, rc);
-  }
+  smpi_req **rs = ra.v;
   /* SimGrid only looks (and sleeps) when some request has a transfer of its own: detached
    * sends and MPI_PROC_NULL requests do not count */
   bool any_active = false, eligible = false;
@@ -865,14 +845,14 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *fla
     *indx = MPI_UNDEFINED;
     if (!any_active)
       p2p_status_empty(status);
-    REQ_ARRAY_FREE(rs);
+    req_array_close(&ra);
     SMPI_RETURN(MPI_SUCCESS);
   }
   MPI_Comm ch = req_comm_handle(rs[found]);
   int err = collect(found, rs, array_of_requests, status);
   *flag = 1;
   *indx = found;
-  REQ_ARRAY_FREE(rs);
+  req_array_close(&ra);
   if (err)
     SMPI_FAIL(ch, err);
   SMPI_RETURN(MPI_SUCCESS);
@@ -882,17 +862,12 @@ int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
                   int array_of_indices[], MPI_Status array_of_statuses[])
 {
   SMPI_ENTER("MPI_Testsome");
-  int rc = check_array(incount, array_of_requests);
-  if (!rc && (!outcount || (incount > 0 && !array_of_indices)))
-    rc = MPI_ERR_ARG;
+  req_array ra;
+  int rc = req_array_open(&ra, incount, array_of_requests,
+                          outcount && (incount <= 0 || array_of_indices));
   if (rc)
     SMPI_FAIL(MPI_COMM_WORLD, rc);
-  REQ_ARRAY(rs, incount);
-  rc = resolve(incount, array_of_requests, rs);
-  if (rc) {
-    REQ_ARRAY_FREE(rs);
-    SMPI_FAIL(MPI_COMM_WORLD, rc);
-  }
+  smpi_req **rs = ra.v;
   bool want = p2p_status_wanted(array_of_statuses);
   bool any_active = false, failed = false;
   MPI_Comm ch = MPI_COMM_WORLD;
@@ -903,16 +878,11 @@ int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
     any_active = true;
     if (!look(rs[i]))
       continue;
-    MPI_Comm c = req_comm_handle(rs[i]);
-    if (collect(i, rs, array_of_requests, want ? &array_of_statuses[k] : NULL) != MPI_SUCCESS) {
-      if (!failed)
-        ch = c;
-      failed = true;
-    }
+    collect_noting(i, rs, array_of_requests, want ? &array_of_statuses[k] : NULL, &failed, &ch);
     array_of_indices[k++] = i;
   }
   *outcount = any_active ? k : MPI_UNDEFINED;
-  REQ_ARRAY_FREE(rs);
+  req_array_close(&ra);
   if (failed)
     SMPI_FAIL(ch, MPI_ERR_IN_STATUS);
   SMPI_RETURN(MPI_SUCCESS);
@@ -1004,6 +974,18 @@ static p2p_msg *iprobe_once(smpi_comm *c, int src, int tag)
   return m;
 }
 
+/* The checks every probe starts with: communicator, then its outputs (out_ok), then source
+ * and tag. Declares c. */
+#define PROBE_ARGS(out_ok)                                                               \
+  smpi_comm *c = SMPI_CHECK_COMM(comm);                                                  \
+  SMPI_CHECK(out_ok, comm, MPI_ERR_ARG);                                                 \
+  do {                                                                                   \
+    why w;                                                                               \
+    int rc = check_probe(c, source, tag, &w);                                            \
+    if (rc)                                                                              \
+      SMPI_FAILW(comm, rc, &w);                                                          \
+  } while (0)
+
 typedef struct probe_desc {
   const char *call;
   smpi_comm *comm;
@@ -1063,12 +1045,7 @@ static MPI_Message take_message(smpi_comm *c, p2p_msg *m)
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
   SMPI_ENTER("MPI_Iprobe");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  SMPI_CHECK(flag, comm, MPI_ERR_ARG);
-  why w;
-  int rc = check_probe(c, source, tag, &w);
-  if (rc)
-    SMPI_FAILW(comm, rc, &w);
+  PROBE_ARGS(flag);
   if (source == MPI_PROC_NULL) {
     *flag = 1;
     status_proc_null(status);
@@ -1084,11 +1061,7 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
   SMPI_ENTER("MPI_Probe");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  why w;
-  int rc = check_probe(c, source, tag, &w);
-  if (rc)
-    SMPI_FAILW(comm, rc, &w);
+  PROBE_ARGS(true);
   if (source == MPI_PROC_NULL) {
     status_proc_null(status);
     SMPI_RETURN(MPI_SUCCESS);
@@ -1101,12 +1074,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
                  MPI_Status *status)
 {
   SMPI_ENTER("MPI_Improbe");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  SMPI_CHECK(flag && message, comm, MPI_ERR_ARG);
-  why w;
-  int rc = check_probe(c, source, tag, &w);
-  if (rc)
-    SMPI_FAILW(comm, rc, &w);
+  PROBE_ARGS(flag && message);
   if (source == MPI_PROC_NULL) {
     *flag = 1;
     *message = MPI_MESSAGE_NO_PROC;
@@ -1125,12 +1093,7 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
   SMPI_ENTER("MPI_Mprobe");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  SMPI_CHECK(message, comm, MPI_ERR_ARG);
-  why w;
-  int rc = check_probe(c, source, tag, &w);
-  if (rc)
-    SMPI_FAILW(comm, rc, &w);
+  PROBE_ARGS(message);
   if (source == MPI_PROC_NULL) {
     *message = MPI_MESSAGE_NO_PROC;
     status_proc_null(status);
@@ -1195,11 +1158,8 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
     status_proc_null(status);
     SMPI_RETURN(MPI_SUCCESS);
   }
-  p2p_wait_complete(r, smpi_fname_);
   why w = {""};
-  if (r->status.MPI_ERROR == MPI_ERR_TRUNCATE)
-    truncation_detail(r, &w);
-  rc = p2p_req_finish(r, status);
+  rc = wait_finish(r, status, smpi_fname_, &w);
   if (rc)
     SMPI_FAILW(ch, rc, &w);
   SMPI_RETURN(MPI_SUCCESS);
