@@ -44,12 +44,32 @@
   COLL_ALGO(barrier, ompi_tree, 0, "fan-in to rank 0 along a binomial tree, then fan-out")    \
   /* ---- bcast ---- */                                                                       \
   COLL_ALGO(bcast, binomial_tree, 0, "binomial tree, blocking sends, largest subtree first")   \
+  COLL_ALGO(bcast, flattree, 0, "the root sends to every rank at once")                       \
+  COLL_ALGO(bcast, flattree_pipeline, 0, "flat tree in 8 KiB segments, all posted at once")   \
+  COLL_ALGO(bcast, NTSL, 0, "pipelined linear chain, 8 KiB segments (STAR-MPI)")              \
+  COLL_ALGO(bcast, NTSL_Isend, 0, "NTSL with nonblocking sends in the short-message chain")   \
+  COLL_ALGO(bcast, NTSB, 0, "pipelined binary tree, 8 KiB segments (STAR-MPI)")               \
+  COLL_ALGO(bcast, ompi_pipeline, 0, "Open MPI pipeline: segmented chain, 16-128 KiB segments") \
+  COLL_ALGO(bcast, ompi_split_bintree, 0,                                                     \
+            "Open MPI split binary tree: halves down two subtrees, then pairwise swap")       \
+  COLL_ALGO(bcast, scatter_LR_allgather, 0,                                                   \
+            "binomial scatter + ring allgather (van de Geijn; MPICH long messages)")         \
+  COLL_ALGO(bcast, scatter_rdb_allgather, 0,                                                  \
+            "binomial scatter + recursive-doubling allgather (MPICH medium messages)")       \
+  COLL_ALGO(bcast, knomial, 0, "4-nomial tree, children served at once")                      \
   /* ---- gather ---- */                                                                      \
   COLL_ALGO(gather, linear, 0, "root posts every receive at once (SimGrid's default)")        \
+  COLL_ALGO(gather, ompi_basic_linear, 0, "root receives one block at a time, in rank order") \
+  COLL_ALGO(gather, ompi_binomial, 0, "in-order binomial tree, subtrees forwarded whole")    \
+  COLL_ALGO(gather, ompi_linear_sync, 0,                                                      \
+            "root asks each rank in turn; first segment synchronous")                        \
   /* ---- gatherv ---- */                                                                     \
   COLL_ALGO(gatherv, linear, 0, "root posts every receive at once")                           \
   /* ---- scatter ---- */                                                                     \
   COLL_ALGO(scatter, linear, 0, "root posts every send at once (SimGrid's default)")          \
+  COLL_ALGO(scatter, ompi_basic_linear, 0, "root sends one block at a time, in rank order")   \
+  COLL_ALGO(scatter, ompi_binomial, 0, "in-order binomial tree, subtrees forwarded whole")    \
+  COLL_ALGO(scatter, ompi_linear_nb, 0, "root posts nonblocking sends in rank order")         \
   /* ---- scatterv ---- */                                                                    \
   COLL_ALGO(scatterv, linear, 0, "root posts every send at once")                             \
   /* ---- allgather ---- */                                                                   \
@@ -65,8 +85,34 @@
   /* ---- reduce ---- */                                                                      \
   COLL_ALGO(reduce, linear, 0,                                                                \
             "non-roots send at once, root combines in rank order (SimGrid's default)")        \
+  COLL_ALGO(reduce, binomial, 0, "binomial tree, blocking messages (MPICH short messages)")   \
+  COLL_ALGO(reduce, flat_tree, 0, "the root receives from every rank in turn")               \
+  COLL_ALGO(reduce, NTSL, COLL_F_COMMUTATIVE, "pipelined chain towards the root, 8 KiB segments") \
+  COLL_ALGO(reduce, scatter_gather, COLL_F_COMMUTATIVE | COLL_F_COUNT_POW2,                                      \
+            "Rabenseifner: recursive-halving reduce-scatter + binomial gather (MPICH long)") \
+  COLL_ALGO(reduce, ompi_basic_linear, 0, "root folds in n-1, n-2, ..., 0 one at a time")   \
+  COLL_ALGO(reduce, ompi_binomial, COLL_F_COMMUTATIVE, "Open MPI in-order binomial tree")    \
+  COLL_ALGO(reduce, ompi_binary, COLL_F_COMMUTATIVE, "Open MPI binary tree, 32 KiB segments") \
+  COLL_ALGO(reduce, ompi_chain, COLL_F_COMMUTATIVE, "Open MPI n/2 chains, 64 KiB segments")  \
+  COLL_ALGO(reduce, ompi_pipeline, COLL_F_COMMUTATIVE, "Open MPI pipeline (one chain), segmented") \
+  COLL_ALGO(reduce, ompi_in_order_binary, 0,                                                 \
+            "Open MPI in-order binary tree (operand order kept)")                            \
+  COLL_ALGO(reduce, smp_binomial, COLL_F_SMP,                                                \
+            "binomial inside each host, then binomial among host leaders")                   \
   /* ---- allreduce ---- */                                                                   \
   COLL_ALGO(allreduce, redbcast, 0, "reduce to rank 0 (selected reduce), then bcast")         \
+  COLL_ALGO(allreduce, rdb, 0, "recursive doubling (MPICH short messages)")                   \
+  COLL_ALGO(allreduce, lr, COLL_F_COMMUTATIVE, "logical ring reduce-scatter + ring allgather") \
+  COLL_ALGO(allreduce, rab_rdb, COLL_F_COMMUTATIVE | COLL_F_COUNT_POW2,                                          \
+            "Rabenseifner: recursive halving + recursive doubling (MPICH long messages)")   \
+  COLL_ALGO(allreduce, ompi_ring, COLL_F_COMMUTATIVE, "Open MPI ring")                        \
+  COLL_ALGO(allreduce, ompi_ring_segmented, COLL_F_COMMUTATIVE,                              \
+            "Open MPI ring in phases of 1 MiB segments")                                     \
+  COLL_ALGO(allreduce, smp_binomial, COLL_F_SMP,                                             \
+            "binomial reduce + bcast inside hosts and among host leaders")                   \
+  COLL_ALGO(allreduce, smp_rdb, COLL_F_SMP, "hosts reduce to a leader, leaders do rdb")      \
+  COLL_ALGO(allreduce, smp_rsag, COLL_F_SMP | COLL_F_COMMUTATIVE,                            \
+            "hosts reduce to a leader, leaders do ring reduce-scatter + allgather")          \
   /* ---- reduce_scatter ---- */                                                              \
   COLL_ALGO(reduce_scatter, reduce_scatterv, 0, "reduce to rank 0, then scatterv")            \
   /* ---- reduce_scatter_block ---- */                                                        \

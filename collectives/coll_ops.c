@@ -132,3 +132,32 @@ const smpi_dt *coll_byte(void)
   ASSERT(byte);
   return byte;
 }
+
+size_t coll_dt_unit(const smpi_dt *dt)
+{
+  MPI_Datatype basic = smpi_dt_basic_type(dt);
+  const smpi_dt *b = basic == MPI_DATATYPE_NULL ? NULL : smpi_dt_get(basic);
+  size_t u = b ? smpi_dt_size(b) : 1;
+  return u ? u : 1;
+}
+
+void coll_bytes_get(coll_ctx *x, const coll_args *a, coll_bytes *b)
+{
+  size_t count = (size_t)a->rcount;
+  b->nbytes = count * smpi_dt_size(a->rdt);
+  b->unit = coll_dt_unit(a->rdt);
+  b->packed = !smpi_dt_is_contiguous(a->rdt);
+  if (!b->packed) {
+    b->buf = (char *)a->rbuf + smpi_dt_true_lb(a->rdt);
+    return;
+  }
+  b->buf = coll_tmp(x, b->nbytes);
+  if (x->rank == a->root)
+    coll_pack(x, a->rbuf, count, a->rdt, b->buf);
+}
+
+void coll_bytes_done(coll_ctx *x, const coll_args *a, const coll_bytes *b)
+{
+  if (b->packed && x->rank != a->root)
+    coll_unpack(x, b->buf, (size_t)a->rcount, a->rdt, a->rbuf);
+}

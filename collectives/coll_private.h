@@ -217,6 +217,22 @@ void *coll_tmp_dt(coll_ctx *x, size_t count, const smpi_dt *dt);
 /* The predefined MPI_BYTE, for packed data. */
 const smpi_dt *coll_byte(void);
 
+/* Byte view of a broadcast buffer (rbuf, rcount, rdt), for algorithms that cut the data
+ * in pieces: ranks may describe the same data with different datatypes (same type
+ * signature), so pieces are cut in bytes, at multiples of `unit` (the size of the basic
+ * type, the same on every rank; 1 for mixed types). The buffer itself when contiguous,
+ * else a packed copy: the root packs it, coll_bytes_done unpacks it on the others. */
+typedef struct coll_bytes {
+  char *buf;
+  size_t nbytes, unit;
+  bool packed;
+} coll_bytes;
+void coll_bytes_get(coll_ctx *x, const coll_args *a, coll_bytes *b);
+void coll_bytes_done(coll_ctx *x, const coll_args *a, const coll_bytes *b);
+/* size of dt's basic type when all its elements have one (MPI_DOUBLE for a vector of
+ * doubles), else 1 */
+size_t coll_dt_unit(const smpi_dt *dt);
+
 /* ---- small helpers ---- */
 static inline char *coll_at(const void *buf, size_t index, const smpi_dt *dt)
 {

@@ -68,6 +68,18 @@ typedef struct T {
     }                                                                                    \
   } while (0)
 
+/* every collective returns its code (the communicator has MPI_ERRORS_RETURN) */
+#define RC(t, call)                                                                       \
+  do {                                                                                   \
+    int rc_ = (call);                                                                    \
+    if (rc_ != MPI_SUCCESS) {                                                            \
+      char msg_[MPI_MAX_ERROR_STRING];                                                   \
+      int len_ = 0;                                                                      \
+      MPI_Error_string(rc_, msg_, &len_);                                                \
+      FAIL(t, "%s returned %s", #call, msg_);                                            \
+    }                                                                                    \
+  } while (0)
+
 /* ---- values ---- */
 static char cval(int r, int i) { return (char)(r * 31 + i * 7 + 1); }
 static int ival(int r, int i) { return r * 1000 + i * 3 + 1; }
@@ -161,7 +173,7 @@ static void t_barrier(T *t)
 {
   if (t->count || t->variant)
     return;
-  MPI_Barrier(t->comm);
+  RC(t, MPI_Barrier(t->comm));
   t->calls++;
 }
 
@@ -173,7 +185,7 @@ static void t_bcast(T *t)
     char *b = malloc(cnt ? cnt : 1);
     for (int i = 0; i < cnt; i++)
       b[i] = t->rank == root ? cval(root, i) : 0;
-    MPI_Bcast(b, cnt, MPI_CHAR, root, t->comm);
+    RC(t, MPI_Bcast(b, cnt, MPI_CHAR, root, t->comm));
     for (int i = 0; i < cnt; i++)
       if (b[i] != cval(root, i)) {
         FAIL(t, "byte %d wrong", i);
@@ -186,7 +198,7 @@ static void t_bcast(T *t)
     int *b = ints_alloc(cnt, s);
     for (int i = 0; s && i < cnt; i++)
       *int_at(b, i, 1) = ival(root, i);
-    MPI_Bcast(b, cnt, s ? t->strided : MPI_INT, root, t->comm);
+    RC(t, MPI_Bcast(b, cnt, s ? t->strided : MPI_INT, root, t->comm));
     check_ints(t, b, 0, cnt, s, root, 0, "bcast");
     free(b);
   } else {
@@ -223,9 +235,9 @@ static void t_gather(T *t, int v_variant)
   }
   MPI_Datatype rt = rs ? t->strided : MPI_INT;
   if (v_variant)
-    MPI_Gatherv(sb, mycnt, MPI_INT, r, counts, displs, rt, root, t->comm);
+    RC(t, MPI_Gatherv(sb, mycnt, MPI_INT, r, counts, displs, rt, root, t->comm));
   else
-    MPI_Gather(sb, mycnt, MPI_INT, r, cnt, rt, root, t->comm);
+    RC(t, MPI_Gather(sb, mycnt, MPI_INT, r, cnt, rt, root, t->comm));
   if (me == root)
     for (int i = 0; i < n; i++)
       check_ints(t, r, displs[i], counts[i], rs, i, 0, "gathered block");
@@ -262,9 +274,9 @@ static void t_scatter(T *t, int v_variant)
     rb = MPI_IN_PLACE;
   MPI_Datatype st = ss ? t->strided : MPI_INT;
   if (v_variant)
-    MPI_Scatterv(s, counts, displs, st, rb, counts[me], MPI_INT, root, t->comm);
+    RC(t, MPI_Scatterv(s, counts, displs, st, rb, counts[me], MPI_INT, root, t->comm));
   else
-    MPI_Scatter(s, cnt, st, rb, cnt, MPI_INT, root, t->comm);
+    RC(t, MPI_Scatter(s, cnt, st, rb, cnt, MPI_INT, root, t->comm));
   if (rb == MPI_IN_PLACE)
     check_ints(t, s, displs[me], counts[me], ss, me, 0, "root's own block");
   else
@@ -303,9 +315,9 @@ static void t_allgather(T *t, int v_variant)
   }
   MPI_Datatype rt = rs ? t->strided : MPI_INT;
   if (v_variant)
-    MPI_Allgatherv(sb, counts[me], MPI_INT, r, counts, displs, rt, t->comm);
+    RC(t, MPI_Allgatherv(sb, counts[me], MPI_INT, r, counts, displs, rt, t->comm));
   else
-    MPI_Allgather(sb, cnt, MPI_INT, r, cnt, rt, t->comm);
+    RC(t, MPI_Allgather(sb, cnt, MPI_INT, r, cnt, rt, t->comm));
   for (int i = 0; i < n; i++)
     check_ints(t, r, displs[i], counts[i], rs, i, 0, "gathered block");
   free(s);
@@ -384,11 +396,11 @@ static void t_alltoall(T *t, int kind) /* 0: alltoall, 1: v, 2: w */
         }
   const void *sb = inplace ? MPI_IN_PLACE : s;
   if (kind == 0)
-    MPI_Alltoall(sb, cnt, ss ? t->strided : MPI_INT, r, cnt, MPI_INT, t->comm);
+    RC(t, MPI_Alltoall(sb, cnt, ss ? t->strided : MPI_INT, r, cnt, MPI_INT, t->comm));
   else if (kind == 1)
-    MPI_Alltoallv(sb, sc, sd, ss ? t->strided : MPI_INT, r, rc, rd, MPI_INT, t->comm);
+    RC(t, MPI_Alltoallv(sb, sc, sd, ss ? t->strided : MPI_INT, r, rc, rd, MPI_INT, t->comm));
   else
-    MPI_Alltoallw(sb, sc, swd, st, r, rc, rwd, rt, t->comm);
+    RC(t, MPI_Alltoallw(sb, sc, swd, st, r, rc, rwd, rt, t->comm));
   for (int i = 0; i < n; i++)
     for (int k = 0; k < rc[i]; k++)
       if (r[rd[i] + k] != ival(i, me * 1000 + k)) {
@@ -476,12 +488,12 @@ static void t_reduce(T *t, int kind)
   MPI_Op op = is_mat ? t->matmul : str ? t->ssum : MPI_SUM;
   const void *sb = inplace ? MPI_IN_PLACE : s;
   switch (kind) {
-  case 0: MPI_Reduce(sb, r, (int)total, dt, op, root, t->comm); break;
-  case 1: MPI_Allreduce(sb, r, (int)total, dt, op, t->comm); break;
-  case 2: MPI_Scan(sb, r, (int)total, dt, op, t->comm); break;
-  case 3: MPI_Exscan(sb, r, (int)total, dt, op, t->comm); break;
-  case 4: MPI_Reduce_scatter(sb, r, counts, dt, op, t->comm); break;
-  default: MPI_Reduce_scatter_block(sb, r, cnt, dt, op, t->comm); break;
+  case 0: RC(t, MPI_Reduce(sb, r, (int)total, dt, op, root, t->comm)); break;
+  case 1: RC(t, MPI_Allreduce(sb, r, (int)total, dt, op, t->comm)); break;
+  case 2: RC(t, MPI_Scan(sb, r, (int)total, dt, op, t->comm)); break;
+  case 3: RC(t, MPI_Exscan(sb, r, (int)total, dt, op, t->comm)); break;
+  case 4: RC(t, MPI_Reduce_scatter(sb, r, counts, dt, op, t->comm)); break;
+  default: RC(t, MPI_Reduce_scatter_block(sb, r, cnt, dt, op, t->comm)); break;
   }
   int lo = 0, hi = n - 1;
   if (kind == 2)
@@ -573,6 +585,7 @@ static int coll_check_main(int argc, char **argv)
     MPI_Comm_split(MPI_COMM_WORLD, t.wrank < n ? 0 : MPI_UNDEFINED, t.wrank, &comm);
     if (comm == MPI_COMM_NULL)
       continue;
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     t.comm = comm;
     t.n = n;
     MPI_Comm_rank(comm, &t.rank);
