@@ -687,6 +687,19 @@ static smpi_dt *arg_type(MPI_Datatype h, const char *what, int *rc)
       return DT_ERR(MPI_ERR_ARG, "array " #a " is NULL with count %d", (int)(n));        \
   } while (0)
 
+/* The input and output datatypes of a constructor, checked in that order: old, or NULL with
+ * *rc set. */
+static smpi_dt *arg_oldtype(MPI_Datatype h, const char *what, const MPI_Datatype *newtype,
+                            int *rc)
+{
+  smpi_dt *old = arg_type(h, what, rc);
+  if (old && !newtype) {
+    *rc = DT_ERR(MPI_ERR_ARG, "output argument newtype is NULL");
+    return NULL;
+  }
+  return old;
+}
+
 static int check_blocklens(int count, const int *bl)
 {
   for (int i = 0; i < count; i++)
@@ -703,14 +716,58 @@ static MPI_Count *to_counts(int n, const int *v)
   return c;
 }
 
+/* The checks of MPI_Type_indexed and MPI_Type_create_hindexed, in the order that decides
+ * which error several bad arguments give (the names are those the messages quote). */
+static int check_blocks(int count, const int *blocklengths, const void *displacements)
+{
+  CHECK_COUNT(count);
+  CHECK_ARRAY(blocklengths, count);
+  CHECK_ARRAY(displacements, count);
+  return check_blocklens(count, blocklengths);
+}
+
+/* Likewise for the constant-blocklength variants. */
+static int check_block(int count, int blocklength, const void *displacements)
+{
+  CHECK_COUNT(count);
+  CHECK_COUNT(blocklength);
+  CHECK_ARRAY(displacements, count);
+  return MPI_SUCCESS;
+}
+
+/* make_hindexed with displacements counted in extents of old (the non-h variants) */
+static smpi_dt *make_indexed(int count, const MPI_Count *blocklens, MPI_Count blocklen,
+                             const int *displacements, smpi_dt *old)
+{
+  MPI_Aint ext = old->ub - old->lb;
+  MPI_Aint *d = xmalloc((size_t)count * sizeof *d + 1);
+  for (int i = 0; i < count; i++)
+    d[i] = (MPI_Aint)displacements[i] * ext;
+  smpi_dt *dt = make_hindexed(count, blocklens, blocklen, d, old);
+  free(d);
+  return dt;
+}
+
+/* The integers MPI_Type_get_contents gives back: the nhead values of head, then count
+ * values from a and, if b is not NULL, count from b. Free with free(). */
+static int *contents_ints(int nhead, const int *head, int count, const int *a, const int *b)
+{
+  size_t n = (size_t)nhead + (size_t)count * (b ? 2 : 1);
+  int *ints = xmalloc(n * sizeof *ints);
+  memcpy(ints, head, (size_t)nhead * sizeof *ints);
+  memcpy(ints + nhead, a, (size_t)count * sizeof *ints);
+  if (b)
+    memcpy(ints + nhead + count, b, (size_t)count * sizeof *ints);
+  return ints;
+}
+
 int smpi_type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
   int rc = MPI_SUCCESS;
   CHECK_COUNT(count);
-  smpi_dt *old = arg_type(oldtype, "MPI_Type_contiguous", &rc);
+  smpi_dt *old = arg_oldtype(oldtype, "MPI_Type_contiguous", newtype, &rc);
   if (!old)
     return rc;
-  CHECK_OUT(newtype);
   smpi_dt *dt = smpi_dt_make_hvector(1, count, 0, old);
   smpi_dt_set_contents(dt, MPI_COMBINER_CONTIGUOUS, 1, &count, 0, NULL, 1, &old);
   *newtype = smpi_dt_publish(dt);
@@ -723,10 +780,9 @@ int smpi_type_vector(int count, int blocklength, int stride, MPI_Datatype oldtyp
   int rc = MPI_SUCCESS;
   CHECK_COUNT(count);
   CHECK_COUNT(blocklength);
-  smpi_dt *old = arg_type(oldtype, "MPI_Type_vector", &rc);
+  smpi_dt *old = arg_oldtype(oldtype, "MPI_Type_vector", newtype, &rc);
   if (!old)
     return rc;
-  CHECK_OUT(newtype);
   MPI_Aint bytes = (MPI_Aint)stride * (old->ub - old->lb);
   smpi_dt *dt = smpi_dt_make_hvector(count, blocklength, bytes, old);
   int ints[3] = {count, blocklength, stride};
@@ -741,10 +797,9 @@ int smpi_type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype 
   int rc = MPI_SUCCESS;
   CHECK_COUNT(count);
   CHECK_COUNT(blocklength);
-  smpi_dt *old = arg_type(oldtype, "MPI_Type_create_hvector", &rc);
+  smpi_dt *old = arg_oldtype(oldtype, "MPI_Type_create_hvector", newtype, &rc);
   if (!old)
     return rc;
-  CHECK_OUT(newtype);
   smpi_dt *dt = smpi_dt_make_hvector(count, blocklength, stride, old);
   int ints[2] = {count, blocklength};
   smpi_dt_set_contents(dt, MPI_COMBINER_HVECTOR, 2, ints, 1, &stride, 1, &old);
@@ -755,28 +810,16 @@ int smpi_type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype 
 int smpi_type_indexed(int count, const int blocklengths[], const int displacements[],
                       MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-  int rc = MPI_SUCCESS;
-  CHECK_COUNT(count);
-  CHECK_ARRAY(blocklengths, count);
-  CHECK_ARRAY(displacements, count);
-  if ((rc = check_blocklens(count, blocklengths)))
+  int rc = check_blocks(count, blocklengths, displacements);
+  if (rc)
     return rc;
-  smpi_dt *old = arg_type(oldtype, "MPI_Type_indexed", &rc);
+  smpi_dt *old = arg_oldtype(oldtype, "MPI_Type_indexed", newtype, &rc);
   if (!old)
     return rc;
-  CHECK_OUT(newtype);
-  MPI_Aint ext = old->ub - old->lb;
-  MPI_Aint *d = xmalloc((size_t)count * sizeof *d + 1);
-  for (int i = 0; i < count; i++)
-    d[i] = (MPI_Aint)displacements[i] * ext;
   MPI_Count *bl = to_counts(count, blocklengths);
-  smpi_dt *dt = make_hindexed(count, bl, 0, d, old);
+  smpi_dt *dt = make_indexed(count, bl, 0, displacements, old);
   free(bl);
-  free(d);
-  int *ints = xmalloc((2 * (size_t)count + 1) * sizeof *ints);
-  ints[0] = count;
-  memcpy(ints + 1, blocklengths, (size_t)count * sizeof *ints);
-  memcpy(ints + 1 + count, displacements, (size_t)count * sizeof *ints);
+  int *ints = contents_ints(1, &count, count, blocklengths, displacements);
   smpi_dt_set_contents(dt, MPI_COMBINER_INDEXED, 2 * count + 1, ints, 0, NULL, 1, &old);
   free(ints);
   *newtype = smpi_dt_publish(dt);
@@ -786,22 +829,16 @@ int smpi_type_indexed(int count, const int blocklengths[], const int displacemen
 int smpi_type_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
                        MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-  int rc = MPI_SUCCESS;
-  CHECK_COUNT(count);
-  CHECK_ARRAY(blocklengths, count);
-  CHECK_ARRAY(displacements, count);
-  if ((rc = check_blocklens(count, blocklengths)))
+  int rc = check_blocks(count, blocklengths, displacements);
+  if (rc)
     return rc;
-  smpi_dt *old = arg_type(oldtype, "MPI_Type_create_hindexed", &rc);
+  smpi_dt *old = arg_oldtype(oldtype, "MPI_Type_create_hindexed", newtype, &rc);
   if (!old)
     return rc;
-  CHECK_OUT(newtype);
   MPI_Count *bl = to_counts(count, blocklengths);
   smpi_dt *dt = make_hindexed(count, bl, 0, displacements, old);
   free(bl);
-  int *ints = xmalloc(((size_t)count + 1) * sizeof *ints);
-  ints[0] = count;
-  memcpy(ints + 1, blocklengths, (size_t)count * sizeof *ints);
+  int *ints = contents_ints(1, &count, count, blocklengths, NULL);
   smpi_dt_set_contents(dt, MPI_COMBINER_HINDEXED, count + 1, ints, count, displacements, 1, &old);
   free(ints);
   *newtype = smpi_dt_publish(dt);
@@ -811,24 +848,14 @@ int smpi_type_hindexed(int count, const int blocklengths[], const MPI_Aint displ
 int smpi_type_indexed_block(int count, int blocklength, const int displacements[],
                             MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-  int rc = MPI_SUCCESS;
-  CHECK_COUNT(count);
-  CHECK_COUNT(blocklength);
-  CHECK_ARRAY(displacements, count);
-  smpi_dt *old = arg_type(oldtype, "MPI_Type_create_indexed_block", &rc);
+  int rc = check_block(count, blocklength, displacements);
+  if (rc)
+    return rc;
+  smpi_dt *old = arg_oldtype(oldtype, "MPI_Type_create_indexed_block", newtype, &rc);
   if (!old)
     return rc;
-  CHECK_OUT(newtype);
-  MPI_Aint ext = old->ub - old->lb;
-  MPI_Aint *d = xmalloc((size_t)count * sizeof *d + 1);
-  for (int i = 0; i < count; i++)
-    d[i] = (MPI_Aint)displacements[i] * ext;
-  smpi_dt *dt = make_hindexed(count, NULL, blocklength, d, old);
-  free(d);
-  int *ints = xmalloc(((size_t)count + 2) * sizeof *ints);
-  ints[0] = count;
-  ints[1] = blocklength;
-  memcpy(ints + 2, displacements, (size_t)count * sizeof *ints);
+  smpi_dt *dt = make_indexed(count, NULL, blocklength, displacements, old);
+  int *ints = contents_ints(2, (const int[]){count, blocklength}, count, displacements, NULL);
   smpi_dt_set_contents(dt, MPI_COMBINER_INDEXED_BLOCK, count + 2, ints, 0, NULL, 1, &old);
   free(ints);
   *newtype = smpi_dt_publish(dt);
@@ -838,14 +865,12 @@ int smpi_type_indexed_block(int count, int blocklength, const int displacements[
 int smpi_type_hindexed_block(int count, int blocklength, const MPI_Aint displacements[],
                              MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
-  int rc = MPI_SUCCESS;
-  CHECK_COUNT(count);
-  CHECK_COUNT(blocklength);
-  CHECK_ARRAY(displacements, count);
-  smpi_dt *old = arg_type(oldtype, "MPI_Type_create_hindexed_block", &rc);
+  int rc = check_block(count, blocklength, displacements);
+  if (rc)
+    return rc;
+  smpi_dt *old = arg_oldtype(oldtype, "MPI_Type_create_hindexed_block", newtype, &rc);
   if (!old)
     return rc;
-  CHECK_OUT(newtype);
   smpi_dt *dt = make_hindexed(count, NULL, blocklength, displacements, old);
   int ints[2] = {count, blocklength};
   smpi_dt_set_contents(dt, MPI_COMBINER_HINDEXED_BLOCK, 2, ints, count, displacements, 1, &old);
@@ -876,9 +901,7 @@ int smpi_type_struct(int count, const int blocklengths[], const MPI_Aint displac
   MPI_Count *bl = to_counts(count, blocklengths);
   smpi_dt *dt = smpi_dt_make_struct(count, bl, displacements, inners, true);
   free(bl);
-  int *ints = xmalloc(((size_t)count + 1) * sizeof *ints);
-  ints[0] = count;
-  memcpy(ints + 1, blocklengths, (size_t)count * sizeof *ints);
+  int *ints = contents_ints(1, &count, count, blocklengths, NULL);
   smpi_dt_set_contents(dt, MPI_COMBINER_STRUCT, count + 1, ints, count, displacements, count,
                        inners);
   free(ints);
@@ -890,10 +913,9 @@ int smpi_type_struct(int count, const int blocklengths[], const MPI_Aint displac
 int smpi_type_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype)
 {
   int rc = MPI_SUCCESS;
-  smpi_dt *old = arg_type(oldtype, "MPI_Type_create_resized", &rc);
+  smpi_dt *old = arg_oldtype(oldtype, "MPI_Type_create_resized", newtype, &rc);
   if (!old)
     return rc;
-  CHECK_OUT(newtype);
   smpi_dt *dt = smpi_dt_make_resized(old, lb, extent);
   MPI_Aint addrs[2] = {lb, extent};
   smpi_dt_set_contents(dt, MPI_COMBINER_RESIZED, 0, NULL, 2, addrs, 1, &old);
@@ -904,10 +926,9 @@ int smpi_type_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Da
 int smpi_type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
 {
   int rc = MPI_SUCCESS;
-  smpi_dt *old = arg_type(oldtype, "MPI_Type_dup", &rc);
+  smpi_dt *old = arg_oldtype(oldtype, "MPI_Type_dup", newtype, &rc);
   if (!old)
     return rc;
-  CHECK_OUT(newtype);
   smpi_dt *dt = smpi_dt_make_resized(old, old->lb, old->ub - old->lb);
   dt->committed = old->committed;
   smpi_dt_set_contents(dt, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old);
