@@ -30,6 +30,7 @@
 #include "smpi/op.h"
 #include "smpi/p2p.h"
 #include "smpi/privatize.h"
+#include "smpi/sample.h"
 #include "smpi/shared_malloc.h"
 #include "smpi/smpi.h"
 #include "src/cfg.h"
@@ -103,6 +104,7 @@ void smpi_declare_config(void)
                      "dlopen is accepted for SimGrid command lines and means yes");
   smpi_shared_declare_config();
   smpi_privatize_declare_config();
+  smpi_sample_declare_config();
   cfg_declare_int("smpi/np", 0, "Number of MPI processes (set by smpirun -np)");
   cfg_declare_string("smpi/hostfile", "", NULL, "Hostfile used to place the processes (smpirun -hostfile)");
   cfg_declare_bool("smpi/map", false, "Print the rank -> host mapping at start-up (smpirun -map)");

@@ -76,4 +76,103 @@ SMPI_PUBLIC void *smpi_shared_set_call(const char *func, const char *input, void
                                           : smpi_shared_set_call(#func, (input), (func)(__VA_ARGS__)))
 /* ==== end of memory folding ==== */
 
+/* ==== CPU sampling and compute variability (smpi/sample.c; guide: docs/emulation.md) ====
+ *
+ * Block form (the SMPI paper's):
+ *   SMPI_SAMPLE_LOCAL(n) { ... }    the first n executions of the block by each rank run and
+ *                                   are timed; later ones are skipped and their cost injected
+ *   SMPI_SAMPLE_GLOBAL(n) { ... }   same, n executions in total over all ranks
+ *   SMPI_SAMPLE_LOCAL(n, threshold) (and _GLOBAL) stop sampling early, after 2 samples or more,
+ *                                   once the relative standard error of the mean is below
+ *                                   threshold
+ * Loop form (SimGrid 3.32's), one sample = one iteration:
+ *   SMPI_SAMPLE_LOCAL(init, cond, inc, iters, threshold) { body }
+ *     is `for (init; cond; inc) { body }` where only the first iters iterations (per rank;
+ *     over all ranks for _GLOBAL, counted over every execution of the loop) run, fewer if the
+ *     relative standard error falls below threshold first; then the loop ends early and the
+ *     estimated cost of the iterations left is injected. init, cond and inc are evaluated
+ *     once more beforehand, to count the iterations: they must have no other side effects.
+ *   SMPI_SAMPLE_LOCAL_TAG / SMPI_SAMPLE_GLOBAL_TAG(init, cond, inc, iters, threshold, tag)
+ *     the same; tag (a string) only names the sample in messages.
+ * SMPI_SAMPLE_DELAY(seconds) { ... } / SMPI_SAMPLE_FLOPS(flops) { ... }: the block never
+ *   runs; the rank computes for seconds of its host's time / flops on its host instead.
+ * Blocks must not call MPI nor leave by break, goto or return. Each use is a distinct sample,
+ * even several on one source line. Options: smpi/sample-mode, smpi/seed,
+ * smpi/compute-noise, smpi/sample-file. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* State of one execution of a sampling macro: lives in the macro's for statement. */
+typedef struct smpi_sample_state {
+  void *site;
+  int phase;
+  int run;
+  long total; /* loop form: iterations counted */
+  long done;  /* loop form: iterations gone through */
+} smpi_sample_state;
+
+SMPI_PUBLIC smpi_sample_state smpi_sample_block_begin(const char *key, int global, long n,
+                                                      double threshold);
+SMPI_PUBLIC int smpi_sample_block_next(smpi_sample_state *s);
+SMPI_PUBLIC smpi_sample_state smpi_sample_loop_begin(const char *key, int global, long iters,
+                                                     double threshold, const char *tag);
+SMPI_PUBLIC int smpi_sample_loop_pass(smpi_sample_state *s);
+SMPI_PUBLIC int smpi_sample_loop_cond(smpi_sample_state *s, int cond);
+SMPI_PUBLIC void smpi_sample_delay(double seconds);
+SMPI_PUBLIC void smpi_sample_flops(double flops);
+
+#ifdef __cplusplus
+}
+#endif
+
+#define SMPI__SAMPLE_STR_(x) #x
+#define SMPI__SAMPLE_STR(x) SMPI__SAMPLE_STR_(x)
+#define SMPI__SAMPLE_CAT_(a, b) a##b
+#define SMPI__SAMPLE_CAT(a, b) SMPI__SAMPLE_CAT_(a, b)
+#ifdef __COUNTER__
+#define SMPI__SAMPLE_ID __COUNTER__
+#else
+#define SMPI__SAMPLE_ID 0
+#endif
+/* "file:line:id": unique per use, stable from one run of a binary to the next */
+#define SMPI__SAMPLE_KEY(id) __FILE__ ":" SMPI__SAMPLE_STR(__LINE__) ":" SMPI__SAMPLE_STR(id)
+#define SMPI__SAMPLE_NARG(...) SMPI__SAMPLE_NARG_(__VA_ARGS__, 6, 5, 4, 3, 2, 1, 0)
+#define SMPI__SAMPLE_NARG_(a, b, c, d, e, f, N, ...) N
+
+#define SMPI__SAMPLE_BLOCK(id, global, n, thres)                                             \
+  for (smpi_sample_state SMPI__SAMPLE_CAT(smpi__sample_, id) =                               \
+           smpi_sample_block_begin(SMPI__SAMPLE_KEY(id), (global), (n), (thres));             \
+       smpi_sample_block_next(&SMPI__SAMPLE_CAT(smpi__sample_, id));)
+/* pass 0 counts the iterations (the body is the empty if branch), pass 1 runs them */
+#define SMPI__SAMPLE_LOOP(id, global, init, cond, inc, iters, thres, tag)                      \
+  for (smpi_sample_state SMPI__SAMPLE_CAT(smpi__sample_, id) =                               \
+           smpi_sample_loop_begin(SMPI__SAMPLE_KEY(id), (global), (iters), (thres), (tag));   \
+       smpi_sample_loop_pass(&SMPI__SAMPLE_CAT(smpi__sample_, id));)                          \
+    for (init; smpi_sample_loop_cond(&SMPI__SAMPLE_CAT(smpi__sample_, id), (cond) ? 1 : 0);   \
+         (void)(inc))                                                                         \
+      if (SMPI__SAMPLE_CAT(smpi__sample_, id).phase == 0) {                                   \
+      } else
+
+#define SMPI__SAMPLE_1(id, g, n) SMPI__SAMPLE_BLOCK(id, g, n, 0.0)
+#define SMPI__SAMPLE_2(id, g, n, thres) SMPI__SAMPLE_BLOCK(id, g, n, thres)
+#define SMPI__SAMPLE_5(id, g, init, cond, inc, iters, thres)                                 \
+  SMPI__SAMPLE_LOOP(id, g, init, cond, inc, iters, thres, "")
+#define SMPI__SAMPLE_6(id, g, init, cond, inc, iters, thres, tag)                            \
+  SMPI__SAMPLE_LOOP(id, g, init, cond, inc, iters, thres, tag)
+#define SMPI__SAMPLE_DISPATCH(id, g, nargs, ...)                                            \
+  SMPI__SAMPLE_CAT(SMPI__SAMPLE_, nargs)(id, g, __VA_ARGS__)
+
+#define SMPI_SAMPLE_LOCAL(...)                                                               \
+  SMPI__SAMPLE_DISPATCH(SMPI__SAMPLE_ID, 0, SMPI__SAMPLE_NARG(__VA_ARGS__), __VA_ARGS__)
+#define SMPI_SAMPLE_GLOBAL(...)                                                              \
+  SMPI__SAMPLE_DISPATCH(SMPI__SAMPLE_ID, 1, SMPI__SAMPLE_NARG(__VA_ARGS__), __VA_ARGS__)
+#define SMPI_SAMPLE_LOCAL_TAG(init, cond, inc, iters, thres, tag)                            \
+  SMPI__SAMPLE_LOOP(SMPI__SAMPLE_ID, 0, init, cond, inc, iters, thres, tag)
+#define SMPI_SAMPLE_GLOBAL_TAG(init, cond, inc, iters, thres, tag)                           \
+  SMPI__SAMPLE_LOOP(SMPI__SAMPLE_ID, 1, init, cond, inc, iters, thres, tag)
+#define SMPI_SAMPLE_DELAY(seconds) for (smpi_sample_delay(seconds); 0;)
+#define SMPI_SAMPLE_FLOPS(flops) for (smpi_sample_flops(flops); 0;)
+/* ==== end of CPU sampling ==== */
+
 #endif /* SMPI_SMPI_H */
