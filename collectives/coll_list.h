@@ -74,12 +74,34 @@
   COLL_ALGO(scatterv, linear, 0, "root posts every send at once")                             \
   /* ---- allgather ---- */                                                                   \
   COLL_ALGO(allgather, linear, 0, "everyone posts a send to and a receive from every peer")   \
+  COLL_ALGO(allgather, ring, 0, "step i: own block to rank + i, from rank - i")             \
+  COLL_ALGO(allgather, ompi_ring, 0, "Open MPI ring: pass the last block on to rank + 1")     \
+  COLL_ALGO(allgather, pair, COLL_F_POW2, "pairwise exchange with rank ^ i")                  \
+  COLL_ALGO(allgather, rdb, 0, "recursive doubling (MPICH; any size)")                        \
+  COLL_ALGO(allgather, bruck, 0, "Bruck: blocks double each step towards rank - 2^k")         \
+  COLL_ALGO(allgather, GB, 0, "gather to rank 0, then bcast")                                 \
+  COLL_ALGO(allgather, ompi_neighborexchange, 0, "neighbour exchange, 2 blocks per step")   \
   /* ---- allgatherv ---- */                                                                  \
   COLL_ALGO(allgatherv, linear, 0, "everyone posts a send to and a receive from every peer")  \
+  COLL_ALGO(allgatherv, ring, 0, "step i: own block to rank + i, from rank - i")            \
+  COLL_ALGO(allgatherv, mpich_ring, 0, "MPICH ring: pass the last block on to rank + 1")      \
+  COLL_ALGO(allgatherv, pair, COLL_F_POW2, "pairwise exchange with rank ^ i")                 \
+  COLL_ALGO(allgatherv, mpich_rdb, 0, "recursive doubling (MPICH; any size)")                 \
+  COLL_ALGO(allgatherv, ompi_bruck, 0, "Bruck (Open MPI)")                                    \
+  COLL_ALGO(allgatherv, GB, 0, "gatherv to rank 0, then bcast")                               \
+  COLL_ALGO(allgatherv, ompi_neighborexchange, 0, "neighbour exchange, 2 blocks per step")  \
   /* ---- alltoall ---- */                                                                    \
   COLL_ALGO(alltoall, basic_linear, 0, "every send and receive posted at once")               \
+  COLL_ALGO(alltoall, pair, COLL_F_POW2, "pairwise exchange with rank ^ i")                   \
+  COLL_ALGO(alltoall, ring, 0, "step i: send to rank + i, receive from rank - i")            \
+  COLL_ALGO(alltoall, bruck, 0, "Bruck: log2 n steps of packed blocks")                      \
+  COLL_ALGO(alltoall, 2dmesh, 0, "rows exchange whole buffers, then columns exchange blocks") \
   /* ---- alltoallv ---- */                                                                   \
   COLL_ALGO(alltoallv, linear, 0, "every send and receive posted at once")                    \
+  COLL_ALGO(alltoallv, pair, COLL_F_POW2, "pairwise exchange with rank ^ i")                  \
+  COLL_ALGO(alltoallv, ring, 0, "step i: send to rank + i, receive from rank - i")           \
+  COLL_ALGO(alltoallv, bruck, 0, "MPICH's scattered algorithm in batches of 4 peers")        \
+  COLL_ALGO(alltoallv, ompi_basic_linear, 0, "Open MPI: every send and receive at once")     \
   /* ---- alltoallw ---- */                                                                   \
   COLL_ALGO(alltoallw, linear, 0, "every send and receive posted at once")                    \
   /* ---- reduce ---- */                                                                      \

@@ -1,0 +1,43 @@
+/* Allgatherv by neighbour exchange (Open MPI): as for allgather, n/2 steps alternating
+ * between the two neighbours, forwarding the two blocks received last (packed). Odd
+ * sizes: MPICH's ring. */
+#include "collectives/coll_allgatherv.h"
+
+int coll_allgatherv_ompi_neighborexchange(coll_ctx *x, const coll_args *a)
+{
+  int n = x->size, me = x->rank;
+  if (n % 2)
+    return coll_allgatherv_mpich_ring(x, a);
+  agv_own(x, a);
+  const smpi_dt *byte = coll_byte();
+  int neighbor[2], from[2], step[2];
+  bool even = me % 2 == 0;
+  if (even) {
+    neighbor[0] = (me + 1) % n;
+    neighbor[1] = (me - 1 + n) % n;
+    from[0] = from[1] = me;
+    step[0] = 2;
+    step[1] = -2;
+  } else {
+    neighbor[0] = (me - 1 + n) % n;
+    neighbor[1] = (me + 1) % n;
+    from[0] = from[1] = neighbor[0];
+    step[0] = -2;
+    step[1] = 2;
+  }
+  coll_sendrecv(x, agv_block(a, me), (size_t)a->rcounts[me], a->rdt, neighbor[0],
+                agv_block(a, neighbor[0]), (size_t)a->rcounts[neighbor[0]], a->rdt, neighbor[0],
+                COLL_TAG_ALLGATHERV);
+  int send_from = even ? me : from[0];
+  for (int i = 1; i < n / 2; i++) {
+    int p = i % 2;
+    from[p] = (from[p] + step[p] + n) % n;
+    size_t sb = agv_span_bytes(a, n, send_from, 2), rb = agv_span_bytes(a, n, from[p], 2);
+    char *sp = coll_tmp(x, sb), *rp = coll_tmp(x, rb);
+    agv_pack(x, a, n, send_from, 2, sp);
+    coll_sendrecv(x, sp, sb, byte, neighbor[p], rp, rb, byte, neighbor[p], COLL_TAG_ALLGATHERV);
+    agv_unpack(x, a, n, from[p], 2, rp);
+    send_from = from[p];
+  }
+  return x->err;
+}
