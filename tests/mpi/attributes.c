@@ -4,55 +4,11 @@
  * MPICH), a keyval freed while still attached, the deprecated MPI-1 calls, the predefined
  * attributes of MPI_COMM_WORLD, attributes on datatypes, and MPI_COMM_SELF's attributes
  * deleted at the start of MPI_Finalize. Any number of ranks >= 1; no collective. */
-#include <mpi.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The only mutable global: without privatization the ranks share it, which is fine (it
- * stays 0 only if no rank failed). Everything else is per rank: locals, extra_state. */
-static int failures;
-static int wrank(void)
-{
-  int r;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-static int wsize(void)
-{
-  int n;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "attributes: rank %d: line %d: check failed: %s: ", wrank(), __LINE__, \
-              #cond);                                                                    \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
-
-static int all_ok(int ok)
-{
-  int rank = wrank(), size = wsize();
-  int all = ok;
-  if (rank == 0) {
-    for (int i = 1; i < size; i++) {
-      int o;
-      MPI_Recv(&o, 1, MPI_INT, i, 999, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      all = all && o;
-    }
-    for (int i = 1; i < size; i++)
-      MPI_Send(&all, 1, MPI_INT, i, 998, MPI_COMM_WORLD);
-  } else {
-    MPI_Send(&ok, 1, MPI_INT, 0, 999, MPI_COMM_WORLD);
-    MPI_Recv(&all, 1, MPI_INT, 0, 998, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  }
-  return all;
-}
+#define MPITEST_NAME "attributes"
+#include "mpitest.h"
 
 /* Callback log, one per rank (passed as extra_state): "d<value> " per deletion,
  * "c<value> " per copy. */

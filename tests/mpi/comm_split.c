@@ -3,36 +3,11 @@
  * Comm_create, Comm_create_group — checked through sizes, ranks, group translation,
  * Comm_compare, names, and messages that must stay inside their communicator.
  * Uses point-to-point only (no collective), any number of ranks >= 2. */
-#include <mpi.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The only mutable global: without privatization the ranks share it, which is fine (it
- * stays 0 only if no rank failed). Everything else is per rank: locals, extra_state. */
-static int failures;
-static int wrank(void)
-{
-  int r;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-static int wsize(void)
-{
-  int n;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "comm_split: rank %d: line %d: check failed: %s: ", wrank(), __LINE__, \
-              #cond);                                                                    \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
+#define MPITEST_NAME "comm_split"
+#include "mpitest.h"
 
 /* World rank of rank r of comm. */
 static int world_of(MPI_Comm comm, int r)
@@ -67,26 +42,6 @@ static void check_all_to_all(MPI_Comm comm, int tag)
           "the group says %d", i, got[i], world_of(comm, i));
   free(got);
   free(reqs);
-}
-
-/* A barrier made of messages (collectives are not assumed). */
-static int all_ok(int ok)
-{
-  int rank = wrank(), size = wsize();
-  int all = ok;
-  if (rank == 0) {
-    for (int i = 1; i < size; i++) {
-      int o;
-      MPI_Recv(&o, 1, MPI_INT, i, 999, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      all = all && o;
-    }
-    for (int i = 1; i < size; i++)
-      MPI_Send(&all, 1, MPI_INT, i, 998, MPI_COMM_WORLD);
-  } else {
-    MPI_Send(&ok, 1, MPI_INT, 0, 999, MPI_COMM_WORLD);
-    MPI_Recv(&all, 1, MPI_INT, 0, 998, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  }
-  return all;
 }
 
 int main(int argc, char **argv)

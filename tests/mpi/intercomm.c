@@ -3,54 +3,10 @@
  * across (addressed by remote rank, source reported as the sender's local rank), Comm_dup
  * of an intercommunicator, Comm_compare, and Intercomm_merge in both orders. Needs at least
  * 2 ranks; no collective. */
-#include <mpi.h>
-#include <stdio.h>
 #include <stdlib.h>
 
-/* The only mutable global: without privatization the ranks share it, which is fine (it
- * stays 0 only if no rank failed). Everything else is per rank: locals, extra_state. */
-static int failures;
-static int wrank(void)
-{
-  int r;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-static int wsize(void)
-{
-  int n;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "intercomm: rank %d: line %d: check failed: %s: ", wrank(), __LINE__,  \
-              #cond);                                                                    \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
-
-static int all_ok(int ok)
-{
-  int rank = wrank(), size = wsize();
-  int all = ok;
-  if (rank == 0) {
-    for (int i = 1; i < size; i++) {
-      int o;
-      MPI_Recv(&o, 1, MPI_INT, i, 999, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      all = all && o;
-    }
-    for (int i = 1; i < size; i++)
-      MPI_Send(&all, 1, MPI_INT, i, 998, MPI_COMM_WORLD);
-  } else {
-    MPI_Send(&ok, 1, MPI_INT, 0, 999, MPI_COMM_WORLD);
-    MPI_Recv(&all, 1, MPI_INT, 0, 998, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  }
-  return all;
-}
+#define MPITEST_NAME "intercomm"
+#include "mpitest.h"
 
 /* Sends my world rank to every remote rank and checks what comes back from each. */
 static void exchange(MPI_Comm inter, int local_n, int remote_n, int tag)

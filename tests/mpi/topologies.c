@@ -4,54 +4,10 @@
  * Graphdims_get, Graph_get, Graph_neighbors(_count), Graph_map); distributed graphs
  * (Dist_graph_create_adjacent with weights, Dist_graph_create from scattered edges);
  * Topo_test; error classes. Any number of ranks >= 1; no collective. */
-#include <mpi.h>
-#include <stdio.h>
 #include <stdlib.h>
 
-/* The only mutable global: without privatization the ranks share it, which is fine (it
- * stays 0 only if no rank failed). Everything else is per rank: locals, extra_state. */
-static int failures;
-static int wrank(void)
-{
-  int r;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-static int wsize(void)
-{
-  int n;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "topologies: rank %d: line %d: check failed: %s: ", wrank(), __LINE__, \
-              #cond);                                                                    \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
-
-static int all_ok(int ok)
-{
-  int rank = wrank(), size = wsize();
-  int all = ok;
-  if (rank == 0) {
-    for (int i = 1; i < size; i++) {
-      int o;
-      MPI_Recv(&o, 1, MPI_INT, i, 999, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      all = all && o;
-    }
-    for (int i = 1; i < size; i++)
-      MPI_Send(&all, 1, MPI_INT, i, 998, MPI_COMM_WORLD);
-  } else {
-    MPI_Send(&ok, 1, MPI_INT, 0, 999, MPI_COMM_WORLD);
-    MPI_Recv(&all, 1, MPI_INT, 0, 998, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  }
-  return all;
-}
+#define MPITEST_NAME "topologies"
+#include "mpitest.h"
 
 int main(int argc, char **argv)
 {
