@@ -6,15 +6,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifdef SMPI_SAMPLE_DELAY /* helpers of the simulated checks */
 static int close_to(double a, double b) { return fabs(a - b) <= 1e-12 * fabs(b); }
+#endif
 
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
   int rank, bad = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  double factor = argc > 1 ? atof(argv[1]) : 1.0;
 #ifdef SMPI_SAMPLE_DELAY
+  double factor = argc > 1 ? atof(argv[1]) : 1.0;
   int ran = 0;
   double t0 = MPI_Wtime();
   SMPI_SAMPLE_DELAY(0.5) { ran++; }

@@ -3,6 +3,7 @@
 #include <mpi.h>
 #include <stdio.h>
 
+#ifdef SMPI_SAMPLE_LOCAL /* helpers of the simulated checks */
 static volatile double sink;
 static void busy(long n)
 {
@@ -11,6 +12,7 @@ static void busy(long n)
     x += (double)i * 1e-9;
   sink = x;
 }
+#endif
 
 int main(int argc, char **argv)
 {
