@@ -144,7 +144,8 @@ void smpi_enter_call(void)
   if (spent <= 0 || smpi_w.cpu_threshold < 0 || spent < smpi_w.cpu_threshold)
     return;
   me->injected += spent;
-  smpi_execute_flops_now(spent * smpi_w.host_speed);
+  /* smpi/compute-noise applies to measured bursts too, not only to sampled blocks */
+  smpi_execute_flops_now(spent * smpi_sample_noise_factor() * smpi_w.host_speed);
 }
 
 void smpi_leave_call(void)
@@ -503,7 +504,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     eng_actor_set_data(rk->actor, rk);
   }
   /* protocol settings (bad smpi/os... strings) are checked before anything runs */
-  if (smpi_p2p_init(err, sizeof err) != 0)
+  if (smpi_p2p_init(err, sizeof err) != 0 || smpi_sample_init(err, sizeof err) != 0)
     return fail("%s", err);
   /* per-rank globals and errno; folding options are checked before anything runs */
   if (smpi_shared_init(err, sizeof err) != 0 || smpi_privatize_init(err, sizeof err) != 0)
