@@ -69,6 +69,8 @@ bool coll_algo_fits(coll_alg_id id, const coll_features *f)
     return false;
   if ((fl & COLL_F_SIZE2) && f->size != 2)
     return false;
+  if ((fl & COLL_F_REGULAR) && f->irregular)
+    return false;
   if ((fl & COLL_F_COUNT_POW2) && f->count < (size_t)coll_pof2_floor(f->size))
     return false;
   if ((fl & COLL_F_SMP) && f->ppn <= 0)
@@ -279,6 +281,8 @@ static void features_of(coll_id c, const coll_ctx *x, const coll_args *a, coll_f
     f->count = sum_counts(a->rcounts, x->size);
     f->total = f->count * f->dtsize;
     f->bytes = (size_t)a->rcounts[x->rank] * f->dtsize;
+    for (int i = 1; i < x->size; i++)
+      f->irregular |= a->rcounts[i] != a->rcounts[0];
     return;
   case COLL_reduce_scatter_block:
     f->count = (size_t)a->rcount;
@@ -329,6 +333,7 @@ static coll_alg_id choose(const coll_ctx *x, coll_features *f)
                  ? "it needs a power-of-two number of ranks"
              : (fl & COLL_F_EVEN) && f->size % 2 ? "it needs an even number of ranks"
              : (fl & COLL_F_SIZE2) && f->size != 2 ? "it needs exactly two ranks"
+             : (fl & COLL_F_REGULAR) && f->irregular ? "it needs blocks of equal size"
              : (fl & COLL_F_COUNT_POW2) ? "it needs at least one element per rank"
                                         : "it needs the same number of ranks on every host",
              coll_algos[fb].name);

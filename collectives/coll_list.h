@@ -137,11 +137,26 @@
             "hosts reduce to a leader, leaders do ring reduce-scatter + allgather")          \
   /* ---- reduce_scatter ---- */                                                              \
   COLL_ALGO(reduce_scatter, reduce_scatterv, 0, "reduce to rank 0, then scatterv")            \
+  COLL_ALGO(reduce_scatter, ompi_basic_recursivehalving, COLL_F_COMMUTATIVE,                 \
+            "recursive halving, largest distance first (Open MPI)")                          \
+  COLL_ALGO(reduce_scatter, ompi_ring, COLL_F_COMMUTATIVE, "ring (Open MPI)")                 \
+  COLL_ALGO(reduce_scatter, mpich_pair, COLL_F_COMMUTATIVE, "pairwise exchange (MPICH long)") \
+  COLL_ALGO(reduce_scatter, mpich_rdb, 0, "recursive doubling, any op (MPICH)")               \
+  COLL_ALGO(reduce_scatter, mpich_noncomm, COLL_F_POW2 | COLL_F_REGULAR,                     \
+            "recursive halving in bit-reversed order, any op (MPICH)")                       \
   /* ---- reduce_scatter_block ---- */                                                        \
   COLL_ALGO(reduce_scatter_block, reduce_scatter, 0, "reduce to rank 0, then scatter")        \
+  COLL_ALGO(reduce_scatter_block, ompi_basic_recursivehalving, COLL_F_COMMUTATIVE,           \
+            "reduce_scatter's recursive halving")                                            \
+  COLL_ALGO(reduce_scatter_block, ompi_ring, COLL_F_COMMUTATIVE, "reduce_scatter's ring")     \
+  COLL_ALGO(reduce_scatter_block, mpich_pair, COLL_F_COMMUTATIVE, "reduce_scatter's pairwise") \
+  COLL_ALGO(reduce_scatter_block, mpich_rdb, 0, "reduce_scatter's recursive doubling")         \
+  COLL_ALGO(reduce_scatter_block, mpich_noncomm, COLL_F_POW2, "reduce_scatter's noncomm")     \
   /* ---- scan ---- */                                                                        \
   COLL_ALGO(scan, linear, 0, "every rank sends to all higher ranks at once")                  \
+  COLL_ALGO(scan, rdb, 0, "recursive doubling (MPICH)")                                       \
   /* ---- exscan ---- */                                                                      \
-  COLL_ALGO(exscan, linear, 0, "every rank sends to all higher ranks at once")
+  COLL_ALGO(exscan, linear, 0, "every rank sends to all higher ranks at once")                \
+  COLL_ALGO(exscan, rdb, 0, "recursive doubling (MPICH)")
 
 #endif

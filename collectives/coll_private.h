@@ -66,6 +66,7 @@ enum {
   COLL_F_SMP = 1 << 3,         /* uses the host grouping: equal ranks per host, in blocks */
   COLL_F_EVEN = 1 << 4,        /* the communicator size must be even */
   COLL_F_SIZE2 = 1 << 5,       /* exactly two ranks */
+  COLL_F_REGULAR = 1 << 6,     /* reduce_scatter: every block the same size */
 };
 
 /* The arguments of any collective, MPI_IN_PLACE resolved (see the top comment). Fields
@@ -97,6 +98,7 @@ typedef struct coll_features {
   size_t total;       /* bytes moved to one rank overall: block * size, sum of the v counts */
   bool commutative;   /* reductions */
   bool in_place;
+  bool irregular;     /* reduce_scatter: the blocks are not all the same size */
   int ppn;            /* ranks per host when they are grouped in equal blocks, else 0 */
 } coll_features;
 
