@@ -90,7 +90,12 @@ def run_one(cmd, timeout):
         p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = t0 + timeout
         while True:
-            pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+            try:
+                pid, status, ru = os.wait4(p.pid, os.WNOHANG)
+            except KeyboardInterrupt:  # the child is in its own session: end it too
+                os.killpg(p.pid, 9)
+                os.wait4(p.pid, 0)
+                raise
             if pid == p.pid:
                 break
             if time.monotonic() > deadline:
@@ -205,36 +210,11 @@ def main():
     order = list(sims)
 
     failures, disagreements, timeouts, results = [], [], [], {}
-    for case in cases:
-        for plat in plats:
-            for n in scales:
-                key = (case, plat, n)
-                results[key] = {k: [] for k in sims}
-                timed_out = set()
-                for r in range(reps):
-                    seq = order if r % 2 == 0 else order[::-1]
-                    for kind in seq:
-                        if kind in timed_out:
-                            continue  # one timeout is enough to know; do not burn reps * T
-                        run, binary = sims[kind]
-                        cmd = [run, "-np", str(n), "-platform", PLATFORMS[plat]] + COMMON_CFG \
-                            + [binary, case]
-                        res = parse(kind, run_one(cmd, a.timeout))
-                        results[key][kind].append(res)
-                        if res["rc"] == "timeout":
-                            timed_out.add(kind)
-                            timeouts.append((key, kind))
-                            log("bench: TIMEOUT %s %s np=%d (%s) after %g s"
-                                % (kind, case, n, plat, a.timeout))
-                        elif not res["ok"]:
-                            failures.append((key, kind, res))
-                            tail = "\n".join(res["out"].strip().splitlines()[-5:])
-                            log("bench: FAILED %s %s np=%d (%s): rc=%s\n%s"
-                                % (kind, case, n, plat, res["rc"], tail))
-                        else:
-                            log("bench: %-4s %-11s %-7s np=%-5d rep %d: wall %.3f s, rss %d KiB, "
-                                "sim %.9g s" % (kind, case, plat, n, r, res["wall"], res["rss"],
-                                               res["sim"]))
+    try:
+        measure(a, cases, plats, scales, reps, sims, order, results, failures, timeouts)
+    except KeyboardInterrupt:  # Ctrl-C: keep what was measured and print it
+        log("bench: interrupted; the tables show the runs finished so far")
+        failures.append(("interrupted", None, None))
     print_tables(results, cases, plats, scales, sims, sg_note, a.timeout)
 
     for key, res in results.items():
@@ -265,6 +245,40 @@ def main():
     return status
 
 
+def measure(a, cases, plats, scales, reps, sims, order, results, failures, timeouts):
+    """Run every (case, platform, scale) reps times per simulator, alternating who goes first."""
+    for case in cases:
+        for plat in plats:
+            for n in scales:
+                key = (case, plat, n)
+                results[key] = {k: [] for k in sims}
+                timed_out = set()
+                for r in range(reps):
+                    seq = order if r % 2 == 0 else order[::-1]
+                    for kind in seq:
+                        if kind in timed_out:
+                            continue  # one timeout is enough to know; do not burn reps * T
+                        run, binary = sims[kind]
+                        cmd = [run, "-np", str(n), "-platform", PLATFORMS[plat]] + COMMON_CFG \
+                            + [binary, case]
+                        res = parse(kind, run_one(cmd, a.timeout))
+                        results[key][kind].append(res)
+                        if res["rc"] == "timeout":
+                            timed_out.add(kind)
+                            timeouts.append((key, kind))
+                            log("bench: TIMEOUT %s %s np=%d (%s) after %g s"
+                                % (kind, case, n, plat, a.timeout))
+                        elif not res["ok"]:
+                            failures.append((key, kind, res))
+                            tail = "\n".join(res["out"].strip().splitlines()[-5:])
+                            log("bench: FAILED %s %s np=%d (%s): rc=%s\n%s"
+                                % (kind, case, n, plat, res["rc"], tail))
+                        else:
+                            log("bench: %-4s %-11s %-7s np=%-5d rep %d: wall %.3f s, rss %d KiB, "
+                                "sim %.9g s" % (kind, case, plat, n, r, res["wall"], res["rss"],
+                                               res["sim"]))
+
+
 def print_tables(results, cases, plats, scales, sims, sg_note, timeout):
     have_sg = "sg" in sims
     print("# smpi vs SimGrid 3.32 — %s" % time.strftime("%Y-%m-%d %H:%M %Z"))
@@ -284,7 +298,9 @@ def print_tables(results, cases, plats, scales, sims, sg_note, timeout):
         print("|" + "---|" * len(hdr))
         for plat in plats:
             for n in scales:
-                res = results[(case, plat, n)]
+                res = results.get((case, plat, n))
+                if res is None:
+                    continue
                 o = [x for x in res["ours"] if x["ok"]]
                 msgs = o[0]["msgs"] if o else None
                 row = [plat, str(n), str(msgs) if msgs is not None else "-"]
