@@ -2,15 +2,18 @@
  *
  * <include file="..."/> makes the loader read files. Inputs are loaded as if they were the
  * file fuzz.xml of a fresh temporary directory (not by chdir: libFuzzer opens its corpus
- * paths after LLVMFuzzerInitialize), which holds three small files to include (a valid
- * zone, a file that includes itself, a malformed one), so that the include code is
- * reached with relative paths as in real platforms; and the loader's fopen is
- * wrapped (linked with -Wl,--wrap=fopen,--wrap=fopen64) to refuse anything outside that directory: a
- * fuzzer that spells "/dev/zero" or "/dev/stdin" must not turn the run into an endless read
- * (see docs/robustness.md: the loader itself reads such files to the end). A directory
- * inside the sandbox is allowed: reading it fails with EISDIR, a path worth exercising.
+ * paths after LLVMFuzzerInitialize). That directory holds three small files to include (a
+ * valid zone, a file that includes itself, a malformed one), so that the include code runs
+ * with relative paths as in real platforms.
+ *
+ * The targets are linked with -Wl,--wrap=fopen,--wrap=fopen64, and while the loader runs,
+ * opening for reading anything outside the directory fails with EACCES: a fuzzer that
+ * spells "/dev/zero" or "/dev/stdin" must not turn the run into an endless read (the loader
+ * reads such files to the end: see docs/robustness.md). A directory inside the sandbox is
+ * allowed: reading it fails with EISDIR, a path worth exercising.
+ *
  * libxml2 opens nothing itself: the loader parses with XML_PARSE_NONET and no DTD loading,
- * and external entities are not substituted. */
+ * and external entities are not substituted (checked with strace on the seed entities.xml). */
 #ifndef SMPI_TESTS_FUZZ_PLATFORM_ENV_H
 #define SMPI_TESTS_FUZZ_PLATFORM_ENV_H
 
@@ -32,6 +35,10 @@
 #include <unistd.h>
 
 static char fuzz_sandbox[PATH_MAX];
+/* Only reads, and only while the loader runs: libFuzzer's own fopen calls are wrapped too
+ * (it is linked statically), and it must still write the corpus and, from its crash handler
+ * (possibly in the middle of a load), the crash artifact. */
+static bool fuzz_confined;
 static char fuzz_doc_name[PATH_MAX + 16]; /* <sandbox>/fuzz.xml */
 
 /* meson builds with _FILE_OFFSET_BITS=64, which makes glibc's fopen an alias of fopen64:
@@ -41,8 +48,10 @@ FILE *__real_fopen64(const char *path, const char *mode);
 FILE *__wrap_fopen(const char *path, const char *mode);
 FILE *__wrap_fopen64(const char *path, const char *mode);
 
-static bool fuzz_in_sandbox(const char *path)
+static bool fuzz_in_sandbox(const char *path, const char *mode)
 {
+  if (!fuzz_confined || mode[0] != 'r')
+    return true;
   char *real = realpath(path, NULL);
   size_t n = strlen(fuzz_sandbox);
   bool inside = real && fuzz_sandbox[0] && strncmp(real, fuzz_sandbox, n) == 0 &&
@@ -53,7 +62,7 @@ static bool fuzz_in_sandbox(const char *path)
 
 FILE *__wrap_fopen(const char *path, const char *mode)
 {
-  if (!fuzz_in_sandbox(path)) {
+  if (!fuzz_in_sandbox(path, mode)) {
     errno = EACCES;
     return NULL;
   }
@@ -62,7 +71,7 @@ FILE *__wrap_fopen(const char *path, const char *mode)
 
 FILE *__wrap_fopen64(const char *path, const char *mode)
 {
-  if (!fuzz_in_sandbox(path)) {
+  if (!fuzz_in_sandbox(path, mode)) {
     errno = EACCES;
     return NULL;
   }
@@ -130,7 +139,9 @@ static plat_platform *fuzz_platform_load(const uint8_t *data, size_t size)
   char err[FUZZ_ERRLEN];
   fuzz_err_init(err, sizeof err);
   plat_platform *p = (plat_platform *)1;
+  fuzz_confined = true;
   int rc = plat_load_string(xml, fuzz_doc_name, &p, err, sizeof err);
+  fuzz_confined = false;
   fuzz_check_result("plat_load_string", rc, err, sizeof err);
   FUZZ_REQUIRE((rc == 0) == (p != NULL), "returned %d with platform %p", rc, (void *)p);
   free(xml);
