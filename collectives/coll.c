@@ -154,7 +154,7 @@ __attribute__((constructor)) static void coll_declare_at_load(void) { coll_decla
 
 /* ---- test hook: per rank, so that a rank that finished a collective early cannot change
  * the algorithm of a call another rank has not entered yet ---- */
-static int *forced;  /* [world rank * COLL_COUNT + c]: algorithm + 1, or 0 */
+static int *forced;  /* [world rank * COLL_COUNT + c], see smpi_coll_force */
 static int forced_np;
 
 __attribute__((visibility("default"))) int smpi_coll_force(const char *coll, const char *name);
@@ -171,10 +171,16 @@ int smpi_coll_force(const char *coll, const char *name)
   for (int c = 0; c < COLL_COUNT; c++) {
     if (strcmp(coll, coll_infos[c].name))
       continue;
-    int a = name && *name ? coll_algo_find((coll_id)c, name) : -1;
-    if (name && *name && a < 0)
-      return -1;
-    forced[(size_t)me->rank * COLL_COUNT + c] = a + 1;
+    /* stored as choice + 2: 0 = not forced, 1 = follow smpi/coll-selector (never stored),
+     * 2.. = algorithms, negative = a selector (-1 - k) */
+    int v = 0;
+    if (name && *name) {
+      v = parse_choice((coll_id)c, name);
+      if (v == -1)
+        return -1;
+      v = v >= 0 ? v + 2 : v + 1;
+    }
+    forced[(size_t)me->rank * COLL_COUNT + c] = v;
     return 0;
   }
   return -1;
@@ -295,7 +301,7 @@ static void features_of(coll_id c, const coll_ctx *x, const coll_args *a, coll_f
   f->bytes = f->count * f->dtsize;
 }
 
-static coll_alg_id selector_choice(size_t k, const coll_features *f)
+static coll_alg_id selector_choice(size_t k, coll_features *f)
 {
   coll_alg_id id = coll_selectors[k].select(f);
   ASSERTF(id < COLL_ALG_COUNT && coll_algos[id].coll == f->coll && coll_algo_fits(id, f),
@@ -310,8 +316,11 @@ static coll_alg_id choose(const coll_ctx *x, coll_features *f)
   coll_id c = f->coll;
   smpi_rank *me = smpi_self();
   int want = choice[c];
-  if (forced && me && forced_np == smpi_w.np && forced[(size_t)me->rank * COLL_COUNT + c])
-    want = forced[(size_t)me->rank * COLL_COUNT + c] - 1;
+  if (forced && me && forced_np == smpi_w.np) {
+    int v = forced[(size_t)me->rank * COLL_COUNT + c];
+    if (v)
+      want = v > 0 ? v - 2 : v - 1;
+  }
   if (want == -1)
     return selector_choice(selector_idx, f);
   if (want <= -2)
@@ -371,10 +380,13 @@ int coll_run(coll_ctx *x, coll_id c, const coll_args *a)
   LOG_DEBUG("%s: %s (size %d, %zu bytes)", coll_infos[c].mpi_name, coll_algos[id].name,
             x->size, f.bytes);
   coll_id saved = x->coll;
+  size_t saved_seg = x->segsize;
   x->coll = c;
   x->ppn = f.ppn;
+  x->segsize = f.segsize;
   int rc = coll_algos[id].fn(x, a);
   x->coll = saved;
+  x->segsize = saved_seg;
   if (rc == MPI_SUCCESS)
     rc = x->err;
   return rc;

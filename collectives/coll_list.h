@@ -57,6 +57,7 @@
   COLL_ALGO(bcast, scatter_rdb_allgather, 0,                                                  \
             "binomial scatter + recursive-doubling allgather (MPICH medium messages)")       \
   COLL_ALGO(bcast, knomial, 0, "4-nomial tree, children served at once")                      \
+  COLL_ALGO(bcast, ompi_binomial, 0, "Open MPI binomial tree, children served at once")      \
   /* ---- gather ---- */                                                                      \
   COLL_ALGO(gather, linear, 0, "root posts every receive at once (SimGrid's default)")        \
   COLL_ALGO(gather, ompi_basic_linear, 0, "root receives one block at a time, in rank order") \
@@ -70,6 +71,7 @@
   COLL_ALGO(scatter, ompi_basic_linear, 0, "root sends one block at a time, in rank order")   \
   COLL_ALGO(scatter, ompi_binomial, 0, "in-order binomial tree, subtrees forwarded whole")    \
   COLL_ALGO(scatter, ompi_linear_nb, 0, "root posts nonblocking sends in rank order")         \
+  COLL_ALGO(scatter, mpich_binomial, 0, "binomial tree, largest subtree first (MPICH)")       \
   /* ---- scatterv ---- */                                                                    \
   COLL_ALGO(scatterv, linear, 0, "root posts every send at once")                             \
   /* ---- allgather ---- */                                                                   \
@@ -96,12 +98,17 @@
   COLL_ALGO(alltoall, ring, 0, "step i: send to rank + i, receive from rank - i")            \
   COLL_ALGO(alltoall, bruck, 0, "Bruck: log2 n steps of packed blocks")                      \
   COLL_ALGO(alltoall, 2dmesh, 0, "rows exchange whole buffers, then columns exchange blocks") \
+  COLL_ALGO(alltoall, mpich_scattered, 0, "batches of 32 peers posted at once (MPICH medium)")  \
+  COLL_ALGO(alltoall, mpich_pairwise, 0, "n-1 exchanges: rank ^ i (powers of two) or +-i (MPICH long)") \
+  COLL_ALGO(alltoall, ompi_pairwise, 0, "n-1 exchanges with rank + i / rank - i (Open MPI)")  \
   /* ---- alltoallv ---- */                                                                   \
   COLL_ALGO(alltoallv, linear, 0, "every send and receive posted at once")                    \
   COLL_ALGO(alltoallv, pair, COLL_F_POW2, "pairwise exchange with rank ^ i")                  \
   COLL_ALGO(alltoallv, ring, 0, "step i: send to rank + i, receive from rank - i")           \
   COLL_ALGO(alltoallv, bruck, 0, "MPICH's scattered algorithm in batches of 4 peers")        \
   COLL_ALGO(alltoallv, ompi_basic_linear, 0, "Open MPI: every send and receive at once")     \
+  COLL_ALGO(alltoallv, ompi_pairwise, 0, "n-1 exchanges with rank + i / rank - i (Open MPI)") \
+  COLL_ALGO(alltoallv, mpich_scattered, 0, "batches of 32 peers posted at once (MPICH)")      \
   /* ---- alltoallw ---- */                                                                   \
   COLL_ALGO(alltoallw, linear, 0, "every send and receive posted at once")                    \
   /* ---- reduce ---- */                                                                      \
@@ -155,8 +162,10 @@
   /* ---- scan ---- */                                                                        \
   COLL_ALGO(scan, linear, 0, "every rank sends to all higher ranks at once")                  \
   COLL_ALGO(scan, rdb, 0, "recursive doubling (MPICH)")                                       \
+  COLL_ALGO(scan, ompi_linear, 0, "chain: each rank gets the prefix from the previous one")  \
   /* ---- exscan ---- */                                                                      \
   COLL_ALGO(exscan, linear, 0, "every rank sends to all higher ranks at once")                \
-  COLL_ALGO(exscan, rdb, 0, "recursive doubling (MPICH)")
+  COLL_ALGO(exscan, rdb, 0, "recursive doubling (MPICH)")                                     \
+  COLL_ALGO(exscan, ompi_linear, 0, "chain: each rank gets the prefix from the previous one")
 
 #endif

@@ -100,7 +100,11 @@ typedef struct coll_features {
   bool in_place;
   bool irregular;     /* reduce_scatter: the blocks are not all the same size */
   int ppn;            /* ranks per host when they are grouped in equal blocks, else 0 */
+  size_t segsize;     /* out: a selector may set a segment size for the algorithm it picks
+                         (Open MPI's decision does): 0 leaves the algorithm's own rule,
+                         COLL_SEG_WHOLE asks for one segment */
 } coll_features;
+#define COLL_SEG_WHOLE ((size_t)-1)
 
 /* State of one collective call on one rank. */
 typedef struct coll_ctx {
@@ -113,6 +117,7 @@ typedef struct coll_ctx {
   void **tmps;         /* scratch buffers, freed at the end of the call */
   size_t ntmps, captmps;
   int ppn;             /* ranks per host (see coll_features.ppn) */
+  size_t segsize;      /* segment size the selector asked for, 0 if none */
 } coll_ctx;
 
 typedef int (*coll_fn)(coll_ctx *x, const coll_args *a);
@@ -141,16 +146,17 @@ COLL_ALGORITHMS(COLL_X_PROTO)
 
 /* ---- selectors (collectives/selector_*.c) ---- */
 
-typedef coll_alg_id (*coll_selector_fn)(const coll_features *f);
+typedef coll_alg_id (*coll_selector_fn)(coll_features *f);
 typedef struct coll_selector {
   const char *name; /* value of smpi/coll-selector */
   coll_selector_fn select;
   const char *desc;
 } coll_selector;
 
-coll_alg_id coll_select_default(const coll_features *f);
-coll_alg_id coll_select_mpich(const coll_features *f);
-coll_alg_id coll_select_ompi(const coll_features *f);
+/* f->segsize is an output (see coll_features) */
+coll_alg_id coll_select_default(coll_features *f);
+coll_alg_id coll_select_mpich(coll_features *f);
+coll_alg_id coll_select_ompi(coll_features *f);
 
 extern const coll_selector coll_selectors[];
 extern const size_t coll_nselectors;
@@ -270,8 +276,9 @@ void coll_print_help(FILE *out);
 void coll_print_markdown(FILE *out);
 
 /* ---- test hook ----
- * Forces algorithm name for collective coll on the calling process (NULL or "" goes back
- * to the configuration), bypassing smpi/<coll>. Returns 0, or -1 for unknown names.
+ * Forces algorithm (or selector) name for collective coll on the calling rank (NULL or ""
+ * goes back to the configuration), bypassing smpi/<coll>. Returns 0, or -1 for unknown
+ * names.
  * Exported so that MPI test programs can loop over algorithms in one run. */
 int smpi_coll_force(const char *coll, const char *name);
 

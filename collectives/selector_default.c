@@ -14,7 +14,7 @@
 #include "collectives/coll_private.h"
 #include "src/invariant.h"
 
-coll_alg_id coll_select_default(const coll_features *f)
+coll_alg_id coll_select_default(coll_features *f)
 {
   switch (f->coll) {
   case COLL_barrier:

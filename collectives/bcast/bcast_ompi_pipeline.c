@@ -3,7 +3,8 @@
  * of Open MPI's decision for pipelines, as SimGrid 3.32 applies them when the algorithm is
  * forced (m = bytes, n = ranks); segments are cut in bytes (coll_bytes_get):
  *   n < 1.6134e-6 m + 2.1102 -> 128 KiB;  n < 2.3679e-6 m + 1.1787 -> 64 KiB;
- *   n < 3.2118e-6 m + 8.7936 -> 16 KiB;   otherwise 128 KiB. */
+ *   n < 3.2118e-6 m + 8.7936 -> 16 KiB;   otherwise 128 KiB.
+ * (Open MPI's own decision ends with 8 KiB instead; the ompi selector passes that on.) */
 #include "collectives/coll_ompi.h"
 
 size_t coll_ompi_pipeline_segsize(size_t bytes, int n);
@@ -26,7 +27,10 @@ int coll_bcast_ompi_pipeline(coll_ctx *x, const coll_args *a)
   coll_bytes b;
   coll_bytes_get(x, a, &b);
   size_t units = b.nbytes / b.unit;
-  size_t seg = coll_ompi_segcount(coll_ompi_pipeline_segsize(b.nbytes, x->size), b.unit, units);
+  size_t segsize = x->segsize && x->segsize != COLL_SEG_WHOLE
+                       ? x->segsize
+                       : coll_ompi_pipeline_segsize(b.nbytes, x->size);
+  size_t seg = coll_ompi_segcount(segsize, b.unit, units);
   coll_tree t;
   coll_tree_chain(&t, 1, x->rank, x->size, a->root);
   coll_ompi_bcast_generic(x, b.buf, b.nbytes, coll_byte(), &t, seg * b.unit, COLL_TAG_BCAST);

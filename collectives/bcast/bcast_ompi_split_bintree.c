@@ -22,7 +22,9 @@ int coll_bcast_ompi_split_bintree(coll_ctx *x, const coll_args *a)
   coll_bytes_get(x, a, &b);
   /* in units of the basic type, then in bytes for the messages */
   size_t dts = b.unit, count = b.nbytes / dts;
-  size_t segsize = b.nbytes < 370728 ? 1024 : 8192;
+  size_t segsize = x->segsize && x->segsize != COLL_SEG_WHOLE ? x->segsize
+                   : b.nbytes < 370728                        ? 1024
+                                                              : 8192;
   size_t counts[2] = {(count + 1) / 2, count / 2};
   size_t segsz = segsize < dts ? dts : segsize;
   size_t segc = segsz / dts;

@@ -11,11 +11,14 @@
  *   ompi_in_order_binary in-order binary tree rooted at rank n-1 (then sent to the root),
  *                        one segment: the operand order holds for any op
  *
- * All but the in-order binary need a commutative op. */
+ * All but the in-order binary need a commutative op. A segment size set by the selector
+ * (the ompi selector passes Open MPI's) wins over these. */
 #include "collectives/coll_ompi.h"
 
 static int run_tree(coll_ctx *x, const coll_args *a, const coll_tree *t, size_t segsize)
 {
+  if (x->segsize) /* the selector's choice (Open MPI's decision) */
+    segsize = x->segsize == COLL_SEG_WHOLE ? 0 : x->segsize;
   size_t count = (size_t)a->rcount, dts = smpi_dt_size(a->rdt);
   size_t seg = segsize ? coll_ompi_segcount(segsize, dts, count) : count;
   coll_ompi_reduce_generic(x, a, t, seg ? seg : 1, 0);
