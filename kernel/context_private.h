@@ -20,6 +20,16 @@
 #include <stdint.h>
 #include <stdnoreturn.h>
 
+/* Built with AddressSanitizer? GCC says so with __SANITIZE_ADDRESS__, clang 14 (Debian
+ * bookworm's) only through __has_feature. */
+#if defined(__SANITIZE_ADDRESS__)
+#define CTX_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CTX_ASAN 1
+#endif
+#endif
+
 struct ctx {
   void *sp;        /* raw factory: stack pointer saved while the context is switched out */
   ctx_fn fn;
@@ -38,10 +48,11 @@ struct ctx {
   uintptr_t window_lo; /* overflow window [window_lo, stack_lo), see context.c */
   unsigned valgrind_id; /* stack registration, when built with valgrind's header */
   list_node live;  /* on ctx_live while created and not destroyed (signal handler walks it) */
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(CTX_ASAN)
   void *asan_fake_stack;
   const void *asan_bottom;
   size_t asan_size;
+  uintptr_t asan_low; /* frame address of ctx_transfer when the context last switched away */
 #endif
   alignas(max_align_t) unsigned char impl[]; /* factory-specific, ops->impl_size bytes */
 };
