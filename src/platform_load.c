@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 
 LOG_NEW_CATEGORY(platform, "platform file loader");
@@ -448,11 +449,28 @@ static int validate(loader *L, xmlDocPtr doc)
   return fail_at(L, L->file, best_line, "%s", best);
 }
 
+/* errnum value for "exists but is not a regular file" (a device such as /dev/zero would be
+ * read forever, a pipe or /dev/stdin would block) */
+#define PLAT_NOT_REGULAR (-1)
+/* largest platform file read: far above any real one (a fully routed 1 024-host file is 98 MB) */
+#define PLAT_MAX_FILE ((off_t)1 << 31)
+
+static const char *read_error(int errnum)
+{
+  return errnum == PLAT_NOT_REGULAR ? "not a regular file" : strerror(errnum);
+}
+
 static char *read_whole_file(const char *path, size_t *len, int *errnum)
 {
   FILE *f = fopen(path, "rb");
   if (!f) {
     *errnum = errno;
+    return NULL;
+  }
+  struct stat st;
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > PLAT_MAX_FILE) {
+    *errnum = S_ISDIR(st.st_mode) ? EISDIR : st.st_size > PLAT_MAX_FILE ? EFBIG : PLAT_NOT_REGULAR;
+    fclose(f);
     return NULL;
   }
   size_t cap = 1 << 16, n = 0;
@@ -1414,7 +1432,7 @@ static int handle_include(loader *L, xmlNode *n, plat_zone *zone)
   int errnum = 0;
   char *buf = read_whole_file(path, &len, &errnum);
   if (!buf) {
-    int rc = FAIL(L, n, "cannot read included file '%s' (%s): %s", file, path, strerror(errnum));
+    int rc = FAIL(L, n, "cannot read included file '%s' (%s): %s", file, path, read_error(errnum));
     free(path);
     return rc;
   }
@@ -1702,7 +1720,7 @@ int plat_load_file(const char *path, plat_platform **out, char *err, size_t errl
   int errnum = 0;
   char *buf = read_whole_file(path, &len, &errnum);
   if (!buf) {
-    snprintf(err, errlen, "%s: cannot read platform file: %s", path, strerror(errnum));
+    snprintf(err, errlen, "%s: cannot read platform file: %s", path, read_error(errnum));
     *out = NULL;
     return -1;
   }

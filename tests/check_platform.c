@@ -755,6 +755,23 @@ START_TEST(test_include)
                      DATA "good/memory.xml");
   ck_assert_uint_eq(plat_host_count(p), 2);
   plat_free(p);
+
+  /* a device is refused at once instead of being read forever (found by fuzzing) */
+  char msg[512];
+  ck_assert_int_eq(plat_load_string("<?xml version='1.0'?>\n"
+                                    "<platform version='4.1'>\n"
+                                    "  <zone id='top' routing='Full'>\n"
+                                    "    <include file='/dev/zero'/>\n"
+                                    "  </zone>\n"
+                                    "</platform>\n",
+                                    "dev.xml", &p, err, sizeof err),
+                   -1);
+  ck_assert_ptr_null(p);
+  ck_assert_msg(strstr(err, "dev.xml:4: cannot read included file '/dev/zero'") &&
+                    strstr(err, "not a regular file"),
+                "message: %s", err);
+  ck_assert_int_eq(plat_load_file("/dev/null", &p, err, sizeof err), -1);
+  ck_assert_msg(strstr(err, "not a regular file"), "message: %s", err);
 }
 END_TEST
 
