@@ -757,7 +757,6 @@ START_TEST(test_include)
   plat_free(p);
 
   /* a device is refused at once instead of being read forever (found by fuzzing) */
-  char msg[512];
   ck_assert_int_eq(plat_load_string("<?xml version='1.0'?>\n"
                                     "<platform version='4.1'>\n"
                                     "  <zone id='top' routing='Full'>\n"
