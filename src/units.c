@@ -157,6 +157,10 @@ int units_parse(units_kind kind, const char *s, double *out, bool *unitless, cha
   }
   for (const unit_def *u = kinds[kind].units; u->name; u++) {
     if (strcmp(end, u->name) == 0) {
+      if (!isfinite(value * u->factor)) { /* 1e308Gf: finite number, infinite value */
+        snprintf(err, errlen, "%s '%s' is too large", what, text);
+        return -1;
+      }
       *out = value * u->factor;
       return 0;
     }

@@ -214,6 +214,7 @@ static const struct {
     {UNITS_LATENCY, "5usec", "unknown unit 'usec' in latency '5usec'; expected one of s, ms, us"},
     {UNITS_LATENCY, "-1ms", "negative latency '-1ms'"},
     {UNITS_LATENCY, "1e999s", "'1e999s' is not a valid latency"},
+    {UNITS_SPEED, "1e308Gf", "speed '1e308Gf' is too large"}, /* found by fuzzing */
     {UNITS_LATENCY, "us", "'us' is not a valid latency"},
     {UNITS_SIZE, "1KiBps", "unknown unit 'KiBps' in size"},
     {UNITS_SIZE, "1kiB", "unknown unit 'kiB' in size"},
