@@ -990,7 +990,8 @@ static void commit(lmm_system *sys)
   for (size_t i = 0; i < sys->nS; i++) {
     lmm_constraint *c = sys->S[i];
     double load = 0, max_level = 0;
-    const lmm_free_elem *fe = sys->fe + c->fe_pos;
+    /* (no pointer arithmetic on a NULL array when no constraint has a free element) */
+    const lmm_free_elem *fe = c->nfree ? sys->fe + c->fe_pos : NULL;
     for (size_t j = 0; j < c->nfree; j++) {
       const lmm_variable *v = sys->F[fe[j].fidx];
       double x = fe[j].coef * v->value;
