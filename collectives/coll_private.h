@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "collectives/coll.h"
 #include "collectives/coll_list.h"
 #include "smpi/comm.h"
 #include "smpi/datatype.h"
@@ -67,6 +68,9 @@ enum {
   COLL_F_EVEN = 1 << 4,        /* the communicator size must be even */
   COLL_F_SIZE2 = 1 << 5,       /* exactly two ranks */
   COLL_F_REGULAR = 1 << 6,     /* reduce_scatter: every block the same size */
+  /* not a requirement: SimGrid 3.32 has an algorithm of this name with the same messages
+   * (tools/simgrid-ref/record_coll.sh compares their simulated times) */
+  COLL_SG = 1 << 15,
 };
 
 /* The arguments of any collective, MPI_IN_PLACE resolved (see the top comment). Fields
@@ -269,11 +273,7 @@ static inline int coll_pof2_ceil(int n)
  * the leader of a group is its lowest comm rank. Valid when x->ppn > 0. */
 int coll_node_of(const coll_ctx *x, int r);
 
-/* ---- help and documentation (coll.c) ---- */
-void coll_print_help(FILE *out);
-/* Markdown tables: every collective with its algorithms; each selector's choices over a
- * grid of sizes. Used by tools/coll-doc.c for docs/collectives.md. */
-void coll_print_markdown(FILE *out);
+/* ---- help and documentation: collectives/coll.h (coll_doc.c) ---- */
 
 /* ---- test hook ----
  * Forces algorithm (or selector) name for collective coll on the calling rank (NULL or ""

@@ -165,6 +165,8 @@ int main(int argc, char **argv)
       } else {
         add_field("cfg", a + 6);
       }
+    } else if (!strcmp(a, "-help-coll") || !strcmp(a, "--help-coll")) {
+      add_field("help", "coll");
     } else if (!strcmp(a, "--cfg")) {
       add_field("cfg", need_value(argc, argv, &i));
     } else if (!strncmp(a, "--log=", 6)) {

@@ -29,14 +29,18 @@
  * Run with --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 so that the result only
  * depends on the network model and the algorithm. */
 #include <mpi.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #ifdef SMPI_SHARED_MALLOC
-/* Large buffers are folded: their content does not matter here, only their size. */
-#define BIG_ALLOC(n) ((n) >= (1L << 24) ? SMPI_SHARED_MALLOC(n) : malloc(n))
-#define BIG_FREE(p, n) ((n) >= (1L << 24) ? SMPI_SHARED_FREE(p) : free(p))
+/* Buffers of 1 MiB or more are folded: their content does not matter here, only their
+ * size (64 ranks would otherwise touch gigabytes). */
+#define BIG_ALLOC(n) ((n) >= (1L << 20) ? SMPI_SHARED_MALLOC(n) : malloc(n))
+#define BIG_FREE(p, n) ((n) >= (1L << 20) ? SMPI_SHARED_FREE(p) : free(p))
 #else
 #define BIG_ALLOC(n) malloc(n)
 #define BIG_FREE(p, n) free(p)
@@ -69,7 +73,7 @@ static void *xalloc(size_t n)
   void *p = BIG_ALLOC(n ? n : 1);
   if (!p)
     die("out of memory");
-  if (n < (1L << 24))
+  if (n < (1L << 20))
     memset(p, 1, n);
   return p;
 }
@@ -167,6 +171,12 @@ static int run(const char *name, long bytes, int root, int np)
 int main(int argc, char **argv)
 {
   int rank, np; /* no mutable globals: the program must not depend on privatization */
+#ifdef __GLIBC__
+  /* buffers come and go at every measurement: keep them in the heap rather than mapping
+   * fresh zeroed pages each time (which costs more than the simulation) */
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);
+#endif
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &np);

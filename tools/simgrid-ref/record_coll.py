@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Record SimGrid 3.32's simulated time of every collective algorithm it shares with smpi.
+
+For each platform (flat cluster, fat tree: tests/data/simgrid-ref/platforms/coll_*256.xml)
+and each number of ranks (16, 64, 256), writes tests/data/simgrid-ref/coll_<platform>_<np>.txt
+with one line per (collective, algorithm, size):
+
+    <collective> <algorithm> <size> <ranks> <span seconds> <mean seconds>
+
+as printed by tests/mpi/coll_timing.c (see its header: the collective runs once untimed,
+then once between MPI_Wtime calls after a point-to-point barrier; span = last end - first
+start, mean = average per-rank duration). The algorithms are those marked COLL_SG in
+collectives/coll_list.h (same name and messages in SimGrid), each forced with
+--cfg=smpi/<collective>:<algorithm>, plus `default` for every collective (SimGrid's own
+choice; for the collectives SimGrid has no key for, simply no --cfg). Sizes: 8 B and 1 MiB
+per block for bcast/reduce/allreduce/scan/exscan/gather/scatter; 8 B per block and
+1 MiB per rank in all (`/1048576`) for the collectives that move n blocks per rank.
+
+Every run uses -hostfile platforms/coll_hosts256.txt (rank r on node-r; SimGrid's smpirun
+would otherwise take the hosts in name order: node-0, node-1, node-10, node-100, ...),
+-no-privatize (coll_timing has no mutable globals),
+--cfg=smpi/simulate-computation:no and --cfg=smpi/wtime:0. A SimGrid run that fails or
+takes longer than --timeout seconds (default 120; SimGrid needs ~350 s for a 256-rank
+alltoall posting all 65 280 messages at once, smpi 3 s) is retried one size at a time;
+what still fails is written as a comment line saying so.
+
+Usage: tools/simgrid-ref/record_coll.py [--np 16,64,256] [--platforms flat256,fattree256]
+                                        [--timeout S] [--only COLL[:ALGO]]...
+Needs smpicc and smpirun of SimGrid 3.32 (Debian libsimgrid-dev). Run from anywhere.
+"""
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+OUT = os.path.join("tests", "data", "simgrid-ref")
+PLAT = {
+    "flat256": os.path.join(OUT, "platforms", "coll_flat256.xml"),
+    "fattree256": os.path.join(OUT, "platforms", "coll_fattree256.xml"),
+}
+# rank r on node-r: without a hostfile SimGrid 3.32's smpirun takes the hosts in name order
+# (node-0, node-1, node-10, node-100, ...), which on a fat tree spreads 16 ranks over leaves
+HOSTS = os.path.join(OUT, "platforms", "coll_hosts256.txt")
+# collectives SimGrid 3.32 has a smpi/<collective> key for
+SG_KEYS = ["barrier", "bcast", "gather", "scatter", "allgather", "allgatherv", "alltoall",
+           "alltoallv", "reduce", "allreduce", "reduce_scatter"]
+OTHERS = ["gatherv", "scatterv", "alltoallw", "reduce_scatter_block", "scan", "exscan"]
+BLOCKS = {"allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw", "reduce_scatter",
+          "reduce_scatter_block"}
+COMMON = ["--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0"]
+
+
+def sizes_of(coll):
+    if coll == "barrier":
+        return ["0"]
+    return ["8", "/1048576" if coll in BLOCKS else "1048576"]
+
+
+def shared_algorithms():
+    """(collective, algorithm) pairs marked COLL_SG in coll_list.h, in list order."""
+    pairs = []
+    with open(os.path.join(ROOT, "collectives", "coll_list.h")) as f:
+        for line in f:
+            m = re.match(r"\s*COLL_ALGO\((\w+), (\w+), ([^,]*),", line)
+            if m and "COLL_SG" in m.group(3):
+                pairs.append((m.group(1), m.group(2)))
+    return pairs
+
+
+def measurements():
+    todo = []
+    for c in SG_KEYS:
+        todo.append((c, "default"))
+    todo += shared_algorithms()
+    for c in OTHERS:
+        todo.append((c, "default"))
+    return todo
+
+
+def run(cmd, timeout):
+    try:
+        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "timeout"
+    if p.returncode != 0:
+        tail = (p.stderr.strip().splitlines() or ["?"])[-1]
+        return None, "failed (exit %d: %s)" % (p.returncode, tail[:120])
+    lines = [l for l in p.stdout.splitlines() if l and not l.startswith("[")]
+    return lines, None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--np", default="16,64,256")
+    ap.add_argument("--platforms", default="flat256,fattree256")
+    ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--only", action="append", default=[])
+    args = ap.parse_args()
+
+    version = subprocess.run(["smpirun", "-version"], capture_output=True, text=True).stdout
+    version = (version.splitlines() or ["?"])[0]
+    pkg = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${Version}", "libsimgrid-dev"],
+                         capture_output=True, text=True).stdout or "libsimgrid-dev (unknown)"
+    build = tempfile.mkdtemp(prefix="simgrid-coll.")
+    exe = os.path.join(build, "coll_timing")
+    cc = ["smpicc", "-std=c11", "-O2", "-Wall", "-o", exe, "tests/mpi/coll_timing.c"]
+    print("== build:", " ".join(cc), file=sys.stderr)
+    subprocess.run(cc, cwd=ROOT, check=True, capture_output=True)
+
+    todo = measurements()
+    if args.only:
+        keep = set(args.only)
+        todo = [(c, a) for c, a in todo if c in keep or "%s:%s" % (c, a) in keep]
+    for pname in args.platforms.split(","):
+        for np_ in [int(x) for x in args.np.split(",")]:
+            path = os.path.join(OUT, "coll_%s_%d.txt" % (pname, np_))
+            old = {}
+            if args.only and os.path.exists(os.path.join(ROOT, path)):
+                for l in open(os.path.join(ROOT, path)):
+                    if not l.startswith("#"):
+                        f = l.split()
+                        old[(f[0], f[1], f[2])] = l
+            body = []
+            for coll, algo in todo:
+                base = ["smpirun", "-np", str(np_), "-platform", PLAT[pname], "-hostfile", HOSTS,
+                        "-no-privatize"]
+                base += COMMON
+                if algo != "default" or coll in SG_KEYS:
+                    base.append("--cfg=smpi/%s:%s" % (coll, algo))
+                shown = " ".join(shlex.quote(x) for x in base)
+                sizes = sizes_of(coll)
+                print("== %s np=%d %s:%s" % (pname, np_, coll, algo), file=sys.stderr)
+                lines, err = run(base + [exe, "-s", ",".join(sizes), coll], args.timeout)
+                results = []
+                if lines is not None and len(lines) == len(sizes):
+                    results = lines
+                else:
+                    for s in sizes:  # one size at a time
+                        l1, e1 = run(base + [exe, "-s", s, coll], args.timeout)
+                        if l1 and len(l1) == 1:
+                            results.append(l1[0])
+                        else:
+                            results.append("# %s %s %s %d: SimGrid %s; command: %s coll_timing -s %s %s"
+                                           % (coll, algo, s, np_, e1 or "printed nothing", shown, s, coll))
+                for r in results:
+                    if r.startswith("#"):
+                        body.append(r)
+                        continue
+                    f = r.split()
+                    body.append("%s %s %s %s %s %s" % (coll, algo, f[1], f[2], f[3], f[4]))
+                # keep the lines of measurements not redone
+            if old:
+                done = {(l.split()[0], l.split()[1], l.split()[2]) for l in body if not l.startswith("#")}
+                body = [l for k, l in old.items() if k not in done] + body
+            with open(os.path.join(ROOT, path), "w") as f:
+                f.write("# simulated time of one collective call; platform %s, %d ranks, hostfile %s\n"
+                        % (PLAT[pname], np_, HOSTS))
+                f.write("# simgrid: %s (%s)\n" % (version, pkg))
+                f.write("# command: smpirun -np %d -platform %s -hostfile %s -no-privatize %s "
+                        "[--cfg=smpi/<collective>:<algorithm>] coll_timing -s <sizes> <collective>\n"
+                        % (np_, PLAT[pname], HOSTS, " ".join(COMMON)))
+                f.write("# (run from the repository root; coll_timing = tests/mpi/coll_timing.c "
+                        "built by tools/simgrid-ref/record_coll.py with smpicc -O2)\n")
+                f.write("# columns: collective algorithm size(bytes, /N = N per rank in all) "
+                        "ranks span(s) mean(s)\n")
+                for l in body:
+                    f.write(l.rstrip("\n") + "\n")
+            print("== wrote", path, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
