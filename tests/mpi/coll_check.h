@@ -32,7 +32,7 @@
 #define COLL_CHECK_H
 
 #include <mpi.h>
-#ifdef __GLIBC__
+#if defined(__GLIBC__) && !defined(malloc) /* SimGrid's smpicc makes malloc a macro */
 #include <malloc.h>
 #endif
 #include <stdint.h>
@@ -568,7 +568,7 @@ static int coll_check_main(int argc, char **argv)
 {
   static const char *const colls[] = {COLL_CHECK_LIST};
   int ncolls = (int)(sizeof colls / sizeof colls[0]);
-#ifdef __GLIBC__
+#if defined(__GLIBC__) && !defined(malloc) /* SimGrid's smpicc makes malloc a macro */
   /* the large buffers come and go at every call: keep them in the heap instead of
    * mapping fresh zeroed pages each time (most of the run time otherwise) */
   mallopt(M_MMAP_THRESHOLD, 64 << 20);

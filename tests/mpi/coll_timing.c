@@ -29,7 +29,7 @@
  * Run with --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 so that the result only
  * depends on the network model and the algorithm. */
 #include <mpi.h>
-#ifdef __GLIBC__
+#if defined(__GLIBC__) && !defined(malloc) /* SimGrid's smpicc makes malloc a macro */
 #include <malloc.h>
 #endif
 #include <stdio.h>
@@ -171,7 +171,7 @@ static int run(const char *name, long bytes, int root, int np)
 int main(int argc, char **argv)
 {
   int rank, np; /* no mutable globals: the program must not depend on privatization */
-#ifdef __GLIBC__
+#if defined(__GLIBC__) && !defined(malloc) /* SimGrid's smpicc makes malloc a macro */
   /* buffers come and go at every measurement: keep them in the heap rather than mapping
    * fresh zeroed pages each time (which costs more than the simulation) */
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
