@@ -619,6 +619,10 @@ static int coll_check_main(int argc, char **argv)
         }
         if (!algo)
           break;
+#ifdef COLL_CHECK_ONLY_PREFIX /* a program that only checks some algorithms */
+        if (strncmp(algo, COLL_CHECK_ONLY_PREFIX, strlen(COLL_CHECK_ONLY_PREFIX)))
+          continue;
+#endif
         t.algo = algo;
         if (smpi_coll_force)
           smpi_coll_force(t.coll, algo);
