@@ -44,7 +44,7 @@ const coll_algo coll_algos[COLL_ALG_COUNT] = {
 const coll_selector coll_selectors[] = {
     {"default", coll_select_default,
      "SimGrid 3.32's default choices, so that default runs match SimGrid's simulated times"},
-    {"mpich", coll_select_mpich, "MPICH 3.4/4.x decision logic (thresholds in selector_mpich.c)"},
+    {"mpich", coll_select_mpich, "MPICH 3.3-4.x decision logic (thresholds in selector_mpich.c)"},
     {"ompi", coll_select_ompi,
      "Open MPI 4.0 coll/tuned fixed decision logic (thresholds in selector_ompi.c)"},
 };

@@ -25,13 +25,16 @@ alltoall posting all 65 280 messages at once, smpi 3 s) is retried one size at a
 what still fails is written as a comment line saying so.
 
 Usage: tools/simgrid-ref/record_coll.py [--np 16,64,256] [--platforms flat256,fattree256]
-                                        [--timeout S] [--only COLL[:ALGO]]...
+                                        [--timeout S] [--per-size] [--only COLL[:ALGO]]...
+The references were recorded with --np 16,64 (timeout 120) and --np 256 --per-size
+--timeout 60.
 Needs smpicc and smpirun of SimGrid 3.32 (Debian libsimgrid-dev). Run from anywhere.
 """
 import argparse
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -83,14 +86,19 @@ def measurements():
 
 
 def run(cmd, timeout):
+    # in its own process group: on timeout the simulation smpirun started goes too
+    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True)
     try:
-        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+        out, err = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        return None, "timeout"
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        return None, "took more than %g s" % timeout
     if p.returncode != 0:
-        tail = (p.stderr.strip().splitlines() or ["?"])[-1]
+        tail = (err.strip().splitlines() or ["?"])[-1]
         return None, "failed (exit %d: %s)" % (p.returncode, tail[:120])
-    lines = [l for l in p.stdout.splitlines() if l and not l.startswith("[")]
+    lines = [l for l in out.splitlines() if l and not l.startswith("[")]
     return lines, None
 
 
@@ -100,6 +108,8 @@ def main():
     ap.add_argument("--platforms", default="flat256,fattree256")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--per-size", action="store_true",
+                    help="one SimGrid run per size (so that a slow 1 MiB case cannot cost the 8 B one)")
     args = ap.parse_args()
 
     version = subprocess.run(["smpirun", "-version"], capture_output=True, text=True).stdout
@@ -135,7 +145,8 @@ def main():
                 shown = " ".join(shlex.quote(x) for x in base)
                 sizes = sizes_of(coll)
                 print("== %s np=%d %s:%s" % (pname, np_, coll, algo), file=sys.stderr)
-                lines, err = run(base + [exe, "-s", ",".join(sizes), coll], args.timeout)
+                lines, err = (None, None) if args.per_size else \
+                    run(base + [exe, "-s", ",".join(sizes), coll], args.timeout)
                 results = []
                 if lines is not None and len(lines) == len(sizes):
                     results = lines
