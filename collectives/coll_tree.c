@@ -28,6 +28,8 @@ void coll_tree_kary(coll_tree *t, int fanout, int rank, int size, int root)
   reset(t);
   if (fanout < 1)
     fanout = 1;
+  if (fanout > COLL_TREE_MAX_FANOUT)
+    fanout = COLL_TREE_MAX_FANOUT;
   int s = (rank - root + size) % size;
   /* level of s: levels hold 1, f, f^2, ... nodes */
   int level = 0, first_of_next = 1;
@@ -60,6 +62,8 @@ void coll_tree_chain(coll_tree *t, int fanout, int rank, int size, int root)
   reset(t);
   if (size == 1)
     return;
+  if (fanout > COLL_TREE_MAX_FANOUT) /* Open MPI's limit (MAXTREEFANOUT) */
+    fanout = COLL_TREE_MAX_FANOUT;
   if (fanout > size - 1)
     fanout = size - 1;
   if (fanout < 1)

@@ -20,7 +20,7 @@
 #ifndef SMPI_COLLECTIVES_COLL_TREE_H
 #define SMPI_COLLECTIVES_COLL_TREE_H
 
-#define COLL_TREE_MAX_FANOUT 32
+#define COLL_TREE_MAX_FANOUT 32 /* Open MPI's MAXTREEFANOUT: larger fanouts are clamped */
 
 typedef struct coll_tree {
   int parent;                         /* -1 at the root */

@@ -5,7 +5,7 @@
  *   ompi_binomial        in-order binomial tree; 1 KiB segments if n > 5.875e-4 m +
  *                        1.3496, else one segment
  *   ompi_binary          binary tree, 32 KiB segments
- *   ompi_chain           n/2 chains from the root, 64 KiB segments
+ *   ompi_chain           n/2 chains from the root (at most 32), 64 KiB segments
  *   ompi_pipeline        one chain; 1 KiB segments if n > 4.0039e-5 m + 9.7128,
  *                        32 KiB if n > 3.2227e-6 m + 1.6761, else 64 KiB
  *   ompi_in_order_binary in-order binary tree rooted at rank n-1 (then sent to the root),
