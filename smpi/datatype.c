@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "smpi/handle.h"
+#include "smpi/shared_malloc.h"
 #include "src/invariant.h"
 #include "src/log.h"
 #include "src/mem.h"
@@ -1203,6 +1204,56 @@ static void run(const dt_prog *p, const char *base, mover *m)
   }
 }
 
+/* Slow path for buffers in folded memory (SMPI_SHARED_MALLOC): the same walk as run(), but
+ * every run goes through smpi_shared_aware_copy, which skips the bytes folded on either side
+ * (see docs/emulation.md, "Messages"). Only taken when a buffer touches folded memory. */
+static void run_folded(const dt_prog *p, const char *base, mover *m)
+{
+  for (size_t k = 0; k < p->n && m->left > 0; k++) {
+    const dt_node *nd = &p->nodes[k];
+    for (size_t i = 0; i < nd->count && m->left > 0; i++) {
+      char *b = at(base, nd->off + (MPI_Aint)i * nd->stride);
+      if (nd->sub) {
+        run_folded(nd->sub, b, m);
+        continue;
+      }
+      size_t len = nd->len < m->left ? nd->len : m->left;
+      if (m->unpack)
+        smpi_shared_aware_copy(b, m->packed, len);
+      else
+        smpi_shared_aware_copy(m->packed, b, len);
+      m->packed += len;
+      m->left -= len;
+    }
+  }
+}
+
+/* Whether the user side [count elements of dt at buf] or the packed side of a transfer
+ * touches folded memory: two lookups, free when nothing is folded. */
+static bool touches_folded(const void *buf, size_t count, const smpi_dt *dt,
+                           const char *packed, size_t limit)
+{
+  if (smpi_shared_touches(packed, limit))
+    return true;
+  MPI_Aint last = (MPI_Aint)(count - 1) * (dt->ub - dt->lb);
+  MPI_Aint lo = dt->true_lb + (last < 0 ? last : 0);
+  MPI_Aint span = dt->true_ub - dt->true_lb + (last < 0 ? -last : last);
+  return span > 0 && smpi_shared_touches(at(buf, lo), (size_t)span);
+}
+
+static size_t transfer_folded(const void *buf, size_t count, const smpi_dt *dt, char *packed,
+                              size_t limit, bool unpack)
+{
+  mover m = {.packed = packed, .left = limit, .unpack = unpack};
+  dt_node nd = {.off = 0, .stride = dt->ub - dt->lb, .count = count, .sub = dt->prog};
+  if (dt->contiguous)
+    nd = (dt_node){.off = dt->true_lb, .stride = 0, .count = 1, .len = limit};
+  dt_prog top = {.nodes = &nd, .n = 1};
+  run_folded(&top, buf, &m);
+  ASSERT(m.left == 0);
+  return limit;
+}
+
 /* count elements of dt at buf <-> packed, at most limit bytes */
 static size_t transfer(const void *buf, size_t count, const smpi_dt *dt, char *packed,
                        size_t limit, bool unpack)
@@ -1212,6 +1263,8 @@ static size_t transfer(const void *buf, size_t count, const smpi_dt *dt, char *p
     limit = total;
   if (limit == 0)
     return 0;
+  if (touches_folded(buf, count, dt, packed, limit))
+    return transfer_folded(buf, count, dt, packed, limit, unpack);
   if (dt->contiguous) {
     char *user = at(buf, dt->true_lb);
     if (unpack)
