@@ -36,6 +36,8 @@ static void usage(FILE *out)
           "  --log=CAT.thresh:LVL set the verbosity of a log category (repeatable)\n"
           "  -no-privatize        share global variables between ranks\n"
           "                       (= --cfg=smpi/privatization:no)\n"
+          "  -replay TRACE        replay a time-independent trace (SimGrid's TI format)\n"
+          "                       instead of running a program (docs/replay.md)\n"
           "  -wrapper CMD         run the program under CMD (e.g. \"valgrind\", \"gdb --args\")\n"
           "  -version             print the version of smpi\n"
           "  --help, -help        this message\n"
@@ -120,6 +122,21 @@ static char *find_program(const char *name)
   return NULL;
 }
 
+/* The replay program smpirun -replay runs: installed next to smpirun (build tree too). */
+static char *replay_program(void)
+{
+  char self[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0)
+    return NULL;
+  self[n] = 0;
+  char *slash = strrchr(self, '/');
+  if (!slash || (size_t)(slash - self) + sizeof "/smpi-replay" > sizeof self)
+    return NULL;
+  strcpy(slash, "/smpi-replay");
+  return access(self, X_OK) == 0 ? strdup(self) : NULL;
+}
+
 static const char *need_value(int argc, char **argv, int *i)
 {
   if (*i + 1 >= argc)
@@ -130,6 +147,7 @@ static const char *need_value(int argc, char **argv, int *i)
 int main(int argc, char **argv)
 {
   const char *wrapper = NULL;
+  char *replay_trace = NULL;
   int i = 1;
   bool have_np = false;
   for (; i < argc; i++) {
@@ -175,6 +193,8 @@ int main(int argc, char **argv)
       add_field("log", need_value(argc, argv, &i));
     } else if (!strcmp(a, "-no-privatize")) {
       add_field("cfg", "smpi/privatization:no");
+    } else if (!strcmp(a, "-replay")) {
+      replay_trace = absolute(need_value(argc, argv, &i), "trace file");
     } else if (!strcmp(a, "-wrapper")) {
       wrapper = need_value(argc, argv, &i);
     } else if (!strcmp(a, "-version") || !strcmp(a, "--version")) {
@@ -187,6 +207,24 @@ int main(int argc, char **argv)
       fprintf(stderr, "%s: unknown option '%s' (see smpirun --help)\n", prog, a);
       return 1;
     }
+  }
+  if (replay_trace) {
+    /* argv becomes: [replay program] TRACE [its arguments]; without a program of the
+     * user's, smpi-replay (SimGrid: smpireplaymain) */
+    char *rp = i < argc ? NULL : replay_program();
+    if (i >= argc && !rp) {
+      fprintf(stderr, "%s: cannot find smpi-replay next to smpirun (is smpi fully installed?)\n", prog);
+      return 127;
+    }
+    char **nargv = calloc((size_t)(argc - i) + 3, sizeof *nargv);
+    int k = 0;
+    nargv[k++] = rp ? rp : argv[i++];
+    nargv[k++] = replay_trace;
+    while (i < argc)
+      nargv[k++] = argv[i++];
+    argv = nargv;
+    argc = k;
+    i = 0;
   }
   if (i >= argc) {
     fprintf(stderr, "%s: no program to run (see smpirun --help)\n", prog);
