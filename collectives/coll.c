@@ -18,6 +18,7 @@
 
 #include "collectives/coll_private.h"
 #include "smpi/call.h"
+#include "smpi/check.h"
 #include "smpi/runtime.h"
 #include "src/cfg.h"
 #include "src/invariant.h"
@@ -392,9 +393,67 @@ int coll_run(coll_ctx *x, coll_id c, const coll_args *a)
   return rc;
 }
 
+static long long block_bytes(int count, const smpi_dt *dt)
+{
+  return dt ? (long long)count * (long long)smpi_dt_size(dt) : -1;
+}
+
+void coll_check_args(smpi_comm *c, coll_id id, const coll_args *a, const char *call)
+{
+  if (!smpi_check_collectives_enabled())
+    return;
+  /* what all members must agree on: for gathers and scatters the root's block per rank is
+   * compared with each other rank's own block */
+  smpi_check_coll k = {call, -1, NULL, -1, MPI_DATATYPE_NULL};
+  bool root = false;
+  const smpi_dt *dt = NULL;
+  int count = 0;
+  switch (id) {
+  case COLL_bcast:
+    dt = a->rdt, count = a->rcount, k.root = a->root;
+    break;
+  case COLL_gather:
+    k.root = a->root;
+    root = smpi_comm_rank(c) == a->root;
+    dt = root ? a->rdt : a->sdt, count = root ? a->rcount : a->scount;
+    break;
+  case COLL_scatter:
+    k.root = a->root;
+    root = smpi_comm_rank(c) == a->root;
+    dt = root ? a->sdt : a->rdt, count = root ? a->scount : a->rcount;
+    break;
+  case COLL_gatherv:
+  case COLL_scatterv:
+    k.root = a->root;
+    break;
+  case COLL_allgather:
+  case COLL_alltoall:
+    dt = a->rdt, count = a->rcount;
+    break;
+  case COLL_reduce:
+    k.root = a->root;
+    /* fall through */
+  case COLL_allreduce:
+  case COLL_scan:
+  case COLL_exscan:
+  case COLL_reduce_scatter:
+  case COLL_reduce_scatter_block:
+    dt = a->sdt, count = a->scount, k.op = a->op;
+    break;
+  default:
+    break;
+  }
+  if (dt) {
+    k.bytes = block_bytes(count, dt);
+    k.basic = smpi_dt_basic_type(dt);
+  }
+  smpi_check_collective(c, &k);
+}
+
 /* Runs collective c on communicator comm for a PMPI entry point. */
 static int run_top(smpi_comm *c, coll_id id, const coll_args *a, const char *what)
 {
+  coll_check_args(c, id, a, coll_infos[id].mpi_name);
   coll_ctx x;
   ctx_init(&x, c, id);
   smpi_p2p_set_activity(what);

@@ -168,6 +168,11 @@ extern const size_t coll_nselectors;
 /* Runs collective c with the algorithm smpi/<c> or the selector picks (composite
  * algorithms, e.g. allreduce = reduce + bcast, call their parts through it). */
 int coll_run(coll_ctx *x, coll_id c, const coll_args *a);
+/* smpi/check-collectives: every member calls it once per collective, in program order,
+ * with the resolved arguments and the MPI name ("MPI_Ibcast" for the nonblocking one);
+ * a mismatch across members ends the job with a report (smpi/check.h). run_top does it
+ * for the blocking collectives. */
+void coll_check_args(smpi_comm *c, coll_id id, const coll_args *a, const char *call);
 
 /* Does algorithm id accept calls with these features? (flags above) */
 bool coll_algo_fits(coll_alg_id id, const coll_features *f);

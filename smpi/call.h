@@ -19,14 +19,16 @@
 #include "smpi/comm.h"
 #include "smpi/runtime.h"
 
-/* returns 0 when the call may proceed */
+/* returns 0 when the call may proceed; _at also records where the program called from (the
+ * PMPI function's return address) for diagnostics (smpi/check.h) */
 int smpi_call_begin(const char *fname);
+int smpi_call_begin_at(const char *fname, const void *site);
 void smpi_call_end(void);
 
 #define SMPI_ENTER(fname)                                                                \
   __attribute__((unused)) static const char *const smpi_fname_ = (fname);                \
   do {                                                                                   \
-    int smpi_rc_ = smpi_call_begin(smpi_fname_);                                         \
+    int smpi_rc_ = smpi_call_begin_at(smpi_fname_, __builtin_return_address(0));         \
     if (smpi_rc_ != 0)                                                                   \
       return smpi_rc_;                                                                   \
   } while (0)

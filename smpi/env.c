@@ -6,9 +6,11 @@
 
 #include "kernel/engine.h"
 #include "smpi/call.h"
+#include "smpi/check.h"
 #include "smpi/comm.h"
 #include "smpi/handle.h"
 #include "smpi/p2p.h"
+#include "smpi/progress.h"
 #include "smpi/runtime.h"
 #include "smpi/smpi_internal.h"
 #include "src/cfg.h"
@@ -19,7 +21,9 @@ LOG_DEFAULT_CATEGORY(smpi_env);
 
 static int thread_level_provided = MPI_THREAD_SINGLE;
 
-int smpi_call_begin(const char *fname)
+int smpi_call_begin(const char *fname) { return smpi_call_begin_at(fname, NULL); }
+
+int smpi_call_begin_at(const char *fname, const void *site)
 {
   smpi_rank *me = smpi_self();
   if (!me) {
@@ -27,10 +31,18 @@ int smpi_call_begin(const char *fname)
                     "does not know?)\n", fname);
     smpi_abort_job(1);
   }
+  /* the outermost call is the program's own: remember where it came from (smpi/check.h) */
+  bool outermost = me->call_depth == 0;
+  if (outermost)
+    smpi_check_enter(me->rank, fname, site);
   smpi_enter_call();
+  if (outermost) /* after the CPU burst was measured: printing is the simulator's time */
+    smpi_progress_poll();
   if (me->phase != SMPI_RANK_INITIALIZED) {
-    fprintf(stderr, "smpi: rank %d called %s %s (MPI_ERR_OTHER)\n", me->rank, fname,
-            me->phase == SMPI_RANK_CREATED ? "before MPI_Init" : "after MPI_Finalize");
+    fflush(stdout);
+    fprintf(stderr, "smpi: rank %d called %s %s%s (MPI_ERR_OTHER)\n", me->rank, fname,
+            me->phase == SMPI_RANK_CREATED ? "before MPI_Init" : "after MPI_Finalize",
+            smpi_check_where(site));
     /* no communicator is usable yet (or any more): the error is fatal, as in MPICH */
     smpi_abort_job(1);
   }

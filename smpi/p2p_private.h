@@ -67,6 +67,9 @@ struct smpi_req {
   int tag;
   uint64_t seq;       /* receive: posting order, for MPI's matching order */
   const char *call;   /* the MPI call that created it ("MPI_Irecv"), for reports */
+  const void *site;   /* where the program called it (smpi/check.h), for reports */
+  uint64_t check_sum; /* smpi/check-buffers: checksum of a send's data when it started */
+  bool check_set;
   list_node qlink;    /* posted-receive queue */
   list_node olink;    /* owner's pending receives (reports at Finalize) */
   list_node wlink;    /* waiter's completion queue */
@@ -102,6 +105,7 @@ struct p2p_msg {
   unsigned bsend_gen; /* which attachment of the buffer it counts against */
   smpi_comm *comm;    /* sender's communicator object (reports) */
   const char *call;
+  const void *site;   /* where the sender called it (smpi/check.h) */
   p2p_msg *free_next;
   unsigned char small[64]; /* data of small detached messages: no allocation */
 };
@@ -147,6 +151,7 @@ typedef struct p2p_rank {
   list_node inbox;      /* unexpected messages addressed to it (p2p_msg.ilink) */
   const char *activity; /* smpi_p2p_set_activity */
   eng_actor *probe_actor; /* blocked in MPI_Probe (smpi/iprobe 0): woken by any arrival */
+  p2p_waiter *waiting;  /* the wait it is blocked in (deadlock reports, smpi/check.c) */
   void *bsend_buf;      /* MPI_Buffer_attach */
   int bsend_size;
   size_t bsend_used;    /* bytes + MPI_BSEND_OVERHEAD of each message not yet delivered */

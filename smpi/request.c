@@ -21,6 +21,7 @@
 #include "kernel/cpu.h"
 #include "kernel/factors.h"
 #include "kernel/network.h"
+#include "smpi/check.h"
 #include "smpi/handle.h"
 #include "smpi/p2p_private.h"
 #include "smpi/privatize.h"
@@ -182,6 +183,7 @@ smpi_req *p2p_req_new(req_kind kind, void *buf, size_t count, const smpi_dt *dt,
   r->peer_world = (kind == REQ_SEND && peer >= 0) ? smpi_comm_world_rank(c, peer) : -1;
   r->tag = tag;
   r->call = call;
+  r->site = smpi_check_site_of(r->owner);
   return r;
 }
 
@@ -417,6 +419,7 @@ static void post_send(smpi_req *r)
   m->comm = r->comm;
   smpi_comm_ref(m->comm); /* for reports about it */
   m->call = r->call;
+  m->site = r->site;
   if (r->mode == MODE_BUFFERED) {
     p2p_rank *rk = p2p_rank_of(r->owner);
     m->buffered = true;
@@ -495,6 +498,9 @@ void p2p_req_start(smpi_req *r)
   r->reported = false;
   r->detached = false;
   memset(&r->status, 0, sizeof r->status);
+  /* user-visible sends only: a blocking send cannot be touched before it returns */
+  if (smpi_check_buffers && r->kind == REQ_SEND && r->handle != MPI_REQUEST_NULL)
+    smpi_check_send_posted(r);
   if (r->kind == REQ_SEND)
     post_send(r);
   else
@@ -612,7 +618,12 @@ void p2p_waiter_block(p2p_waiter *w)
     return;
   w->blocked = true;
   w->block_seq = ++P2P.block_seq;
+  p2p_rank *rk = w->owner >= 0 ? p2p_rank_of(w->owner) : NULL;
+  if (rk)
+    rk->waiting = w; /* for the wait-for graph of a deadlock report (smpi/check.c) */
   eng_block(describe_waiter, w);
+  if (rk)
+    rk->waiting = NULL;
   ASSERT(!w->blocked && !list_empty(&w->done));
 }
 
@@ -677,6 +688,8 @@ void p2p_pay_or(smpi_req *r)
 int p2p_req_finish(smpi_req *r, MPI_Status *st)
 {
   ASSERT(r->active && r->complete);
+  if (r->check_set)
+    smpi_check_send_finished(r);
   p2p_pay_or(r);
   int err = r->status.MPI_ERROR;
   if (p2p_status_wanted(st))
@@ -963,7 +976,8 @@ size_t smpi_p2p_report_pending(int world_rank)
   {
     smpi_req *r = list_entry(it, smpi_req, olink);
     describe_req(r, d, sizeof d);
-    LOG_WARN("rank %d reached MPI_Finalize with a receive still posted: %s", world_rank, d);
+    LOG_WARN("rank %d reached MPI_Finalize with a receive still posted: %s%s", world_rank, d,
+             smpi_check_where(r->site));
     n++;
     mq_remove_recv(r);
     list_remove(&r->olink);
@@ -977,9 +991,9 @@ size_t smpi_p2p_report_pending(int world_rank)
   {
     p2p_msg *m = list_entry(it, p2p_msg, ilink);
     LOG_WARN("rank %d reached MPI_Finalize without receiving a message: %s from rank %d, tag "
-             "%d, %zu bytes, on %s",
+             "%d, %zu bytes, on %s%s",
              world_rank, m->call ? m->call : "send", m->src, m->tag, m->bytes,
-             m->comm ? smpi_comm_display_name(m->comm) : "?");
+             m->comm ? smpi_comm_display_name(m->comm) : "?", smpi_check_where(m->site));
     n++;
     list_remove(&m->ilink);
   }
@@ -991,7 +1005,7 @@ size_t smpi_p2p_report_pending(int world_rank)
     ASSERT(s && m->waits);
     describe_req(s, d, sizeof d);
     LOG_WARN("rank %d reached MPI_Finalize with a send nobody received (withdrawn): %s, %zu "
-             "bytes", world_rank, d, m->bytes);
+             "bytes%s", world_rank, d, m->bytes, smpi_check_where(s->site));
     n++;
     if (m->action) {
       act_action *a = m->action;

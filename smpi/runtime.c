@@ -23,6 +23,7 @@
 #include "kernel/context.h"
 #include "kernel/cpu.h"
 #include "kernel/network.h"
+#include "smpi/check.h"
 #include "smpi/comm.h"
 #include "smpi/datatype.h"
 #include "smpi/handle.h"
@@ -30,6 +31,7 @@
 #include "smpi/op.h"
 #include "smpi/p2p.h"
 #include "smpi/privatize.h"
+#include "smpi/progress.h"
 #include "smpi/sample.h"
 #include "smpi/shared_malloc.h"
 #include "smpi/smpi.h"
@@ -396,6 +398,7 @@ static void rank_main(void *arg)
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &me->burst_start);
   me->exit_code = R.real_main(R.argc, argv);
   me->returned = true;
+  smpi_progress_rank_done();
   if (me->phase == SMPI_RANK_INITIALIZED)
     LOG_WARN("rank %d returned from main without calling MPI_Finalize", me->rank);
   /* argv strings are the program's now; the process is about to end anyway */
@@ -514,7 +517,9 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   struct timespec w0, w1;
   clock_gettime(CLOCK_MONOTONIC, &w0);
   R.running = true;
+  smpi_progress_start();
   rc = eng_run();
+  smpi_progress_end();
   R.running = false;
   clock_gettime(CLOCK_MONOTONIC, &w1);
   double wall = (double)(w1.tv_sec - w0.tv_sec) + (double)(w1.tv_nsec - w0.tv_nsec) * 1e-9;
@@ -522,7 +527,9 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   int code = 0;
   if (rc == ENG_DEADLOCK) {
     code = 1;
+    smpi_check_report_deadlock(); /* the MPI view: who waits for whom, cycles, call sites */
   } else {
+    smpi_check_report_requests();
     for (int r = 0; r < smpi_w.np; r++)
       if (smpi_w.ranks[r].exit_code != 0) {
         code = smpi_w.ranks[r].exit_code;
