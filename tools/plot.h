@@ -1,6 +1,7 @@
 /* A small 2-D plotting API over cairo, writing SVG or PNG from the same drawing code (the
- * file name's extension chooses). Made for the calibration's log-log figure and meant to be
- * reused by other tools (a Gantt chart is rectangles and text in data coordinates).
+ * file name's extension chooses). Shared by the calibration's log-log figure
+ * (calibration/report.c) and smpi-gantt's space-time charts (tools/smpi-gantt.c): a Gantt
+ * chart is rectangles, arrows and legend swatches in data coordinates.
  *
  *   plot *p = plot_new(800, 560);
  *   plot_title(p, "ping-pong, one way");
@@ -14,8 +15,8 @@
  * Items are kept (copied) and drawn at save time, in the order they were added. Axes range
  * over the data unless set; a log axis ignores values <= 0. A NaN in a series breaks its line.
  * Sizes are in points for SVG and pixels for PNG (the same numbers). */
-#ifndef SMPI_CALIBRATION_PLOT_H
-#define SMPI_CALIBRATION_PLOT_H
+#ifndef SMPI_TOOLS_PLOT_H
+#define SMPI_TOOLS_PLOT_H
 
 #include <stddef.h>
 
@@ -68,6 +69,16 @@ void plot_rect(plot *p, double x0, double y0, double x1, double y1, plot_color f
 void plot_text(plot *p, double x, double y, const char *text, plot_color c);
 /* vertical line across the plot area at data x */
 void plot_vline(plot *p, double x, plot_style st, const char *legend);
+/* line from (x0, y0) to (x1, y1) in data coordinates with an arrowhead at its end */
+void plot_arrow(plot *p, double x0, double y0, double x1, double y1, plot_style st);
+/* a legend entry alone: a filled swatch and its text (for rectangles drawn without one) */
+void plot_swatch(plot *p, plot_color fill, const char *legend);
+/* Draws the legend in a column of this width (device units) right of the plot area instead
+ * of over it; 0 (default): inside, top left. */
+void plot_legend_right(plot *p, double width);
+/* Where the plot area falls in device units (pixels of the PNG), for callers that place
+ * data at pixel resolution. */
+void plot_area(const plot *p, double *left, double *top, double *width, double *height);
 
 /* Draws everything into path (.svg or .png). Returns 0 or -1 with a message. */
 int plot_save(const plot *p, const char *path, char *err, size_t errlen);

@@ -11,7 +11,7 @@
  *     left margin (tick labels, rotated y axis label)
  *
  * One drawing function serves both surfaces, so the SVG and the PNG show the same figure. */
-#include "calibration/plot.h"
+#include "tools/plot.h"
 
 #include "src/invariant.h"
 #include "src/mem.h"
@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { IT_SERIES, IT_BAND, IT_RECT, IT_TEXT, IT_VLINE } item_kind;
+typedef enum { IT_SERIES, IT_BAND, IT_RECT, IT_TEXT, IT_VLINE, IT_ARROW, IT_SWATCH } item_kind;
 
 typedef struct item {
   item_kind kind;
@@ -32,7 +32,7 @@ typedef struct item {
   size_t n;
   plot_style st;
   plot_color fill;
-  double x0, y0, x1, y1; /* rect; text at (x0, y0); vline at x0 */
+  double x0, y0, x1, y1; /* rect, arrow; text at (x0, y0); vline at x0 */
   char *text;
   char *legend;
 } item;
@@ -52,6 +52,7 @@ struct plot {
   axis ax[2];
   item *items;
   size_t n, cap;
+  double legend_right; /* width of the legend column right of the plot area, 0: inside */
 };
 
 void plot_label_default(double v, char *buf, size_t len)
@@ -200,6 +201,26 @@ void plot_vline(plot *p, double x, plot_style st, const char *legend)
   it->legend = legend ? xstrdup(legend) : NULL;
 }
 
+void plot_arrow(plot *p, double x0, double y0, double x1, double y1, plot_style st)
+{
+  item *it = add_item(p, IT_ARROW);
+  it->x0 = x0, it->y0 = y0, it->x1 = x1, it->y1 = y1;
+  it->st = st;
+}
+
+void plot_swatch(plot *p, plot_color fill, const char *legend)
+{
+  item *it = add_item(p, IT_SWATCH);
+  it->fill = fill;
+  it->legend = xstrdup(legend);
+}
+
+void plot_legend_right(plot *p, double width)
+{
+  ASSERT(width >= 0 && width < p->w);
+  p->legend_right = width;
+}
+
 /* ---- ranges and ticks -------------------------------------------------------------- */
 
 typedef struct range {
@@ -251,8 +272,11 @@ static void resolve(const plot *p, int a, double *min, double *max)
       }
       break;
     case IT_RECT:
+    case IT_ARROW:
       range_add(&r, ax, a == 0 ? it->x0 : it->y0);
       range_add(&r, ax, a == 0 ? it->x1 : it->y1);
+      break;
+    case IT_SWATCH:
       break;
     case IT_TEXT:
       range_add(&r, ax, a == 0 ? it->x0 : it->y0);
@@ -499,6 +523,28 @@ static void draw_item(cairo_t *cr, const frame *f, const item *it)
     }
     break;
   }
+  case IT_ARROW: {
+    double x0 = fx(f, it->x0), y0 = fy(f, it->y0), x1 = fx(f, it->x1), y1 = fy(f, it->y1);
+    if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1))
+      break;
+    set_color(cr, it->st.color);
+    set_line(cr, &it->st);
+    cairo_move_to(cr, x0, y0);
+    cairo_line_to(cr, x1, y1);
+    cairo_stroke(cr);
+    double len = hypot(x1 - x0, y1 - y0), head = fmin(6, len / 2);
+    if (len > 0) {
+      double ux = (x1 - x0) / len, uy = (y1 - y0) / len;
+      cairo_move_to(cr, x1, y1);
+      cairo_line_to(cr, x1 - head * ux + head * 0.45 * uy, y1 - head * uy - head * 0.45 * ux);
+      cairo_line_to(cr, x1 - head * ux - head * 0.45 * uy, y1 - head * uy + head * 0.45 * ux);
+      cairo_close_path(cr);
+      cairo_fill(cr);
+    }
+    break;
+  }
+  case IT_SWATCH:
+    break;
   }
 }
 
@@ -517,6 +563,8 @@ static void draw_legend(cairo_t *cr, const plot *p, const frame *f)
   if (n == 0)
     return;
   double lh = 16, x = f->left + 10, y = f->top + 10, w = wmax + 46, h = lh * (double)n + 8;
+  if (p->legend_right > 0)
+    x = f->left + f->width + 12, y = f->top;
   cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
   cairo_rectangle(cr, x, y, w, h);
   cairo_fill_preserve(cr);
@@ -529,7 +577,7 @@ static void draw_legend(cairo_t *cr, const plot *p, const frame *f)
     const item *it = &p->items[i];
     if (!it->legend)
       continue;
-    if (it->kind == IT_BAND || it->kind == IT_RECT) {
+    if (it->kind == IT_BAND || it->kind == IT_RECT || it->kind == IT_SWATCH) {
       set_color(cr, it->fill);
       cairo_rectangle(cr, x + 6, cy - 5, 26, 10);
       cairo_fill(cr);
@@ -550,11 +598,23 @@ static void draw_legend(cairo_t *cr, const plot *p, const frame *f)
   }
 }
 
-static void draw(cairo_t *cr, const plot *p)
+static frame layout(const plot *p)
 {
   frame f = {.left = 72, .top = p->title ? 36 : 16, .xs = p->ax[0].scale, .ys = p->ax[1].scale};
-  f.width = p->w - f.left - 20;
+  f.width = p->w - f.left - 20 - (p->legend_right > 0 ? p->legend_right + 12 : 0);
   f.height = p->h - f.top - 52;
+  return f;
+}
+
+void plot_area(const plot *p, double *left, double *top, double *width, double *height)
+{
+  frame f = layout(p);
+  *left = f.left, *top = f.top, *width = f.width, *height = f.height;
+}
+
+static void draw(cairo_t *cr, const plot *p)
+{
+  frame f = layout(p);
   resolve(p, 0, &f.xmin, &f.xmax);
   resolve(p, 1, &f.ymin, &f.ymax);
 
