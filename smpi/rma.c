@@ -51,6 +51,7 @@
 typedef struct rma_pair {
   long inflight;            /* issued by origin, not landed at target yet */
   long pending;             /* issued by origin, not complete at origin yet */
+  long local_pending;       /* of which not even locally complete (buffer reusable) */
   bool need_ack;            /* a Put/Accumulate awaits an acknowledged remote completion */
   bool dirty_listed;        /* in the origin's dirty list */
   int lock;                 /* 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE held by origin */
@@ -366,6 +367,7 @@ typedef struct rma_op {
   MPI_Datatype basic;
   uint64_t acc_seq;
   smpi_req *req;               /* MPI_Rput & co. */
+  bool local_done;             /* locally complete: the origin buffer may be reused */
   list_node link;
 } rma_op;
 
@@ -382,7 +384,26 @@ static void op_free(rma_op *o)
   free(o);
 }
 
-/* At the origin: the operation is over. */
+/* Local completion: what MPI_Win_flush_local and the request of MPI_Rput wait for. */
+static void op_local_complete(rma_op *o)
+{
+  if (o->local_done)
+    return;
+  o->local_done = true;
+  smpi_win *ow = o->sh->members[o->origin];
+  ASSERT(ow);
+  ow->local_outstanding--;
+  o->pair->local_pending--;
+  if (o->req) {
+    o->req->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG,
+                                  .MPI_ERROR = MPI_SUCCESS};
+    p2p_complete(o->req);
+    o->req = NULL;
+  }
+  smpi_rma_wake(ow);
+}
+
+/* At the origin: the operation is over (landed, and its reply is back if it has one). */
 static void op_complete(rma_op *o)
 {
   smpi_win *ow = o->sh->members[o->origin];
@@ -390,13 +411,9 @@ static void op_complete(rma_op *o)
   if (o->result && o->raddr)
     smpi_dt_unpack(o->result, o->rbytes, smpi_privatize_translate(o->origin_world, o->raddr),
                    o->rcount, o->rdt);
+  op_local_complete(o);
   ow->outstanding--;
   o->pair->pending--;
-  if (o->req) {
-    o->req->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG,
-                                  .MPI_ERROR = MPI_SUCCESS};
-    p2p_complete(o->req);
-  }
   smpi_rma_wake(ow);
   op_free(o);
 }
@@ -504,14 +521,17 @@ static void op_arrive(void *data) { op_land(data); }
 /* Starts o (filled by the caller) from the calling rank. */
 static void op_issue(smpi_win *ow, rma_op *o)
 {
+  p2p_ensure_init();
   o->pair = pair_of(ow->sh, o->origin, o->target);
   rma_pair *p = o->pair;
   if (o->kind == OP_ACC || o->kind == OP_GACC || o->kind == OP_CAS)
     o->acc_seq = p->acc_issued++;
   ow->outstanding++;
+  ow->local_outstanding++;
   ow->issued++;
   p->inflight++;
   p->pending++;
+  p->local_pending++;
   if ((o->kind == OP_PUT || o->kind == OP_ACC) && o->origin != o->target) {
     p->need_ack = true;
     if (!p->dirty_listed) {
@@ -526,10 +546,13 @@ static void op_issue(smpi_win *ow, rma_op *o)
   }
   if (o->bytes > 0 && (o->kind == OP_PUT || o->kind == OP_ACC || o->kind == OP_GACC)) {
     /* the sender's overhead of the data message, as for a detached send in SimGrid */
-    p2p_ensure_init();
     smpi_sleep_now(fac_overhead(&P2P.os, (double)o->bytes));
   }
   send_flow(o->origin_world, o->target_world, o->bytes, op_arrive, o);
+  /* data below smpi/send-is-detached-thresh was copied: the origin buffer is free at once,
+   * as for a detached send; above, it is free when the data has left (landed) */
+  if ((o->kind == OP_PUT || o->kind == OP_ACC) && (long)o->bytes < P2P.detached_thresh)
+    op_local_complete(o);
 }
 
 /* ---- checks ---- */
@@ -877,6 +900,17 @@ static bool cond_pair_pending_zero(smpi_win *w, void *arg)
   return pair_of(w->sh, w->rank, *(int *)arg)->pending == 0;
 }
 
+static bool cond_no_local_outstanding(smpi_win *w, void *arg)
+{
+  (void)arg;
+  return w->local_outstanding == 0;
+}
+
+static bool cond_pair_local_zero(smpi_win *w, void *arg)
+{
+  return pair_of(w->sh, w->rank, *(int *)arg)->local_pending == 0;
+}
+
 #define ASSERT_BITS (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | \
                      MPI_MODE_NOSUCCEED)
 
@@ -1007,7 +1041,7 @@ int PMPI_Win_complete(MPI_Win win)
   for (int i = 0; i < n; i++)
     ctl_send(w->sh, CTL_COMPLETE, w->rank, ranks[i], 0);
   free(ranks);
-  smpi_rma_wait_until(w, cond_no_outstanding, NULL, "MPI_Win_complete");
+  smpi_rma_wait_until(w, cond_no_local_outstanding, NULL, "MPI_Win_complete");
   smpi_group_unref(w->start_group);
   w->start_group = NULL;
   w->access = RMA_ACC_NONE;
@@ -1236,7 +1270,7 @@ int PMPI_Win_flush_local(int rank, MPI_Win win)
                       !pair_of(w->sh, w->rank, rank)->lock))
     WIN_FAILF(w, MPI_ERR_RMA_SYNC, "no passive-target epoch to rank %d", rank);
   if (rank != MPI_PROC_NULL)
-    smpi_rma_wait_until(w, cond_pair_pending_zero, &rank, "MPI_Win_flush_local");
+    smpi_rma_wait_until(w, cond_pair_local_zero, &rank, "MPI_Win_flush_local");
   SMPI_RETURN(MPI_SUCCESS);
 }
 
@@ -1246,7 +1280,7 @@ int PMPI_Win_flush_local_all(MPI_Win win)
   smpi_win *w = WIN_GET(win);
   if (!passive(w))
     WIN_FAILF(w, MPI_ERR_RMA_SYNC, "no passive-target epoch");
-  smpi_rma_wait_until(w, cond_no_outstanding, NULL, "MPI_Win_flush_local_all");
+  smpi_rma_wait_until(w, cond_no_local_outstanding, NULL, "MPI_Win_flush_local_all");
   SMPI_RETURN(MPI_SUCCESS);
 }
 

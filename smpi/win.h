@@ -74,6 +74,7 @@ struct smpi_win {
   smpi_group *start_group; /* RMA_ACC_START */
   long locks_held;         /* RMA_ACC_LOCK: targets locked */
   long outstanding;        /* operations issued and not complete at the origin */
+  long local_outstanding;  /* of which not locally complete (origin buffer in use) */
   unsigned long issued;    /* operations issued since the last fence (NOPRECEDE check) */
   bool lock_all_nocheck;   /* MPI_Win_lock_all(MPI_MODE_NOCHECK): no lock was taken */
   int *dirty;              /* targets of Put/Accumulate awaiting an acknowledged flush */

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Hold the simulated times of one-sided operations (rma_timing.c) to the analytic
+expectations of the platform, with the factors and cross-traffic off so that a message of
+s bytes takes exactly T(s) = 2.5 us + (s + 16) / 1.25e9 B/s on cluster16.xml (route
+link_UP 1 us + backbone 0.5 us + link_DOWN 1 us, every link 10 Gb/s) -- docs/rma.md says
+why each operation costs what it does:
+
+  put_flush_local  0 below smpi/send-is-detached-thresh (the data was copied), else T(s)
+  put_flush        T(s) + 16 / 1.25e9 + T(0)   (the flush request leaves with the data and
+                   shares the links with it, so the data lands 16 bytes' time later; then
+                   the acknowledgement)
+  get_flush        T(0) + T(s)   (the request, then the reply)
+  contend          alone: T(s); two puts into one rank at once share its link:
+                   2.5 us + 2 (s + 16) / 1.25e9 each (4 MiB; checked to 0.1 %)
+
+Usage: rma_timing.py SMPIRUN PROG     (from anywhere; exit 1 on a difference)
+"""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PLATFORM = os.path.join(ROOT, "tests/data/simgrid-ref/platforms/cluster16.xml")
+OPTS = ["--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0",
+        "--cfg=smpi/bw-factor:0:1", "--cfg=smpi/lat-factor:0:1",
+        "--cfg=network/crosstraffic:0"]
+LAT, BW, DETACHED = 2.5e-6, 1.25e9, 65536
+
+
+def T(s):
+    return LAT + (s + 16) / BW
+
+
+def run(smpirun, prog, np, scenario):
+    cmd = [smpirun, "-np", str(np), "-platform", PLATFORM] + OPTS + [prog, scenario]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if res.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({res.returncode}):\n{res.stderr[-2000:]}")
+    out = []
+    for line in res.stdout.splitlines():
+        label, size, secs = line.split()
+        out.append((label, int(size), float(secs)))
+    return out
+
+
+def main():
+    smpirun, prog = sys.argv[1], sys.argv[2]
+    bad = 0
+    checked = 0
+
+    def check(label, size, got, want, rel):
+        nonlocal bad, checked
+        checked += 1
+        ok = abs(got - want) <= rel * max(abs(want), 1e-12)
+        if not ok:
+            bad += 1
+        print(f"{'ok ' if ok else 'BAD'} {label:16} {size:8d} {got:.9e} expected {want:.9e}")
+
+    for label, s, t in run(smpirun, prog, 2, "sweep"):
+        if label == "put_flush_local":
+            check(label, s, t, 0.0 if s < DETACHED else T(s), 1e-7)
+        elif label == "put_flush":
+            check(label, s, t, T(s) + 16 / BW + T(0), 1e-7)
+        elif label == "get_flush":
+            check(label, s, t, T(0) + T(s), 1e-7)
+    for label, s, t in run(smpirun, prog, 3, "contend"):
+        if label == "alone":
+            check(label, s, t, T(s), 1e-7)
+        elif s == 4 << 20:
+            check(label, s, t, LAT + 2 * (s + 16) / BW, 1e-3)
+    if checked < 28:
+        print(f"only {checked} values checked")
+        bad += 1
+    print(f"rma_timing: {checked} values, {bad} off")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
