@@ -14,6 +14,9 @@ why each operation costs what it does:
                    2.5 us + 2 (s + 16) / 1.25e9 each (4 MiB; checked to 0.1 %)
 
 Usage: rma_timing.py SMPIRUN PROG     (from anywhere; exit 1 on a difference)
+       rma_timing.py --table SMPIRUN PROG
+            markdown table of our times next to SimGrid 3.32's (rma_timing_simgrid.txt,
+            recorded with the default factors and cross-traffic) for docs/rma.md
 """
 import os
 import subprocess
@@ -43,7 +46,39 @@ def run(smpirun, prog, np, scenario):
     return out
 
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+NPS = {"sweep": 2, "contend": 3, "halo": 8}
+
+
+def table(smpirun, prog):
+    ref, cur = {}, None
+    with open(os.path.join(HERE, "rma_timing_simgrid.txt")) as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            parts = line.split()
+            if parts[0] == "scenario":
+                cur = parts[1]
+                continue
+            ref[(cur, parts[0], int(parts[1]))] = float(parts[2])
+    global OPTS
+    OPTS = ["--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0",
+            "-hostfile", os.path.join(HERE, "rma_hosts.txt")]
+    print("| scenario | what | bytes | SimGrid 3.32 (us) | smpi (us) | smpi / SimGrid |")
+    print("|---|---|---:|---:|---:|---:|")
+    for sc, np in NPS.items():
+        for label, s, t in run(smpirun, prog, np, sc):
+            r = ref.get((sc, label, s))
+            if r is None:
+                continue
+            ratio = f"{t / r:.3f}" if r > 0 else ("=" if t == 0 else "-")
+            print(f"| {sc} | {label} | {s} | {r * 1e6:.3f} | {t * 1e6:.3f} | {ratio} |")
+    return 0
+
+
 def main():
+    if sys.argv[1] == "--table":
+        return table(sys.argv[2], sys.argv[3])
     smpirun, prog = sys.argv[1], sys.argv[2]
     bad = 0
     checked = 0
