@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives/coll_nb.h"
 #include "collectives/coll_private.h"
 #include "smpi/call.h"
 #include "smpi/check.h"
@@ -538,7 +539,9 @@ static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth,
   return 0;
 }
 
-/* Every PMPI function below: SMPI_ENTER, comm checks, then FAIL_IF(check(...)). */
+/* Every PMPI function below: SMPI_ENTER, then a body shared by the blocking and the
+ * nonblocking entry point (request_ NULL for the blocking one): comm checks, then
+ * FAIL_IF(check(...)), then RUN, which runs the collective now or starts it (coll_nb.c). */
 #define COMM_CHECKS()                                                                    \
   smpi_comm *c = SMPI_CHECK_COMM(comm);                                                  \
   check k_;                                                                              \
@@ -561,25 +564,47 @@ static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth,
   do {                                                                                   \
     char what_[96];                                                                      \
     snprintf(what_, sizeof what_, __VA_ARGS__);                                          \
-    int rc_ = run_top(c, id, args, what_);                                               \
+    int rc_ = request_ ? coll_nb_start(c, id, args, NULL, smpi_fname_, request_)          \
+                       : run_top(c, id, args, what_);                                    \
     if (rc_)                                                                             \
       SMPI_FAIL(comm, rc_);                                                              \
     SMPI_RETURN(MPI_SUCCESS);                                                            \
   } while (0)
 
+/* nonblocking entry points: the request pointer is checked before anything else */
+#define NB_REQUEST_CHECK()                                                               \
+  do {                                                                                   \
+    if (!request) {                                                                      \
+      (void)SMPI_CHECK_COMM(comm);                                                       \
+      SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_ARG, smpi_fname_, "request is NULL"));  \
+    }                                                                                    \
+  } while (0)
+
 /* ---- the MPI functions ---- */
 
-int PMPI_Barrier(MPI_Comm comm)
+static int barrier_body(MPI_Comm comm, MPI_Request *request_, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Barrier");
   COMM_CHECKS();
   coll_args a = {0};
   RUN(COLL_barrier, &a, "MPI_Barrier");
 }
 
-int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+int PMPI_Barrier(MPI_Comm comm)
 {
-  SMPI_ENTER("MPI_Bcast");
+  SMPI_ENTER("MPI_Barrier");
+  return barrier_body(comm, NULL, smpi_fname_);
+}
+
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Ibarrier");
+  NB_REQUEST_CHECK();
+  return barrier_body(comm, request, smpi_fname_);
+}
+
+static int bcast_body(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                      MPI_Request *request_, const char *smpi_fname_)
+{
   COMM_CHECKS();
   coll_args a = {0};
   FAIL_IF(check_root(&k_, root, size_));
@@ -590,6 +615,20 @@ int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
   a.sdt_h = a.rdt_h = datatype;
   a.root = root;
   RUN(COLL_bcast, &a, "MPI_Bcast (root %d)", root);
+}
+
+int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Bcast");
+  return bcast_body(buffer, count, datatype, root, comm, NULL, smpi_fname_);
+}
+
+int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Ibcast");
+  NB_REQUEST_CHECK();
+  return bcast_body(buffer, count, datatype, root, comm, request, smpi_fname_);
 }
 
 /* Gather and Gatherv: the root's contribution in place is its block of recvbuf. */
@@ -639,10 +678,10 @@ static int gather_args(check *k, const void *sendbuf, int sendcount, MPI_Datatyp
   return 0;
 }
 
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+static int gather_body(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                       MPI_Request *request_, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Gather");
   COMM_CHECKS();
   coll_args a = {0};
   FAIL_IF(gather_args(&k_, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
@@ -650,11 +689,28 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   RUN(COLL_gather, &a, "MPI_Gather (root %d)", root);
 }
 
-int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                 MPI_Comm comm)
+int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-  SMPI_ENTER("MPI_Gatherv");
+  SMPI_ENTER("MPI_Gather");
+  return gather_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, NULL,
+                     smpi_fname_);
+}
+
+int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Igather");
+  NB_REQUEST_CHECK();
+  return gather_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                     request, smpi_fname_);
+}
+
+static int gatherv_body(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Request *request_, const char *smpi_fname_)
+{
   COMM_CHECKS();
   coll_args a = {0};
   if (rank_ == root && (!recvcounts || !displs))
@@ -666,6 +722,25 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   if (rank_ != root)
     a.rcounts = a.rdispls = NULL;
   RUN(COLL_gatherv, &a, "MPI_Gatherv (root %d)", root);
+}
+
+int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Gatherv");
+  return gatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                      comm, NULL, smpi_fname_);
+}
+
+int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Igatherv");
+  NB_REQUEST_CHECK();
+  return gatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                      comm, request, smpi_fname_);
 }
 
 /* Scatter and Scatterv: the root's block in place stays in sendbuf. */
@@ -715,10 +790,10 @@ static int scatter_args(check *k, const void *sendbuf, int sendcount, const int 
   return 0;
 }
 
-int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+static int scatter_body(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                        MPI_Request *request_, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Scatter");
   COMM_CHECKS();
   coll_args a = {0};
   FAIL_IF(scatter_args(&k_, sendbuf, sendcount, NULL, NULL, sendtype, recvbuf, recvcount,
@@ -726,11 +801,28 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   RUN(COLL_scatter, &a, "MPI_Scatter (root %d)", root);
 }
 
-int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm)
+int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-  SMPI_ENTER("MPI_Scatterv");
+  SMPI_ENTER("MPI_Scatter");
+  return scatter_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, NULL,
+                      smpi_fname_);
+}
+
+int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Iscatter");
+  NB_REQUEST_CHECK();
+  return scatter_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                      request, smpi_fname_);
+}
+
+static int scatterv_body(const void *sendbuf, const int sendcounts[], const int displs[],
+                         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                         int root, MPI_Comm comm, MPI_Request *request_, const char *smpi_fname_)
+{
   COMM_CHECKS();
   coll_args a = {0};
   if (rank_ == root && (!sendcounts || !displs))
@@ -742,6 +834,25 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
   if (rank_ != root)
     a.scounts = a.sdispls = NULL;
   RUN(COLL_scatterv, &a, "MPI_Scatterv (root %d)", root);
+}
+
+int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Scatterv");
+  return scatterv_body(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                       comm, NULL, smpi_fname_);
+}
+
+int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                   int root, MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Iscatterv");
+  NB_REQUEST_CHECK();
+  return scatterv_body(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                       comm, request, smpi_fname_);
 }
 
 /* Allgather(v): in place, a rank's contribution is its block of recvbuf. */
@@ -787,10 +898,10 @@ static int allgather_args(check *k, const void *sendbuf, int sendcount, MPI_Data
   return 0;
 }
 
-int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+static int allgather_body(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Request *request_, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Allgather");
   COMM_CHECKS();
   coll_args a = {0};
   FAIL_IF(allgather_args(&k_, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
@@ -798,11 +909,27 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
   RUN(COLL_allgather, &a, "MPI_Allgather");
 }
 
-int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                    MPI_Comm comm)
+int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-  SMPI_ENTER("MPI_Allgatherv");
+  SMPI_ENTER("MPI_Allgather");
+  return allgather_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
+                        smpi_fname_);
+}
+
+int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Iallgather");
+  NB_REQUEST_CHECK();
+  return allgather_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                        smpi_fname_);
+}
+
+static int allgatherv_body(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                           MPI_Comm comm, MPI_Request *request_, const char *smpi_fname_)
+{
   COMM_CHECKS();
   coll_args a = {0};
   if (!recvcounts || !displs)
@@ -810,6 +937,25 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
   FAIL_IF(allgather_args(&k_, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
                          recvtype, rank_, size_, &a));
   RUN(COLL_allgatherv, &a, "MPI_Allgatherv");
+}
+
+int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Allgatherv");
+  return allgatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                         NULL, smpi_fname_);
+}
+
+int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                     MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Iallgatherv");
+  NB_REQUEST_CHECK();
+  return allgatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                         request, smpi_fname_);
 }
 
 /* Alltoall family in place: the algorithms get a private copy of recvbuf as send data. */
@@ -821,10 +967,10 @@ static const void *inplace_copy(coll_ctx *scratch, const void *rbuf, size_t elem
   return t;
 }
 
-int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+static int alltoall_body(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request_,
+                         const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Alltoall");
   COMM_CHECKS();
   coll_args a = {0};
   coll_ctx scratch;
@@ -848,11 +994,29 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
     a.sdt_h = sendtype;
   }
   char what[32] = "MPI_Alltoall";
-  int rc = run_top(c, COLL_alltoall, &a, what);
+  int rc = request_ ? coll_nb_start(c, COLL_alltoall, &a, &scratch, smpi_fname_, request_)
+                   : run_top(c, COLL_alltoall, &a, what);
   ctx_done(&scratch);
   if (rc)
     SMPI_FAIL(comm, rc);
   SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Alltoall");
+  return alltoall_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
+                       smpi_fname_);
+}
+
+int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Ialltoall");
+  NB_REQUEST_CHECK();
+  return alltoall_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
+                       smpi_fname_);
 }
 
 /* elements of dt from the start of a v buffer to the end of its last block */
@@ -865,11 +1029,11 @@ static size_t v_span(const int *counts, const int *displs, int n)
   return end;
 }
 
-int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+static int alltoallv_body(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                          MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                          const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Request *request_, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Alltoallv");
   COMM_CHECKS();
   coll_args a = {0};
   coll_ctx scratch;
@@ -899,11 +1063,31 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
     a.sdispls = sdispls;
     a.sdt_h = sendtype;
   }
-  int rc = run_top(c, COLL_alltoallv, &a, "MPI_Alltoallv");
+  int rc = request_ ? coll_nb_start(c, COLL_alltoallv, &a, &scratch, smpi_fname_, request_)
+                   : run_top(c, COLL_alltoallv, &a, "MPI_Alltoallv");
   ctx_done(&scratch);
   if (rc)
     SMPI_FAIL(comm, rc);
   SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Alltoallv");
+  return alltoallv_body(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, comm, NULL, smpi_fname_);
+}
+
+int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Ialltoallv");
+  NB_REQUEST_CHECK();
+  return alltoallv_body(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, comm, request, smpi_fname_);
 }
 
 static int check_w(check *k, const char *what, const int *counts, const int *displs,
@@ -920,11 +1104,11 @@ static int check_w(check *k, const char *what, const int *counts, const int *dis
   return 0;
 }
 
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+static int alltoallw_body(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                          const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                          const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                          MPI_Request *request_, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Alltoallw");
   COMM_CHECKS();
   coll_args a = {0};
   coll_ctx scratch;
@@ -974,11 +1158,32 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
     a.wsdispls = sdispls;
     a.sdts = sdts;
   }
-  rc = run_top(c, COLL_alltoallw, &a, "MPI_Alltoallw");
+  rc = request_ ? coll_nb_start(c, COLL_alltoallw, &a, &scratch, smpi_fname_, request_)
+               : run_top(c, COLL_alltoallw, &a, "MPI_Alltoallw");
   ctx_done(&scratch);
   if (rc)
     SMPI_FAIL(comm, rc);
   SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Alltoallw");
+  return alltoallw_body(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                        recvtypes, comm, NULL, smpi_fname_);
+}
+
+int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                    MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Ialltoallw");
+  NB_REQUEST_CHECK();
+  return alltoallw_body(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                        recvtypes, comm, request, smpi_fname_);
 }
 
 /* Reductions: sdt == rdt == the datatype; in place, the input is recvbuf. */
@@ -1004,10 +1209,10 @@ static int reduce_args(check *k, const void *sendbuf, void *recvbuf, int count,
   return 0;
 }
 
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm)
+static int reduce_body(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, int root, MPI_Comm comm, MPI_Request *request_,
+                       const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Reduce");
   COMM_CHECKS();
   coll_args a = {0};
   FAIL_IF(check_root(&k_, root, size_));
@@ -1020,40 +1225,97 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
   RUN(COLL_reduce, &a, "MPI_Reduce (root %d)", root);
 }
 
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                   MPI_Op op, MPI_Comm comm)
+int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm)
 {
-  SMPI_ENTER("MPI_Allreduce");
+  SMPI_ENTER("MPI_Reduce");
+  return reduce_body(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, smpi_fname_);
+}
+
+int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 int root, MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Ireduce");
+  NB_REQUEST_CHECK();
+  return reduce_body(sendbuf, recvbuf, count, datatype, op, root, comm, request, smpi_fname_);
+}
+
+static int allreduce_body(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm, MPI_Request *request_, const char *smpi_fname_)
+{
   COMM_CHECKS();
   coll_args a = {0};
   FAIL_IF(reduce_args(&k_, sendbuf, recvbuf, count, datatype, op, true, &a));
   RUN(COLL_allreduce, &a, "MPI_Allreduce");
 }
 
-int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-              MPI_Comm comm)
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm)
 {
-  SMPI_ENTER("MPI_Scan");
+  SMPI_ENTER("MPI_Allreduce");
+  return allreduce_body(sendbuf, recvbuf, count, datatype, op, comm, NULL, smpi_fname_);
+}
+
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Iallreduce");
+  NB_REQUEST_CHECK();
+  return allreduce_body(sendbuf, recvbuf, count, datatype, op, comm, request, smpi_fname_);
+}
+
+static int scan_body(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Request *request_, const char *smpi_fname_)
+{
   COMM_CHECKS();
   coll_args a = {0};
   FAIL_IF(reduce_args(&k_, sendbuf, recvbuf, count, datatype, op, true, &a));
   RUN(COLL_scan, &a, "MPI_Scan");
 }
 
-int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                MPI_Op op, MPI_Comm comm)
+int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm)
 {
-  SMPI_ENTER("MPI_Exscan");
+  SMPI_ENTER("MPI_Scan");
+  return scan_body(sendbuf, recvbuf, count, datatype, op, comm, NULL, smpi_fname_);
+}
+
+int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Iscan");
+  NB_REQUEST_CHECK();
+  return scan_body(sendbuf, recvbuf, count, datatype, op, comm, request, smpi_fname_);
+}
+
+static int exscan_body(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, MPI_Request *request_, const char *smpi_fname_)
+{
   COMM_CHECKS();
   coll_args a = {0};
   FAIL_IF(reduce_args(&k_, sendbuf, recvbuf, count, datatype, op, true, &a));
   RUN(COLL_exscan, &a, "MPI_Exscan");
 }
 
-int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm)
 {
-  SMPI_ENTER("MPI_Reduce_scatter");
+  SMPI_ENTER("MPI_Exscan");
+  return exscan_body(sendbuf, recvbuf, count, datatype, op, comm, NULL, smpi_fname_);
+}
+
+int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Iexscan");
+  NB_REQUEST_CHECK();
+  return exscan_body(sendbuf, recvbuf, count, datatype, op, comm, request, smpi_fname_);
+}
+
+static int reduce_scatter_body(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request_, const char *smpi_fname_)
+{
   COMM_CHECKS();
   coll_args a = {0};
   FAIL_IF(check_counts(&k_, "receive block", recvcounts, NULL, false, size_));
@@ -1070,10 +1332,26 @@ int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
   RUN(COLL_reduce_scatter, &a, "MPI_Reduce_scatter");
 }
 
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-  SMPI_ENTER("MPI_Reduce_scatter_block");
+  SMPI_ENTER("MPI_Reduce_scatter");
+  return reduce_scatter_body(sendbuf, recvbuf, recvcounts, datatype, op, comm, NULL, smpi_fname_);
+}
+
+int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Ireduce_scatter");
+  NB_REQUEST_CHECK();
+  return reduce_scatter_body(sendbuf, recvbuf, recvcounts, datatype, op, comm, request,
+                             smpi_fname_);
+}
+
+static int reduce_scatter_block_body(const void *sendbuf, void *recvbuf, int recvcount,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                     MPI_Request *request_, const char *smpi_fname_)
+{
   COMM_CHECKS();
   coll_args a = {0};
   if (recvcount < 0)
@@ -1086,4 +1364,22 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
     FAIL_IF(bad(&k_, MPI_ERR_BUFFER, "send and receive buffers are the same (use MPI_IN_PLACE)"));
   a.rcount = recvcount;
   RUN(COLL_reduce_scatter_block, &a, "MPI_Reduce_scatter_block");
+}
+
+int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Reduce_scatter_block");
+  return reduce_scatter_block_body(sendbuf, recvbuf, recvcount, datatype, op, comm, NULL,
+                                   smpi_fname_);
+}
+
+int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Ireduce_scatter_block");
+  NB_REQUEST_CHECK();
+  return reduce_scatter_block_body(sendbuf, recvbuf, recvcount, datatype, op, comm, request,
+                                   smpi_fname_);
 }

@@ -944,6 +944,9 @@ int PMPI_Cancel(MPI_Request *request)
   SMPI_CHECK(request, MPI_COMM_WORLD, MPI_ERR_REQUEST);
   smpi_req *r = req_get(*request);
   SMPI_CHECK(r, MPI_COMM_WORLD, MPI_ERR_REQUEST);
+  if (r->kind == REQ_COLL) /* MPI 3.1 section 5.12: erroneous for nonblocking collectives */
+    SMPI_RETURN(smpi_comm_errorf(req_comm_handle(r), MPI_ERR_REQUEST, smpi_fname_,
+                                 "%s requests cannot be cancelled", r->call));
   p2p_req_cancel(r); /* too late (matched, delivered): the request completes normally */
   SMPI_RETURN(MPI_SUCCESS);
 }

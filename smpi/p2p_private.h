@@ -36,7 +36,9 @@ typedef struct p2p_msg p2p_msg;
 #define P2P_FREE_LIST_MAX (1u << 20)
 typedef struct p2p_waiter p2p_waiter;
 
-typedef enum { REQ_SEND = 1, REQ_RECV } req_kind;
+/* REQ_COLL: a nonblocking collective (collectives/coll_nb.c): no transfer of its own, its
+ * helper actor completes it */
+typedef enum { REQ_SEND = 1, REQ_RECV, REQ_COLL } req_kind;
 typedef enum { MODE_STANDARD, MODE_BUFFERED, MODE_SYNC, MODE_READY } send_mode;
 
 struct smpi_req {

@@ -557,6 +557,10 @@ static void describe_req(const smpi_req *r, char *buf, size_t len)
 {
   char peer[48], tag[32];
   const char *name = r->comm ? smpi_comm_display_name(r->comm) : "?";
+  if (r->kind == REQ_COLL) {
+    snprintf(buf, len, "%s on %s", r->call ? r->call : "nonblocking collective", name);
+    return;
+  }
   if (r->peer == MPI_ANY_SOURCE)
     snprintf(peer, sizeof peer, "any source");
   else

@@ -1,0 +1,317 @@
+/* Nonblocking collectives: MPI_Ibcast & co.
+ *
+ * Each call runs the algorithm the blocking call would choose, unchanged, in a helper
+ * actor of the calling rank; the request completes when the helper returns:
+ *
+ *   rank 3 (actor "rank 3")                    helper (actor "rank 3: MPI_Ibcast")
+ *   MPI_Ibcast(buf, ..., comm, &req)
+ *     checks, MPI_IN_PLACE (coll.c, shared
+ *     with MPI_Bcast), copy of the arrays,
+ *     private context, request, helper -----> created runnable at this date
+ *   returns                                    runs as soon as rank 3 blocks or sleeps
+ *   computes (smpi_execute, a measured burst)    coll_run(bcast) on the private context:
+ *     = a CPU action on the host; meanwhile      the same sends, receives and overheads
+ *       the helper's messages cross the          as MPI_Bcast, contending with every
+ *       network                                  other flow
+ *   MPI_Wait(&req) -- blocks until ------------- returns: p2p_complete(req)
+ *
+ * So Ibcast + compute X + Wait lasts max(X, T(Bcast)) (plus whatever the two share), and
+ * Ibcast + Wait lasts T(Bcast): the blocking algorithm's timing, not SimGrid 3.32's (its
+ * nonblocking collectives are linear schedules of nonblocking point-to-point operations; see
+ * docs/collectives.md, "Nonblocking collectives", for why we keep the blocking algorithms).
+ *
+ * Identity: the helper's actor data is the rank's smpi_rank, so smpi_self() inside the
+ * algorithm is the rank (its world rank addresses the messages, its host sends and
+ * receives them, its privatized globals are the buffers). The helper never enters the
+ * MPI call machinery (no SMPI_ENTER), so the rank's CPU-burst timer is untouched.
+ *
+ * Matching: the k-th nonblocking collective a rank starts on a communicator is the k-th
+ * on every member (MPI 3.1 section 5.12: same order on all ranks), so (communicator, k)
+ * names one instance everywhere. Each instance gets a context id of its own from a pool
+ * shared by the job (the first member to start it takes an id, the others find it in a
+ * table; the id goes back to the pool when the last member's helper is done, by which time
+ * every message of the instance has been received). The algorithm runs on a "shadow" of
+ * the communicator (same group and rank, that context), so its messages can match neither
+ * another instance, nor blocking collectives, nor point-to-point traffic of the
+ * communicator, whatever order the helpers run in.
+ *
+ * Lifetimes: arrays of counts, displacements and datatypes are copied at the call and the
+ * datatypes referenced (MPI_Type_free may come before completion); the request holds the
+ * communicator (MPI_Comm_free may too); in-place copies made at the call are taken over. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collectives/coll_nb.h"
+#include "kernel/engine.h"
+#include "smpi/comm_impl.h"
+#include "smpi/datatype_impl.h"
+#include "smpi/handle.h"
+#include "smpi/p2p_private.h"
+#include "smpi/runtime.h"
+#include "src/invariant.h"
+#include "src/log.h"
+#include "src/mem.h"
+#include "src/strmap.h"
+
+LOG_NEW_SUBCATEGORY(smpi_coll_nb, smpi, "MPI nonblocking collectives");
+LOG_DEFAULT_CATEGORY(smpi_coll_nb);
+
+/* ---- private contexts ----
+ * Communicator ids grow from 2 (np + 1) by 2 (smpi/ctx.c); ours come from the top quarter
+ * of the id space and are recycled, so a job can run any number of nonblocking collectives
+ * while at most 2^29 are in progress at once. */
+#define NB_CTX_FIRST 0xC0000000u
+
+typedef struct nb_slot {
+  uint32_t base;    /* even id: base + 1 is the collective context of the shadow */
+  int members;      /* communicator size */
+  int arrived;      /* members that started this instance */
+  int finished;     /* members whose helper is done */
+} nb_slot;
+
+static struct {
+  smpi_u64map started; /* (communicator collective context << 32 | k) -> nb_slot, until
+                          every member has started the instance */
+  uint32_t *free_ids;
+  size_t nfree, capfree;
+  uint32_t next_id;
+  unsigned long live; /* instances in progress somewhere (statistics) */
+} NB;
+
+static uint32_t id_take(void)
+{
+  if (NB.nfree)
+    return NB.free_ids[--NB.nfree];
+  if (!NB.next_id)
+    NB.next_id = NB_CTX_FIRST;
+  if (NB.next_id >= UINT32_MAX - 1u)
+    DIE("more than 2^29 nonblocking collectives in progress at once");
+  uint32_t id = NB.next_id;
+  NB.next_id += 2;
+  return id;
+}
+
+static void id_give_back(uint32_t id)
+{
+  XGROW(NB.free_ids, NB.capfree, NB.nfree + 1);
+  NB.free_ids[NB.nfree++] = id;
+}
+
+/* How many nonblocking collectives this rank started on c before (0 the first time), kept
+ * with the communicator object's other per-key counters (stored as count + 1). */
+static uint32_t next_instance(smpi_comm *c)
+{
+  static const char key[] = "nbc";
+  if (!c->counters)
+    c->counters = strmap_new();
+  uintptr_t v = (uintptr_t)strmap_get(c->counters, key);
+  uintptr_t before = v ? v - 1 : 0;
+  strmap_set(c->counters, key, (void *)(before + 2));
+  return (uint32_t)before;
+}
+
+static nb_slot *slot_join(smpi_comm *c)
+{
+  uint64_t key = (uint64_t)smpi_comm_coll_context(c) << 32 | next_instance(c);
+  nb_slot *s = smpi_u64map_get(&NB.started, key);
+  if (!s) {
+    s = xcalloc(1, sizeof *s);
+    s->base = id_take();
+    s->members = smpi_comm_size(c);
+    NB.live++;
+    if (s->members > 1)
+      smpi_u64map_put(&NB.started, key, s);
+  }
+  if (++s->arrived == s->members && s->members > 1)
+    smpi_u64map_remove(&NB.started, key);
+  return s;
+}
+
+static void slot_leave(nb_slot *s)
+{
+  if (++s->finished < s->members)
+    return;
+  ASSERT(s->arrived == s->members);
+  id_give_back(s->base);
+  NB.live--;
+  free(s);
+}
+
+/* The calling rank's view of c on context base + 1 for collective traffic. Internal: no
+ * handle, no attributes; the name is c's, for reports. */
+static smpi_comm *shadow_of(smpi_comm *c, uint32_t base)
+{
+  smpi_comm *s = xcalloc(1, sizeof *s);
+  s->handle = c->handle;
+  s->owner = c->owner;
+  s->refs = 1;
+  s->group = smpi_group_ref(c->group);
+  s->rank = c->rank;
+  s->ctx = base;
+  s->info = MPI_INFO_NULL;
+  s->eh = smpi_errhandler_ref(c->eh);
+  s->topo = c->topo ? smpi_topo_ref(c->topo) : NULL;
+  s->name = xstrdup(smpi_comm_display_name(c));
+  snprintf(s->dname, sizeof s->dname, "%s", s->name);
+  return s;
+}
+
+/* ---- one started collective ---- */
+
+typedef struct nb_op {
+  coll_id id;
+  coll_fn fn;         /* NULL: coll_run(id) picks the algorithm */
+  coll_args a;        /* arrays and datatypes below are owned */
+  void **tmps;        /* scratch taken over from the caller (in-place copies) */
+  size_t ntmps;
+  smpi_comm *shadow;
+  nb_slot *slot;
+  smpi_req *req;
+} nb_op;
+
+static int *dup_ints(const int *v, int n)
+{
+  if (!v)
+    return NULL;
+  int *d = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *d);
+  memcpy(d, v, (size_t)n * sizeof *d);
+  return d;
+}
+
+static void dt_hold(const smpi_dt *dt)
+{
+  if (dt)
+    smpi_dt_ref((smpi_dt *)dt);
+}
+
+static void dt_release(const smpi_dt *dt)
+{
+  if (dt)
+    smpi_dt_unref((smpi_dt *)dt);
+}
+
+static const smpi_dt *const *dup_dts(const smpi_dt *const *v, int n)
+{
+  if (!v)
+    return NULL;
+  const smpi_dt **d = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *d);
+  for (int i = 0; i < n; i++) {
+    d[i] = v[i];
+    dt_hold(d[i]);
+  }
+  return d;
+}
+
+static void free_dts(const smpi_dt *const *v, int n)
+{
+  if (!v)
+    return;
+  for (int i = 0; i < n; i++)
+    dt_release(v[i]);
+  free((void *)v);
+}
+
+/* a's arrays have n entries (intracommunicators: one per rank) */
+static void args_copy(coll_args *d, const coll_args *a, int n)
+{
+  *d = *a;
+  d->scounts = dup_ints(a->scounts, n);
+  d->sdispls = dup_ints(a->sdispls, n);
+  d->rcounts = dup_ints(a->rcounts, n);
+  d->rdispls = dup_ints(a->rdispls, n);
+  d->wsdispls = dup_ints(a->wsdispls, n);
+  d->wrdispls = dup_ints(a->wrdispls, n);
+  d->sdts = dup_dts(a->sdts, n);
+  d->rdts = dup_dts(a->rdts, n);
+  dt_hold(d->sdt);
+  dt_hold(d->rdt);
+}
+
+static void args_free(coll_args *d, int n)
+{
+  free((void *)d->scounts);
+  free((void *)d->sdispls);
+  free((void *)d->rcounts);
+  free((void *)d->rdispls);
+  free((void *)d->wsdispls);
+  free((void *)d->wrdispls);
+  free_dts(d->sdts, n);
+  free_dts(d->rdts, n);
+  dt_release(d->sdt);
+  dt_release(d->rdt);
+}
+
+static void nb_main(void *arg)
+{
+  nb_op *op = arg;
+  coll_ctx x;
+  memset(&x, 0, sizeof x);
+  x.comm = op->shadow;
+  x.rank = smpi_comm_rank(op->shadow);
+  x.size = smpi_comm_size(op->shadow);
+  x.coll = op->id;
+  x.err = MPI_SUCCESS;
+  int rc = op->fn ? op->fn(&x, &op->a) : coll_run(&x, op->id, &op->a);
+  if (rc == MPI_SUCCESS)
+    rc = x.err;
+  ASSERTF(x.nreqs == 0 || rc != MPI_SUCCESS,
+          "%s (nonblocking): an algorithm returned with requests pending",
+          coll_infos[op->id].mpi_name);
+  if (x.nreqs)
+    coll_wait(&x);
+  for (size_t i = 0; i < x.ntmps; i++)
+    free(x.tmps[i]);
+  free(x.tmps);
+  free(x.reqs);
+
+  int n = x.size;
+  for (size_t i = 0; i < op->ntmps; i++)
+    free(op->tmps[i]);
+  free(op->tmps);
+  args_free(&op->a, n);
+  smpi_comm_unref(op->shadow); /* messages still in flight hold it too */
+  slot_leave(op->slot);
+  smpi_req *r = op->req;
+  free(op);
+  r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG,
+                           .MPI_ERROR = rc};
+  p2p_complete(r); /* may destroy r (MPI_Request_free'd) */
+}
+
+int coll_nb_start(smpi_comm *c, coll_id id, const coll_args *a, coll_ctx *scratch,
+                  const char *fname, MPI_Request *request)
+{
+  smpi_rank *me = smpi_self();
+  ASSERT(me && !smpi_comm_is_inter(c));
+  int n = smpi_comm_size(c);
+  nb_op *op = xcalloc(1, sizeof *op);
+  op->id = id;
+  args_copy(&op->a, a, n);
+  if (scratch && scratch->ntmps) {
+    op->tmps = scratch->tmps;
+    op->ntmps = scratch->ntmps;
+    scratch->tmps = NULL;
+    scratch->ntmps = scratch->captmps = 0;
+  }
+  op->slot = slot_join(c);
+  op->shadow = shadow_of(c, op->slot->base);
+
+  /* the request the user sees: no transfer of its own; the helper completes it */
+  smpi_req *r = p2p_req_new(REQ_COLL, NULL, 0, NULL, MPI_ANY_SOURCE, MPI_ANY_TAG, c,
+                            SMPI_P2P_COLL, fname);
+  r->ctx = op->slot->base; /* nothing is ever sent there: probes for it find nothing */
+  r->active = true;
+  r->handle = smpi_handle_new(SMPI_KIND_REQUEST, r);
+  op->req = r;
+  *request = r->handle;
+
+  char name[64];
+  snprintf(name, sizeof name, "rank %d: %s", me->rank, fname);
+  eng_actor *h = eng_actor_create(name, nb_main, op);
+  eng_actor_set_data(h, me);
+  LOG_DEBUG("%s on %s started (context %u)", fname, smpi_comm_display_name(c),
+            op->slot->base + 1);
+  return MPI_SUCCESS;
+}

@@ -1,0 +1,644 @@
+/* coll_nonblocking: data correctness of every nonblocking collective (MPI_Ibarrier ...
+ * MPI_Iexscan), on communicators of several sizes (powers of two and not), for counts 0,
+ * 1, 7 and 1000, with and without MPI_IN_PLACE, and a non-contiguous datatype freed before
+ * completion, a non-commutative user op; then the same collectives all outstanding at once
+ * on one communicator, interleaved with blocking collectives and point-to-point traffic on
+ * that communicator, completed by MPI_Waitall over the mixed array, MPI_Testany / MPI_Test
+ * polling, MPI_Waitsome, or one MPI_Wait each in a rank-dependent order; finally the
+ * argument errors (same classes as the blocking calls), MPI_Cancel refused and
+ * MPI_Request_free accepted.
+ *
+ * Every rank contributes val(r, i) = 1000 r + i as element i; references are closed forms.
+ * Any number of ranks (the test suite uses 9). No mutable globals (ranks share them when the
+ * program runs without privatization). Prints "coll_nonblocking: OK". Plain MPI: also runs
+ * under MPICH (mpicc coll_nonblocking.c && mpirun -np 9 ./a.out). */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NOPS 20
+#define FILL (-7)
+
+typedef struct t {
+  MPI_Comm comm;
+  int n, me, c, inplace, wrank;
+  int *failures;
+  /* buffers of each op, allocated by start_*, checked and freed by check_* */
+  int *b[NOPS][2];
+  int *counts[NOPS][4];
+  MPI_Datatype vec;
+} t;
+
+static int val(int r, int i) { return 1000 * r + i; }
+/* alltoall element i of the block rank s sends to rank d */
+static int a2a(int s, int d, int i) { return 100000 * s + 1000 * d + i; }
+/* v variants: block sizes that differ between ranks (0 or 1 when c is 0) */
+static int vcnt(const t *x, int r) { return x->c + r % 2; }
+/* alltoallv/w: what s sends to d (symmetric, as MPI_IN_PLACE requires) */
+static int f2(const t *x, int s, int d) { return x->c + (s + d) % 3; }
+
+#define CHECK(x, cond, ...)                                                               \
+  do {                                                                                   \
+    if (!(cond)) {                                                                       \
+      if (++*(x)->failures <= 20) {                                                      \
+        fprintf(stderr, "coll_nonblocking: rank %d (n %d, count %d%s): line %d: ", (x)->wrank, \
+                (x)->n, (x)->c, (x)->inplace ? ", in place" : "", __LINE__);             \
+        fprintf(stderr, __VA_ARGS__);                                                    \
+        fputc('\n', stderr);                                                             \
+      }                                                                                  \
+    }                                                                                    \
+  } while (0)
+
+static int *ialloc(size_t n)
+{
+  int *p = malloc((n ? n : 1) * sizeof *p);
+  if (!p) {
+    fprintf(stderr, "coll_nonblocking: out of memory\n");
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  for (size_t i = 0; i < n; i++)
+    p[i] = FILL;
+  return p;
+}
+
+/* prefix offsets of counts with a one-element gap before each block; returns the total */
+static int layout(const int *counts, int *displs, int n)
+{
+  int off = 0;
+  for (int i = 0; i < n; i++) {
+    off += 1;
+    displs[i] = off;
+    off += counts[i];
+  }
+  return off + 1;
+}
+
+/* Non-commutative op on MPI_2INT: each element is a range [lo, hi] of ranks; in (lower
+ * ranks) followed by inout must be contiguous, else the result is marked broken. */
+static void concat(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+  (void)dt;
+  int *a = in, *b = inout;
+  for (int k = 0; k < *len; k++) {
+    int lo = a[2 * k], hi = b[2 * k + 1];
+    if (a[2 * k + 1] + 1 != b[2 * k] || a[2 * k] < 0 || b[2 * k] < 0)
+      lo = hi = -1000;
+    b[2 * k] = lo;
+    b[2 * k + 1] = hi;
+  }
+}
+
+enum {
+  OP_BARRIER, OP_BCAST, OP_BCAST_VEC, OP_GATHER, OP_GATHERV, OP_SCATTER, OP_SCATTERV,
+  OP_ALLGATHER, OP_ALLGATHERV, OP_ALLTOALL, OP_ALLTOALLV, OP_ALLTOALLW, OP_REDUCE,
+  OP_REDUCE_NC, OP_ALLREDUCE, OP_REDUCE_SCATTER, OP_REDUCE_SCATTER_BLOCK, OP_SCAN, OP_EXSCAN,
+  OP_COUNT
+};
+
+/* Starts op k on x->comm; *r is its request. */
+static void start(t *x, int k, MPI_Op concat_op, MPI_Request *r)
+{
+  int n = x->n, me = x->me, c = x->c, ip = x->inplace;
+  MPI_Comm comm = x->comm;
+  int **b = x->b[k];
+  int **cn = x->counts[k];
+  switch (k) {
+  case OP_BARRIER:
+    MPI_Ibarrier(comm, r);
+    break;
+  case OP_BCAST: {
+    int root = n - 1;
+    b[0] = ialloc((size_t)c);
+    if (me == root)
+      for (int i = 0; i < c; i++)
+        b[0][i] = val(root, i);
+    MPI_Ibcast(b[0], c, MPI_INT, root, comm, r);
+    break;
+  }
+  case OP_BCAST_VEC: { /* every other int; the type is freed before completion */
+    int root = n / 2;
+    b[0] = ialloc((size_t)(2 * c + 1));
+    if (me == root)
+      for (int i = 0; i < c; i++)
+        b[0][2 * i] = val(root, i);
+    MPI_Datatype v;
+    MPI_Type_vector(c > 0 ? c : 1, 1, 2, MPI_INT, &v);
+    MPI_Type_commit(&v);
+    MPI_Ibcast(b[0], c > 0 ? 1 : 0, v, root, comm, r);
+    MPI_Type_free(&v);
+    break;
+  }
+  case OP_GATHER: {
+    int root = n / 2;
+    b[0] = ialloc((size_t)c);
+    b[1] = ialloc((size_t)n * (size_t)c);
+    for (int i = 0; i < c; i++)
+      (me == root && ip ? b[1] + (size_t)root * c : b[0])[i] = val(me, i);
+    MPI_Igather(me == root && ip ? MPI_IN_PLACE : b[0], c, MPI_INT, b[1], c, MPI_INT, root,
+                comm, r);
+    break;
+  }
+  case OP_GATHERV: {
+    int root = n - 1;
+    cn[0] = ialloc((size_t)n);
+    cn[1] = ialloc((size_t)n);
+    for (int j = 0; j < n; j++)
+      cn[0][j] = vcnt(x, j);
+    int tot = layout(cn[0], cn[1], n);
+    b[0] = ialloc((size_t)vcnt(x, me));
+    b[1] = ialloc((size_t)tot);
+    for (int i = 0; i < vcnt(x, me); i++)
+      (me == root && ip ? b[1] + cn[1][root] : b[0])[i] = val(me, i);
+    MPI_Igatherv(me == root && ip ? MPI_IN_PLACE : b[0], vcnt(x, me), MPI_INT, b[1], cn[0],
+                 cn[1], MPI_INT, root, comm, r);
+    break;
+  }
+  case OP_SCATTER: {
+    int root = 0;
+    b[0] = ialloc((size_t)n * (size_t)c);
+    b[1] = ialloc((size_t)c);
+    if (me == root)
+      for (int j = 0; j < n; j++)
+        for (int i = 0; i < c; i++)
+          b[0][(size_t)j * c + i] = val(j, i);
+    MPI_Iscatter(b[0], c, MPI_INT, me == root && ip ? MPI_IN_PLACE : b[1], c, MPI_INT, root,
+                 comm, r);
+    break;
+  }
+  case OP_SCATTERV: {
+    int root = n / 2;
+    cn[0] = ialloc((size_t)n);
+    cn[1] = ialloc((size_t)n);
+    for (int j = 0; j < n; j++)
+      cn[0][j] = vcnt(x, j);
+    int tot = layout(cn[0], cn[1], n);
+    b[0] = ialloc((size_t)tot);
+    b[1] = ialloc((size_t)vcnt(x, me));
+    if (me == root)
+      for (int j = 0; j < n; j++)
+        for (int i = 0; i < cn[0][j]; i++)
+          b[0][cn[1][j] + i] = val(j, i);
+    MPI_Iscatterv(b[0], cn[0], cn[1], MPI_INT, me == root && ip ? MPI_IN_PLACE : b[1],
+                  vcnt(x, me), MPI_INT, root, comm, r);
+    break;
+  }
+  case OP_ALLGATHER:
+    b[0] = ialloc((size_t)c);
+    b[1] = ialloc((size_t)n * (size_t)c);
+    for (int i = 0; i < c; i++)
+      (ip ? b[1] + (size_t)me * c : b[0])[i] = val(me, i);
+    MPI_Iallgather(ip ? MPI_IN_PLACE : b[0], c, MPI_INT, b[1], c, MPI_INT, comm, r);
+    break;
+  case OP_ALLGATHERV: {
+    cn[0] = ialloc((size_t)n);
+    cn[1] = ialloc((size_t)n);
+    for (int j = 0; j < n; j++)
+      cn[0][j] = vcnt(x, j);
+    int tot = layout(cn[0], cn[1], n);
+    b[0] = ialloc((size_t)vcnt(x, me));
+    b[1] = ialloc((size_t)tot);
+    for (int i = 0; i < vcnt(x, me); i++)
+      (ip ? b[1] + cn[1][me] : b[0])[i] = val(me, i);
+    MPI_Iallgatherv(ip ? MPI_IN_PLACE : b[0], vcnt(x, me), MPI_INT, b[1], cn[0], cn[1],
+                    MPI_INT, comm, r);
+    break;
+  }
+  case OP_ALLTOALL:
+    b[0] = ialloc((size_t)n * (size_t)c);
+    b[1] = ialloc((size_t)n * (size_t)c);
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < c; i++)
+        (ip ? b[1] : b[0])[(size_t)j * c + i] = a2a(me, j, i);
+    MPI_Ialltoall(ip ? MPI_IN_PLACE : b[0], c, MPI_INT, b[1], c, MPI_INT, comm, r);
+    break;
+  case OP_ALLTOALLV:
+  case OP_ALLTOALLW: {
+    for (int q = 0; q < 4; q++)
+      cn[q] = ialloc((size_t)n);
+    for (int j = 0; j < n; j++) {
+      cn[0][j] = f2(x, me, j);
+      cn[2][j] = f2(x, j, me);
+    }
+    int stot = layout(cn[0], cn[1], n), rtot = layout(cn[2], cn[3], n);
+    b[0] = ialloc((size_t)stot);
+    b[1] = ialloc((size_t)rtot);
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < f2(x, me, j); i++) {
+        if (ip)
+          b[1][cn[3][j] + i] = a2a(me, j, i);
+        else
+          b[0][cn[1][j] + i] = a2a(me, j, i);
+      }
+    if (k == OP_ALLTOALLV) {
+      MPI_Ialltoallv(ip ? MPI_IN_PLACE : b[0], cn[0], cn[1], MPI_INT, b[1], cn[2], cn[3],
+                     MPI_INT, comm, r);
+    } else {
+      /* byte displacements, one datatype per peer (array freed before completion) */
+      int *sd = ialloc((size_t)n), *rd = ialloc((size_t)n);
+      MPI_Datatype *ty = malloc((size_t)n * sizeof *ty);
+      for (int j = 0; j < n; j++) {
+        sd[j] = cn[1][j] * (int)sizeof(int);
+        rd[j] = cn[3][j] * (int)sizeof(int);
+        ty[j] = MPI_INT;
+      }
+      MPI_Ialltoallw(ip ? MPI_IN_PLACE : b[0], cn[0], sd, ty, b[1], cn[2], rd, ty, comm, r);
+      for (int j = 0; j < n; j++) /* the arrays belong to the caller again */
+        sd[j] = rd[j] = -1;
+      free(sd);
+      free(rd);
+      free(ty);
+    }
+    break;
+  }
+  case OP_REDUCE: {
+    int root = n - 1;
+    b[0] = ialloc((size_t)c);
+    b[1] = ialloc((size_t)c);
+    for (int i = 0; i < c; i++)
+      (me == root && ip ? b[1] : b[0])[i] = val(me, i);
+    MPI_Ireduce(me == root && ip ? MPI_IN_PLACE : b[0], b[1], c, MPI_INT, MPI_SUM, root, comm,
+                r);
+    break;
+  }
+  case OP_REDUCE_NC: {
+    int root = 0;
+    b[0] = ialloc((size_t)(2 * c));
+    b[1] = ialloc((size_t)(2 * c));
+    for (int i = 0; i < 2 * c; i++)
+      (me == root && ip ? b[1] : b[0])[i] = me;
+    MPI_Ireduce(me == root && ip ? MPI_IN_PLACE : b[0], b[1], c, MPI_2INT, concat_op, root,
+                comm, r);
+    break;
+  }
+  case OP_ALLREDUCE:
+    b[0] = ialloc((size_t)c);
+    b[1] = ialloc((size_t)c);
+    for (int i = 0; i < c; i++)
+      (ip ? b[1] : b[0])[i] = val(me, i);
+    MPI_Iallreduce(ip ? MPI_IN_PLACE : b[0], b[1], c, MPI_INT, MPI_SUM, comm, r);
+    break;
+  case OP_REDUCE_SCATTER:
+  case OP_REDUCE_SCATTER_BLOCK: {
+    cn[0] = ialloc((size_t)n);
+    int tot = 0;
+    for (int j = 0; j < n; j++)
+      tot += cn[0][j] = k == OP_REDUCE_SCATTER ? vcnt(x, j) : c;
+    b[0] = ialloc((size_t)tot);
+    b[1] = ialloc((size_t)tot);
+    for (int i = 0; i < tot; i++)
+      (ip ? b[1] : b[0])[i] = val(me, i);
+    if (k == OP_REDUCE_SCATTER)
+      MPI_Ireduce_scatter(ip ? MPI_IN_PLACE : b[0], b[1], cn[0], MPI_INT, MPI_SUM, comm, r);
+    else
+      MPI_Ireduce_scatter_block(ip ? MPI_IN_PLACE : b[0], b[1], c, MPI_INT, MPI_SUM, comm, r);
+    break;
+  }
+  case OP_SCAN:
+  case OP_EXSCAN:
+    b[0] = ialloc((size_t)c);
+    b[1] = ialloc((size_t)c);
+    for (int i = 0; i < c; i++)
+      (ip ? b[1] : b[0])[i] = val(me, i);
+    if (k == OP_SCAN)
+      MPI_Iscan(ip ? MPI_IN_PLACE : b[0], b[1], c, MPI_INT, MPI_SUM, comm, r);
+    else
+      MPI_Iexscan(ip ? MPI_IN_PLACE : b[0], b[1], c, MPI_INT, MPI_SUM, comm, r);
+    break;
+  }
+}
+
+/* sum over ranks lo..hi-1 of val(r, i) */
+static int vsum(int lo, int hi, int i)
+{
+  int s = 0;
+  for (int r = lo; r < hi; r++)
+    s += val(r, i);
+  return s;
+}
+
+static void check(t *x, int k)
+{
+  int n = x->n, me = x->me, c = x->c, ip = x->inplace;
+  int **b = x->b[k];
+  int **cn = x->counts[k];
+  switch (k) {
+  case OP_BARRIER:
+    break;
+  case OP_BCAST:
+    for (int i = 0; i < c; i++)
+      CHECK(x, b[0][i] == val(n - 1, i), "ibcast [%d] = %d", i, b[0][i]);
+    break;
+  case OP_BCAST_VEC:
+    for (int i = 0; i < 2 * c + 1; i++)
+      CHECK(x, b[0][i] == (i % 2 || i == 2 * c ? FILL : val(n / 2, i / 2)),
+            "ibcast vector [%d] = %d", i, b[0][i]);
+    break;
+  case OP_GATHER:
+    if (me == n / 2)
+      for (int j = 0; j < n; j++)
+        for (int i = 0; i < c; i++)
+          CHECK(x, b[1][(size_t)j * c + i] == val(j, i), "igather block %d [%d] = %d", j, i,
+                b[1][(size_t)j * c + i]);
+    break;
+  case OP_GATHERV:
+    if (me == n - 1) {
+      int tot = cn[1][n - 1] + cn[0][n - 1] + 1;
+      int j = 0;
+      for (int p = 0; p < tot; p++) {
+        while (j + 1 < n && p >= cn[1][j + 1])
+          j++;
+        int want = p >= cn[1][j] && p < cn[1][j] + cn[0][j] ? val(j, p - cn[1][j]) : FILL;
+        CHECK(x, b[1][p] == want, "igatherv [%d] = %d, expected %d", p, b[1][p], want);
+      }
+    }
+    break;
+  case OP_SCATTER:
+    for (int i = 0; i < c; i++) {
+      int got = me == 0 && ip ? b[0][i] : b[1][i];
+      CHECK(x, got == val(me, i), "iscatter [%d] = %d", i, got);
+    }
+    break;
+  case OP_SCATTERV:
+    for (int i = 0; i < vcnt(x, me); i++) {
+      int got = me == n / 2 && ip ? b[0][cn[1][me] + i] : b[1][i];
+      CHECK(x, got == val(me, i), "iscatterv [%d] = %d", i, got);
+    }
+    break;
+  case OP_ALLGATHER:
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < c; i++)
+        CHECK(x, b[1][(size_t)j * c + i] == val(j, i), "iallgather block %d [%d] = %d", j, i,
+              b[1][(size_t)j * c + i]);
+    break;
+  case OP_ALLGATHERV: {
+#ifdef MPICH
+    if (n == 1) /* MPICH 4.0.2 ignores displs[0] on one rank */
+      break;
+#endif
+    int tot = cn[1][n - 1] + cn[0][n - 1] + 1;
+    int j = 0;
+    for (int p = 0; p < tot; p++) {
+      while (j + 1 < n && p >= cn[1][j + 1])
+        j++;
+      int want = p >= cn[1][j] && p < cn[1][j] + cn[0][j] ? val(j, p - cn[1][j]) : FILL;
+      CHECK(x, b[1][p] == want, "iallgatherv [%d] = %d, expected %d", p, b[1][p], want);
+    }
+    break;
+  }
+  case OP_ALLTOALL:
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < c; i++)
+        CHECK(x, b[1][(size_t)j * c + i] == a2a(j, me, i), "ialltoall block %d [%d] = %d", j,
+              i, b[1][(size_t)j * c + i]);
+    break;
+  case OP_ALLTOALLV:
+  case OP_ALLTOALLW:
+    for (int j = 0; j < n; j++) {
+      for (int i = 0; i < f2(x, j, me); i++)
+        CHECK(x, b[1][cn[3][j] + i] == a2a(j, me, i), "%s block %d [%d] = %d",
+              k == OP_ALLTOALLV ? "ialltoallv" : "ialltoallw", j, i, b[1][cn[3][j] + i]);
+      CHECK(x, b[1][cn[3][j] - 1] == FILL, "gap before block %d = %d", j, b[1][cn[3][j] - 1]);
+    }
+    break;
+  case OP_REDUCE:
+    if (me == n - 1)
+      for (int i = 0; i < c; i++)
+        CHECK(x, b[1][i] == vsum(0, n, i), "ireduce [%d] = %d", i, b[1][i]);
+    break;
+  case OP_REDUCE_NC:
+    if (me == 0)
+      for (int i = 0; i < c; i++)
+        CHECK(x, b[1][2 * i] == 0 && b[1][2 * i + 1] == n - 1,
+              "ireduce non-commutative [%d] = [%d, %d]", i, b[1][2 * i], b[1][2 * i + 1]);
+    break;
+  case OP_ALLREDUCE:
+    for (int i = 0; i < c; i++)
+      CHECK(x, b[1][i] == vsum(0, n, i), "iallreduce [%d] = %d", i, b[1][i]);
+    break;
+  case OP_REDUCE_SCATTER:
+  case OP_REDUCE_SCATTER_BLOCK: {
+    int off = 0;
+    for (int j = 0; j < me; j++)
+      off += cn[0][j];
+    for (int i = 0; i < cn[0][me]; i++)
+      CHECK(x, b[1][i] == vsum(0, n, off + i), "%s [%d] = %d",
+            k == OP_REDUCE_SCATTER ? "ireduce_scatter" : "ireduce_scatter_block", i, b[1][i]);
+    break;
+  }
+  case OP_SCAN:
+    for (int i = 0; i < c; i++)
+      CHECK(x, b[1][i] == vsum(0, me + 1, i), "iscan [%d] = %d", i, b[1][i]);
+    break;
+  case OP_EXSCAN:
+    if (me > 0)
+      for (int i = 0; i < c; i++)
+        CHECK(x, b[1][i] == vsum(0, me, i), "iexscan [%d] = %d", i, b[1][i]);
+    break;
+  }
+  for (int q = 0; q < 2; q++) {
+    free(b[q]);
+    b[q] = NULL;
+  }
+  for (int q = 0; q < 4; q++) {
+    free(cn[q]);
+    cn[q] = NULL;
+  }
+}
+
+/* One at a time: start, then wait (or poll with MPI_Test on odd counts). */
+static void one_by_one(t *x, MPI_Op concat_op)
+{
+  for (int k = 0; k < OP_COUNT; k++) {
+    MPI_Request r = MPI_REQUEST_NULL;
+    start(x, k, concat_op, &r);
+    CHECK(x, r != MPI_REQUEST_NULL, "op %d gave no request", k);
+    if (x->c % 2) {
+      int flag = 0;
+      long polls = 0;
+      while (!flag) {
+        MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+        polls++;
+      }
+      CHECK(x, r == MPI_REQUEST_NULL, "op %d: request not freed by MPI_Test", k);
+    } else {
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    check(x, k);
+  }
+}
+
+/* Everything outstanding at once, with blocking collectives and point-to-point traffic of
+ * the same communicator in between; completion style by mode. */
+static void all_at_once(t *x, MPI_Op concat_op, int mode)
+{
+  int n = x->n, me = x->me;
+  MPI_Request r[OP_COUNT + 2];
+  int nr = 0;
+  int ring_out = val(me, 5), ring_in = FILL;
+  for (int k = 0; k < OP_COUNT; k++) {
+    start(x, k, concat_op, &r[nr++]);
+    if (k == OP_BCAST) { /* point-to-point on the same communicator, tags 0 and 5 */
+      MPI_Irecv(&ring_in, 1, MPI_INT, (me + n - 1) % n, 0, x->comm, &r[nr++]);
+      MPI_Isend(&ring_out, 1, MPI_INT, (me + 1) % n, 0, x->comm, &r[nr++]);
+    }
+    if (k == OP_ALLGATHER) { /* a blocking collective while the others are in flight */
+      int one = me + 1, sum = 0;
+      MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, x->comm);
+      CHECK(x, sum == n * (n + 1) / 2, "blocking allreduce among nonblocking ones: %d", sum);
+    }
+    if (k == OP_REDUCE) {
+      int v = me == 0 ? 77 : 0;
+      MPI_Bcast(&v, 1, MPI_INT, 0, x->comm);
+      CHECK(x, v == 77, "blocking bcast among nonblocking ones: %d", v);
+    }
+  }
+  switch (mode) {
+  case 0:
+    MPI_Waitall(nr, r, MPI_STATUSES_IGNORE);
+    break;
+  case 1: { /* MPI_Testany polling */
+    for (;;) {
+      int idx, flag;
+      MPI_Testany(nr, r, &idx, &flag, MPI_STATUS_IGNORE);
+      if (flag && idx == MPI_UNDEFINED)
+        break;
+    }
+    break;
+  }
+  case 2: /* one wait each; even ranks newest first */
+    for (int i = 0; i < nr; i++)
+      MPI_Wait(&r[me % 2 ? i : nr - 1 - i], MPI_STATUS_IGNORE);
+    break;
+  case 3: { /* MPI_Waitsome, then MPI_Testall polling for the rest */
+    int idx[OP_COUNT + 2], out = 0;
+    MPI_Waitsome(nr, r, &out, idx, MPI_STATUSES_IGNORE);
+    CHECK(x, out >= 1 && out <= nr, "waitsome: %d", out);
+    int flag = 0;
+    while (!flag)
+      MPI_Testall(nr, r, &flag, MPI_STATUSES_IGNORE);
+    break;
+  }
+  }
+  for (int i = 0; i < nr; i++)
+    CHECK(x, r[i] == MPI_REQUEST_NULL, "request %d not freed (mode %d)", i, mode);
+  CHECK(x, ring_in == val((me + n - 1) % n, 5), "ring message %d", ring_in);
+  for (int k = 0; k < OP_COUNT; k++)
+    check(x, k);
+}
+
+static int cls(int rc)
+{
+  int k = MPI_SUCCESS;
+  if (rc != MPI_SUCCESS)
+    MPI_Error_class(rc, &k);
+  return k;
+}
+
+static void errors(t *x)
+{
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  /* errors without a valid communicator go to WORLD's handler (MPI 4: SELF's) */
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  int n = x->n, buf[4] = {1, 2, 3, 4}, out[4];
+  MPI_Request r = MPI_REQUEST_NULL;
+  CHECK(x, cls(MPI_Ibcast(buf, 1, MPI_INT, n, comm, &r)) == MPI_ERR_ROOT, "ibcast root = size");
+  CHECK(x, cls(MPI_Ibcast(buf, -1, MPI_INT, 0, comm, &r)) == MPI_ERR_COUNT, "ibcast count -1");
+  CHECK(x, cls(MPI_Iallreduce(buf, out, 1, MPI_INT, MPI_OP_NULL, comm, &r)) == MPI_ERR_OP,
+        "iallreduce null op");
+  CHECK(x, cls(MPI_Iallreduce(buf, buf, 1, MPI_INT, MPI_SUM, comm, &r)) == MPI_ERR_BUFFER,
+        "iallreduce aliased buffers");
+  CHECK(x, cls(MPI_Ialltoall(buf, -2, MPI_INT, out, 1, MPI_INT, comm, &r)) == MPI_ERR_COUNT,
+        "ialltoall count -2");
+  CHECK(x, cls(MPI_Ireduce(buf, out, 1, MPI_INT, MPI_SUM, -1, comm, &r)) == MPI_ERR_ROOT,
+        "ireduce root -1");
+  CHECK(x, cls(MPI_Ibarrier(MPI_COMM_NULL, &r)) == MPI_ERR_COMM, "ibarrier on MPI_COMM_NULL");
+  CHECK(x, cls(MPI_Ibarrier(comm, NULL)) == MPI_ERR_ARG, "ibarrier without a request");
+  CHECK(x, r == MPI_REQUEST_NULL, "a failed call set the request");
+
+  /* cancelling a nonblocking collective is erroneous: refused, the request still works */
+  buf[0] = x->me == 0 ? 42 : 0;
+  MPI_Ibcast(buf, 1, MPI_INT, 0, comm, &r);
+  int rc = MPI_Cancel(&r);
+#ifndef MPICH /* MPICH accepts it (and then completes the operation anyway) */
+  CHECK(x, cls(rc) == MPI_ERR_REQUEST, "MPI_Cancel of an MPI_Ibcast gave class %d", cls(rc));
+#else
+  (void)rc;
+#endif
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  CHECK(x, buf[0] == 42, "ibcast after a refused cancel: %d", buf[0]);
+
+  /* a freed request still completes in the background; the communicator goes on (MPI
+   * 3.1 calls freeing a nonblocking collective's request erroneous; MPICH refuses it) */
+  MPI_Ibarrier(comm, &r);
+  rc = MPI_Request_free(&r);
+#ifndef MPICH
+  CHECK(x, rc == MPI_SUCCESS && r == MPI_REQUEST_NULL, "MPI_Request_free: %d", cls(rc));
+#else
+  if (r != MPI_REQUEST_NULL)
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+#endif
+  int one = 1, sum = 0;
+  MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, comm);
+  CHECK(x, sum == n, "allreduce after a freed ibarrier: %d", sum);
+  MPI_Comm_free(&comm);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  int failures = 0, wrank, wsize;
+  MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+  MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+  MPI_Op concat_op;
+  MPI_Op_create(concat, 0, &concat_op);
+  static const int counts[] = {0, 1, 7, 1000};
+  /* communicator sizes: 1, 2, 3, 5, 8 when there are enough ranks, and all of them */
+  static const int sizes[] = {1, 2, 3, 5, 8, 0};
+  int mode = 0;
+  for (int s = 0; s < 6; s++) {
+    int n = sizes[s] ? sizes[s] : wsize;
+    if (n > wsize || (sizes[s] && n == wsize))
+      continue;
+    MPI_Comm comm;
+    /* the last ranks, so that rank 0 of the communicator is not world rank 0 */
+    MPI_Comm_split(MPI_COMM_WORLD, wrank >= wsize - n ? 0 : MPI_UNDEFINED, wrank, &comm);
+    if (comm == MPI_COMM_NULL)
+      continue;
+    for (int ci = 0; ci < 4; ci++)
+      for (int ip = 0; ip < 2; ip++) {
+        t x = {0};
+        x.comm = comm;
+        x.n = n;
+        x.c = counts[ci];
+        x.inplace = ip;
+        x.wrank = wrank;
+        x.failures = &failures;
+        MPI_Comm_rank(comm, &x.me);
+        one_by_one(&x, concat_op);
+        all_at_once(&x, concat_op, mode++ % 4);
+      }
+    MPI_Comm_free(&comm);
+  }
+  t x = {0};
+  x.n = wsize;
+  x.me = wrank;
+  x.wrank = wrank;
+  x.failures = &failures;
+  errors(&x);
+  MPI_Op_free(&concat_op);
+
+  int all = 0, bad = failures > 0;
+  MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (wrank == 0) {
+    if (all)
+      printf("coll_nonblocking: FAILED on %d rank(s)\n", all);
+    else
+      printf("coll_nonblocking: OK\n");
+  }
+  MPI_Finalize();
+  return all ? 1 : 0;
+}
