@@ -27,6 +27,7 @@
 #include "smpi/comm.h"
 #include "smpi/datatype.h"
 #include "smpi/handle.h"
+#include "smpi/hostfile.h"
 #include "smpi/launch.h"
 #include "smpi/op.h"
 #include "smpi/p2p.h"
@@ -110,6 +111,9 @@ void smpi_declare_config(void)
   cfg_declare_int("smpi/np", 0, "Number of MPI processes (set by smpirun -np)");
   cfg_declare_string("smpi/hostfile", "", NULL, "Hostfile used to place the processes (smpirun -hostfile)");
   cfg_declare_bool("smpi/map", false, "Print the rank -> host mapping at start-up (smpirun -map)");
+  cfg_declare_bool("smpi/oversubscribe", false,
+                   "Allow more processes than slots (hosts of the platform, or slots of the "
+                   "hostfile): the ranks then go round-robin, several per slot");
 }
 
 /* ---- CPU bursts ---- */
@@ -295,59 +299,35 @@ static int parse_launch(launch_opts *o)
   return rc;
 }
 
-/* Hostfile: one host per line, "name" or "name:slots"; '#' comments; blank lines. Fills
- * *hosts with host indexes, each repeated slots times. */
+/* Hostfile (format and parser in smpi/hostfile.c): fills *hosts with host indexes, each
+ * repeated as many times as its slots. */
 static int read_hostfile(const char *path, size_t **hosts, size_t *count)
 {
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return fail("cannot open hostfile '%s': %s", path, strerror(errno));
-  char line[4096];
-  int lineno = 0, rc = 0;
-  size_t cap = 0;
+  char err[512];
+  smpi_hostfile hf;
   *hosts = NULL;
   *count = 0;
-  while (rc == 0 && fgets(line, sizeof line, f)) {
-    lineno++;
-    char *hash = strchr(line, '#');
-    if (hash)
-      *hash = 0;
-    char *s = line;
-    while (*s == ' ' || *s == '\t')
-      s++;
-    char *e = s + strlen(s);
-    while (e > s && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
-      *--e = 0;
-    if (!*s)
-      continue;
-    long slots = 1;
-    char *colon = strchr(s, ':');
-    if (colon) {
-      *colon = 0;
-      char *end;
-      errno = 0;
-      slots = strtol(colon + 1, &end, 10);
-      if (colon[1] == 0 || *end || errno || slots <= 0 || slots > 1000000) {
-        rc = fail("%s:%d: bad slot count '%s' (expected 'host' or 'host:slots' with slots >= 1)",
-                  path, lineno, colon + 1);
-        break;
-      }
-    }
-    long h = route_host_by_name(smpi_w.routes, s);
+  if (smpi_hostfile_read(path, &hf, err, sizeof err) != 0)
+    return fail("%s", err);
+  int rc = 0;
+  *hosts = xmalloc((size_t)hf.total_slots * sizeof **hosts);
+  for (size_t i = 0; i < hf.count && rc == 0; i++) {
+    const smpi_hostfile_entry *en = &hf.entries[i];
+    long h = route_host_by_name(smpi_w.routes, en->name);
     if (h < 0) {
-      rc = fail("%s:%d: host '%s' is not in the platform %s", path, lineno, s, smpi_w.platform_name);
+      rc = fail("%s:%d: host '%s' is not in the platform %s", path, en->line, en->name,
+                smpi_w.platform_name);
       break;
     }
-    for (long k = 0; k < slots; k++) {
-      XGROW(*hosts, cap, *count + 1);
+    for (long k = 0; k < en->slots; k++)
       (*hosts)[(*count)++] = (size_t)h;
-    }
   }
-  if (rc == 0 && ferror(f))
-    rc = fail("cannot read hostfile '%s': %s", path, strerror(errno));
-  fclose(f);
-  if (rc == 0 && *count == 0)
-    rc = fail("hostfile '%s' lists no host", path);
+  smpi_hostfile_free(&hf);
+  if (rc) {
+    free(*hosts);
+    *hosts = NULL;
+    *count = 0;
+  }
   return rc;
 }
 
@@ -475,6 +455,19 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     o.np = o.hostfile ? (long)nslots : 1;
   if (o.np > INT32_MAX)
     return fail("-np %ld is too large", o.np);
+  /* SimGrid 3.32 silently puts several ranks on a slot; a typo in -np (or a short hostfile)
+   * then simulates a different machine than meant, so it takes an explicit yes here */
+  if ((size_t)o.np > nslots && !cfg_get_bool("smpi/oversubscribe")) {
+    free(slots);
+    if (o.hostfile)
+      return fail("-np %ld asks for more processes than the %zu slot%s of hostfile '%s'; add "
+                  "slots ('host:slots') or pass --cfg=smpi/oversubscribe:yes to place the ranks "
+                  "round-robin", o.np, nslots, nslots == 1 ? "" : "s", o.hostfile);
+    return fail("-np %ld asks for more processes than the %zu host%s of platform %s; pass a "
+                "hostfile with slots ('host:slots') or --cfg=smpi/oversubscribe:yes to place "
+                "the ranks round-robin", o.np, nslots, nslots == 1 ? "" : "s",
+                smpi_w.platform_name);
+  }
 
   /* the world */
   if (eng_init(err, sizeof err) != 0)

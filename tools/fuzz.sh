@@ -14,7 +14,7 @@
 #                times, so that one finding does not hide the next; default 0: stop at the
 #                first crash, as libFuzzer does
 #   -b DIR       build directory (default build-fuzz; created with CC=clang if missing)
-#   TARGET       cfg factors platform platform_route skampi units ti (default: all)
+#   TARGET       cfg factors platform platform_route skampi units hostfile ti (default: all)
 #
 # Each target keeps its corpus in DIR/fuzz-runs/<target>/corpus (it grows from run to run:
 # later runs start where earlier ones stopped) and its findings in .../artifacts; the
@@ -38,7 +38,7 @@ while getopts n:t:k:b:h opt; do
   esac
 done
 shift $((OPTIND - 1))
-all="cfg factors platform platform_route skampi units ti"
+all="cfg factors platform platform_route skampi units hostfile ti"
 targets=${*:-$all}
 
 # -max_len per target: the largest seed comfortably fits, and longer inputs would only
