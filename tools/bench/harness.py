@@ -14,6 +14,10 @@ Both simulators get the same options (the meaning is the same on both sides):
     --cfg=smpi/simulate-computation:no     compute between MPI calls takes no simulated time
     --cfg=smpi/privatization:no            no per-rank globals (bench_mpi.c has none); SimGrid's
                                            smpirun puts privatization:1 first, ours wins (last)
+Both also get the same -hostfile listing the platform's first N hosts in platform order
+(node-0, node-1, ...): without one, SimGrid's smpirun places ranks on the hosts sorted by
+name (node-0, node-1, node-10, node-100, node-1000, ...) while ours uses platform order, and
+on a fat tree the two placements give different routes and simulated times.
 Wall time and max RSS come from wait4() on the smpirun process (whole command: launcher,
 platform parsing, simulation), like /usr/bin/time -f '%e %M'.
 
@@ -81,6 +85,35 @@ def build(cc, out, quiet_env=None):
     if r.returncode != 0:
         log(r.stdout)
         raise SystemExit("bench: build failed: %s" % " ".join(cmd))
+
+
+def platform_hosts(path):
+    """Host names of a platform file, in platform order. The bench platforms are one
+    <cluster> each (prefix, radical "a-b" or "a,b,...", suffix) plus any plain <host id=>."""
+    text = open(path).read()
+    names = []
+    for m in re.finditer(r"<(host|cluster)\b([^>]*)>", text):
+        attrs = dict(re.findall(r'(\w+)="([^"]*)"', m.group(2)))
+        if m.group(1) == "host":
+            names.append(attrs["id"])
+            continue
+        for part in attrs["radical"].split(","):
+            lo, _, hi = part.partition("-")
+            for i in range(int(lo), int(hi or lo) + 1):
+                names.append("%s%d%s" % (attrs.get("prefix", ""), i, attrs.get("suffix", "")))
+    return names
+
+
+def hostfile(work, plat, n):
+    """A hostfile with the first n hosts of plat, one per line (created once per run)."""
+    path = os.path.join(work, "hosts-%s-%d.txt" % (plat, n))
+    if not os.path.exists(path):
+        hosts = platform_hosts(PLATFORMS[plat])
+        if n > len(hosts):
+            raise SystemExit("bench: platform %s has %d hosts, %d asked" % (plat, len(hosts), n))
+        with open(path, "w") as f:
+            f.write("".join(h + "\n" for h in hosts[:n]))
+    return path
 
 
 def run_one(cmd, timeout):
@@ -211,7 +244,7 @@ def main():
 
     failures, disagreements, timeouts, results = [], [], [], {}
     try:
-        measure(a, cases, plats, scales, reps, sims, order, results, failures, timeouts)
+        measure(a, cases, plats, scales, reps, sims, order, results, failures, timeouts, work)
     except KeyboardInterrupt:  # Ctrl-C: keep what was measured and print it
         log("bench: interrupted; the tables show the runs finished so far")
         failures.append(("interrupted", None, None))
@@ -245,7 +278,7 @@ def main():
     return status
 
 
-def measure(a, cases, plats, scales, reps, sims, order, results, failures, timeouts):
+def measure(a, cases, plats, scales, reps, sims, order, results, failures, timeouts, work):
     """Run every (case, platform, scale) reps times per simulator, alternating who goes first."""
     for case in cases:
         for plat in plats:
@@ -259,7 +292,8 @@ def measure(a, cases, plats, scales, reps, sims, order, results, failures, timeo
                         if kind in timed_out:
                             continue  # one timeout is enough to know; do not burn reps * T
                         run, binary = sims[kind]
-                        cmd = [run, "-np", str(n), "-platform", PLATFORMS[plat]] + COMMON_CFG \
+                        cmd = [run, "-np", str(n), "-platform", PLATFORMS[plat],
+                               "-hostfile", hostfile(work, plat, n)] + COMMON_CFG \
                             + [binary, case]
                         res = parse(kind, run_one(cmd, a.timeout))
                         results[key][kind].append(res)
