@@ -8,8 +8,9 @@
  *                              coll-selector's choice runs instead, with a warning (once)
  *
  * The tables (coll_algos, coll_infos, the configuration keys) are generated from
- * coll_list.h. Collectives on intercommunicators are not implemented yet: they fail with
- * MPI_ERR_UNSUPPORTED_OPERATION and say so. */
+ * coll_list.h. Blocking collectives on intercommunicators (Barrier, Bcast, Gather, Scatter,
+ * Reduce, Allreduce, Allgather(v), Alltoall(v), Reduce_scatter_block) go to coll_inter.c;
+ * the others fail with MPI_ERR_UNSUPPORTED_OPERATION and say so. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +26,8 @@
 #include "src/invariant.h"
 #include "src/log.h"
 #include "src/mem.h"
+
+#include "collectives/coll_inter.h" /* intercommunicator collectives */
 
 LOG_NEW_SUBCATEGORY(smpi_coll, smpi, "MPI collective operations: algorithms and selectors");
 LOG_DEFAULT_CATEGORY(smpi_coll);
@@ -580,6 +583,16 @@ static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth,
     }                                                                                    \
   } while (0)
 
+/* Blocking calls on an intercommunicator go to coll_inter.c, which checks the arguments by
+ * the intercommunicator rules (root = MPI_ROOT / MPI_PROC_NULL / remote rank); the others
+ * (and the nonblocking forms) are refused by COMM_CHECKS. */
+#define INTER(call)                                                                      \
+  do {                                                                                   \
+    smpi_comm *ic_ = smpi_comm_get(comm);                                                \
+    if (ic_ && smpi_comm_is_inter(ic_))                                                  \
+      SMPI_RETURN(call);                                                                 \
+  } while (0)
+
 /* ---- the MPI functions ---- */
 
 static int barrier_body(MPI_Comm comm, MPI_Request *request_, const char *smpi_fname_)
@@ -592,6 +605,7 @@ static int barrier_body(MPI_Comm comm, MPI_Request *request_, const char *smpi_f
 int PMPI_Barrier(MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Barrier");
+  INTER(coll_inter_barrier(ic_, comm, smpi_fname_));
   return barrier_body(comm, NULL, smpi_fname_);
 }
 
@@ -620,6 +634,7 @@ static int bcast_body(void *buffer, int count, MPI_Datatype datatype, int root, 
 int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Bcast");
+  INTER(coll_inter_bcast(ic_, comm, smpi_fname_, buffer, count, datatype, root));
   return bcast_body(buffer, count, datatype, root, comm, NULL, smpi_fname_);
 }
 
@@ -693,6 +708,8 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Gather");
+  INTER(coll_inter_gather(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
+                          recvcount, recvtype, root));
   return gather_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, NULL,
                      smpi_fname_);
 }
@@ -805,6 +822,8 @@ int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Scatter");
+  INTER(coll_inter_scatter(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
+                           recvcount, recvtype, root));
   return scatter_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, NULL,
                       smpi_fname_);
 }
@@ -913,6 +932,8 @@ int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Allgather");
+  INTER(coll_inter_allgather(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
+                             recvcount, recvtype));
   return allgather_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
                         smpi_fname_);
 }
@@ -944,6 +965,8 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Allgatherv");
+  INTER(coll_inter_allgatherv(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
+                              recvcounts, displs, recvtype));
   return allgatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                          NULL, smpi_fname_);
 }
@@ -1006,6 +1029,8 @@ int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Alltoall");
+  INTER(coll_inter_alltoall(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
+                            recvcount, recvtype));
   return alltoall_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
                        smpi_fname_);
 }
@@ -1076,6 +1101,8 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Alltoallv");
+  INTER(coll_inter_alltoallv(ic_, comm, smpi_fname_, sendbuf, sendcounts, sdispls, sendtype,
+                             recvbuf, recvcounts, rdispls, recvtype));
   return alltoallv_body(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                         recvtype, comm, NULL, smpi_fname_);
 }
@@ -1229,6 +1256,7 @@ int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
                 int root, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Reduce");
+  INTER(coll_inter_reduce(ic_, comm, smpi_fname_, sendbuf, recvbuf, count, datatype, op, root));
   return reduce_body(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, smpi_fname_);
 }
 
@@ -1253,6 +1281,7 @@ int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
                    MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Allreduce");
+  INTER(coll_inter_allreduce(ic_, comm, smpi_fname_, sendbuf, recvbuf, count, datatype, op));
   return allreduce_body(sendbuf, recvbuf, count, datatype, op, comm, NULL, smpi_fname_);
 }
 
@@ -1370,6 +1399,8 @@ int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Reduce_scatter_block");
+  INTER(coll_inter_reduce_scatter_block(ic_, comm, smpi_fname_, sendbuf, recvbuf, recvcount,
+                                        datatype, op));
   return reduce_scatter_block_body(sendbuf, recvbuf, recvcount, datatype, op, comm, NULL,
                                    smpi_fname_);
 }
