@@ -26,7 +26,30 @@
  * faults then, and nothing here can see it.
  *
  * Stacks of destroyed contexts are kept in a small cache (CTX_CACHE_MAX) to spare the
- * mmap/mprotect/munmap system calls when actors come and go. */
+ * mmap/mprotect/munmap system calls when actors come and go.
+ *
+ * Many actors: stack arenas. A guarded stack costs two memory mappings (the guard page
+ * splits the mapping in two), and Linux allows vm.max_map_count of them per process (65 530
+ * by default): one stack per mapping would stop the simulation near 32 000 actors, and the
+ * rest of the simulator needs mappings too. So only the first contexts/guard-stacks stacks
+ * alive at once (default: a quarter of vm.max_map_count, i.e. 16 382, which spends at most
+ * half of the limit on stacks) get their own guard page. Further stacks are slots carved from
+ * arenas of CTX_ARENA_SLOTS stacks, one mapping each with a single guard page under its lowest
+ * slot:
+ *
+ *     arena (one mmap, MAP_NORESERVE)                                        arena + len
+ *      | guard |  slot 0   |  slot 1   |  ...                  |  slot 63         |
+ *      | NONE  | <- grows  | <- grows  |                       | <- grows         |
+ *        ^ slot 0 overflows here: reported      slot k >= 1 overflows into slot k-1: NOT
+ *                                               detected (it corrupts that actor's stack)
+ *
+ * 131 072 actors then need 2 048 arenas (4 096 mappings) plus the 16 382 guarded stacks. The
+ * price is that an overflow of most arena stacks goes unnoticed; a warning says so once, with
+ * the fix (raise vm.max_map_count: the default budget follows it). Slots of destroyed
+ * contexts go back to a free list, their pages given back with MADV_DONTNEED; arenas are
+ * unmapped with the factory. Untouched stack pages cost nothing in either kind: a rank that
+ * never goes deeper than a few frames costs the few pages it touched (and one page-table
+ * page, since 8 MiB stacks put every stack top in its own 2 MiB region). */
 #include "kernel/context_private.h"
 
 #include "src/cfg.h"
@@ -67,6 +90,8 @@
 #define CTX_OVERFLOW_WINDOW (64 * 1024)   /* see the comment at the top */
 #define CTX_ALTSTACK_SIZE (64 * 1024)
 #define CTX_CACHE_MAX 16
+#define CTX_ARENA_SLOTS 64                /* stacks per arena (one guard page each arena) */
+#define CTX_DEFAULT_MAX_MAP_COUNT 65530   /* Linux's default, when /proc cannot be read */
 
 static const ctx_ops *ctx_ops_cur; /* NULL while no factory is initialized */
 static ctx *ctx_maestro_p;
@@ -83,6 +108,22 @@ static volatile uintptr_t ctx_cur_window_hi;
 
 static char *ctx_cache[CTX_CACHE_MAX];
 static size_t ctx_cache_n;
+
+/* Guarded stacks (one mapping each, live or cached) and how many may exist. */
+static size_t ctx_guarded_n;
+static size_t ctx_guard_budget;
+static bool ctx_guard_auto;  /* budget from vm.max_map_count: warn when it runs out */
+static bool ctx_arena_warned;
+static long ctx_max_map_count;
+
+/* Arenas: all of them (for shutdown), slots not yet handed out in the newest one, and the
+ * slots of destroyed contexts. */
+static char **ctx_arenas;
+static size_t ctx_narenas, ctx_arenas_cap;
+static size_t ctx_arena_len;   /* guard + CTX_ARENA_SLOTS stacks */
+static size_t ctx_arena_next;  /* next slot of ctx_arenas[ctx_narenas - 1] to carve */
+static uintptr_t *ctx_free_slots; /* stack_lo of free slots, | 1 for an arena's lowest */
+static size_t ctx_nfree, ctx_free_cap;
 
 /* volatile: ctx_set_crash_hook's stores must happen in program order (see there) */
 static volatile ctx_crash_hook ctx_hook;
@@ -110,6 +151,23 @@ void ctx_declare_config(void)
   cfg_declare_int("contexts/stack-size", CTX_DEFAULT_STACK_KIB,
                   "Stack size of each actor, in KiB (reserved, not committed: untouched "
                   "pages cost no memory)");
+  cfg_declare_int("contexts/guard-stacks", -1,
+                  "How many actor stacks (alive at once) get a guard page of their own, "
+                  "which costs two memory mappings each; further stacks come from arenas "
+                  "with one guard page per 64 stacks, where an overflow can go unnoticed. "
+                  "-1: a quarter of vm.max_map_count");
+}
+
+static long ctx_read_max_map_count(void)
+{
+  long v = 0;
+  FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+  if (f) {
+    if (fscanf(f, "%ld", &v) != 1)
+      v = 0;
+    fclose(f);
+  }
+  return v > 0 ? v : CTX_DEFAULT_MAX_MAP_COUNT;
 }
 
 ctx_factory_kind ctx_factory_current(void)
@@ -322,6 +380,20 @@ int ctx_factory_init(const char *factory, size_t stack_kib, char *err, size_t er
   ctx_page = page > 0 ? (size_t)page : 4096;
   ctx_stack_bytes = ((size_t)kib * 1024 + ctx_page - 1) / ctx_page * ctx_page;
   ctx_map_len = ctx_stack_bytes + ctx_page;
+  ctx_arena_len = ctx_page + CTX_ARENA_SLOTS * ctx_stack_bytes;
+
+  long guards = cfg_get_int("contexts/guard-stacks");
+  if (guards < -1) {
+    snprintf(err, errlen,
+             "invalid value %ld for 'contexts/guard-stacks' (a number of stacks, or -1 for a "
+             "quarter of vm.max_map_count)",
+             guards);
+    return -1;
+  }
+  ctx_max_map_count = ctx_read_max_map_count();
+  ctx_guard_auto = guards == -1;
+  ctx_guard_budget = ctx_guard_auto ? (size_t)ctx_max_map_count / 4 : (size_t)guards;
+  ctx_arena_warned = false;
 
   if (ctx_install_signals(err, errlen) != 0)
     return -1;
@@ -346,6 +418,14 @@ void ctx_factory_shutdown(void)
     ctx_destroy(list_entry(ctx_live.next, ctx, live));
   while (ctx_cache_n)
     munmap(ctx_cache[--ctx_cache_n], ctx_map_len);
+  ctx_guarded_n = 0;
+  while (ctx_narenas)
+    munmap(ctx_arenas[--ctx_narenas], ctx_arena_len);
+  free(ctx_arenas);
+  free(ctx_free_slots);
+  ctx_arenas = NULL;
+  ctx_free_slots = NULL;
+  ctx_arenas_cap = ctx_free_cap = ctx_nfree = ctx_arena_next = 0;
   ctx_uninstall_signals();
   free(ctx_maestro_p->name);
   free(ctx_maestro_p);
@@ -357,11 +437,62 @@ void ctx_factory_shutdown(void)
 /* ---------------------------------------------------------------------------------------
  * Stacks */
 
+/* A stack without a guard page of its own: a free slot, or the next slot of the newest
+ * arena (a new arena when it is used up). Fills c like ctx_stack_acquire. */
+static void ctx_arena_acquire(ctx *c)
+{
+  if (ctx_guard_auto && !ctx_arena_warned) {
+    ctx_arena_warned = true;
+    fprintf(stderr,
+            "smpi: more than %zu actors alive: the stacks of further actors have no guard page "
+            "of their own (guarded stacks cost 2 memory mappings each and vm.max_map_count is "
+            "%ld), so a stack overflow there may corrupt another actor's stack instead of "
+            "being reported; to guard every stack, raise the limit to 4 mappings per actor "
+            "(e.g. sysctl -w vm.max_map_count=%ld for 131072 actors)\n",
+            ctx_guard_budget, ctx_max_map_count, 4L * 131072);
+  }
+  char *lo;
+  bool lowest = false;
+  if (ctx_nfree) {
+    uintptr_t f = ctx_free_slots[--ctx_nfree];
+    lo = (char *)(f & ~(uintptr_t)1);
+    lowest = f & 1;
+  } else {
+    if (ctx_narenas == 0 || ctx_arena_next == CTX_ARENA_SLOTS) {
+      char *a = mmap(NULL, ctx_arena_len, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (a == MAP_FAILED || mprotect(a, ctx_page, PROT_NONE) != 0) {
+        fprintf(stderr,
+                "smpi: cannot reserve a stack arena of %zu MiB (%d stacks of %zu KiB) for actor "
+                "'%s': %s\nsmpi: check `ulimit -v` and the sysctl vm.max_map_count, or lower "
+                "--cfg=contexts/stack-size\n",
+                ctx_arena_len >> 20, CTX_ARENA_SLOTS, ctx_stack_bytes / 1024, c->name,
+                strerror(errno));
+        abort();
+      }
+      XGROW(ctx_arenas, ctx_arenas_cap, ctx_narenas + 1);
+      ctx_arenas[ctx_narenas++] = a;
+      ctx_arena_next = 0;
+    }
+    lowest = ctx_arena_next == 0;
+    lo = ctx_arenas[ctx_narenas - 1] + ctx_page + ctx_arena_next++ * ctx_stack_bytes;
+  }
+  /* the lowest slot of an arena is the one stack there whose overflow faults */
+  c->arena = true;
+  c->map = lowest ? lo - ctx_page : lo;
+  c->map_len = 0;
+  c->stack_lo = (uintptr_t)lo;
+  c->stack_hi = (uintptr_t)lo + ctx_stack_bytes;
+}
+
 static void ctx_stack_acquire(ctx *c)
 {
   char *map;
   if (ctx_cache_n) {
     map = ctx_cache[--ctx_cache_n];
+  } else if (ctx_guarded_n >= ctx_guard_budget) {
+    ctx_arena_acquire(c);
+    goto registered;
   } else {
     map = mmap(NULL, ctx_map_len, PROT_READ | PROT_WRITE,
                MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -374,11 +505,13 @@ static void ctx_stack_acquire(ctx *c)
               ctx_stack_bytes / 1024, c->name, strerror(errno));
       abort();
     }
+    ctx_guarded_n++;
   }
   c->map = map;
   c->map_len = ctx_map_len;
   c->stack_lo = (uintptr_t)map + ctx_page;
   c->stack_hi = (uintptr_t)map + ctx_map_len;
+registered:
 #if defined(CTX_VALGRIND)
   c->valgrind_id = VALGRIND_STACK_REGISTER(c->stack_lo, c->stack_hi);
 #endif
@@ -393,10 +526,17 @@ static void ctx_stack_release(ctx *c)
 #if defined(CTX_VALGRIND)
   VALGRIND_STACK_DEREGISTER(c->valgrind_id);
 #endif
-  if (c->map_len == ctx_map_len && ctx_cache_n < CTX_CACHE_MAX)
+  if (c->arena) {
+    /* give the pages back (and hand the next actor a zeroed stack, as a fresh mmap would) */
+    madvise((void *)c->stack_lo, ctx_stack_bytes, MADV_DONTNEED);
+    XGROW(ctx_free_slots, ctx_free_cap, ctx_nfree + 1);
+    ctx_free_slots[ctx_nfree++] = c->stack_lo | (c->map != (char *)c->stack_lo);
+  } else if (c->map_len == ctx_map_len && ctx_cache_n < CTX_CACHE_MAX) {
     ctx_cache[ctx_cache_n++] = c->map;
-  else
+  } else {
     munmap(c->map, c->map_len);
+    ctx_guarded_n--;
+  }
   c->map = NULL;
 }
 

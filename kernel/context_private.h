@@ -40,9 +40,11 @@ struct ctx {
   bool maestro;
   /* The stack: one mapping [map, map + map_len) = guard page [map, stack_lo) followed by
    * the usable part [stack_lo, stack_hi). Zero for the maestro (it runs on the thread's
-   * own stack). */
+   * own stack). For an arena slot (see context.c), map = stack_lo and map_len = 0, or
+   * map = the arena's guard page for its lowest slot. */
   char *map;
   size_t map_len;
+  bool arena;      /* the stack is a slot of a stack arena (no guard page of its own) */
   uintptr_t stack_lo;
   uintptr_t stack_hi;
   uintptr_t window_lo; /* overflow window [window_lo, stack_lo), see context.c */

@@ -654,6 +654,113 @@ START_TEST(test_lazy_stacks)
 END_TEST
 
 /* ======================================================================================
+ * Stack arenas: beyond contexts/guard-stacks, stacks share mappings
+ * ====================================================================================== */
+
+static long count_maps(void)
+{
+  FILE *f = fopen("/proc/self/maps", "r");
+  ck_assert_ptr_nonnull(f);
+  long n = 0;
+  for (int c; (c = getc(f)) != EOF;)
+    n += c == '\n';
+  fclose(f);
+  return n;
+}
+
+enum { ARENA_CTX = 300, ARENA_FILL = 8 * 1024 };
+
+/* Fills ARENA_FILL bytes of its stack with its number, lets every other context do the same,
+ * then checks its bytes: overlapping stacks would have clobbered each other. */
+static void arena_body(void *arg)
+{
+  int id = *(int *)arg;
+  volatile unsigned char fill[ARENA_FILL];
+  for (size_t j = 0; j < sizeof fill; j++)
+    fill[j] = (unsigned char)(id * 7 + j);
+  ctx_switch(ctx_current(), ctx_maestro());
+  int bad = 0;
+  for (size_t j = 0; j < sizeof fill; j++)
+    bad += fill[j] != (unsigned char)(id * 7 + j);
+  *(int *)arg = bad ? -1 : id + 1000000;
+}
+
+static void arena_round(ctx **cs, int *ids)
+{
+  for (int k = 0; k < ARENA_CTX; k++) {
+    ids[k] = k;
+    cs[k] = ctx_create(arena_body, &ids[k], "arena");
+  }
+  for (int k = 0; k < ARENA_CTX; k++)
+    ctx_switch(ctx_maestro(), cs[k]);
+  for (int k = 0; k < ARENA_CTX; k++)
+    ctx_switch(ctx_maestro(), cs[k]);
+  for (int k = 0; k < ARENA_CTX; k++) {
+    ck_assert_msg(ids[k] == k + 1000000, "context %d: its stack was clobbered (%d)", k, ids[k]);
+    ck_assert(ctx_finished(cs[k]));
+    ctx_destroy(cs[k]);
+  }
+}
+
+START_TEST(test_arena_stacks)
+{
+  char err[256];
+  cfg_reset();
+  ctx_declare_config();
+  ck_assert_int_eq(cfg_set("contexts/guard-stacks", "4", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+  start(_i, 64);
+  static ctx *cs[ARENA_CTX];
+  static int ids[ARENA_CTX];
+  long before = count_maps();
+  arena_round(cs, ids);
+  long after = count_maps();
+  /* 4 guarded stacks (2 mappings each) + 5 arenas of 64 (2 each, the guard splitting them)
+   * = 18, where two mappings per stack would have been 600; generous slack for malloc and
+   * Check's own mappings (31 seen) */
+  ck_assert_msg(after - before <= 60, "%ld mappings for %d contexts", after - before,
+                ARENA_CTX);
+  /* the slots come back: a second round maps nothing new */
+  arena_round(cs, ids);
+  ck_assert_int_le(count_maps(), after + 2);
+  ctx_factory_shutdown();
+  /* everything is unmapped with the factory */
+  ck_assert_int_le(count_maps(), before + 2);
+}
+END_TEST
+
+/* With no guarded stack, the first context is the lowest slot of the first arena, right over
+ * the arena's guard page: its overflow is still reported. */
+static void child_arena_overflow(int i)
+{
+  char err[256];
+  ctx_declare_config();
+  if (cfg_set("contexts/stack-size", "64", CFG_ORIGIN_CMDLINE, err, sizeof err) != 0 ||
+      cfg_set("contexts/guard-stacks", "0", CFG_ORIGIN_CMDLINE, err, sizeof err) != 0 ||
+      ctx_factory_init(factories[i], 0, err, sizeof err) != 0) {
+    write_str(err);
+    _exit(2);
+  }
+  ctx *c = ctx_create(overflow_body, NULL, "rank 0");
+  for (int k = 0; k < 5; k++)
+    ctx_create(return_at_once, NULL, "bystander");
+  ctx_switch(ctx_maestro(), c);
+  write_str("not reached\n");
+}
+
+START_TEST(test_arena_overflow_lowest)
+{
+  child_result r;
+  run_child(child_arena_overflow, _i, &r);
+  ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 139, "status %#x, out: %s",
+                r.status, r.out);
+  ck_assert_msg(strstr(r.out, "smpi: stack overflow in actor 'rank 0' (stack: 64 KiB)"),
+                "out: %s", r.out);
+  /* an explicit budget is a choice: no warning about unguarded stacks */
+  ck_assert_msg(!strstr(r.out, "no guard page"), "out: %s", r.out);
+}
+END_TEST
+
+/* ======================================================================================
  * Configuration and life cycle
  * ====================================================================================== */
 
@@ -683,6 +790,11 @@ START_TEST(test_bad_config)
   }
   ck_assert_int_eq(ctx_factory_init(factories[_i], (size_t)1 << 40, err, sizeof err), -1);
   ck_assert_msg(strstr(err, "invalid stack size"), "err: %s", err);
+  ck_assert_int_eq(cfg_set("contexts/stack-size", "64", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+  ck_assert_int_eq(cfg_set("contexts/guard-stacks", "-2", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+  ck_assert_int_eq(ctx_factory_init(factories[_i], 0, err, sizeof err), -1);
+  ck_assert_msg(strstr(err, "invalid value -2 for 'contexts/guard-stacks'"), "err: %s", err);
+  ck_assert_ptr_null(ctx_current());
 #if !defined(__x86_64__)
   ck_assert_int_eq(ctx_factory_init("raw", 0, err, sizeof err), -1);
   ck_assert_msg(strstr(err, "x86-64"), "err: %s", err);
@@ -707,6 +819,7 @@ START_TEST(test_defaults)
   cfg_reset();
   ctx_declare_config();
   ck_assert_int_eq(cfg_get_int("contexts/stack-size"), 8192);
+  ck_assert_int_eq(cfg_get_int("contexts/guard-stacks"), -1);
 #if defined(__x86_64__)
   ck_assert_str_eq(cfg_get_string("contexts/factory"), "raw");
 #else
@@ -758,6 +871,8 @@ static Suite *context_suite(void)
   tcase_add_loop_test(tc, test_registers_preserved, 0, NFACTORIES);
   tcase_add_loop_test(tc, test_fp_control_isolated, 0, NFACTORIES);
   tcase_add_loop_test(tc, test_deep_recursion, 0, NFACTORIES);
+  tcase_add_loop_test(tc, test_arena_stacks, 0, NFACTORIES);
+  tcase_add_loop_test(tc, test_arena_overflow_lowest, 0, NFACTORIES);
   tcase_add_loop_test(tc, test_overflow_message, 0, NFACTORIES);
   tcase_add_loop_test(tc, test_overflow_big_frame, 0, NFACTORIES);
   tcase_add_loop_test(tc, test_crash_hook_then_signal, 0, NFACTORIES);
