@@ -35,6 +35,8 @@
  * another instance, nor blocking collectives, nor point-to-point traffic of the
  * communicator, whatever order the helpers run in.
  *
+ * MPI_Ineighbor_* (defined here) run coll_neighbor_run (coll_neighbor.h) the same way.
+ *
  * Lifetimes: arrays of counts, displacements and datatypes are copied at the call and the
  * datatypes referenced (MPI_Type_free may come before completion); the request holds the
  * communicator (MPI_Comm_free may too); in-place copies made at the call are taken over. */
@@ -44,7 +46,9 @@
 #include <string.h>
 
 #include "collectives/coll_nb.h"
+#include "collectives/coll_neighbor.h"
 #include "kernel/engine.h"
+#include "smpi/call.h"
 #include "smpi/comm_impl.h"
 #include "smpi/datatype_impl.h"
 #include "smpi/handle.h"
@@ -162,8 +166,9 @@ static smpi_comm *shadow_of(smpi_comm *c, uint32_t base)
 
 typedef struct nb_op {
   coll_id id;
-  coll_fn fn;         /* NULL: coll_run(id) picks the algorithm */
   coll_args a;        /* arrays and datatypes below are owned */
+  bool neighbor;      /* a neighborhood collective: na instead of id and a */
+  coll_neighbor_args na; /* arrays owned */
   void **tmps;        /* scratch taken over from the caller (in-place copies) */
   size_t ntmps;
   smpi_comm *shadow;
@@ -243,9 +248,30 @@ static void args_free(coll_args *d, int n)
   dt_release(d->rdt);
 }
 
+static void nb_finish(nb_op *op, int rc);
+
+static void args_free_neighbor(coll_neighbor_args *na)
+{
+  free((void *)na->scounts);
+  free((void *)na->sdispls);
+  free((void *)na->swdispls);
+  free((void *)na->stypes);
+  free((void *)na->rcounts);
+  free((void *)na->rdispls);
+  free((void *)na->rwdispls);
+  free((void *)na->rtypes);
+}
+
+/* The helper's body: the collective, then the clean-up, then the request completes. */
 static void nb_main(void *arg)
 {
   nb_op *op = arg;
+  if (op->neighbor) {
+    int rc = coll_neighbor_run(op->shadow, &op->na, COLL_NEIGHBOR_TAG);
+    args_free_neighbor(&op->na);
+    nb_finish(op, rc);
+    return;
+  }
   coll_ctx x;
   memset(&x, 0, sizeof x);
   x.comm = op->shadow;
@@ -253,7 +279,7 @@ static void nb_main(void *arg)
   x.size = smpi_comm_size(op->shadow);
   x.coll = op->id;
   x.err = MPI_SUCCESS;
-  int rc = op->fn ? op->fn(&x, &op->a) : coll_run(&x, op->id, &op->a);
+  int rc = coll_run(&x, op->id, &op->a);
   if (rc == MPI_SUCCESS)
     rc = x.err;
   ASSERTF(x.nreqs == 0 || rc != MPI_SUCCESS,
@@ -271,6 +297,11 @@ static void nb_main(void *arg)
     free(op->tmps[i]);
   free(op->tmps);
   args_free(&op->a, n);
+  nb_finish(op, rc);
+}
+
+static void nb_finish(nb_op *op, int rc)
+{
   smpi_comm_unref(op->shadow); /* messages still in flight hold it too */
   slot_leave(op->slot);
   smpi_req *r = op->req;
@@ -280,21 +311,11 @@ static void nb_main(void *arg)
   p2p_complete(r); /* may destroy r (MPI_Request_free'd) */
 }
 
-int coll_nb_start(smpi_comm *c, coll_id id, const coll_args *a, coll_ctx *scratch,
-                  const char *fname, MPI_Request *request)
+/* Gives op its context, shadow communicator, request and helper; fills *request. */
+static void nb_launch(smpi_comm *c, nb_op *op, const char *fname, MPI_Request *request)
 {
   smpi_rank *me = smpi_self();
   ASSERT(me && !smpi_comm_is_inter(c));
-  int n = smpi_comm_size(c);
-  nb_op *op = xcalloc(1, sizeof *op);
-  op->id = id;
-  args_copy(&op->a, a, n);
-  if (scratch && scratch->ntmps) {
-    op->tmps = scratch->tmps;
-    op->ntmps = scratch->ntmps;
-    scratch->tmps = NULL;
-    scratch->ntmps = scratch->captmps = 0;
-  }
   op->slot = slot_join(c);
   op->shadow = shadow_of(c, op->slot->base);
 
@@ -313,5 +334,138 @@ int coll_nb_start(smpi_comm *c, coll_id id, const coll_args *a, coll_ctx *scratc
   eng_actor_set_data(h, me);
   LOG_DEBUG("%s on %s started (context %u)", fname, smpi_comm_display_name(c),
             op->slot->base + 1);
+}
+
+int coll_nb_start(smpi_comm *c, coll_id id, const coll_args *a, coll_ctx *scratch,
+                  const char *fname, MPI_Request *request)
+{
+  nb_op *op = xcalloc(1, sizeof *op);
+  op->id = id;
+  args_copy(&op->a, a, smpi_comm_size(c));
+  if (scratch && scratch->ntmps) {
+    op->tmps = scratch->tmps;
+    op->ntmps = scratch->ntmps;
+    scratch->tmps = NULL;
+    scratch->ntmps = scratch->captmps = 0;
+  }
+  nb_launch(c, op, fname, request);
   return MPI_SUCCESS;
+}
+
+/* ---- MPI_Ineighbor_*: coll_neighbor_run (coll_neighbor.h) in the helper ---- */
+
+/* in- and out-degree of the calling rank in c's topology (0 without one: the checks refuse
+ * such communicators before anything is copied) */
+static void degrees(const smpi_comm *c, int *in, int *out)
+{
+  const smpi_topo *t = c->topo;
+  *in = *out = 0;
+  if (!t)
+    return;
+  if (t->kind == MPI_CART) {
+    *in = *out = 2 * t->ndims;
+  } else if (t->kind == MPI_GRAPH) {
+    *in = *out = t->index[c->rank] - (c->rank ? t->index[c->rank - 1] : 0);
+  } else if (t->kind == MPI_DIST_GRAPH) {
+    *in = t->indegree;
+    *out = t->outdegree;
+  }
+}
+
+static void *dup_mem(const void *v, int n, size_t elt)
+{
+  if (!v)
+    return NULL;
+  void *d = xmalloc((size_t)(n > 0 ? n : 1) * elt);
+  memcpy(d, v, (size_t)n * elt);
+  return d;
+}
+
+static int neighbor_start(MPI_Comm comm, const coll_neighbor_args *a, const char *fname,
+                          MPI_Request *request)
+{
+  smpi_comm *c = smpi_comm_get(comm);
+  if (!c)
+    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fname);
+  if (!request)
+    return smpi_comm_errorf(comm, MPI_ERR_ARG, fname, "request is NULL");
+  char why[160] = "";
+  int rc = coll_neighbor_check(c, a, why, sizeof why);
+  if (rc)
+    return smpi_comm_errorf(comm, rc, fname, "%s", why);
+  int in, out;
+  degrees(c, &in, &out);
+  nb_op *op = xcalloc(1, sizeof *op);
+  op->neighbor = true;
+  op->na = *a;
+  op->na.scounts = dup_mem(a->scounts, out, sizeof(int));
+  op->na.sdispls = dup_mem(a->sdispls, out, sizeof(int));
+  op->na.swdispls = dup_mem(a->swdispls, out, sizeof(MPI_Aint));
+  op->na.stypes = dup_mem(a->stypes, out, sizeof(MPI_Datatype));
+  op->na.rcounts = dup_mem(a->rcounts, in, sizeof(int));
+  op->na.rdispls = dup_mem(a->rdispls, in, sizeof(int));
+  op->na.rwdispls = dup_mem(a->rwdispls, in, sizeof(MPI_Aint));
+  op->na.rtypes = dup_mem(a->rtypes, in, sizeof(MPI_Datatype));
+  nb_launch(c, op, fname, request);
+  return MPI_SUCCESS;
+}
+
+int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Ineighbor_allgather");
+  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLGATHER, .sbuf = sendbuf,
+                          .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
+                          .rcount = recvcount, .rtype = recvtype};
+  SMPI_RETURN(neighbor_start(comm, &a, smpi_fname_, request));
+}
+
+int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int displs[],
+                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Ineighbor_allgatherv");
+  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLGATHERV, .sbuf = sendbuf,
+                          .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
+                          .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype};
+  SMPI_RETURN(neighbor_start(comm, &a, smpi_fname_, request));
+}
+
+int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Ineighbor_alltoall");
+  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALL, .sbuf = sendbuf,
+                          .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
+                          .rcount = recvcount, .rtype = recvtype};
+  SMPI_RETURN(neighbor_start(comm, &a, smpi_fname_, request));
+}
+
+int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Ineighbor_alltoallv");
+  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALLV, .sbuf = sendbuf,
+                          .scounts = sendcounts, .sdispls = sdispls, .stype = sendtype,
+                          .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
+                          .rtype = recvtype};
+  SMPI_RETURN(neighbor_start(comm, &a, smpi_fname_, request));
+}
+
+int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                             const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                             void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                             const MPI_Datatype recvtypes[], MPI_Comm comm,
+                             MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Ineighbor_alltoallw");
+  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALLW, .sbuf = sendbuf,
+                          .scounts = sendcounts, .swdispls = sdispls, .stypes = sendtypes,
+                          .rbuf = recvbuf, .rcounts = recvcounts, .rwdispls = rdispls,
+                          .rtypes = recvtypes};
+  SMPI_RETURN(neighbor_start(comm, &a, smpi_fname_, request));
 }

@@ -4,7 +4,8 @@
  * completion, a non-commutative user op; then the same collectives all outstanding at once
  * on one communicator, interleaved with blocking collectives and point-to-point traffic on
  * that communicator, completed by MPI_Waitall over the mixed array, MPI_Testany / MPI_Test
- * polling, MPI_Waitsome, or one MPI_Wait each in a rank-dependent order; finally the
+ * polling, MPI_Waitsome, or one MPI_Wait each in a rank-dependent order; the five
+ * MPI_Ineighbor_* on a Cartesian grid and a distributed graph; finally the
  * argument errors (same classes as the blocking calls), MPI_Cancel refused and
  * MPI_Request_free accepted.
  *
@@ -527,6 +528,118 @@ static void all_at_once(t *x, MPI_Op concat_op, int mode)
     check(x, k);
 }
 
+/* Neighborhood collectives, all five outstanding at once with a blocking one in between,
+ * on a 2-D Cartesian grid (periodic in dimension 0 only, so borders have MPI_PROC_NULL
+ * neighbours) and, for allgather and alltoall, on a distributed graph (in: me-1, me-2; out:
+ * me+1, me+2). Block k of what a rank sends carries nb(sender, k, i); on the grid, what a
+ * rank sends to its -1 neighbour (block 2d) arrives there as the block of its +1 neighbour
+ * (2d + 1), and the other way round. */
+static int nb(int s, int k, int i) { return 100000 * s + 1000 * k + i; }
+
+static void neighbors(t *x, MPI_Comm comm, int graph)
+{
+  int c = x->c, me;
+  MPI_Comm_rank(comm, &me);
+  int deg = 4, nbr[4], from[4]; /* neighbour of block k, and its block that comes here */
+  if (graph) {
+    int n;
+    MPI_Comm_size(comm, &n);
+    deg = 2;
+    nbr[0] = (me + n - 1) % n;
+    nbr[1] = (me + n - 2) % n;
+    from[0] = 0;
+    from[1] = 1;
+  } else {
+    for (int d = 0; d < 2; d++) {
+      MPI_Cart_shift(comm, d, 1, &nbr[2 * d], &nbr[2 * d + 1]);
+      from[2 * d] = 2 * d + 1;
+      from[2 * d + 1] = 2 * d;
+    }
+  }
+  int cnt[4], dsp[4], rcnt[4], rdsp[4], bsd[4], brd[4];
+  MPI_Aint asd[4], ard[4];
+  MPI_Datatype ty[4];
+  int scnt_g = c + me % 2; /* allgatherv: what this rank contributes */
+  for (int k = 0; k < deg; k++) {
+    cnt[k] = c + k % 2;
+    rcnt[k] = c + from[k] % 2;
+    ty[k] = MPI_INT;
+  }
+  int stot = layout(cnt, dsp, deg), rtot = layout(rcnt, rdsp, deg);
+  for (int k = 0; k < deg; k++) {
+    asd[k] = (MPI_Aint)dsp[k] * (MPI_Aint)sizeof(int);
+    ard[k] = (MPI_Aint)rdsp[k] * (MPI_Aint)sizeof(int);
+    bsd[k] = dsp[k];
+    brd[k] = rdsp[k];
+  }
+  int *gsend = ialloc((size_t)c + 1), *gv = ialloc((size_t)c + 1), *a2s = ialloc((size_t)deg * c);
+  int *vs = ialloc((size_t)stot);
+  int *res[5];
+  size_t reslen[5] = {(size_t)deg * c, 0, (size_t)deg * c, (size_t)rtot, (size_t)rtot};
+  int gcnt[4], gdsp[4];
+  for (int k = 0; k < deg; k++)
+    gcnt[k] = nbr[k] == MPI_PROC_NULL ? 0 : c + nbr[k] % 2;
+  reslen[1] = (size_t)layout(gcnt, gdsp, deg);
+  for (int q = 0; q < 5; q++)
+    res[q] = ialloc(reslen[q]);
+  for (int i = 0; i < c; i++)
+    gsend[i] = nb(me, 0, i);
+  for (int i = 0; i < scnt_g; i++)
+    gv[i] = nb(me, 0, i);
+  for (int k = 0; k < deg; k++) {
+    for (int i = 0; i < c; i++)
+      a2s[k * c + i] = nb(me, k, i);
+    for (int i = 0; i < cnt[k]; i++)
+      vs[dsp[k] + i] = nb(me, k, i);
+  }
+  MPI_Request r[5];
+  int nr = 0;
+  MPI_Ineighbor_allgather(gsend, c, MPI_INT, res[0], c, MPI_INT, comm, &r[nr++]);
+  MPI_Ineighbor_alltoall(a2s, c, MPI_INT, res[2], c, MPI_INT, comm, &r[nr++]);
+  if (!graph) {
+    MPI_Ineighbor_allgatherv(gv, scnt_g, MPI_INT, res[1], gcnt, gdsp, MPI_INT, comm, &r[nr++]);
+    /* a blocking one between the nonblocking ones, on the same communicator */
+    int one = nb(me, 0, 0), got[4] = {FILL, FILL, FILL, FILL};
+    MPI_Neighbor_allgather(&one, 1, MPI_INT, got, 1, MPI_INT, comm);
+    for (int k = 0; k < deg; k++)
+      CHECK(x, got[k] == (nbr[k] == MPI_PROC_NULL ? FILL : nb(nbr[k], 0, 0)),
+            "blocking neighbor_allgather block %d = %d", k, got[k]);
+    MPI_Ineighbor_alltoallv(vs, cnt, bsd, MPI_INT, res[3], rcnt, brd, MPI_INT, comm, &r[nr++]);
+    MPI_Ineighbor_alltoallw(vs, cnt, asd, ty, res[4], rcnt, ard, ty, comm, &r[nr++]);
+  }
+  MPI_Waitall(nr, r, MPI_STATUSES_IGNORE);
+  const char *what[5] = {"ineighbor_allgather", "ineighbor_allgatherv", "ineighbor_alltoall",
+                         "ineighbor_alltoallv", "ineighbor_alltoallw"};
+  for (int k = 0; k < deg; k++) {
+    int p = nbr[k];
+    for (int i = 0; i < c; i++) {
+      int want = p == MPI_PROC_NULL ? FILL : nb(p, 0, i);
+      CHECK(x, res[0][k * c + i] == want, "%s%s block %d [%d] = %d, expected %d", what[0],
+            graph ? " (graph)" : "", k, i, res[0][k * c + i], want);
+      want = p == MPI_PROC_NULL ? FILL : nb(p, from[k], i);
+      CHECK(x, res[2][k * c + i] == want, "%s%s block %d [%d] = %d, expected %d", what[2],
+            graph ? " (graph)" : "", k, i, res[2][k * c + i], want);
+    }
+    if (graph)
+      continue;
+    for (int i = 0; i < gcnt[k]; i++)
+      CHECK(x, res[1][gdsp[k] + i] == nb(p, 0, i), "%s block %d [%d] = %d", what[1], k, i,
+            res[1][gdsp[k] + i]);
+    for (int q = 3; q < 5; q++)
+      for (int i = 0; i < rcnt[k]; i++) {
+        int want = p == MPI_PROC_NULL ? FILL : nb(p, from[k], i);
+        CHECK(x, res[q][rdsp[k] + i] == want, "%s block %d [%d] = %d, expected %d", what[q], k,
+              i, res[q][rdsp[k] + i], want);
+      }
+  }
+  for (int q = 0; q < 5; q++)
+    free(res[q]);
+  free(gsend);
+  free(gv);
+  free(a2s);
+  free(vs);
+}
+
 static int cls(int rc)
 {
   int k = MPI_SUCCESS;
@@ -622,6 +735,28 @@ int main(int argc, char **argv)
         all_at_once(&x, concat_op, mode++ % 4);
       }
     MPI_Comm_free(&comm);
+  }
+  /* neighborhood collectives */
+  {
+    int dims[2] = {0, 0}, periods[2] = {1, 0};
+    MPI_Dims_create(wsize, 2, dims);
+    MPI_Comm cart, graph;
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+    int src[2] = {(wrank + wsize - 1) % wsize, (wrank + wsize - 2) % wsize};
+    int dst[2] = {(wrank + 1) % wsize, (wrank + 2) % wsize};
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, src, MPI_UNWEIGHTED, 2, dst,
+                                   MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph);
+    for (int ci = 0; ci < 4; ci++) {
+      t x = {0};
+      x.n = wsize;
+      x.c = counts[ci] > 100 ? 100 : counts[ci];
+      x.wrank = wrank;
+      x.failures = &failures;
+      neighbors(&x, cart, 0);
+      neighbors(&x, graph, 1);
+    }
+    MPI_Comm_free(&cart);
+    MPI_Comm_free(&graph);
   }
   t x = {0};
   x.n = wsize;
