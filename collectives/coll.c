@@ -19,6 +19,7 @@
 
 #include "collectives/coll_nb.h"
 #include "collectives/coll_private.h"
+#include "collectives/coll_trace.h"
 #include "smpi/call.h"
 #include "smpi/check.h"
 #include "smpi/runtime.h"
@@ -458,6 +459,7 @@ void coll_check_args(smpi_comm *c, coll_id id, const coll_args *a, const char *c
 static int run_top(smpi_comm *c, coll_id id, const coll_args *a, const char *what)
 {
   coll_check_args(c, id, a, coll_infos[id].mpi_name);
+  SMPI_TRACE(coll_trace(c, id, a));
   coll_ctx x;
   ctx_init(&x, c, id);
   smpi_p2p_set_activity(what);

@@ -25,6 +25,7 @@
 #include "smpi/handle.h"
 #include "smpi/p2p_private.h"
 #include "smpi/privatize.h"
+#include "smpi/trace.h"
 #include "smpi/runtime.h"
 #include "src/cfg.h"
 #include "src/invariant.h"
@@ -300,6 +301,7 @@ static void complete_pair(smpi_req *a, smpi_req *b)
 /* Transfer over and receive matched: move the data, complete the receive (and the send). */
 static void deliver(p2p_msg *m)
 {
+  SMPI_TRACE(smpi_trace_msg_deliver(m));
   smpi_req *r = m->rreq;
   ASSERT(r && !m->action);
   size_t n = m->bytes < r->bytes ? m->bytes : r->bytes;
@@ -432,6 +434,7 @@ static void post_send(smpi_req *r)
     m->data = r->bytes <= sizeof m->small ? m->small : xmalloc(r->bytes);
     smpi_dt_pack(smpi_privatize_translate(r->owner, r->buf), r->count, r->dt, m->data);
   }
+  SMPI_TRACE(smpi_trace_msg_post(m, r->coll));
   double cost = 0;
   if (detached || sync || !r->blocking)
     cost = fac_overhead(r->blocking ? &P2P.os : &P2P.ois, (double)r->bytes);
@@ -483,6 +486,7 @@ static void post_recv(smpi_req *r)
 void p2p_req_start(smpi_req *r)
 {
   ASSERT(!r->active);
+  SMPI_TRACE(smpi_trace_req_start(r));
   if (r->msg) {
     /* a persistent send restarted while its previous detached message is still unmatched:
      * that message goes on alone (it can no longer be cancelled through r) */
@@ -694,6 +698,7 @@ int p2p_req_finish(smpi_req *r, MPI_Status *st)
   ASSERT(r->active && r->complete);
   if (r->check_set)
     smpi_check_send_finished(r);
+  SMPI_TRACE(smpi_trace_req_seen(r));
   p2p_pay_or(r);
   int err = r->status.MPI_ERROR;
   if (p2p_status_wanted(st))
@@ -706,6 +711,7 @@ int p2p_req_finish(smpi_req *r, MPI_Status *st)
 
 int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
 {
+  SMPI_TRACE(smpi_trace_wait_count(n));
   bool want = p2p_status_wanted(sts);
   p2p_waiter w;
   p2p_waiter_init(&w, call, rs, n);
@@ -751,6 +757,7 @@ int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
 
 long p2p_waitany(size_t n, smpi_req **rs, MPI_Status *st, const char *call, int *err)
 {
+  SMPI_TRACE(smpi_trace_wait_count(n));
   *err = MPI_SUCCESS;
   long found = -1;
   bool any_active = false;

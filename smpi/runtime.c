@@ -35,6 +35,7 @@
 #include "smpi/progress.h"
 #include "smpi/sample.h"
 #include "smpi/shared_malloc.h"
+#include "smpi/trace.h"
 #include "smpi/smpi.h"
 #include "src/cfg.h"
 #include "src/invariant.h"
@@ -108,6 +109,7 @@ void smpi_declare_config(void)
   smpi_shared_declare_config();
   smpi_privatize_declare_config();
   smpi_sample_declare_config();
+  smpi_trace_declare_config();
   cfg_declare_int("smpi/np", 0, "Number of MPI processes (set by smpirun -np)");
   cfg_declare_string("smpi/hostfile", "", NULL, "Hostfile used to place the processes (smpirun -hostfile)");
   cfg_declare_bool("smpi/map", false, "Print the rank -> host mapping at start-up (smpirun -map)");
@@ -124,9 +126,11 @@ void smpi_execute_flops_now(double flops)
   ASSERT(me);
   if (flops <= 0)
     return;
+  SMPI_TRACE(smpi_trace_compute_begin(flops));
   act_action *a = cpu_exec_start(me->host, flops, -1, NULL, NULL);
   act_wait(a);
   act_action_free(a);
+  SMPI_TRACE(smpi_trace_compute_end(flops));
 }
 
 void smpi_sleep_now(double seconds)
@@ -506,6 +510,8 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   if (smpi_shared_init(err, sizeof err) != 0 || smpi_privatize_init(err, sizeof err) != 0)
     return fail("%s", err);
   eng_on_switch(smpi_privatize_on_switch);
+  if (smpi_trace_init(err, sizeof err) != 0)
+    return fail("%s", err);
 
   struct timespec w0, w1;
   clock_gettime(CLOCK_MONOTONIC, &w0);
@@ -516,6 +522,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   R.running = false;
   clock_gettime(CLOCK_MONOTONIC, &w1);
   double wall = (double)(w1.tv_sec - w0.tv_sec) + (double)(w1.tv_nsec - w0.tv_nsec) * 1e-9;
+  smpi_trace_finish(); /* traces closed and the profile printed, deadlock or not */
 
   int code = 0;
   if (rc == ENG_DEADLOCK) {

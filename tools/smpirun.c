@@ -19,6 +19,11 @@
 
 static const char *prog = "smpirun";
 
+/* tracing flags (SimGrid's smpirun ones), turned into tracing/... keys after the loop */
+static const char *trace, *trace_file, *trace_comment;
+static char *trace_comment_file;
+static bool trace_grouped;
+
 static void usage(FILE *out)
 {
   fprintf(out,
@@ -39,6 +44,13 @@ static void usage(FILE *out)
           "  -replay TRACE        replay a time-independent trace (SimGrid's TI format)\n"
           "                       instead of running a program (docs/replay.md)\n"
           "  -wrapper CMD         run the program under CMD (e.g. \"valgrind\", \"gdb --args\")\n"
+          "  -trace               write a Paje trace (default smpi_simgrid.trace; = --cfg=tracing:yes;\n"
+          "                       --cfg=tracing/format:json for Perfetto, see docs/tracing.md)\n"
+          "  -trace-ti            write a time-independent trace for -replay (smpi_simgrid.txt)\n"
+          "  -trace-file FILE     name of the trace file\n"
+          "  -trace-comment TEXT  comment line at the top of the trace\n"
+          "  -trace-comment-file FILE  the lines of FILE as comments at the top of the trace\n"
+          "  -trace-grouped       group the ranks by host in the Paje trace\n"
           "  -version             print the version of smpi\n"
           "  --help, -help        this message\n"
           "\n"
@@ -195,6 +207,17 @@ int main(int argc, char **argv)
       add_field("cfg", "smpi/privatization:no");
     } else if (!strcmp(a, "-replay")) {
       replay_trace = absolute(need_value(argc, argv, &i), "trace file");
+    } else if (!strcmp(a, "-trace") || !strcmp(a, "-trace-ti")) {
+      trace = a[6] ? "TI" : trace ? trace : "Paje";
+    } else if (!strcmp(a, "-trace-file")) {
+      trace_file = need_value(argc, argv, &i);
+    } else if (!strcmp(a, "-trace-comment")) {
+      trace_comment = need_value(argc, argv, &i);
+    } else if (!strcmp(a, "-trace-comment-file")) {
+      char *abs = absolute(need_value(argc, argv, &i), "trace comment file");
+      trace_comment_file = abs;
+    } else if (!strcmp(a, "-trace-grouped")) {
+      trace_grouped = true;
     } else if (!strcmp(a, "-wrapper")) {
       wrapper = need_value(argc, argv, &i);
     } else if (!strcmp(a, "-version") || !strcmp(a, "--version")) {
@@ -231,6 +254,27 @@ int main(int argc, char **argv)
     return 1;
   }
   (void)have_np;
+  if (trace) {
+    add_field("cfg", "tracing:yes");
+    add_field("cfg", "tracing/smpi:yes");
+    add_field("cfg", strcmp(trace, "TI") ? "tracing/smpi/format:Paje" : "tracing/smpi/format:TI");
+  }
+  const struct {
+    const char *key, *value;
+  } trace_keys[] = {{"tracing/filename", trace_file},
+                    {"tracing/comment", trace_comment},
+                    {"tracing/comment-file", trace_comment_file},
+                    {"tracing/smpi/group", trace_grouped ? "yes" : NULL}};
+  for (size_t k = 0; k < sizeof trace_keys / sizeof *trace_keys; k++)
+    if (trace_keys[k].value) {
+      char *kv = malloc(strlen(trace_keys[k].key) + strlen(trace_keys[k].value) + 2);
+      if (!kv)
+        die("out of memory%s", "");
+      sprintf(kv, "%s:%s", trace_keys[k].key, trace_keys[k].value);
+      add_field("cfg", kv);
+      free(kv);
+    }
+  free(trace_comment_file);
   char *path = find_program(argv[i]);
   if (!path) {
     fprintf(stderr, "%s: cannot find program '%s' (not found or not executable)\n", prog, argv[i]);
