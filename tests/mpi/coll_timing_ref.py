@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """Compare smpi's simulated collective times with SimGrid 3.32's recorded ones.
 
-Usage: coll_timing_ref.py SMPIRUN COLL_TIMING REF_FILE...
+Usage: coll_timing_ref.py [--only REGEX] [--markdown OUT] SMPIRUN COLL_TIMING REF_FILE...
+
+  --only REGEX    compare only the rows whose "collective:algorithm:size" matches REGEX (the
+                  meson test at 256 ranks runs a subset, to stay quick)
+  --markdown OUT  also write the comparison as a markdown table to OUT, with the rows SimGrid
+                  could not produce (tests/data/simgrid-ref/coll_256_table.md is made so:
+                  tools/simgrid-ref/coll_table.sh)
 
 Each REF_FILE (tests/data/simgrid-ref/coll_<platform>_<np>.txt, written by
 tools/simgrid-ref/record_coll.py) names its platform and number of ranks in its header and
@@ -11,8 +17,10 @@ coll_timing COLLECTIVE:ALGORITHM) and both span and mean must agree within 1 %, 
 the known differences listed below, which are reported and must still differ (so that a
 fixed one gets noticed). Prints a table; exits 1 on any other disagreement.
 """
+import argparse
 import os
 import re
+import time
 import subprocess
 import sys
 from collections import OrderedDict
@@ -32,7 +40,7 @@ KNOWN = {
 }
 
 
-def parse(path):
+def parse(path, only=None, missing=None):
     plat = np_ = hosts = None
     rows = []
     for line in open(path):
@@ -40,8 +48,13 @@ def parse(path):
             m = re.search(r"platform (\S+), (\d+) ranks, hostfile (\S+)", line)
             if m:
                 plat, np_, hosts = m.group(1), int(m.group(2)), m.group(3)
+            m = re.match(r"# (\w+) (\w+) (/?\d+) \d+: SimGrid ([^;]*);", line)
+            if m and missing is not None and (not only or re.search(only, ":".join(m.groups()[:3]))):
+                missing.append(m.groups())
             continue
         f = line.split()
+        if only and not re.search(only, "%s:%s:%s" % (f[0], f[1], f[2])):
+            continue
         if len(f) == 6:
             rows.append((f[0], f[1], f[2], float(f[4]), float(f[5])))
     return plat, np_, hosts, rows
@@ -51,12 +64,27 @@ def rel(a, b):
     return abs(a - b) / abs(b) if b else abs(a)
 
 
+# On 256 ranks a 256 MiB buffer folded in 1 MiB blocks by SMPI_SHARED_MALLOC needs more
+# mappings than vm.max_map_count allows over all ranks: larger blocks (times do not change).
+FOLD = "--cfg=smpi/shared-malloc-blocksize:67108864"
+
+
 def main():
-    smpirun, prog, refs = sys.argv[1], sys.argv[2], sys.argv[3:]
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--only")
+    ap.add_argument("--markdown")
+    ap.add_argument("smpirun")
+    ap.add_argument("prog")
+    ap.add_argument("refs", nargs="+")
+    args = ap.parse_args()
+    smpirun, prog, refs = args.smpirun, args.prog, args.refs
     root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
     bad = 0
+    table = []  # (file, platform, np, coll, algo, size, sg span, sg mean, ours or None, status)
+    counts = {}
     for ref in refs:
-        plat, np_, hosts, rows = parse(ref)
+        missing = []
+        plat, np_, hosts, rows = parse(ref, args.only, missing)
         if not rows:
             print("%s: no measurements" % ref)
             bad += 1
@@ -67,15 +95,19 @@ def main():
             groups.setdefault(coll, OrderedDict()).setdefault(algo, {})[size] = (span, mean)
         by_sizes = OrderedDict()
         for coll, algos in groups.items():
-            sizes = sorted({s for a in algos.values() for s in a}, key=lambda s: (s.startswith("/"), int(s.strip("/"))))
-            for algo in algos:
+            for algo, sz in algos.items():
+                sizes = sorted(sz, key=lambda s: (s.startswith("/"), int(s.strip("/"))))
                 by_sizes.setdefault(",".join(sizes), []).append("%s:%s" % (coll, algo))
         ours = {}
         for sizes, what in by_sizes.items():
             cmd = [smpirun, "-np", str(np_), "-platform", os.path.join(root, plat),
                    "-hostfile", os.path.join(root, hosts),
-                   "--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0", prog, "-s", sizes] + what
+                   "--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0", FOLD, prog,
+                   "-s", sizes] + what
+            t0 = time.time()
             p = subprocess.run(cmd, capture_output=True, text=True)
+            print("  (smpirun -s %s, %d measurements: %.1f s)" % (sizes, len(what), time.time() - t0),
+                  file=sys.stderr)
             if p.returncode != 0:
                 print("%s: smpirun failed (%d): %s" % (ref, p.returncode, p.stderr.strip()[-500:]))
                 bad += 1
@@ -104,8 +136,44 @@ def main():
                     status = "ok"
             print("  %-22s %-28s %-9s %-13.6e %-13.6e %8.2e %s" % (coll, algo, size, span,
                   got[0] if got else float("nan"), d, status))
+            table.append((os.path.basename(plat), np_, coll, algo, size, span, mean, got, d, status))
+            key = "ok" if status == "ok" else "known" if status.startswith("known") else "bad"
+            counts[key] = counts.get(key, 0) + 1
+        for coll, algo, size, why in missing:
+            print("  %-22s %-28s %-9s SimGrid %s" % (coll, algo, size, why))
+            table.append((os.path.basename(plat), np_, coll, algo, size, None, None, None, None,
+                          "SimGrid " + why))
+            counts["nosg"] = counts.get("nosg", 0) + 1
     print("%s" % ("all agree within 1 %" if not bad else "%d disagreement(s)" % bad))
+    if args.markdown:
+        write_markdown(args.markdown, table, counts, refs)
     return 1 if bad else 0
+
+
+def write_markdown(path, table, counts, refs):
+    def num(x):
+        return "%.6e" % x if x is not None else "-"
+    with open(path, "w") as f:
+        f.write("# smpi vs SimGrid 3.32: simulated time of one collective call\n\n")
+        f.write("Generated by `tests/mpi/coll_timing_ref.py --markdown` (see "
+                "`tools/simgrid-ref/coll_table.sh`) from %s. Each row: the algorithm forced on "
+                "both sides, the span (last end - first start) and the mean per-rank duration "
+                "of one call, and the larger relative difference of the two.\n\n"
+                % ", ".join("`%s`" % os.path.relpath(r) for r in refs))
+        total = sum(v for k, v in counts.items() if k != "nosg")
+        f.write("Summary: %d measurements compared; %d within 1 %%, %d known differences "
+                "(explained in the last column), %d other disagreements; %d measurements "
+                "SimGrid could not produce (last column says why).\n\n"
+                % (total, counts.get("ok", 0), counts.get("known", 0), counts.get("bad", 0),
+                   counts.get("nosg", 0)))
+        f.write("| platform | ranks | collective | algorithm | size (B) | SimGrid span (s) | "
+                "smpi span (s) | SimGrid mean (s) | smpi mean (s) | rel. diff | status |\n")
+        f.write("|---|---|---|---|---|---|---|---|---|---|---|\n")
+        for plat, np_, coll, algo, size, span, mean, got, d, status in table:
+            f.write("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n"
+                    % (plat.replace(".xml", ""), np_, coll, algo, size, num(span),
+                       num(got[0] if got else None), num(mean), num(got[1] if got else None),
+                       "%.1e" % d if d is not None and d == d else "-", status))
 
 
 if __name__ == "__main__":

@@ -26,8 +26,11 @@ what still fails is written as a comment line saying so.
 
 Usage: tools/simgrid-ref/record_coll.py [--np 16,64,256] [--platforms flat256,fattree256]
                                         [--timeout S] [--per-size] [--only COLL[:ALGO]]...
+                                        [--redo-missing]
 The references were recorded with --np 16,64 (timeout 120) and --np 256 --per-size
---timeout 60.
+--timeout 60, then --np 256 --per-size --redo-missing --timeout 900 (SimGrid needs minutes
+for the 256-rank cases that post tens of thousands of messages; the first 60 s pass also
+ran next to 7 other jobs on 2 cores).
 Needs smpicc and smpirun of SimGrid 3.32 (Debian libsimgrid-dev). Run from anywhere.
 """
 import argparse
@@ -56,6 +59,13 @@ OTHERS = ["gatherv", "scatterv", "alltoallw", "reduce_scatter_block", "scan", "e
 BLOCKS = {"allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw", "reduce_scatter",
           "reduce_scatter_block"}
 COMMON = ["--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0"]
+# SMPI_SHARED_MALLOC maps every smpi/shared-malloc-blocksize block (1 MiB by default) of a
+# folded buffer separately: at 256 ranks a gather/scatter/allgather buffer of 256 MiB on
+# every rank makes 256 x 256 = 65 536 mappings, more than Linux's default vm.max_map_count
+# (65 530), and SimGrid aborts ("Could not map folded virtual memory (Cannot allocate
+# memory)", exit 134). 64 MiB blocks need 4 mappings per buffer. Memory only: the simulated
+# times do not depend on it.
+FOLD = ["--cfg=smpi/shared-malloc-blocksize:67108864"]
 
 
 def sizes_of(coll):
@@ -102,6 +112,31 @@ def run(cmd, timeout):
     return lines, None
 
 
+def write_file(path, pname, np_, body, old, order, version, pkg):
+    # measurements not redone (yet) keep their old line; list order, then size order
+    lines = dict(body)
+    for k, l in old.items():
+        lines.setdefault(k, l)
+    keys = sorted(lines, key=lambda k: (order.get((k[0], k[1]), len(order)),
+                                        sizes_of(k[0]).index(k[2])
+                                        if k[2] in sizes_of(k[0]) else 9))
+    tmp = os.path.join(ROOT, path) + ".tmp"
+    with open(tmp, "w") as f:
+        f.write("# simulated time of one collective call; platform %s, %d ranks, hostfile %s\n"
+                % (PLAT[pname], np_, HOSTS))
+        f.write("# simgrid: %s (%s)\n" % (version, pkg))
+        f.write("# command: smpirun -np %d -platform %s -hostfile %s -no-privatize %s "
+                "[--cfg=smpi/<collective>:<algorithm>] coll_timing -s <sizes> <collective>\n"
+                % (np_, PLAT[pname], HOSTS, " ".join(COMMON + FOLD)))
+        f.write("# (run from the repository root; coll_timing = tests/mpi/coll_timing.c "
+                "built by tools/simgrid-ref/record_coll.py with smpicc -O2)\n")
+        f.write("# columns: collective algorithm size(bytes, /N = N per rank in all) "
+                "ranks span(s) mean(s)\n")
+        for k in keys:
+            f.write(lines[k].rstrip("\n") + "\n")
+    os.replace(tmp, os.path.join(ROOT, path))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--np", default="16,64,256")
@@ -110,6 +145,10 @@ def main():
     ap.add_argument("--only", action="append", default=[])
     ap.add_argument("--per-size", action="store_true",
                     help="one SimGrid run per size (so that a slow 1 MiB case cannot cost the 8 B one)")
+    ap.add_argument("--redo-missing", action="store_true",
+                    help="only run the measurements an existing file lists as failed or timed "
+                         "out (comment lines) or lacks, keeping its other lines (resumes an "
+                         "interrupted recording)")
     args = ap.parse_args()
 
     version = subprocess.run(["smpirun", "-version"], capture_output=True, text=True).stdout
@@ -126,25 +165,37 @@ def main():
     if args.only:
         keep = set(args.only)
         todo = [(c, a) for c, a in todo if c in keep or "%s:%s" % (c, a) in keep]
+    order = {m: i for i, m in enumerate(measurements())}
     for pname in args.platforms.split(","):
         for np_ in [int(x) for x in args.np.split(",")]:
             path = os.path.join(OUT, "coll_%s_%d.txt" % (pname, np_))
-            old = {}
-            if args.only and os.path.exists(os.path.join(ROOT, path)):
+            # lines of an existing file, by (collective, algorithm, size); comment lines of
+            # failed measurements too (they are what --redo-missing re-runs)
+            old, missing = {}, set()
+            if (args.only or args.redo_missing) and os.path.exists(os.path.join(ROOT, path)):
                 for l in open(os.path.join(ROOT, path)):
-                    if not l.startswith("#"):
+                    m = re.match(r"# (\w+) (\w+) (/?\d+) \d+: SimGrid", l)
+                    if m:
+                        old[m.groups()] = l
+                        missing.add(m.groups())
+                    elif not l.startswith("#"):
                         f = l.split()
                         old[(f[0], f[1], f[2])] = l
-            body = []
+            body = {}
             for coll, algo in todo:
+                sizes = sizes_of(coll)
+                if args.redo_missing:
+                    sizes = [s for s in sizes if (coll, algo, s) in missing or (coll, algo, s) not in old]
+                    if not sizes:
+                        continue
                 base = ["smpirun", "-np", str(np_), "-platform", PLAT[pname], "-hostfile", HOSTS,
                         "-no-privatize"]
-                base += COMMON
+                base += COMMON + FOLD
                 if algo != "default" or coll in SG_KEYS:
                     base.append("--cfg=smpi/%s:%s" % (coll, algo))
                 shown = " ".join(shlex.quote(x) for x in base)
-                sizes = sizes_of(coll)
-                print("== %s np=%d %s:%s" % (pname, np_, coll, algo), file=sys.stderr)
+                print("== %s np=%d %s:%s %s" % (pname, np_, coll, algo, ",".join(sizes)),
+                      file=sys.stderr, flush=True)
                 lines, err = (None, None) if args.per_size else \
                     run(base + [exe, "-s", ",".join(sizes), coll], args.timeout)
                 results = []
@@ -158,29 +209,15 @@ def main():
                         else:
                             results.append("# %s %s %s %d: SimGrid %s; command: %s coll_timing -s %s %s"
                                            % (coll, algo, s, np_, e1 or "printed nothing", shown, s, coll))
-                for r in results:
-                    if r.startswith("#"):
-                        body.append(r)
-                        continue
-                    f = r.split()
-                    body.append("%s %s %s %s %s %s" % (coll, algo, f[1], f[2], f[3], f[4]))
-                # keep the lines of measurements not redone
-            if old:
-                done = {(l.split()[0], l.split()[1], l.split()[2]) for l in body if not l.startswith("#")}
-                body = [l for k, l in old.items() if k not in done] + body
-            with open(os.path.join(ROOT, path), "w") as f:
-                f.write("# simulated time of one collective call; platform %s, %d ranks, hostfile %s\n"
-                        % (PLAT[pname], np_, HOSTS))
-                f.write("# simgrid: %s (%s)\n" % (version, pkg))
-                f.write("# command: smpirun -np %d -platform %s -hostfile %s -no-privatize %s "
-                        "[--cfg=smpi/<collective>:<algorithm>] coll_timing -s <sizes> <collective>\n"
-                        % (np_, PLAT[pname], HOSTS, " ".join(COMMON)))
-                f.write("# (run from the repository root; coll_timing = tests/mpi/coll_timing.c "
-                        "built by tools/simgrid-ref/record_coll.py with smpicc -O2)\n")
-                f.write("# columns: collective algorithm size(bytes, /N = N per rank in all) "
-                        "ranks span(s) mean(s)\n")
-                for l in body:
-                    f.write(l.rstrip("\n") + "\n")
+                for s, r in zip(sizes, results):
+                    if not r.startswith("#"):
+                        f = r.split()
+                        r = "%s %s %s %s %s %s" % (coll, algo, f[1], f[2], f[3], f[4])
+                    body[(coll, algo, s)] = r
+                    print("   " + r[:150], file=sys.stderr, flush=True)
+                # rewritten after every measurement: a long recording can be stopped
+                write_file(path, pname, np_, body, old, order, version, pkg)
+            write_file(path, pname, np_, body, old, order, version, pkg)
             print("== wrote", path, file=sys.stderr)
 
 
