@@ -96,7 +96,10 @@ static void describe(eng_actor *a, void *data, char *buf, size_t len)
 {
   (void)a;
   const smpi_win *w = data;
-  snprintf(buf, len, "rank %d: %s on window 0x%x", w->world, w->waiting_for, (unsigned)w->handle);
+  if (w->name && *w->name)
+    snprintf(buf, len, "%s on window %s", w->waiting_for, w->name);
+  else
+    snprintf(buf, len, "%s on window 0x%x", w->waiting_for, (unsigned)w->handle);
 }
 
 void smpi_rma_wait_until(smpi_win *w, bool (*cond)(smpi_win *w, void *arg), void *arg,

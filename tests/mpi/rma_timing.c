@@ -10,7 +10,12 @@
  *   contend  ranks 0 and 2 put SIZE bytes into rank 1 at the same time (flush_local): they
  *            share rank 1's link; sizes 64 KiB and 4 MiB; also a lone put for reference
  *   halo     1-D halo exchange, every rank puts H doubles into each neighbour's ghost
- *            cells between fences, 10 iterations; H = 1, 128, 8192 (time per iteration) */
+ *            cells between fences, 10 iterations; H = 1, 128, 8192 (time per iteration)
+ *   land     when does the data appear? rank 0 puts 256 KiB into rank 1 (lock with
+ *            MPI_MODE_NOCHECK) and prints the date it started; rank 1 watches the last byte
+ *            of its window, calling MPI_Wtime between looks (run with smpi/wtime > 0 so
+ *            the clock moves), and prints the date it changed. Simulators only: under a
+ *            real MPI the unified model does not promise when a store becomes visible. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +130,26 @@ static void halo(int rank, int size)
   }
 }
 
+static void land(int rank, char *buf, char *mem, MPI_Win win)
+{
+  long sz = 256 << 10;
+  memset(buf, 1, (size_t)sz);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    MPI_Win_lock(MPI_LOCK_SHARED, 1, MPI_MODE_NOCHECK, win);
+    printf("land_start %ld %.12g\n", sz, MPI_Wtime());
+    MPI_Put(buf, (int)sz, MPI_BYTE, 1, 0, (int)sz, MPI_BYTE, win);
+    MPI_Win_unlock(1, win);
+  } else if (rank == 1) {
+    volatile char *last = mem + sz - 1;
+    double t = MPI_Wtime();
+    while (!*last && t < 1.0)
+      t = MPI_Wtime();
+    printf("land_seen %ld %.12g\n", sz, t);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -141,6 +166,8 @@ int main(int argc, char **argv)
     MPI_Win_create(mem, 2 * MAXSZ, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
     if (!strcmp(sc, "contend"))
       contend(rank, buf, win);
+    else if (!strcmp(sc, "land"))
+      land(rank, buf, mem, win);
     else
       sweep(rank, buf, win);
     MPI_Win_free(&win);

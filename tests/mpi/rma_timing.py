@@ -12,6 +12,8 @@ why each operation costs what it does:
   get_flush        T(0) + T(s)   (the request, then the reply)
   contend          alone: T(s); two puts into one rank at once share its link:
                    2.5 us + 2 (s + 16) / 1.25e9 each (4 MiB; checked to 0.1 %)
+  land             the target sees a 256 KiB Put's data appear T(s) after the Put started
+                   (+ the 1e-8 s MPI_Wtime costs on either side, smpi/wtime:1e-8 there)
 
 Usage: rma_timing.py SMPIRUN PROG     (from anywhere; exit 1 on a difference)
        rma_timing.py --table SMPIRUN PROG
@@ -34,8 +36,8 @@ def T(s):
     return LAT + (s + 16) / BW
 
 
-def run(smpirun, prog, np, scenario):
-    cmd = [smpirun, "-np", str(np), "-platform", PLATFORM] + OPTS + [prog, scenario]
+def run(smpirun, prog, np, scenario, extra=()):
+    cmd = [smpirun, "-np", str(np), "-platform", PLATFORM] + OPTS + list(extra) + [prog, scenario]
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if res.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed ({res.returncode}):\n{res.stderr[-2000:]}")
@@ -103,7 +105,16 @@ def main():
             check(label, s, t, T(s), 1e-7)
         elif s == 4 << 20:
             check(label, s, t, LAT + 2 * (s + 16) / BW, 1e-3)
-    if checked < 28:
+    land = {label: (s, t) for label, s, t in run(smpirun, prog, 2, "land", ["--cfg=smpi/wtime:1e-8"])}
+    s, start = land["land_start"]
+    seen = land["land_seen"][1]
+    got = seen - start - T(s)
+    checked += 1
+    ok = 0 <= got <= 4e-8
+    bad += not ok
+    print(f"{'ok ' if ok else 'BAD'} land             {s:8d} seen {seen - start:.9e} after the start,"
+          f" T(s) = {T(s):.9e}")
+    if checked < 29:
         print(f"only {checked} values checked")
         bad += 1
     print(f"rma_timing: {checked} values, {bad} off")
