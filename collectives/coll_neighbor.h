@@ -14,7 +14,8 @@
  *
  * coll_neighbor_run posts a receive from every in-neighbour and a send to every
  * out-neighbour (nonblocking, on the communicator's collective context) and waits for all
- * of them, as MPICH, Open MPI and SimGrid do. It returns MPI_SUCCESS or an error class
+ * of them, as MPICH and Open MPI do (SimGrid 3.32 has no neighborhood collectives: its
+ * MPI_Neighbor_* abort with "Not yet implemented", so there is no timing reference). It returns MPI_SUCCESS or an error class
  * (MPI_ERR_TRUNCATE), and reports nothing itself. The arrays of `a` (counts, displacements,
  * datatypes) are read while it runs, so they must stay valid until it returns (the standard
  * asks the same of the user's arrays for the nonblocking forms).
