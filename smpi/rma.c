@@ -411,9 +411,12 @@ static void op_complete(rma_op *o)
 {
   smpi_win *ow = o->sh->members[o->origin];
   ASSERT(ow);
-  if (o->result && o->raddr)
-    smpi_dt_unpack(o->result, o->rbytes, smpi_privatize_translate(o->origin_world, o->raddr),
-                   o->rcount, o->rdt);
+  if (o->result && o->raddr) {
+    /* more target data than the origin buffer holds: what fits (a mismatch is erroneous) */
+    size_t room = o->rcount * smpi_dt_size(o->rdt);
+    smpi_dt_unpack(o->result, o->rbytes < room ? o->rbytes : room,
+                   smpi_privatize_translate(o->origin_world, o->raddr), o->rcount, o->rdt);
+  }
   op_local_complete(o);
   ow->outstanding--;
   o->pair->pending--;
@@ -628,6 +631,16 @@ static void span_of(const smpi_dt *dt, size_t count, MPI_Aint *lo, MPI_Aint *hi)
   *hi = b;
 }
 
+/* The assertions t gave for the fence epoch numbered seq (0 when t is not in it yet). */
+static int fence_assert_of(const smpi_win *t, unsigned long seq)
+{
+  if (t->fence_seq == seq)
+    return t->fence_assert;
+  if (t->fence_seq == seq + 1)
+    return t->fence_assert_prev;
+  return 0;
+}
+
 typedef struct op_args {
   op_kind kind;
   const void *oaddr;
@@ -692,7 +705,7 @@ static int rma_call(smpi_win *w, op_args *a, const char *fname)
   ASSERT(t);
   if ((a->kind == OP_PUT || a->kind == OP_ACC || a->kind == OP_GACC) &&
       ((t->posted && (t->post_assert & MPI_MODE_NOPUT) && w->access == RMA_ACC_START) ||
-       ((w->access == RMA_ACC_FENCE) && (t->fence_assert & MPI_MODE_NOPUT))) &&
+       (w->access == RMA_ACC_FENCE && (fence_assert_of(t, w->fence_seq) & MPI_MODE_NOPUT))) &&
       !(a->kind == OP_GACC && a->op == MPI_NO_OP))
     return smpi_win_errorf(w, MPI_ERR_RMA_CONFLICT, fname,
                            "rank %d exposed its window with MPI_MODE_NOPUT", a->target);
@@ -938,6 +951,8 @@ int PMPI_Win_fence(int assert, MPI_Win win)
   if ((assert & MPI_MODE_NOPRECEDE) && w->access == RMA_ACC_FENCE && w->issued > 0)
     WIN_FAILF(w, MPI_ERR_RMA_SYNC, "MPI_MODE_NOPRECEDE after %lu operations", w->issued);
   /* the assertions of the epoch this fence opens, known to the others past the barrier */
+  w->fence_seq++;
+  w->fence_assert_prev = w->fence_assert;
   w->fence_assert = (assert & MPI_MODE_NOSUCCEED) ? 0 : assert;
   if (!(assert & MPI_MODE_NOPRECEDE)) {
     smpi_rma_wait_until(w, cond_no_outstanding, NULL, "MPI_Win_fence");

@@ -83,7 +83,11 @@ struct smpi_win {
   /* ---- target side ---- */
   bool posted;             /* exposure epoch of MPI_Win_post */
   smpi_group *post_group;
-  int post_assert, fence_assert;
+  int post_assert;
+  /* assertions of the fence epoch this rank opened last and of the one before: an origin
+   * still in epoch k may target a rank already inside the fence that opens k + 1 */
+  int fence_assert, fence_assert_prev;
+  unsigned long fence_seq; /* fences called so far */
   long completes;          /* MPI_Win_complete notifications arrived, not yet consumed */
   int excl;                /* window rank holding the exclusive lock, or -1 */
   long shared_holders;     /* MPI_Win_lock(SHARED) holders of this rank's memory */

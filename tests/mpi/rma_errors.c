@@ -119,6 +119,11 @@ int main(int argc, char **argv)
   MPI_Group_free(&world);
   MPI_Group_free(&other);
   MPI_Group_free(&lg);
+  /* and in a fence epoch opened with MPI_MODE_NOPUT */
+  MPI_Win_fence(MPI_MODE_NOPUT, win);
+  EXPECT(MPI_Accumulate(&v, 1, MPI_INT, peer, 0, 1, MPI_INT, MPI_SUM, win), MPI_ERR_RMA_CONFLICT);
+  EXPECT(MPI_Get(&r, 1, MPI_INT, peer, 0, 1, MPI_INT, win), MPI_SUCCESS);
+  MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
 #endif
 
   /* ---- flavors ---- */

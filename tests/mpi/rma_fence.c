@@ -28,7 +28,9 @@ static void test_put_get(int rank, int size)
   MPI_Win_fence(MPI_MODE_NOPRECEDE, win);
   /* contiguous: my values into the right neighbour's first N ints */
   MPI_Put(src, N, MPI_INT, right, 0, N, MPI_INT, win);
-  MPI_Win_fence(0, win);
+  /* the next epoch only reads: MPI_MODE_NOPUT (a rank may enter this fence while another
+   * still issues its Puts of the epoch it closes) */
+  MPI_Win_fence(MPI_MODE_NOPUT, win);
   for (int i = 0; i < N; i++)
     CHECK(mem[i] == 1000 * left + i, "put: mem[%d] = %d, expected %d", i, mem[i], 1000 * left + i);
 
