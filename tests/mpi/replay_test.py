@@ -37,7 +37,7 @@ def sim_time(stderr):
 
 
 def run(smpirun, args, cwd=None):
-    p = subprocess.run([smpirun] + args + ["--cfg=smpi/display-timing:yes"], cwd=cwd,
+    p = subprocess.run([smpirun, "--cfg=smpi/display-timing:yes"] + args, cwd=cwd,
                        capture_output=True, text=True, timeout=120)
     return p.returncode, p.stdout, p.stderr
 
@@ -152,7 +152,7 @@ def own_mode(smpirun, data, progs):
                 continue
             rc, _, err = run(smpirun, ["-np", str(np), "-platform", plat, "-replay", trace])
             t_rep = sim_time(err)
-            check(rc == 0 and t_rep is not None and abs(t_rep - t_app) <= TOL * t_app,
+            check(rc == 0 and t_rep is not None and t_app and abs(t_rep - t_app) <= TOL * t_app,
                   "(b) %s: program %s s, replay of its own trace %s s" % (name, t_app, t_rep))
             if rc != 0:
                 print(err)
