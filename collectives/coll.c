@@ -569,7 +569,8 @@ static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth,
   do {                                                                                   \
     char what_[96];                                                                      \
     snprintf(what_, sizeof what_, __VA_ARGS__);                                          \
-    int rc_ = request_ ? coll_nb_start(c, id, args, NULL, smpi_fname_, request_)          \
+    int rc_ = request_ ? (coll_check_args(c, id, args, smpi_fname_),                     \
+                          coll_nb_start(c, id, args, NULL, smpi_fname_, request_))       \
                        : run_top(c, id, args, what_);                                    \
     if (rc_)                                                                             \
       SMPI_FAIL(comm, rc_);                                                              \
@@ -1019,7 +1020,8 @@ static int alltoall_body(const void *sendbuf, int sendcount, MPI_Datatype sendty
     a.sdt_h = sendtype;
   }
   char what[32] = "MPI_Alltoall";
-  int rc = request_ ? coll_nb_start(c, COLL_alltoall, &a, &scratch, smpi_fname_, request_)
+  int rc = request_ ? (coll_check_args(c, COLL_alltoall, &a, smpi_fname_),
+                                 coll_nb_start(c, COLL_alltoall, &a, &scratch, smpi_fname_, request_))
                    : run_top(c, COLL_alltoall, &a, what);
   ctx_done(&scratch);
   if (rc)
@@ -1090,7 +1092,8 @@ static int alltoallv_body(const void *sendbuf, const int sendcounts[], const int
     a.sdispls = sdispls;
     a.sdt_h = sendtype;
   }
-  int rc = request_ ? coll_nb_start(c, COLL_alltoallv, &a, &scratch, smpi_fname_, request_)
+  int rc = request_ ? (coll_check_args(c, COLL_alltoallv, &a, smpi_fname_),
+                                 coll_nb_start(c, COLL_alltoallv, &a, &scratch, smpi_fname_, request_))
                    : run_top(c, COLL_alltoallv, &a, "MPI_Alltoallv");
   ctx_done(&scratch);
   if (rc)
@@ -1187,7 +1190,8 @@ static int alltoallw_body(const void *sendbuf, const int sendcounts[], const int
     a.wsdispls = sdispls;
     a.sdts = sdts;
   }
-  rc = request_ ? coll_nb_start(c, COLL_alltoallw, &a, &scratch, smpi_fname_, request_)
+  rc = request_ ? (coll_check_args(c, COLL_alltoallw, &a, smpi_fname_),
+                                 coll_nb_start(c, COLL_alltoallw, &a, &scratch, smpi_fname_, request_))
                : run_top(c, COLL_alltoallw, &a, "MPI_Alltoallw");
   ctx_done(&scratch);
   if (rc)

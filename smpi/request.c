@@ -626,9 +626,12 @@ void p2p_waiter_block(p2p_waiter *w)
     return;
   w->blocked = true;
   w->block_seq = ++P2P.block_seq;
-  p2p_rank *rk = w->owner >= 0 ? p2p_rank_of(w->owner) : NULL;
+  /* for the wait-for graph of a deadlock report (smpi/check.c); a nonblocking collective's
+   * helper actor waits on behalf of the rank but is not the rank */
+  p2p_rank *rk = w->owner >= 0 && w->owner < smpi_w.np && smpi_w.ranks[w->owner].actor == w->actor
+                     ? p2p_rank_of(w->owner) : NULL;
   if (rk)
-    rk->waiting = w; /* for the wait-for graph of a deadlock report (smpi/check.c) */
+    rk->waiting = w;
   eng_block(describe_waiter, w);
   if (rk)
     rk->waiting = NULL;

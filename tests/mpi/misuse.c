@@ -9,6 +9,7 @@
  *   misuse coll_type     MPI_Allreduce of MPI_INT on rank 0, MPI_FLOAT on the others
  *   misuse coll_op       MPI_Allreduce with MPI_SUM on rank 0, MPI_MAX on the others
  *   misuse coll_kind     rank 0 calls MPI_Barrier, the others MPI_Bcast
+ *   misuse coll_nb       rank 0 calls MPI_Ibcast, the others MPI_Bcast
  *   misuse coll_ok       a correct mix of collectives on split communicators (no report)
  *   misuse buffer        the buffer of an MPI_Isend is modified before its MPI_Wait
  *   misuse leak          an MPI_Isend and an MPI_Irecv never completed
@@ -54,6 +55,14 @@ int main(int argc, char **argv)
       MPI_Barrier(MPI_COMM_WORLD);
     else
       MPI_Bcast(v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  } else if (!strcmp(what, "coll_nb")) {
+    MPI_Request rq;
+    if (rank == 0) {
+      MPI_Ibcast(v, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+      MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Bcast(v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    }
   } else if (!strcmp(what, "coll_ok")) {
     /* the same step numbers on different communicators never meet; gathers compare the
      * root's per-rank block with each rank's own block, whatever the types */
@@ -78,6 +87,9 @@ int main(int argc, char **argv)
     MPI_Bcast(v, rank == 0 ? 8 : 2, rank == 0 ? MPI_BYTE : MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Reduce(rank == 0 ? MPI_IN_PLACE : v, w, 2, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
     MPI_Alltoall(v, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+    MPI_Request rq;
+    MPI_Iallreduce(MPI_IN_PLACE, v, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Comm_free(&half);
     if (rank == 0)
@@ -89,7 +101,7 @@ int main(int argc, char **argv)
     if (rank == 0) {
       MPI_Isend(big, 1000, MPI_INT, 1, 9, MPI_COMM_WORLD, &rq);
       big[500] = 42; /* wrong: the send is still pending */
-      MPI_Wait(&rq, MPI_STATUS_IGNORE);
+      MPI_Wait(&rq, MPI_STATUS_IGNORE); /* noticed here */
     } else if (rank == 1) {
       MPI_Recv(big, 1000, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
