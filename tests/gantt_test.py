@@ -3,7 +3,11 @@
 requested size, with one row per rank, one legend entry per state, a time window, and rows
 aggregated at 1 024 ranks.
 
-  gantt_test.py SMPI_GANTT tests/data/paje/stencil8.trace
+  gantt_test.py SMPI_GANTT tests/data/paje/stencil8.trace [SMPIRUN TI_STENCIL]
+
+With SMPIRUN and the ti_stencil program (tests/data/ti/ti_stencil.c built by our smpicc),
+also charts our own `smpirun -trace` of the same program: the same ranks, states and
+messages as SimGrid's trace.
 """
 import os
 import random
@@ -117,6 +121,19 @@ def main():
         check(rc != 0 and "bad.trace:7:" in err and "never created" in err, "bad container: %s" % err.strip())
         rc, out, err = gantt(tool, trace, os.path.join(tmp, "g.jpg"))
         check(rc != 0 and ".svg or .png" in err, "unknown output format refused: %s" % err.strip())
+
+        if len(sys.argv) > 4:
+            smpirun, prog = sys.argv[3], sys.argv[4]
+            ours = os.path.join(tmp, "ours.trace")
+            plat = os.path.join(os.path.dirname(os.path.abspath(trace)), "..", "simgrid-ref",
+                                "platforms", "cluster16.xml")
+            p = subprocess.run([smpirun, "-np", "8", "-platform", plat, "-trace",
+                                "--cfg=tracing/filename:" + ours, prog],
+                               capture_output=True, text=True, timeout=120)
+            rc, out, err = gantt(tool, ours, svg)
+            m = re.search(r"(\d+) ranks in (\d+) rows, (\d+) states, (\d+) messages", out)
+            check(p.returncode == 0 and rc == 0 and m and m.groups() == ("8", "8", "16", "140"),
+                  "our own -trace of ti_stencil: %s" % (out.strip() or err.strip() or p.stderr))
     if failures:
         print("%d check(s) failed" % len(failures))
         sys.exit(1)
