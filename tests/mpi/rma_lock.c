@@ -111,6 +111,62 @@ int main(int argc, char **argv)
     MPI_Win_unlock(left, win);
   MPI_Win_unlock(right, win);
 
+  /* non-contiguous on both sides: Rget_accumulate of a strided origin into a vector at
+   * the target, the old values coming back into a strided result buffer */
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Datatype tvec, ovec;
+  MPI_Type_vector(3, 1, 4, MPI_INT, &tvec); /* target ints 20, 24, 28 */
+  MPI_Type_vector(3, 1, 2, MPI_INT, &ovec); /* origin / result ints 0, 2, 4 */
+  MPI_Type_commit(&tvec);
+  MPI_Type_commit(&ovec);
+  int oadd[6] = {1, -1, 10, -1, 100, -1}, oldv[6] = {-5, -5, -5, -5, -5, -5};
+  if (rank == size - 1) {
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+    MPI_Request q;
+    MPI_Rget_accumulate(oadd, 1, ovec, oldv, 1, ovec, 0, 20, 1, tvec, MPI_SUM, win, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    MPI_Win_unlock(0, win);
+    CHECK(oldv[0] == 0 && oldv[2] == 0 && oldv[4] == 0 && oldv[1] == -5 && oldv[3] == -5,
+          "strided result %d %d %d (gaps %d %d)", oldv[0], oldv[2], oldv[4], oldv[1], oldv[3]);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+    CHECK(mem[20] == 1 && mem[24] == 10 && mem[28] == 100 && mem[21] == 0 && mem[25] == 0,
+          "vector accumulate at the target: %d %d %d", mem[20], mem[24], mem[28]);
+    MPI_Win_unlock(0, win);
+  }
+  MPI_Type_free(&tvec);
+  MPI_Type_free(&ovec);
+
+  /* a Put above the eager size: flush_local returns once the data left, and the origin
+   * buffer may then be reused without changing what lands */
+  MPI_Barrier(MPI_COMM_WORLD);
+  {
+    int n = 1 << 16; /* 256 KiB */
+    int *big = malloc((size_t)n * sizeof *big), *land;
+    MPI_Win bw;
+    MPI_Win_allocate((MPI_Aint)n * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &land,
+                     &bw);
+    for (int i = 0; i < n; i++)
+      big[i] = i ^ rank;
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_lock(MPI_LOCK_SHARED, right, 0, bw);
+    MPI_Put(big, n, MPI_INT, right, 0, n, MPI_INT, bw);
+    MPI_Win_flush_local(right, bw);
+    for (int i = 0; i < n; i++)
+      big[i] = -1;
+    MPI_Win_unlock(right, bw);
+    MPI_Barrier(MPI_COMM_WORLD);
+    int bad = 0;
+    for (int i = 0; i < n; i++)
+      bad += land[i] != (i ^ left);
+    CHECK(bad == 0, "large put: %d ints wrong", bad);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_free(&bw);
+    free(big);
+  }
+
   free(rq);
   free(got);
   MPI_Barrier(MPI_COMM_WORLD);

@@ -39,6 +39,27 @@ int main(int argc, char **argv)
     CHECK(mem[2] == round, "round %d: mem[2] = %d", round, mem[2]);
   }
 
+  /* derived types on both sides: a resized vector at the origin into a struct-like indexed
+   * layout at the right neighbour (ints 4 and 6) */
+  {
+    MPI_Datatype o2, t2;
+    int bl[2] = {1, 1}, dp[2] = {4, 6};
+    MPI_Type_vector(2, 1, 3, MPI_INT, &o2); /* src[0], src[3] */
+    MPI_Type_indexed(2, bl, dp, MPI_INT, &t2);
+    MPI_Type_commit(&o2);
+    MPI_Type_commit(&t2);
+    int src[4] = {rank, -1, -1, rank + 50};
+    MPI_Win_post(nbrs, 0, win);
+    MPI_Win_start(nbrs, 0, win);
+    MPI_Put(src, 1, o2, right, 0, 1, t2, win);
+    MPI_Win_complete(win);
+    MPI_Win_wait(win);
+    CHECK(mem[4] == left && mem[6] == left + 50 && mem[5] == -1, "derived put: %d %d (%d)",
+          mem[4], mem[6], mem[5]);
+    MPI_Type_free(&o2);
+    MPI_Type_free(&t2);
+  }
+
   /* a Get epoch: read the neighbours' mem[0] (which holds their left neighbour's value) */
   MPI_Win_post(nbrs, MPI_MODE_NOPUT, win);
   MPI_Win_start(nbrs, 0, win);
