@@ -190,7 +190,53 @@ static char *resolve(const char *main_path, const char *name)
   return xstrdup(name);
 }
 
-/* First rank in: reads the main file and decides between the two layouts. */
+/* One file holding every rank's lines: kept in memory, each rank gets the offsets of its
+ * lines (so np ranks do not each scan the whole file). */
+static void index_single(const char *path, char *text, size_t len, int np)
+{
+  RP.single = true;
+  free(RP.main_path);
+  RP.main_path = xstrdup(path);
+  RP.text = text;
+  RP.text_len = len;
+  RP.rank_lines = xcalloc((size_t)np, sizeof *RP.rank_lines);
+  RP.rank_linenos = xcalloc((size_t)np, sizeof *RP.rank_linenos);
+  RP.rank_nlines = xcalloc((size_t)np, sizeof *RP.rank_nlines);
+  size_t *caps = xcalloc((size_t)np, sizeof *caps);
+  size_t *caps2 = xcalloc((size_t)np, sizeof *caps2);
+  long lineno = 0;
+  for (size_t off = 0; off < len;) {
+    char *nl = memchr(text + off, '\n', len - off);
+    size_t end = nl ? (size_t)(nl - text) : len;
+    lineno++;
+    text[end] = 0; /* lines become strings */
+    const char *s = text + off;
+    while (*s == ' ' || *s == '\t')
+      s++;
+    if (*s && *s != '#' && *s != '\r') {
+      char *e;
+      errno = 0;
+      long r = strtol(s, &e, 10);
+      if (e == s || errno || r < 0)
+        job_fail(path, lineno, "a line starts with the rank that performs it, not '%.40s'", s);
+      if (r < np) {
+        size_t k = (size_t)r;
+        XGROW(RP.rank_lines[k], caps[k], RP.rank_nlines[k] + 1);
+        XGROW(RP.rank_linenos[k], caps2[k], RP.rank_nlines[k] + 1);
+        RP.rank_lines[k][RP.rank_nlines[k]] = off;
+        RP.rank_linenos[k][RP.rank_nlines[k]++] = lineno;
+      }
+    }
+    off = end + 1;
+  }
+  free(caps);
+  free(caps2);
+  for (int r = 0; r < np; r++)
+    if (RP.rank_nlines[r] == 0)
+      job_fail(path, 0, "no line for rank %d (the trace has fewer ranks than -np %d?)", r, np);
+}
+
+/* First rank in: reads the main file and decides between the layouts. */
 static void job_setup(const char *path, int np)
 {
   RP.np = np;
@@ -213,43 +259,7 @@ static void job_setup(const char *path, int np)
   RP.single = looks_like_action(p);
   ranks = xcalloc((size_t)np, sizeof *ranks);
   if (RP.single) {
-    RP.text = text;
-    RP.text_len = len;
-    RP.rank_lines = xcalloc((size_t)np, sizeof *RP.rank_lines);
-    RP.rank_linenos = xcalloc((size_t)np, sizeof *RP.rank_linenos);
-    RP.rank_nlines = xcalloc((size_t)np, sizeof *RP.rank_nlines);
-    size_t *caps = xcalloc((size_t)np, sizeof *caps);
-    size_t *caps2 = xcalloc((size_t)np, sizeof *caps2);
-    long lineno = 0;
-    for (size_t off = 0; off < len;) {
-      char *nl = memchr(text + off, '\n', len - off);
-      size_t end = nl ? (size_t)(nl - text) : len;
-      lineno++;
-      text[end] = 0; /* lines become strings */
-      const char *s = text + off;
-      while (*s == ' ' || *s == '\t')
-        s++;
-      if (*s && *s != '#' && *s != '\r') {
-        char *e;
-        errno = 0;
-        long r = strtol(s, &e, 10);
-        if (e == s || errno || r < 0)
-          job_fail(path, lineno, "a line starts with the rank that performs it, not '%.40s'", s);
-        if (r < np) {
-          size_t k = (size_t)r;
-          XGROW(RP.rank_lines[k], caps[k], RP.rank_nlines[k] + 1);
-          XGROW(RP.rank_linenos[k], caps2[k], RP.rank_nlines[k] + 1);
-          RP.rank_lines[k][RP.rank_nlines[k]] = off;
-          RP.rank_linenos[k][RP.rank_nlines[k]++] = lineno;
-        }
-      }
-      off = end + 1;
-    }
-    free(caps);
-    free(caps2);
-    for (int r = 0; r < np; r++)
-      if (RP.rank_nlines[r] == 0)
-        job_fail(path, 0, "no line for rank %d (the trace has fewer ranks than -np %d?)", r, np);
+    index_single(path, text, len, np);
   } else {
     size_t cap = 0;
     long lineno = 0;
@@ -266,6 +276,17 @@ static void job_setup(const char *path, int np)
       RP.files[RP.nfiles++] = resolve(path, line);
     }
     free(text);
+    if (RP.nfiles == 1 && np > 1) {
+      /* SimGrid's ti-one-file: a list naming the one file that holds every rank's lines */
+      char *one = read_whole(RP.files[0], &len);
+      if (!one)
+        job_fail(RP.files[0], 0, "cannot read the trace: %s", strerror(errno));
+      if (memchr(one, 0, len))
+        job_fail(RP.files[0], 0, "this is not a text file (it contains NUL bytes)");
+      index_single(RP.files[0], one, len, np);
+      RP.ready = true;
+      return;
+    }
     if (RP.nfiles < (size_t)np)
       job_fail(path, 0, "lists %zu per-rank file%s, fewer than the %d ranks of -np", RP.nfiles,
                RP.nfiles == 1 ? "" : "s", np);

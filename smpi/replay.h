@@ -33,7 +33,8 @@
  * the parser must be told (a trace does not say it).
  *
  * The main trace file either lists one file per rank (one path a line, rank r reads the
- * r-th), or holds every rank's lines itself (tracing/smpi/format/ti-one-file). */
+ * r-th), or holds every rank's lines itself, or lists one file that does
+ * (tracing/smpi/format/ti-one-file). */
 #ifndef SMPI_SMPI_REPLAY_H
 #define SMPI_SMPI_REPLAY_H
 

@@ -95,6 +95,14 @@ def simgrid_mode(smpirun, data):
         ref = times.get(("ti_ring", "cluster16.xml"))
         check(rc == 0 and sim_time(err) == ref,
               "one-file layout replays like per-rank files: %s vs %s" % (sim_time(err), ref))
+        # SimGrid's ti-one-file layout: a list naming that one file
+        lst = os.path.join(tmp, "onelist.txt")
+        with open(lst, "w") as f:
+            f.write("one.txt\n")
+        rc, _, err = run(smpirun, ["-np", "8", "-platform", platform(data, "cluster16.xml"),
+                                   "-replay", lst])
+        check(rc == 0 and sim_time(err) == ref,
+              "a list naming one file of every rank's lines: %s vs %s" % (sim_time(err), ref))
 
         # malformed lines: the message names the file and the line
         bad_cases = [
@@ -124,9 +132,10 @@ def simgrid_mode(smpirun, data):
                   % (line, k, want, msg, err.strip().splitlines()[-1:] if err.strip() else ""))
         lst = os.path.join(tmp, "short.txt")
         with open(lst, "w") as f:
-            f.write(os.path.join(data, "ti_ring_files", "rank-0.txt") + "\n")
-        rc, _, err = run(smpirun, ["-np", "2", "-replay", lst])
-        check(rc != 0 and "fewer than the 2 ranks" in err, "a list shorter than -np is refused")
+            for r in range(2):
+                f.write(os.path.join(data, "ti_ring_files", "rank-%d.txt" % r) + "\n")
+        rc, _, err = run(smpirun, ["-np", "3", "-replay", lst])
+        check(rc != 0 and "fewer than the 3 ranks" in err, "a list shorter than -np is refused")
 
 
 def own_mode(smpirun, data, progs):
