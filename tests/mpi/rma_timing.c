@@ -11,6 +11,8 @@
  *            share rank 1's link; sizes 64 KiB and 4 MiB; also a lone put for reference
  *   halo     1-D halo exchange, every rank puts H doubles into each neighbour's ghost
  *            cells between fences, 10 iterations; H = 1, 128, 8192 (time per iteration)
+ *   locks    ranks 0 and 2 lock rank 1 at once (exclusive, then shared) and put 1 MiB each
+ *            under the lock: dates each lock was granted and each unlock returned
  *   land     when does the data appear? rank 0 puts 256 KiB into rank 1 (lock with
  *            MPI_MODE_NOCHECK) and prints the date it started; rank 1 watches the last byte
  *            of its window, calling MPI_Wtime between looks (run with smpi/wtime > 0 so
@@ -130,6 +132,27 @@ static void halo(int rank, int size)
   }
 }
 
+/* Ranks 0 and 2 take a lock on rank 1 at the same time and put 1 MiB under it: with
+ * MPI_LOCK_EXCLUSIVE the holding intervals [lock returned, unlock returned] must not
+ * overlap; with MPI_LOCK_SHARED they do. */
+static void locks(int rank, char *buf, MPI_Win win)
+{
+  int types[2] = {MPI_LOCK_EXCLUSIVE, MPI_LOCK_SHARED};
+  const char *names[2] = {"excl", "shared"};
+  for (int k = 0; k < 2; k++) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0 || rank == 2) {
+      MPI_Win_lock(types[k], 1, 0, win);
+      double got = MPI_Wtime();
+      MPI_Put(buf, 1 << 20, MPI_BYTE, 1, rank == 0 ? 0 : MAXSZ, 1 << 20, MPI_BYTE, win);
+      MPI_Win_unlock(1, win);
+      printf("%s_locked.r%d %d %.12g\n", names[k], rank, 1 << 20, got);
+      printf("%s_unlocked.r%d %d %.12g\n", names[k], rank, 1 << 20, MPI_Wtime());
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 static void land(int rank, char *buf, char *mem, MPI_Win win)
 {
   long sz = 256 << 10;
@@ -166,6 +189,8 @@ int main(int argc, char **argv)
     MPI_Win_create(mem, 2 * MAXSZ, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
     if (!strcmp(sc, "contend"))
       contend(rank, buf, win);
+    else if (!strcmp(sc, "locks"))
+      locks(rank, buf, win);
     else if (!strcmp(sc, "land"))
       land(rank, buf, mem, win);
     else

@@ -12,6 +12,9 @@ why each operation costs what it does:
   get_flush        T(0) + T(s)   (the request, then the reply)
   contend          alone: T(s); two puts into one rank at once share its link:
                    2.5 us + 2 (s + 16) / 1.25e9 each (4 MiB; checked to 0.1 %)
+  locks            two exclusive locks on one rank: the second is granted after the first
+                   holder's unlock message arrived (its unlock returns T(0) later); two
+                   shared ones are granted together
   land             the target sees a 256 KiB Put's data appear T(s) after the Put started
                    (+ the 1e-8 s MPI_Wtime costs on either side, smpi/wtime:1e-8 there)
 
@@ -49,7 +52,7 @@ def run(smpirun, prog, np, scenario, extra=()):
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-NPS = {"sweep": 2, "contend": 3, "halo": 8}
+NPS = {"sweep": 2, "contend": 3, "halo": 8, "locks": 3}
 
 
 def table(smpirun, prog):
@@ -105,6 +108,20 @@ def main():
             check(label, s, t, T(s), 1e-7)
         elif s == 4 << 20:
             check(label, s, t, LAT + 2 * (s + 16) / BW, 1e-3)
+    lk = {label: t for label, s, t in run(smpirun, prog, 3, "locks")}
+    first, second = sorted((0, 2), key=lambda r: lk[f"excl_locked.r{r}"])
+    ok = lk[f"excl_locked.r{second}"] >= lk[f"excl_unlocked.r{first}"] - T(0)
+    checked += 1
+    bad += not ok
+    print(f"{'ok ' if ok else 'BAD'} exclusive locks: rank {first} holds until "
+          f"{lk[f'excl_unlocked.r{first}']:.9e}, rank {second} granted at "
+          f"{lk[f'excl_locked.r{second}']:.9e}")
+    ok = abs(lk["shared_locked.r0"] - lk["shared_locked.r2"]) < 2 * T(0) and \
+        lk["shared_locked.r2"] < lk["shared_unlocked.r0"]
+    checked += 1
+    bad += not ok
+    print(f"{'ok ' if ok else 'BAD'} shared locks: granted at {lk['shared_locked.r0']:.9e} and "
+          f"{lk['shared_locked.r2']:.9e}, overlapping")
     land = {label: (s, t) for label, s, t in run(smpirun, prog, 2, "land", ["--cfg=smpi/wtime:1e-8"])}
     s, start = land["land_start"]
     seen = land["land_seen"][1]
@@ -114,7 +131,7 @@ def main():
     bad += not ok
     print(f"{'ok ' if ok else 'BAD'} land             {s:8d} seen {seen - start:.9e} after the start,"
           f" T(s) = {T(s):.9e}")
-    if checked < 29:
+    if checked < 31:
         print(f"only {checked} values checked")
         bad += 1
     print(f"rma_timing: {checked} values, {bad} off")
