@@ -8,7 +8,7 @@
  *     checks, MPI_IN_PLACE (coll.c, shared
  *     with MPI_Bcast), copy of the arrays,
  *     private context, request, helper -----> created runnable at this date
- *   returns                                    runs as soon as rank 3 blocks or sleeps
+ *   yields, then returns                       runs now (same date) until it blocks
  *   computes (smpi_execute, a measured burst)    coll_run(bcast) on the private context:
  *     = a CPU action on the host; meanwhile      the same sends, receives and overheads
  *       the helper's messages cross the          as MPI_Bcast, contending with every
@@ -334,6 +334,10 @@ static void nb_launch(smpi_comm *c, nb_op *op, const char *fname, MPI_Request *r
   eng_actor_set_data(h, me);
   LOG_DEBUG("%s on %s started (context %u)", fname, smpi_comm_display_name(c),
             op->slot->base + 1);
+  /* let the helper start now (same date): the algorithm is chosen and the first messages
+   * posted before the rank's next call, as a real library's start would, so that what the
+   * rank does next (smpi_coll_force, another collective) cannot change this one */
+  eng_yield();
 }
 
 int coll_nb_start(smpi_comm *c, coll_id id, const coll_args *a, coll_ctx *scratch,

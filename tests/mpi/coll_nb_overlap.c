@@ -23,6 +23,9 @@
 
 #define MIB (1 << 20)
 
+/* smpi's test hook (collectives/coll_private.h): the algorithm of a collective on this rank */
+int smpi_coll_force(const char *coll, const char *name);
+
 typedef struct ctx {
   int rank, size, failures;
 } ctx;
@@ -162,6 +165,23 @@ int main(int argc, char **argv)
     EXPECT(&c, both_b < tb + tp - 1e-6, "no overlap: both %.9f s >= %.9f + %.9f s", both_b,
            tb, tp);
   }
+
+  /* the algorithm is fixed when the call starts: rank 0 switching algorithms right after
+   * MPI_Ibcast (before its helper would otherwise have run) does not change that call */
+  EXPECT(&c, smpi_coll_force("bcast", "flattree") == 0, "no flattree bcast");
+  int *v = (int *)buf;
+  for (int i = 0; i < 1000; i++)
+    v[i] = c.rank == 0 ? i : -1;
+  MPI_Ibcast(v, 1000, MPI_INT, 0, MPI_COMM_WORLD, &r[0]);
+  if (c.rank == 0)
+    smpi_coll_force("bcast", "binomial_tree");
+  MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+  smpi_coll_force("bcast", NULL);
+  for (int i = 0; i < 1000; i++)
+    if (v[i] != i) {
+      EXPECT(&c, 0, "ibcast with the algorithm switched after the call: [%d] = %d", i, v[i]);
+      break;
+    }
 
   int bad = c.failures > 0, all = 0;
   MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
