@@ -192,6 +192,9 @@ int main(int argc, char **argv)
     } else if (!strncmp(a, "--cfg=", 6)) {
       if (!strcmp(a + 6, "help")) {
         add_field("help", "cfg");
+      } else if (!strncmp(a + 6, "smpi/replay:", 12)) {
+        /* SimGrid's spelling of -replay */
+        replay_trace = absolute(a + 18, "trace file");
       } else {
         add_field("cfg", a + 6);
       }
