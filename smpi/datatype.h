@@ -29,6 +29,11 @@ MPI_Aint smpi_dt_true_extent(const smpi_dt *dt);
 bool smpi_dt_is_contiguous(const smpi_dt *dt);
 const char *smpi_dt_name(const smpi_dt *dt); /* "MPI_INT", a user-set name, or "derived" */
 
+/* Keeps dt alive past MPI_Type_free (a pending request holds one reference until it is
+ * destroyed); every smpi_dt_ref needs one smpi_dt_unref. Predefined types are never freed. */
+void smpi_dt_ref(smpi_dt *dt);
+void smpi_dt_unref(smpi_dt *dt);
+
 /* Packs count elements at buf into out (count * size bytes). */
 void smpi_dt_pack(const void *buf, size_t count, const smpi_dt *dt, void *out);
 /* Unpacks bytes (<= count * size) from in into count elements at buf; a partial element at

@@ -176,6 +176,8 @@ smpi_req *p2p_req_new(req_kind kind, void *buf, size_t count, const smpi_dt *dt,
   r->buf = buf;
   r->count = count;
   r->dt = dt;
+  if (dt) /* MPI_Type_free may come before the operation completes */
+    smpi_dt_ref((smpi_dt *)dt);
   r->bytes = count && dt ? count * smpi_dt_size(dt) : 0;
   r->comm = c;
   smpi_comm_ref(c); /* MPI_Comm_free may come before the operation completes */
@@ -203,6 +205,8 @@ void p2p_req_destroy(smpi_req *r)
   if (r->handle != MPI_REQUEST_NULL)
     smpi_handle_free(r->handle);
   smpi_comm_unref(r->comm);
+  if (r->dt)
+    smpi_dt_unref((smpi_dt *)r->dt);
   P2P.stats.live_requests--;
   if (P2P.free_req_count < P2P_FREE_LIST_MAX) {
     r->free_next = P2P.free_reqs;
