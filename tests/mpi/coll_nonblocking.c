@@ -697,6 +697,15 @@ static void errors(t *x)
   int one = 1, sum = 0;
   MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, comm);
   CHECK(x, sum == n, "allreduce after a freed ibarrier: %d", sum);
+  /* the communicator may be freed while a collective on it is pending */
+  MPI_Comm d;
+  MPI_Comm_dup(comm, &d);
+  int mine = x->me + 1, tot = 0;
+  MPI_Iallreduce(&mine, &tot, 1, MPI_INT, MPI_SUM, d, &r);
+  MPI_Comm_free(&d);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  CHECK(x, tot == n * (n + 1) / 2, "iallreduce on a communicator freed before the wait: %d",
+        tot);
   MPI_Comm_free(&comm);
 }
 
