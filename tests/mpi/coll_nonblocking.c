@@ -1,13 +1,14 @@
 /* coll_nonblocking: data correctness of every nonblocking collective (MPI_Ibarrier ...
  * MPI_Iexscan), on communicators of several sizes (powers of two and not), for counts 0,
- * 1, 7 and 1000, with and without MPI_IN_PLACE, and a non-contiguous datatype freed before
- * completion, a non-commutative user op; then the same collectives all outstanding at once
- * on one communicator, interleaved with blocking collectives and point-to-point traffic on
- * that communicator, completed by MPI_Waitall over the mixed array, MPI_Testany / MPI_Test
- * polling, MPI_Waitsome, or one MPI_Wait each in a rank-dependent order; the five
- * MPI_Ineighbor_* on a Cartesian grid and a distributed graph; finally the
- * argument errors (same classes as the blocking calls), MPI_Cancel refused and
- * MPI_Request_free accepted.
+ * 1, 7 and 1000, with and without MPI_IN_PLACE, a non-contiguous datatype freed before
+ * completion and a non-commutative user op, each completed by MPI_Wait, MPI_Test polling,
+ * MPI_Waitany, MPI_Testsome polling or MPI_Request_get_status polling; then the same
+ * collectives all outstanding at once on one communicator, interleaved with blocking
+ * collectives and point-to-point traffic on that communicator, completed by MPI_Waitall
+ * over the mixed array, MPI_Testany polling, MPI_Waitsome then MPI_Testall polling, or one
+ * MPI_Wait each in a rank-dependent order; the five MPI_Ineighbor_* on a Cartesian grid and
+ * a distributed graph; finally the argument errors (same classes as the blocking calls),
+ * MPI_Cancel refused, MPI_Request_free accepted, a communicator freed before the wait.
  *
  * Every rank contributes val(r, i) = 1000 r + i as element i; references are closed forms.
  * Any number of ranks (the test suite uses 9). No mutable globals (ranks share them when the
@@ -447,24 +448,41 @@ static void check(t *x, int k)
   }
 }
 
-/* One at a time: start, then wait (or poll with MPI_Test on odd counts). */
+/* One at a time: start, then complete it with one of MPI_Wait, MPI_Test polling,
+ * MPI_Waitany, MPI_Testsome polling, MPI_Request_get_status polling then MPI_Wait (in
+ * turn, so that every collective meets each of them over the counts). */
 static void one_by_one(t *x, MPI_Op concat_op)
 {
   for (int k = 0; k < OP_COUNT; k++) {
     MPI_Request r = MPI_REQUEST_NULL;
     start(x, k, concat_op, &r);
     CHECK(x, r != MPI_REQUEST_NULL, "op %d gave no request", k);
-    if (x->c % 2) {
-      int flag = 0;
-      long polls = 0;
-      while (!flag) {
-        MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
-        polls++;
-      }
-      CHECK(x, r == MPI_REQUEST_NULL, "op %d: request not freed by MPI_Test", k);
-    } else {
+    int flag = 0, idx = -1, out = 0;
+    switch ((k + x->c + x->inplace) % 5) {
+    case 0:
       MPI_Wait(&r, MPI_STATUS_IGNORE);
+      break;
+    case 1:
+      while (!flag)
+        MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+      break;
+    case 2:
+      MPI_Waitany(1, &r, &idx, MPI_STATUS_IGNORE);
+      CHECK(x, idx == 0, "waitany index %d", idx);
+      break;
+    case 3:
+      while (out == 0)
+        MPI_Testsome(1, &r, &out, &idx, MPI_STATUSES_IGNORE);
+      CHECK(x, out == 1 && idx == 0, "testsome: %d, index %d", out, idx);
+      break;
+    default:
+      while (!flag)
+        MPI_Request_get_status(r, &flag, MPI_STATUS_IGNORE);
+      CHECK(x, r != MPI_REQUEST_NULL, "MPI_Request_get_status freed the request");
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+      break;
     }
+    CHECK(x, r == MPI_REQUEST_NULL, "op %d: request not freed", k);
     check(x, k);
   }
 }
