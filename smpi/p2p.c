@@ -20,6 +20,7 @@
 #include "smpi/call.h"
 #include "smpi/handle.h"
 #include "smpi/p2p_private.h"
+#include "smpi/trace.h"
 #include "smpi/smpi_internal.h"
 #include "src/invariant.h"
 #include "src/mem.h"
@@ -613,6 +614,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
   }
   smpi_req *r = req_get(*request);
   SMPI_CHECK(r, MPI_COMM_WORLD, MPI_ERR_REQUEST);
+  SMPI_TRACE(smpi_trace_req_seen(r)); /* its "test" line, complete or not */
   p2p_test_inject(); /* first: the request may complete meanwhile */
   if (!r->active) {
     *flag = 1;

@@ -238,6 +238,7 @@ static p2p_msg *msg_new(void)
 void p2p_msg_destroy(p2p_msg *m)
 {
   ASSERT(!m->queued && !m->action);
+  SMPI_TRACE(smpi_trace_msg_drop(m));
   if (list_linked(&m->olink))
     list_remove(&m->olink);
   if (list_linked(&m->ilink))
@@ -842,6 +843,7 @@ void p2p_iprobe_inject(void)
   smpi_rank *me = smpi_self();
   ASSERT(me);
   double speed = cpu_host_speed(me->host) * P2P.iprobe_usage;
+  SMPI_TRACE(smpi_trace_ti_compute(P2P.iprobe_n * P2P.iprobe_cost * cpu_host_speed(me->host)));
   act_action *a = cpu_exec_start(me->host, P2P.iprobe_n * P2P.iprobe_cost * speed, speed, NULL, NULL);
   act_wait(a);
   act_action_free(a);

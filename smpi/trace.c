@@ -33,7 +33,11 @@
 bool smpi_trace_on;
 trace_state TR;
 
-/* message -> link key, from its post to its delivery (traced messages only) */
+/* message -> its open link, from its post to its delivery (traced messages only) */
+typedef struct open_link {
+  uint64_t key;
+  int src, dst, tag;
+} open_link;
 static smpi_u64map links;
 /* call name pointer -> id + 1 */
 static smpi_u64map name_ids;
@@ -164,11 +168,31 @@ int smpi_trace_init(char *err, size_t errlen)
   return 0;
 }
 
+static void link_end(open_link *l, double now);
+
+static int by_key(const void *a, const void *b)
+{
+  uint64_t x = (*(open_link *const *)a)->key, y = (*(open_link *const *)b)->key;
+  return x < y ? -1 : x > y;
+}
+
 void smpi_trace_finish(void)
 {
   if (!smpi_trace_on)
     return;
   double now = eng_now();
+  /* messages nobody received: their links end with the simulation (in key order, so the
+   * file does not depend on the hash table's layout) */
+  size_t nopen = 0;
+  open_link **open = xmalloc((links.count + 1) * sizeof *open);
+  for (size_t i = 0; i < links.cap; i++)
+    if (links.used[i])
+      open[nopen++] = links.vals[i];
+  qsort(open, nopen, sizeof *open, by_key);
+  for (size_t i = 0; i < nopen; i++)
+    link_end(open[i], now);
+  free(open);
+  smpi_u64map_destroy(&links);
   for (int r = 0; r < TR.np; r++) {
     trace_rank *t = &TR.ranks[r];
     if (t->t_end == 0)
@@ -277,6 +301,13 @@ void smpi_trace_compute_end(double flops)
   t->comp_count++;
 }
 
+void smpi_trace_ti_compute(double flops)
+{
+  smpi_rank *me = computing_rank();
+  if (me && TR.ti && flops > 0)
+    ti_compute(me->rank, flops);
+}
+
 /* ---- point-to-point ---- */
 
 void smpi_trace_req_start(const smpi_req *r)
@@ -346,14 +377,12 @@ void smpi_trace_msg_post(const p2p_msg *m, bool coll)
     prof_message(t, m->bytes);
   if (!TR.paje && !TR.json)
     return;
-  uint64_t k = (uint64_t)(uintptr_t)m;
-  if (coll && !TR.internals) {
-    /* a message at the address of an untraced, cancelled one must not end its link */
-    smpi_u64map_remove(&links, k);
+  if (coll && !TR.internals)
     return;
-  }
   uint64_t key = ++TR.link_seq;
-  smpi_u64map_put(&links, k, (void *)(uintptr_t)key);
+  open_link *l = xmalloc(sizeof *l);
+  *l = (open_link){key, m->src_world, m->dst_world, m->tag};
+  smpi_u64map_put(&links, (uint64_t)(uintptr_t)m, l);
   double now = eng_now();
   if (TR.paje)
     paje_link_start(m->src_world, now, key, m->tag, m->dst_world, m->bytes);
@@ -361,19 +390,27 @@ void smpi_trace_msg_post(const p2p_msg *m, bool coll)
     json_flow_start(m->src_world, now, key, m->dst_world, m->tag, m->bytes);
 }
 
+static void link_end(open_link *l, double now)
+{
+  if (TR.paje)
+    paje_link_end(l->src, l->dst, now, l->key, l->tag);
+  if (TR.json)
+    json_flow_end(l->dst, now, l->key, TR.ranks[l->dst].call != NULL);
+  free(l);
+}
+
 void smpi_trace_msg_deliver(const p2p_msg *m)
 {
   if (!TR.paje && !TR.json)
     return;
-  uint64_t key = (uint64_t)(uintptr_t)smpi_u64map_remove(&links, (uint64_t)(uintptr_t)m);
-  if (!key)
-    return;
-  double now = eng_now();
-  if (TR.paje)
-    paje_link_end(m->src_world, m->dst_world, now, key, m->tag);
-  if (TR.json)
-    json_flow_end(m->dst_world, now, key, TR.ranks[m->dst_world].call != NULL);
+  open_link *l = smpi_u64map_remove(&links, (uint64_t)(uintptr_t)m);
+  if (l)
+    link_end(l, eng_now());
 }
+
+/* A message destroyed without being delivered (cancelled, or withdrawn at MPI_Finalize):
+ * its link ends now, at its destination, so that the trace has no dangling link. */
+void smpi_trace_msg_drop(const p2p_msg *m) { smpi_trace_msg_deliver(m); }
 
 /* ---- collectives ---- */
 
@@ -384,9 +421,15 @@ void smpi_trace_coll(const smpi_trace_coll_args *a)
     return;
   trace_rank *t = &TR.ranks[me->rank];
   /* a collective run on behalf of another call (communicator creation...) is not the
-   * user's collective */
-  if (!t->call || strcmp(t->call, a->mpi_name) || t->coll_written)
+   * user's collective; MPI_Ibcast starts a Bcast (SimGrid's TI verb: ibcast) */
+  if (!t->call || t->coll_written)
     return;
+  bool nb = false;
+  if (strcmp(t->call, a->mpi_name)) {
+    nb = !strncmp(t->call, "MPI_I", 5) && same_word(t->call + 5, a->mpi_name + 4);
+    if (!nb)
+      return;
+  }
   t->coll_written = true;
   if (t->size < 0) {
     long long s = a->send;
@@ -399,6 +442,13 @@ void smpi_trace_coll(const smpi_trace_coll_args *a)
     if (TR.paje)
       paje_call_size(me->rank);
   }
-  if (TR.ti)
-    ti_coll(me->rank, a);
+  if (TR.ti) {
+    smpi_trace_coll_args b = *a;
+    char verb[64];
+    if (nb) {
+      snprintf(verb, sizeof verb, "i%s", a->verb);
+      b.verb = verb;
+    }
+    ti_coll(me->rank, &b);
+  }
 }

@@ -10,6 +10,7 @@
  *     p2p_req_start          -> smpi_trace_req_start(r)          user (not collective) requests
  *     post_send              -> smpi_trace_msg_post(m, coll)     every message
  *     deliver                -> smpi_trace_msg_deliver(m)        its arrival
+ *     p2p_msg_destroy        -> smpi_trace_msg_drop(m)           or its end undelivered
  *     p2p_waitall/waitany    -> smpi_trace_wait_count(n)         Waitall(n)/Waitany(n)
  *     p2p_req_finish         -> smpi_trace_req_seen(r)           the request a Wait collects
  *     run_top                -> smpi_trace_coll(...)             collective kind and counts
@@ -56,6 +57,9 @@ void smpi_trace_call_end(smpi_rank *me);
 /* A computation of flops starts / ends now in the calling rank. */
 void smpi_trace_compute_begin(double flops);
 void smpi_trace_compute_end(double flops);
+/* A cost an MPI call injects as computation (MPI_Iprobe's polling): a TI "compute" line
+ * only, as SimGrid records it, so that a replay pays it too. */
+void smpi_trace_ti_compute(double flops);
 
 /* point-to-point (smpi/request.c) */
 void smpi_trace_req_start(const struct smpi_req *r);
@@ -63,6 +67,7 @@ void smpi_trace_req_seen(const struct smpi_req *r);
 void smpi_trace_wait_count(size_t n);
 void smpi_trace_msg_post(const struct p2p_msg *m, bool coll);
 void smpi_trace_msg_deliver(const struct p2p_msg *m);
+void smpi_trace_msg_drop(const struct p2p_msg *m);
 
 /* Collectives (collectives/coll.c run_top, through collectives/coll_trace.c): one call of
  * kind `verb` ("bcast", "gatherv", ... SimGrid's TI names). Counts are in elements of
