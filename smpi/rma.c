@@ -895,6 +895,10 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
   smpi_win *w = WIN_GET(win);
   smpi_dt *dt = smpi_dt_get(datatype);
   WIN_CHECK(dt && smpi_dt_basic_type(dt) == datatype, w, MPI_ERR_TYPE);
+  /* C and Fortran integers, logicals, bytes (MPI 3.1 section 11.3.4): the types
+   * MPI_BAND or MPI_LAND is defined on */
+  if (!smpi_op_allows(MPI_BAND, datatype) && !smpi_op_allows(MPI_LAND, datatype))
+    WIN_FAILF(w, MPI_ERR_TYPE, "compare-and-swap on %s", smpi_dt_name(dt));
   WIN_CHECK(origin_addr && compare_addr && result_addr, w, MPI_ERR_ARG);
   op_args a = {.kind = OP_CAS, .oaddr = origin_addr, .ocount = 1, .odt = datatype,
                .caddr = compare_addr, .raddr = result_addr, .rcount = 1, .rdt = datatype,

@@ -8,7 +8,7 @@
  * MPI_ERR_RMA_FLAVOR (attach to a non-dynamic window, shared query of a non-shared one),
  * MPI_ERR_RMA_ATTACH (detach of memory never attached, overlapping attach),
  * MPI_ERR_RMA_SHARED (a shared window over ranks that share no memory, when there are
- * such ranks), MPI_ERR_RMA_CONFLICT (a Put into a window exposed with MPI_MODE_NOPUT), and
+ * such ranks), MPI_ERR_TYPE (compare-and-swap of a double), MPI_ERR_RMA_CONFLICT (a Put into a window exposed with MPI_MODE_NOPUT), and
  * the creation arguments (MPI_ERR_SIZE, MPI_ERR_DISP... of the disp_unit).
  *
  * Some checks are the simulator's own: MPICH 4.0 does not detect them (it writes out of
@@ -90,6 +90,9 @@ int main(int argc, char **argv)
   EXPECT(MPI_Win_lock(12345, peer, 0, win), MPI_ERR_ARG); /* MPICH's class for it */
 #endif
   MPI_Win_lock(MPI_LOCK_SHARED, peer, 0, win);
+  /* compare-and-swap is for integers, logicals and bytes */
+  double d1 = 1, d0 = 0, dr;
+  EXPECT(MPI_Compare_and_swap(&d1, &d0, &dr, MPI_DOUBLE, peer, 0, win), MPI_ERR_TYPE);
 #ifdef SMPI_VERSION_MAJOR
   /* MPICH 4.0 fails an internal assertion on this one */
   EXPECT(MPI_Win_lock(MPI_LOCK_SHARED, peer, 0, win), MPI_ERR_RMA_SYNC);
