@@ -366,6 +366,9 @@ static void *scratch(char **buf, size_t *cap, size_t need)
     RP.retired[RP.nretired++] = *buf;
   }
   *buf = smpi_shared_malloc(ncap, __FILE__, __LINE__);
+  if (!*buf)
+    job_fail(RP.main_path, 0, "cannot allocate a %zu-byte message buffer (see smpi/shared-malloc "
+             "in docs/emulation.md to fold large buffers)", ncap);
   *cap = ncap;
   return *buf;
 }
