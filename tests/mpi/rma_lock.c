@@ -167,6 +167,43 @@ int main(int argc, char **argv)
     free(big);
   }
 
+  /* exclusive locks against lock_all epochs: even ranks increment a plain counter at rank
+   * 1 under MPI_LOCK_EXCLUSIVE while odd ranks read it and fetch-and-add another one under
+   * MPI_Win_lock_all (a shared lock on every rank) */
+  {
+    long *cm;
+    MPI_Win cw;
+    MPI_Win_allocate(2 * sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &cm, &cw);
+    cm[0] = cm[1] = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    int t = 1 % size;
+    for (int k = 0; k < K; k++) {
+      if (rank % 2 == 0) {
+        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, t, 0, cw);
+        long c2 = -1;
+        MPI_Get(&c2, 1, MPI_LONG, t, 0, 1, MPI_LONG, cw);
+        MPI_Win_flush(t, cw);
+        c2++;
+        MPI_Put(&c2, 1, MPI_LONG, t, 0, 1, MPI_LONG, cw);
+        MPI_Win_unlock(t, cw);
+      } else {
+        MPI_Win_lock_all(0, cw);
+        long one1 = 1, o1 = -1, seen = -1;
+        MPI_Fetch_and_op(&one1, &o1, MPI_LONG, t, 1, MPI_SUM, cw);
+        MPI_Get(&seen, 1, MPI_LONG, t, 0, 1, MPI_LONG, cw);
+        MPI_Win_unlock_all(cw);
+        CHECK(seen >= 0 && seen <= (long)K * ((size + 1) / 2), "counter seen %ld", seen);
+      }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == t) {
+      CHECK(cm[0] == (long)K * ((size + 1) / 2), "exclusive counter %ld", cm[0]);
+      CHECK(cm[1] == (long)K * (size / 2), "fetch-and-op counter %ld", cm[1]);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_free(&cw);
+  }
+
   free(rq);
   free(got);
   MPI_Barrier(MPI_COMM_WORLD);
