@@ -307,6 +307,7 @@ int PMPI_Win_free(MPI_Win *win)
     smpi_info_free_handle(w->info);
   smpi_errhandler_unref(w->eh);
   free(w->regions);
+  free(w->dirty);
   free(w->name);
   free(w);
   *win = MPI_WIN_NULL;
