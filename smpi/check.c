@@ -498,7 +498,31 @@ static const smpi_req *pending_to(const p2p_waiter *w, int t)
   return NULL;
 }
 
-static void print_rank_wait(int w, int target)
+/* A receive that waits forever while a message from the same peer sits unreceived: most
+ * often a tag (or communicator) mistake. Looks at the first 1000 such messages at most. */
+static void hint_unreceived(int w, const smpi_req *r)
+{
+  if (w >= P2P.nranks || !P2P.ranks[w])
+    return;
+  int n = 0;
+  list_foreach(it, &P2P.ranks[w]->inbox)
+  {
+    const p2p_msg *m = list_entry(it, p2p_msg, ilink);
+    if (++n > 1000)
+      break;
+    if ((r->peer >= 0 && m->src != r->peer) || m->comm == NULL)
+      continue;
+    const char *what = m->ctx != r->ctx ? "on another communicator" : "with another tag";
+    fprintf(stderr, "    note: a message from rank %d, tag %d, %zu bytes, on %s, sent%s, "
+                    "is waiting unreceived (%s)\n",
+            m->src, m->tag, m->bytes, smpi_comm_display_name(m->comm), smpi_check_where(m->site),
+            what);
+    return;
+  }
+}
+
+/* extra (may be NULL): a line printed between the wait and the hint */
+static void print_rank_wait(int w, int target, const char *extra)
 {
   const p2p_waiter *pw = waiter_of(w);
   const smpi_req *r = pw ? pending_to(pw, target) : NULL;
@@ -514,6 +538,10 @@ static void print_rank_wait(int w, int target)
   if (r && r->site != smpi_check_site_of(w) && *smpi_check_where(r->site))
     fprintf(stderr, ", posted%s", smpi_check_where(r->site));
   fputc('\n', stderr);
+  if (extra)
+    fputs(extra, stderr);
+  if (r && r->kind == REQ_RECV)
+    hint_unreceived(w, r);
 }
 
 void smpi_check_report_deadlock(void)
@@ -557,10 +585,11 @@ void smpi_check_report_deadlock(void)
       if (shown++ == 0)
         fprintf(stderr, "smpi: ranks waiting for a rank that has finished:\n");
       if (shown <= 20) {
-        print_rank_wait(i, t);
-        fprintf(stderr, "    but rank %d has already finished (%s): it will never answer\n", t,
-                smpi_w.ranks[t].phase == SMPI_RANK_FINALIZED ? "it called MPI_Finalize"
-                                                              : "its main returned");
+        char gone[160];
+        snprintf(gone, sizeof gone, "    but rank %d has already finished (%s): it will never "
+                 "answer\n", t, smpi_w.ranks[t].phase == SMPI_RANK_FINALIZED
+                                     ? "it called MPI_Finalize" : "its main returned");
+        print_rank_wait(i, t, gone);
       }
     }
   /* cycles: iterative depth-first search; color 0 new, 1 on the stack, 2 done */
@@ -598,7 +627,7 @@ void smpi_check_report_deadlock(void)
         fprintf(stderr, " rank %d\n", v);
         int len = sp - from;
         for (int j = from; j < sp && j - from < 16; j++)
-          print_rank_wait(stack[j], j + 1 < sp ? stack[j + 1] : v);
+          print_rank_wait(stack[j], j + 1 < sp ? stack[j + 1] : v, NULL);
         if (len > 16)
           fprintf(stderr, "  ... (%d ranks in the cycle)\n", len);
       }
@@ -611,7 +640,7 @@ void smpi_check_report_deadlock(void)
                     "the blocked ranks wait:\n");
     for (int i = 0; i < np && listed < 20; i++)
       if (!smpi_w.ranks[i].returned) {
-        print_rank_wait(i, -2);
+        print_rank_wait(i, -2, NULL);
         listed++;
       }
   }

@@ -34,7 +34,9 @@ def cases():
         ("finished", 2, [], 1, [
             r"rank 0 waits in MPI_Recv at \S*" + line_of("MPI_Recv(v, 1, MPI_INT, 1, 1") +
             r" for rank 1: receive from rank 1, tag 1",
-            r"but rank 1 has already finished \(it called MPI_Finalize\)"]),
+            r"but rank 1 has already finished \(it called MPI_Finalize\)",
+            r"note: a message from rank 1, tag 2, 4 bytes, on MPI_COMM_WORLD, sent at \S*" +
+            line_of("MPI_Send(v, 1, MPI_INT, 0, 2") + r", is waiting unreceived \(with another tag\)"]),
         ("coll_root", 3, [], 1, [
             r"mismatched collective calls on MPI_COMM_WORLD \(collective call #1 on this "
             r"communicator\): different roots \(0 and 1\)",
