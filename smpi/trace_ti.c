@@ -17,8 +17,9 @@
  * of MPI_BYTE, so that a replay moves the same amount of data (SimGrid writes -1 there).
  * Roots are ranks of the collective's communicator, as SimGrid writes them.
  *
- * Each rank's lines are buffered and appended to its file in blocks, so a large job does
- * not keep one open file per rank. */
+ * Each rank's lines are buffered and appended to its file in blocks (64 KiB, less beyond
+ * 4096 ranks so that all buffers stay under 256 MiB), so a large job does not keep one
+ * open file per rank. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,7 +38,8 @@
 #define TI_ANY_SOURCE (-333)
 #define TI_ANY_TAG (-444)
 #define TI_PROC_NULL (-100)
-#define TI_FLUSH_AT 65536
+/* all ranks' buffers together stay under this (64 KiB each up to 4096 ranks) */
+#define TI_BUFFERED_MAX (256u << 20)
 
 typedef struct ti_buf {
   char *path;
@@ -50,6 +52,7 @@ static struct {
   bool one_file;
   ti_buf *bufs; /* one per rank, or one */
   int nbufs;
+  size_t flush_at; /* bytes a rank buffers before appending them to its file */
   bool failed;
 } TI;
 
@@ -85,7 +88,7 @@ static void ti_printf(int rank, const char *fmt, ...)
     }
     XGROW(b->data, b->cap, b->len + (n > 0 ? (size_t)n : 0) + 256);
   }
-  if (b->len >= TI_FLUSH_AT)
+  if (b->len >= TI.flush_at)
     buf_flush(b);
 }
 
@@ -93,6 +96,11 @@ int ti_open(const char *path, bool one_file, char *err, size_t errlen)
 {
   TI.one_file = one_file;
   TI.nbufs = one_file ? 1 : TR.np;
+  TI.flush_at = TI_BUFFERED_MAX / (size_t)TI.nbufs;
+  if (TI.flush_at > 65536)
+    TI.flush_at = 65536;
+  if (TI.flush_at < 4096)
+    TI.flush_at = 4096;
   size_t dlen = strlen(path) + 16;
   char *dir = xmalloc(dlen);
   snprintf(dir, dlen, "%s_files", path);
