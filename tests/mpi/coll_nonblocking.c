@@ -750,6 +750,11 @@ int main(int argc, char **argv)
       continue;
     for (int ci = 0; ci < 4; ci++)
       for (int ip = 0; ip < 2; ip++) {
+        /* the smaller communicators take half the (count, in place) pairs, alternately, so
+         * that every pair still meets several sizes (under a real MPI on 2 cores, 9 busy
+         * processes make each collective slow) */
+        if (sizes[s] && (ci + ip + s) % 2)
+          continue;
         t x = {0};
         x.comm = comm;
         x.n = n;
