@@ -621,11 +621,14 @@ void smpi_check_report_deadlock(void)
         while (stack[from] != v)
           from--;
         cycles++;
+        int len = sp - from;
         fprintf(stderr, "smpi: deadlock cycle:");
         for (int j = from; j < sp; j++)
-          fprintf(stderr, " rank %d ->", stack[j]);
+          if (j - from < 16 || j == sp - 1)
+            fprintf(stderr, " rank %d ->", stack[j]);
+          else if (j - from == 16)
+            fprintf(stderr, " ... (%d more) ->", len - 17);
         fprintf(stderr, " rank %d\n", v);
-        int len = sp - from;
         for (int j = from; j < sp && j - from < 16; j++)
           print_rank_wait(stack[j], j + 1 < sp ? stack[j + 1] : v, NULL);
         if (len > 16)
