@@ -26,6 +26,10 @@ MODES = [
     ("paje", ["-trace"]),
     ("paje+sizes", ["-trace", "--cfg=tracing/smpi/display-sizes:yes"]),
     ("json", ["-trace", "--cfg=tracing/format:json"]),
+    # every message of the collectives' algorithms becomes a link / flow: the worst case
+    ("paje+internals", ["-trace", "--cfg=tracing/smpi/internals:yes",
+                        "--cfg=tracing/smpi/display-sizes:yes"]),
+    ("json+internals", ["-trace", "--cfg=tracing/format:json", "--cfg=tracing/smpi/internals:yes"]),
     ("ti", ["-trace-ti"]),
     ("profile", ["--cfg=smpi/profile:yes"]),
 ]
