@@ -366,8 +366,14 @@ void smpi_trace_wait_count(size_t n)
   if (!me)
     return;
   trace_rank *t = &TR.ranks[me->rank];
-  if (t->call && t->wait_n < 0)
-    t->wait_n = (long)n;
+  if (!t->call || t->wait_n >= 0)
+    return;
+  t->wait_n = (long)n;
+  if (t->size < 0) { /* what SimGrid shows for MPI_Waitall: the number of requests */
+    t->size = (long long)n;
+    if (TR.paje)
+      paje_call_size(me->rank);
+  }
 }
 
 void smpi_trace_msg_post(const p2p_msg *m, bool coll)
