@@ -286,7 +286,7 @@ int skampi_read_stream(skampi_set *set, FILE *in, const char *name, char *err, s
       break;
   }
   if (rc == 0 && ferror(in))
-    rc = fail(&r, "read error");
+    rc = fail(&r, "cannot read: %s", strerror(errno)); /* EISDIR: a directory was given */
   if (rc == 0 && open)
     rc = fail(&r, "end of file inside result block \"%s\" opened at line %d (truncated "
                   "file?)", open->name, open->begin_line);

@@ -1,0 +1,165 @@
+/* The misbehaving MPI program of the bad-input catalogue (tests/badinput/run.py): argv[1]
+ * says how to misbehave. Modes that end the job print nothing after the fault; modes with an
+ * MPI-defined outcome (errors-return, user-handler) print what they saw and "bad: OK".
+ *
+ *   ok              a correct ping between ranks 0 and 1 (for the option cases)
+ *   deadlock        ranks 0 and 1 both receive first
+ *   coll-deadlock   rank 0 skips an MPI_Barrier the others enter
+ *   segv            rank 1 stores through a null pointer
+ *   abort           rank 1 calls abort()
+ *   stack-overflow  rank 1 recurses without end
+ *   fpe             rank 1 raises SIGFPE
+ *   mpi-abort       rank 1 calls MPI_Abort(MPI_COMM_WORLD, 42)
+ *   exit3           rank 1 calls exit(3) without MPI_Finalize
+ *   no-finalize     every rank returns 0 from main without MPI_Finalize
+ *   fatal-count     MPI_Send with count -1 under MPI_ERRORS_ARE_FATAL (the default)
+ *   fatal-rank      MPI_Send to rank 99 of 2
+ *   fatal-comm      MPI_Send on MPI_COMM_NULL
+ *   fatal-type      MPI_Send with an uncommitted datatype
+ *   errors-return   MPI_Send with count -1 and a tag of -5 under MPI_ERRORS_RETURN: prints
+ *                   the error classes it gets back, then goes on
+ *   user-handler    the same with a user error handler that counts its calls
+ *   before-init     MPI_Send before MPI_Init
+ *   double-init     MPI_Init twice
+ *   leak-request    an MPI_Irecv never matched nor waited for, then MPI_Finalize */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int handler_calls, handler_code;
+
+static void count_errors(MPI_Comm *comm, int *code, ...)
+{
+  (void)comm;
+  handler_calls++;
+  handler_code = *code;
+}
+
+/* volatile: keep the compiler from proving the recursion or the null store away; the
+ * depth bound (1 TiB of frames) is never reached, it only tells GCC the recursion ends */
+static volatile int max_depth = 1 << 28;
+static int recurse(volatile char *prev, int depth)
+{
+  volatile char frame[4096];
+  frame[0] = (char)depth;
+  frame[4095] = prev ? prev[0] : 0;
+  if (depth >= max_depth)
+    return frame[4095];
+  return recurse(frame, depth + 1) + frame[4095];
+}
+
+static int error_class(int code)
+{
+  int c = -1;
+  MPI_Error_class(code, &c);
+  return c;
+}
+
+int main(int argc, char **argv)
+{
+  const char *mode = argc > 1 ? argv[1] : "ok";
+  int rank = 0, size = 0, x = 7;
+  if (!strcmp(mode, "before-init")) {
+    MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+    printf("bad: MPI_Send before MPI_Init returned\n");
+    return 0;
+  }
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+  if (!strcmp(mode, "ok")) {
+    if (rank == 0 && size > 1)
+      MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    else if (rank == 1)
+      MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (rank == 0)
+      printf("bad: OK\n");
+  } else if (!strcmp(mode, "deadlock")) {
+    if (rank < 2)
+      MPI_Recv(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else if (!strcmp(mode, "coll-deadlock")) {
+    if (rank != 0)
+      MPI_Barrier(MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "segv")) {
+    if (rank == 1) {
+      volatile int *volatile p = NULL;
+      *p = 1;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "abort")) {
+    if (rank == 1)
+      abort();
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "stack-overflow")) {
+    if (rank == 1)
+      x = recurse(NULL, 0);
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "fpe")) {
+    if (rank == 1)
+      raise(SIGFPE);
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "mpi-abort")) {
+    if (rank == 1)
+      MPI_Abort(MPI_COMM_WORLD, 42);
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "exit3")) {
+    if (rank == 1)
+      exit(3);
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "no-finalize")) {
+    return 0;
+  } else if (!strcmp(mode, "fatal-count")) {
+    MPI_Send(&x, -1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "fatal-rank")) {
+    MPI_Send(&x, 1, MPI_INT, 99, 0, MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "fatal-comm")) {
+    MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_NULL);
+  } else if (!strcmp(mode, "fatal-type")) {
+    MPI_Datatype t;
+    MPI_Type_contiguous(2, MPI_INT, &t);
+    MPI_Send(&x, 1, t, 1 - rank, 0, MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "errors-return") || !strcmp(mode, "user-handler")) {
+    MPI_Errhandler eh = MPI_ERRORS_RETURN;
+    if (!strcmp(mode, "user-handler"))
+      MPI_Comm_create_errhandler(count_errors, &eh);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
+    int rc1 = MPI_Send(&x, -1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);
+    int rc2 = MPI_Send(&x, 1, MPI_INT, 1 - rank, -5, MPI_COMM_WORLD);
+    int rc3 = MPI_Send(&x, 1, MPI_INT, 99, 0, MPI_COMM_WORLD);
+    int ok = error_class(rc1) == MPI_ERR_COUNT && error_class(rc2) == MPI_ERR_TAG &&
+             error_class(rc3) == MPI_ERR_RANK;
+    if (!strcmp(mode, "user-handler")) {
+      ok = ok && handler_calls == 3 && error_class(handler_code) == MPI_ERR_RANK;
+      MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+      MPI_Errhandler_free(&eh);
+    }
+    /* the communicator stays usable after returned errors */
+    if (rank == 0 && size > 1)
+      MPI_Send(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    else if (rank == 1)
+      MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (rank == 0)
+      printf("bad: %s: classes count=%d tag=%d rank=%d, handler calls %d\n", mode,
+             error_class(rc1), error_class(rc2), error_class(rc3), handler_calls);
+    int all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (rank == 0)
+      printf(all ? "bad: OK\n" : "bad: FAILED\n");
+    MPI_Finalize();
+    return all ? 0 : 1;
+  } else if (!strcmp(mode, "double-init")) {
+    MPI_Init(&argc, &argv);
+  } else if (!strcmp(mode, "leak-request")) {
+    MPI_Request r;
+    if (rank == 0)
+      MPI_Irecv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, &r);
+  } else {
+    fprintf(stderr, "bad: unknown mode '%s'\n", mode);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  MPI_Finalize();
+  return 0;
+}

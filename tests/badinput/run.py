@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+"""The bad-input catalogue (issue 9): smpirun and smpi-calibrate fed wrong platforms, wrong
+options, missing or unreadable files, and MPI programs that deadlock, crash, abort or misuse
+the API. Every case must
+
+  - end within the time limit (5 s; the process group is killed after it: a hang fails),
+  - exit as the table says: "nonzero", a given code, or 0 for MPI-defined outcomes
+    (MPI_ERRORS_RETURN, a user error handler, warnings); a rank's crash ends smpirun with
+    the rank's signal, after a report naming the rank and the signal,
+  - print a message matching the case's regex (the message names the problem),
+  - not crash the simulator itself: no death of smpirun by a signal, no internal assertion
+    ("invariant", "ASSERT", "BUG"), no sanitizer report,
+  - not print a misleading result: a failing case must not print "bad: OK" nor a simulated
+    time (smpi: simulated time ...).
+
+Usage: run.py SMPIRUN BADPROG DATADIR [SMPI_CALIBRATE] [--timeout S] [-v] [-k NAME]
+  BADPROG   tests/badinput/bad.c built with smpicc; DATADIR tests/data.
+  -k NAME   run only the cases whose name contains NAME. -v prints every case's output.
+Exit status: 0 if every case passed, 1 otherwise (each failure explained on stderr).
+
+CI runs as root, so "unreadable" files are directories (root reads any mode-000 file).
+"""
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+PLATFORM_OK = """<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <cluster id="c" prefix="h" radical="0-3" suffix="" speed="1Gf" bw="10Gbps" lat="1us"/>
+</platform>
+"""
+
+# files written into the case directory; "{name}" in a case's argv is replaced by its path
+FILES = {
+    "ok.xml": PLATFORM_OK,
+    "empty.xml": "",
+    "truncated.xml": PLATFORM_OK[: len(PLATFORM_OK) // 2],
+    "garbage.xml": "this is not XML at all\n\x01\x02\x03\n",
+    "nohost.xml": "<?xml version='1.0'?>\n<platform version=\"4.1\">\n"
+                  "  <zone id=\"z\" routing=\"Full\"/>\n</platform>\n",
+    "badspeed.xml": PLATFORM_OK.replace('speed="1Gf"', 'speed="fast"'),
+    "negbw.xml": PLATFORM_OK.replace('bw="10Gbps"', 'bw="-10Gbps"'),
+    "hosts.txt": "h0\nh1\n",
+    "slots.txt": "h0:2\nh1:2\n",
+    "empty_hosts.txt": "# nobody\n\n",
+    "unknown_host.txt": "h0\nnode-77\n",
+    "badslots.txt": "h0:0\n",
+    "notes.txt": "just a text file\n",
+    "empty.sko": "",
+}
+
+
+def skampi_truncations(datadir):
+    """(name, text) of SKaMPI outputs cut in the middle of a data line and of a block."""
+    src = os.path.join(datadir, "skampi", "pingpong_np2_bindcore_run1.sko")
+    text = open(src).read()
+    lines = text.splitlines(keepends=True)
+    begin = next(i for i, l in enumerate(lines) if l.startswith("# begin result"))
+    mid_block = "".join(lines[: begin + 6])
+    mid_line = mid_block + lines[begin + 6][: len(lines[begin + 6]) // 3]
+    return {"trunc_block.sko": mid_block, "trunc_line.sko": mid_line,
+            "good.sko": text}
+
+
+def data_platform(name):
+    return os.path.join("@DATA@", "platforms", "bad", name)
+
+
+# (name, argv (SR = smpirun, BAD = the program, CAL = smpi-calibrate), expected exit status
+#  ("nonzero", an int, or 0; -N: killed by signal N), regex the output must match).
+# A rank that crashes takes the whole simulation down (the ranks share its process): after
+# its report, smpirun dies of the rank's signal, as the job of a crashed rank does under
+# mpirun, so shells and CI see "Segmentation fault". Any other death by a signal is the
+# simulator's own crash.
+NZ = "nonzero"
+CASES = [
+    # --- platforms ---
+    ("platform missing", ["SR", "-np", "2", "-platform", "/nonexistent/p.xml", "BAD"], NZ,
+     r"cannot open platform file '/nonexistent/p.xml': No such file"),
+    ("platform is a directory", ["SR", "-np", "2", "-platform", "{dir}", "BAD"], NZ,
+     r"cannot read platform file: Is a directory|not a regular file"),
+    ("platform empty", ["SR", "-np", "2", "-platform", "{empty.xml}", "BAD"], NZ,
+     r"empty.xml:1: not well-formed XML: Document is empty"),
+    ("platform truncated", ["SR", "-np", "2", "-platform", "{truncated.xml}", "BAD"], NZ,
+     r"truncated.xml:\d+: not well-formed XML"),
+    ("platform not XML", ["SR", "-np", "2", "-platform", "{garbage.xml}", "BAD"], NZ,
+     r"garbage.xml:1: not well-formed XML: Start tag expected"),
+    ("platform without hosts", ["SR", "-np", "2", "-platform", "{nohost.xml}", "BAD"], NZ,
+     r"platform .*nohost.xml has no host to run on"),
+    ("platform bad speed unit", ["SR", "-np", "2", "-platform", "{badspeed.xml}", "BAD"], NZ,
+     r"badspeed.xml:4: cluster 'c': 'fast' is not a valid speed"),
+    ("platform negative bandwidth", ["SR", "-np", "2", "-platform", "{negbw.xml}", "BAD"], NZ,
+     r"negbw.xml:4: cluster 'c': negative bandwidth '-10Gbps'"),
+    ("platform not well-formed", ["SR", "-np", "2", "-platform",
+                                  data_platform("not_well_formed.xml"), "BAD"], NZ,
+     r"not_well_formed.xml:6: not well-formed XML: Opening and ending tag mismatch"),
+    ("platform no version", ["SR", "-np", "2", "-platform", data_platform("no_version.xml"),
+                             "BAD"], NZ, r"<platform> has no version attribute"),
+    ("platform unknown element", ["SR", "-np", "2", "-platform",
+                                  data_platform("unknown_element.xml"), "BAD"], NZ,
+     r"unknown_element.xml:6: unknown element <hots>"),
+    ("platform unknown attribute", ["SR", "-np", "2", "-platform",
+                                    data_platform("unknown_attribute.xml"), "BAD"], NZ,
+     r"unknown attribute 'spead' in <host> \(did you mean 'speed'\?\)"),
+    ("platform duplicate host", ["SR", "-np", "2", "-platform", data_platform("dup_host.xml"),
+                                 "BAD"], NZ, r"duplicate host id 'h1'"),
+    ("platform unknown link in route", ["SR", "-np", "2", "-platform",
+                                        data_platform("unknown_link_in_route.xml"), "BAD"], NZ,
+     r"route h1 -> h2: unknown link 'l2'"),
+    ("platform include missing", ["SR", "-np", "2", "-platform",
+                                  data_platform("include_missing.xml"), "BAD"], NZ,
+     r"cannot read included file 'no_such_file.xml'.*No such file"),
+    ("platform include cycle", ["SR", "-np", "2", "-platform",
+                                data_platform("include_cycle_a.xml"), "BAD"], NZ,
+     r"include cycle: .*include_cycle_a.xml -> .*include_cycle_b.xml"),
+    ("platform unknown routing", ["SR", "-np", "2", "-platform",
+                                  data_platform("routing_unknown.xml"), "BAD"], NZ,
+     r"zone 'z': unknown routing 'Fulll'"),
+    ("platform fat tree host count", ["SR", "-np", "2", "-platform",
+                                      data_platform("fat_tree_host_count.xml"), "BAD"], NZ,
+     r"topo_parameters .* describe 16 hosts \(FAT_TREE\) but radical '0-31' gives 32"),
+    # --- options ---
+    ("unknown smpirun option", ["SR", "-frobnicate", "-np", "2", "BAD"], NZ,
+     r"unknown option '-frobnicate'"),
+    ("unknown cfg key", ["SR", "--cfg=smpi/no-such-key:1", "-np", "2", "BAD"], NZ,
+     r"unknown configuration key 'smpi/no-such-key'"),
+    ("cfg without value", ["SR", "--cfg=smpi/os", "-np", "2", "BAD"], NZ,
+     r"expected key:value"),
+    ("cfg integer not a number", ["SR", "--cfg=smpi/async-small-thresh:lots", "-np", "2",
+                                  "BAD"], NZ, r"invalid value 'lots'.*integer"),
+    ("cfg boolean not a boolean", ["SR", "--cfg=smpi/display-timing:maybe", "-np", "2",
+                                   "BAD"], NZ, r"invalid value 'maybe'.*boolean"),
+    ("cfg bad factor string", ["SR", "--cfg=smpi/os:1:2:x", "-np", "2", "BAD"], NZ,
+     r"smpi/os.*per_byte \"x\" is not a number"),
+    ("cfg unknown enum value", ["SR", "--cfg=smpi/privatization:sometimes", "-np", "2",
+                                "BAD"], NZ, r"invalid value 'sometimes'.*one of"),
+    ("cfg unknown collective algorithm", ["SR", "--cfg=smpi/bcast:teleport", "-np", "2",
+                                          "BAD"], NZ, r"invalid value 'teleport' for 'smpi/bcast'"),
+    ("bad log setting", ["SR", "--log=smpi.thresh:loud", "-np", "2", "BAD"], NZ,
+     r"invalid log level 'loud'"),
+    ("np missing value", ["SR", "-np"], NZ, r"-np needs a value"),
+    ("np zero", ["SR", "-np", "0", "BAD"], NZ, r"-np needs a positive number.*'0'"),
+    ("np negative", ["SR", "-np", "-3", "BAD"], NZ, r"-np needs a positive number.*'-3'"),
+    ("np not a number", ["SR", "-np", "four", "BAD"], NZ, r"-np needs a positive number.*'four'"),
+    ("np above the platform's hosts", ["SR", "-np", "8", "-platform", "{ok.xml}", "BAD"], NZ,
+     r"-np 8 asks for more processes than the 4 hosts.*smpi/oversubscribe:yes"),
+    ("np above the hostfile's slots", ["SR", "-np", "3", "-platform", "{ok.xml}", "-hostfile",
+                                       "{hosts.txt}", "BAD"], NZ,
+     r"-np 3 asks for more processes than the 2 slots.*smpi/oversubscribe:yes"),
+    ("oversubscription allowed", ["SR", "-np", "8", "-platform", "{ok.xml}",
+                                  "--cfg=smpi/oversubscribe:yes", "BAD", "ok"], 0, r"bad: OK"),
+    ("hostfile slots", ["SR", "-np", "4", "-platform", "{ok.xml}", "-hostfile", "{slots.txt}",
+                        "BAD", "ok"], 0, r"bad: OK"),
+    ("missing program", ["SR", "-np", "2"], NZ, r"no program to run"),
+    ("program not found", ["SR", "-np", "2", "{dir}/no-such-program"], NZ,
+     r"cannot find program '.*no-such-program'"),
+    ("program not executable", ["SR", "-np", "2", "{notes.txt}"], NZ,
+     r"(cannot find|cannot run) .*notes.txt"),
+    ("program is a directory", ["SR", "-np", "2", "{dir}"], NZ, r"cannot (run|find)"),
+    ("hostfile missing", ["SR", "-np", "2", "-platform", "{ok.xml}", "-hostfile",
+                          "{dir}/no-hosts.txt", "BAD"], NZ,
+     r"cannot open hostfile '.*no-hosts.txt': No such file"),
+    ("hostfile empty", ["SR", "-np", "2", "-platform", "{ok.xml}", "-hostfile",
+                        "{empty_hosts.txt}", "BAD"], NZ, r"lists no host"),
+    ("hostfile unreadable (a directory)", ["SR", "-np", "2", "-platform", "{ok.xml}",
+                                           "-hostfile", "{dir}", "BAD"], NZ,
+     r"cannot read hostfile .*directory"),
+    ("hostfile unknown host", ["SR", "-np", "2", "-platform", "{ok.xml}", "-hostfile",
+                               "{unknown_host.txt}", "BAD"], NZ,
+     r"unknown_host.txt:2: host 'node-77' is not in the platform"),
+    ("hostfile zero slots", ["SR", "-np", "2", "-platform", "{ok.xml}", "-hostfile",
+                             "{badslots.txt}", "BAD"], NZ, r"badslots.txt:1: bad slot count '0'"),
+    # --- programs ---
+    ("deadlock", ["SR", "-np", "2", "BAD", "deadlock"], NZ,
+     r"deadlock.*\n(.*\n)*.*rank 0 .*MPI_Recv from rank 1"),
+    ("collective deadlock", ["SR", "-np", "3", "BAD", "coll-deadlock"], NZ,
+     r"deadlock(.*\n)*.*MPI_Barrier(.*\n)*.*rank 0 has already finished"),
+    ("segfault in a rank", ["SR", "-np", "2", "BAD", "segv"], -11,
+     r"rank 1 .*crashed with SIGSEGV"),
+    ("abort in a rank", ["SR", "-np", "2", "BAD", "abort"], -6, r"rank 1 .*crashed with SIGABRT"),
+    ("SIGFPE in a rank", ["SR", "-np", "2", "BAD", "fpe"], -8, r"rank 1 .*crashed with SIGFPE"),
+    ("stack overflow", ["SR", "-np", "2", "BAD", "stack-overflow"], NZ,
+     r"stack overflow in actor 'rank 1'.*contexts/stack-size"),
+    ("MPI_Abort with a code", ["SR", "-np", "2", "BAD", "mpi-abort"], 42,
+     r"MPI_Abort called by rank 1 .*error code 42"),
+    ("exit with a code", ["SR", "-np", "2", "BAD", "exit3"], 3, r""),
+    ("no MPI_Finalize", ["SR", "-np", "2", "BAD", "no-finalize"], 0,
+     r"rank 0 returned from main without calling MPI_Finalize"),
+    ("request never completed", ["SR", "-np", "2", "BAD", "leak-request"], 0,
+     r"rank 0 reached MPI_Finalize with a receive still posted: MPI_Irecv"),
+    ("ERRORS_ARE_FATAL: bad count", ["SR", "-np", "2", "BAD", "fatal-count"], NZ,
+     r"MPI_Send on MPI_COMM_WORLD: MPI_ERR_COUNT.*count -1"),
+    ("ERRORS_ARE_FATAL: bad rank", ["SR", "-np", "2", "BAD", "fatal-rank"], NZ,
+     r"MPI_Send .*MPI_ERR_RANK.*destination 99"),
+    ("ERRORS_ARE_FATAL: null communicator", ["SR", "-np", "2", "BAD", "fatal-comm"], NZ,
+     r"MPI_Send .*MPI_ERR_COMM"),
+    ("ERRORS_ARE_FATAL: uncommitted type", ["SR", "-np", "2", "BAD", "fatal-type"], NZ,
+     r"MPI_Send .*MPI_ERR_TYPE.*not committed"),
+    ("ERRORS_RETURN: codes come back", ["SR", "-np", "2", "BAD", "errors-return"], 0,
+     r"bad: OK"),
+    ("user error handler: called", ["SR", "-np", "2", "BAD", "user-handler"], 0,
+     r"handler calls 3\n(.*\n)*bad: OK"),
+    ("errors-are-fatal:no makes calls return", ["SR", "-np", "2",
+                                                "--cfg=smpi/errors-are-fatal:no", "BAD",
+                                                "errors-return"], 0, r"bad: OK"),
+    ("MPI call before MPI_Init", ["SR", "-np", "2", "BAD", "before-init"], NZ,
+     r"called MPI_Send before MPI_Init"),
+    ("MPI_Init twice", ["SR", "-np", "2", "BAD", "double-init"], NZ, r"called MPI_Init twice"),
+    # --- smpi-calibrate (SKaMPI input) ---
+    ("skampi truncated inside a block", ["CAL", "{trunc_block.sko}"], NZ,
+     r"trunc_block.sko:\d+: end of file inside result block"),
+    ("skampi truncated inside a line", ["CAL", "{trunc_line.sko}"], NZ,
+     r"trunc_line.sko:\d+: truncated data line"),
+    ("skampi missing file", ["CAL", "{dir}/none.sko"], NZ, r"none.sko: cannot open: No such file"),
+    ("skampi unreadable (a directory)", ["CAL", "{dir}"], NZ, r"cannot read: Is a directory"),
+    ("skampi empty file", ["CAL", "{empty.sko}"], NZ, r"no result block matches"),
+    ("skampi no input", ["CAL"], NZ, r"no input file"),
+    ("skampi bad option value", ["CAL", "--segments=0", "{good.sko}"], NZ,
+     r"--segments=0: an integer >= 1 is expected"),
+]
+
+# signs that the simulator itself broke, whatever the case
+SELF_CRASH = re.compile(r"invariant|ASSERT|BUG:|AddressSanitizer|runtime error:|"
+                        r"LeakSanitizer|internal error", re.I)
+MISLEADING = re.compile(r"bad: OK|smpi: simulated time|Simulated time")
+
+
+def expand(argv, tools, paths):
+    out = []
+    for a in argv:
+        if a in tools:
+            out.append(tools[a])
+            continue
+        a = a.replace("@DATA@", paths["@DATA@"])
+        out.append(re.sub(r"\{([^}]+)\}", lambda m: paths[m.group(1)], a))
+    return out
+
+
+def run_case(cmd, limit, cwd):
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=cwd,
+                         start_new_session=True)
+    try:
+        out, _ = p.communicate(timeout=limit)
+        return p.returncode, out.decode(errors="replace"), time.monotonic() - t0, False
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
+        return None, out.decode(errors="replace"), time.monotonic() - t0, True
+
+
+def main():
+    args = sys.argv[1:]
+    limit, verbose, only = 5.0, False, None
+    pos = []
+    i = 0
+    while i < len(args):
+        if args[i] == "--timeout":
+            limit = float(args[i + 1])
+            i += 2
+        elif args[i] == "-v":
+            verbose = True
+            i += 1
+        elif args[i] == "-k":
+            only = args[i + 1]
+            i += 2
+        else:
+            pos.append(args[i])
+            i += 1
+    if len(pos) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    smpirun, badprog, datadir = (os.path.abspath(p) for p in pos[:3])
+    calibrate = os.path.abspath(pos[3]) if len(pos) > 3 and pos[3] else None
+    tools = {"SR": smpirun, "BAD": badprog, "CAL": calibrate}
+
+    failed, ran, skipped = [], 0, 0
+    with tempfile.TemporaryDirectory(prefix="badinput.") as d:
+        files = dict(FILES)
+        files.update(skampi_truncations(datadir))
+        paths = {"dir": d, "@DATA@": datadir}
+        for name, text in files.items():
+            path = os.path.join(d, name)
+            with open(path, "w") as f:
+                f.write(text)
+            paths[name] = path
+        for name, argv, want, regex in CASES:
+            if only and only not in name:
+                continue
+            if "CAL" in argv and not calibrate:
+                skipped += 1
+                continue
+            ran += 1
+            cmd = expand(argv, tools, paths)
+            rc, out, secs, hung = run_case(cmd, limit, d)
+            problems = []
+            if hung:
+                problems.append("did not end within %g s (killed)" % limit)
+            elif rc < 0 and rc != want:
+                problems.append("the simulator itself died of signal %d" % -rc)
+            elif want == NZ and rc == 0:
+                problems.append("exit status 0, a failure was expected")
+            elif want != NZ and rc != want:
+                problems.append("exit status %d, %d expected" % (rc, want))
+            if not re.search(regex, out):
+                problems.append("output does not match /%s/" % regex)
+            if SELF_CRASH.search(out):
+                problems.append("the simulator reports an internal failure")
+            if want != 0 and MISLEADING.search(out):
+                problems.append("a failing run printed a result (%s)"
+                                % MISLEADING.search(out).group(0))
+            if problems or verbose:
+                print("%s %-40s rc=%s %.2fs  $ %s" % ("FAIL" if problems else "ok  ", name, rc,
+                                                    secs, " ".join(cmd)), file=sys.stderr)
+                for pr in problems:
+                    print("    " + pr, file=sys.stderr)
+                for line in out.strip().splitlines()[:8]:
+                    print("    | " + line, file=sys.stderr)
+            if problems:
+                failed.append(name)
+    print("badinput: %d cases, %d passed, %d failed%s" % (
+        ran, ran - len(failed), len(failed),
+        ", %d skipped (no smpi-calibrate)" % skipped if skipped else ""))
+    if failed:
+        print("badinput: failed: " + "; ".join(failed))
+        return 1
+    print("badinput: OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
