@@ -294,7 +294,7 @@ void smpi_trace_compute_end(double flops)
   trace_rank *t = &TR.ranks[me->rank];
   if (t->comp_drawn)
     paje_compute_end(me->rank, now);
-  if (TR.json)
+  if (TR.json && TR.computing)
     json_compute(me->rank, t->comp_t0, now, flops);
   t->comp_time += now - t->comp_t0;
   t->comp_flops += flops;
