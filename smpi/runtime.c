@@ -57,6 +57,7 @@ static struct {
   int argc;
   char **argv;
   bool running;   /* inside eng_run */
+  char ***rank_argv; /* each rank's argv copy: reachable to the end, as a process's argv is */
   int abort_code; /* set by smpi_abort_job */
 } R;
 
@@ -379,6 +380,9 @@ static void rank_main(void *arg)
   char **argv = xcalloc((size_t)R.argc + 1, sizeof *argv);
   for (int i = 0; i < R.argc; i++)
     argv[i] = xstrdup(R.argv[i]);
+  if (!R.rank_argv)
+    R.rank_argv = xcalloc((size_t)smpi_w.np, sizeof *R.rank_argv);
+  R.rank_argv[me->rank] = argv;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &me->burst_start);
   me->exit_code = R.real_main(R.argc, argv);
   me->returned = true;
