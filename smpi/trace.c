@@ -438,10 +438,13 @@ void smpi_trace_coll(const smpi_trace_coll_args *a)
   }
   t->coll_written = true;
   if (t->size < 0) {
+    /* what this rank sends (the total of an alltoallv), else what it receives */
     long long s = a->send;
-    if (s < 0 && a->scounts)
+    if (s < 0 && a->scounts) {
+      s = 0;
       for (int i = 0; i < a->nranks; i++)
-        s += a->scounts[i] + (i == 0);
+        s += a->scounts[i];
+    }
     if (s < 0)
       s = a->recv;
     t->size = s;

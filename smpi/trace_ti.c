@@ -277,8 +277,9 @@ void ti_coll(int rank, const smpi_trace_coll_args *a)
   char line[256];
   size_t n = 0;
   char *big = NULL; /* count arrays of large communicators */
-  size_t need = 128 + (size_t)(a->scounts ? a->nranks : 0) * 12 +
-                (size_t)(a->rcounts ? a->nranks : 0) * 12;
+  /* 22 characters hold any long and its space */
+  size_t need = 128 + (size_t)(a->scounts ? a->nranks + 1 : 0) * 22 +
+                (size_t)(a->rcounts ? a->nranks + 1 : 0) * 22;
   char *out = line;
   size_t cap = sizeof line;
   if (need > cap) {

@@ -2,6 +2,7 @@
 """Checks the traces and the profile of trace_prog.c (4 ranks) against what it does.
 
 usage: trace_check.py SMPIRUN PROG paje|grouped|json|ti|profile
+       trace_check.py SMPIRUN TI_CALLS simgrid DATA_DIR
 
 paje     pj_dump (Debian pajeng) parses the Paje trace; its states and links are the
          program's calls and messages (exit 77 when pj_dump is missing: skipped)
@@ -9,6 +10,8 @@ grouped  the same with -trace-grouped and display sizes: host containers, sizes 
 json     the Chrome trace-event JSON parses; one track per rank, slices, matching flows
 ti       the time-independent trace has SimGrid's layout and exactly the expected lines
 profile  the profile's CSV has the expected calls, messages, bytes and size histograms
+simgrid  tests/data/trace/ti_calls.c recorded by us gives the lines SimGrid 3.32 recorded
+         (tests/data/trace/simgrid_ti/), but for the measured compute amounts
 """
 import csv
 import json
@@ -29,10 +32,10 @@ def check(cond, what):
         print("FAIL:", what)
 
 
-def run(tmp, *args):
-    cmd = [SMPIRUN, "-np", str(NP)] + list(args) + [PROG, "--compute"]
+def run(tmp, *args, prog_args=("--compute",)):
+    cmd = [SMPIRUN, "-np", str(NP)] + list(args) + [PROG] + list(prog_args)
     p = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True, timeout=120)
-    if p.returncode != 0 or "trace_prog: OK" not in p.stdout:
+    if p.returncode != 0 or ("trace_prog: OK" not in p.stdout and prog_args):
         print(" ".join(cmd))
         print(p.stdout, p.stderr)
         sys.exit("the program failed")
@@ -202,7 +205,25 @@ def profile():
           "rank 0 Bcast sends 400-byte messages: %s" % bcast0)
 
 
-{"paje": lambda: paje(False), "grouped": lambda: paje(True), "json": chrome_json, "ti": ti,
+def simgrid():
+    data = os.path.abspath(sys.argv[4])
+    plat = os.path.join(data, "..", "simgrid-ref", "platforms", "cluster16.xml")
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "hosts"), "w") as f:
+            f.write("".join("node-%d\n" % i for i in range(NP)))
+        run(tmp, "-platform", plat, "-hostfile", "hosts", "-trace-ti", prog_args=())
+        with open(os.path.join(tmp, "smpi_simgrid.txt")) as f:
+            files = f.read().split()
+        for rank, path in enumerate(files):
+            with open(os.path.join(tmp, path)) as f:
+                got = [l for l in f.read().splitlines() if " compute " not in l]
+            with open(os.path.join(data, "simgrid_ti", "rank-%d.txt" % (rank + 1))) as f:
+                want = f.read().splitlines()
+            check(got == want, "rank %d: ours\n  %s\nSimGrid 3.32\n  %s" %
+                  (rank, "\n  ".join(got), "\n  ".join(want)))
+
+
+{"simgrid": simgrid, "paje": lambda: paje(False), "grouped": lambda: paje(True), "json": chrome_json, "ti": ti,
  "profile": profile}[MODE]()
 if failures:
     sys.exit("%d check(s) failed" % len(failures))
