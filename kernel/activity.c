@@ -84,7 +84,7 @@ static void model_advance(eng_model *base, double now)
         continue;
       }
     }
-    LOG_DEBUG("%s action %p done at %.17g", m->name, (void *)a, now);
+    LOG_DEBUG("%s action %p of %.17g done at %.17g", m->name, (void *)a, a->total, now);
     action_end(a, ACT_DONE, now);
   }
 }
