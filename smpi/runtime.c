@@ -58,6 +58,7 @@ static struct {
   char **argv;
   bool running;   /* inside eng_run */
   char ***rank_argv; /* each rank's argv copy: reachable to the end, as a process's argv is */
+  char *hostfile;    /* the hostfile's path, kept like smpi_w.platform_name (messages) */
   int abort_code; /* set by smpi_abort_job */
 } R;
 
@@ -448,6 +449,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
 
   /* placement */
   size_t *slots = NULL, nslots = 0;
+  R.hostfile = o.hostfile;
   if (o.hostfile) {
     if (read_hostfile(o.hostfile, &slots, &nslots) != 0)
       return 1;

@@ -288,6 +288,7 @@ int main(int argc, char **argv)
             "%s: '%s' was not built with smpicc: it would run natively, once, outside the "
             "simulation; rebuild it with smpicc\n",
             prog, argv[i]);
+    free(path);
     return 1;
   }
   add_field("version", SMPI_LAUNCH_VERSION);
@@ -320,5 +321,7 @@ int main(int argc, char **argv)
     args[k] = argv[i + k];
   execv(path, args);
   fprintf(stderr, "%s: cannot run '%s': %s\n", prog, path, strerror(errno));
+  free(args); /* (LeakSanitizer checks the launcher's error paths too) */
+  free(path);
   return 127;
 }
