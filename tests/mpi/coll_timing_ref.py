@@ -48,7 +48,7 @@ def parse(path, only=None, missing=None):
             m = re.search(r"platform (\S+), (\d+) ranks, hostfile (\S+)", line)
             if m:
                 plat, np_, hosts = m.group(1), int(m.group(2)), m.group(3)
-            m = re.match(r"# (\w+) (\w+) (/?\d+) \d+: SimGrid ([^;]*);", line)
+            m = re.match(r"# (\w+) (\w+) (/?\d+) \d+: SimGrid ([^;(]*)", line)
             if m and missing is not None and (not only or re.search(only, ":".join(m.groups()[:3]))):
                 missing.append(m.groups())
             continue
@@ -140,6 +140,7 @@ def main():
             key = "ok" if status == "ok" else "known" if status.startswith("known") else "bad"
             counts[key] = counts.get(key, 0) + 1
         for coll, algo, size, why in missing:
+            why = why.strip()
             print("  %-22s %-28s %-9s SimGrid %s" % (coll, algo, size, why))
             table.append((os.path.basename(plat), np_, coll, algo, size, None, None, None, None,
                           "SimGrid " + why))
