@@ -29,7 +29,8 @@ t_expect_rc 0 && [ "$(wc -l <out)" -eq 2 ] && t_grep_err 'simulated time' && t_o
 
 # ---- -platform, -hostfile host:slots (round-robin), -map ----
 printf 'alice:2\n# a comment, then a blank line\n\n  bob  \ncarol:1\n' >hf
-t_run hostfile "$SMPIRUN" -np 6 -platform "$plat" -hostfile hf -map ./tc hosts
+# (6 ranks on 4 slots wrap around only when asked: smpi/oversubscribe)
+t_run hostfile "$SMPIRUN" -np 6 -platform "$plat" -hostfile hf --cfg=smpi/oversubscribe:yes -map ./tc hosts
 printf 'rank 0 on alice\nrank 1 on alice\nrank 2 on bob\nrank 3 on carol\nrank 4 on alice\nrank 5 on alice\n' >want
 printf '[rank 0] -> alice\n[rank 1] -> alice\n[rank 2] -> bob\n[rank 3] -> carol\n[rank 4] -> alice\n[rank 5] -> alice\n' >wantmap
 if t_expect_rc 0 && t_same_out want; then
