@@ -26,7 +26,8 @@ static prof_call *call_of(trace_rank *t, int id)
     size_t cap = (size_t)t->ncalls;
     XGROW(t->calls, cap, (size_t)id + 1);
     memset(t->calls + t->ncalls, 0, (cap - (size_t)t->ncalls) * sizeof *t->calls);
-    t->ncalls = (int)cap;
+    /* ncalls counts call names, not capacity: the report indexes the name table with it */
+    t->ncalls = id + 1;
   }
   return &t->calls[id];
 }

@@ -327,11 +327,13 @@ static char *next_line(rank_state *st, long *lineno)
     if (keep + WINDOW / 2 > rd->cap) {
       rd->cap = (keep + WINDOW) * 2;
       char *nb = xmalloc(rd->cap + 1);
-      memcpy(nb, rd->buf + rd->pos, keep);
+      if (keep) /* rd->buf is still NULL before the first read */
+        memcpy(nb, rd->buf + rd->pos, keep);
       free(rd->buf);
       rd->buf = nb;
     } else {
-      memmove(rd->buf, rd->buf + rd->pos, keep);
+      if (keep)
+        memmove(rd->buf, rd->buf + rd->pos, keep);
     }
     rd->pos = 0;
     rd->len = keep;

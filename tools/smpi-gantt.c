@@ -652,5 +652,10 @@ int main(int argc, char **argv)
     printf("smpi-gantt: %s: %zu ranks in %zu rows, %zu states, %zu messages, %g..%g s -> %s\n",
            base, nr, nrows, nused, T.narrows, from, to, paths[1]);
   plot_free(p);
+  free(acc);
+  free(color);
+  free(order);
+  free(total);
+  free(rows);
   return rc == 0 ? 0 : 1;
 }
