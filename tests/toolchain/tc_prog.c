@@ -13,7 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static volatile int *volatile null_ptr;
+/* not NULL itself: UBSan would report a null store before the crash the test is about */
+static volatile int *volatile bad_ptr = (volatile int *)16;
 
 int main(int argc, char **argv)
 {
@@ -39,7 +40,7 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 1) {
       smpi_execute(1.0);
-      *null_ptr = 1;
+      *bad_ptr = 1;
     }
     MPI_Barrier(MPI_COMM_WORLD);
   } else if (!strcmp(mode, "leak")) {
