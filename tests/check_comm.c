@@ -35,7 +35,9 @@ START_TEST(group_identity_and_lookups)
   int w[] = {0, 1, 2};
   smpi_group *g = grp(3, w);
   ck_assert_ptr_null(g->world);
-  ck_assert(smpi_group_equal(g, smpi_group_identity(3)));
+  smpi_group *id3 = smpi_group_identity(3);
+  ck_assert(smpi_group_equal(g, id3));
+  smpi_group_unref(id3);
   /* dense reverse map */
   int d[] = {8, 9, 11, 10};
   smpi_group *dg = grp(4, d);
