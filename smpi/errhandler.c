@@ -71,8 +71,8 @@ void smpi_errhandler_unref(smpi_errhandler *e)
 
 /* ---- dispatch ---- */
 
-static int run_handler(smpi_comm *c, smpi_errhandler *eh, int code, const char *fname,
-                       const char *detail)
+int smpi_errhandler_run(smpi_errhandler *eh, int handle, const char *on, int code,
+                        const char *fname, const char *detail)
 {
   if (eh->ret)
     return code;
@@ -86,19 +86,25 @@ static int run_handler(smpi_comm *c, smpi_errhandler *eh, int code, const char *
     }
     fflush(stdout);
     if (me)
-      fprintf(stderr, "smpi: rank %d: %s on %s: %s%s%s%s\n", me->rank, fname,
-              c ? smpi_comm_display_name(c) : "MPI_COMM_WORLD", s, detail ? " (" : "",
-              detail ? detail : "", detail ? ")" : "");
+      fprintf(stderr, "smpi: rank %d: %s on %s: %s%s%s%s\n", me->rank, fname, on, s,
+              detail ? " (" : "", detail ? detail : "", detail ? ")" : "");
     else
       fprintf(stderr, "smpi: %s: %s%s%s%s\n", fname, s, detail ? " (" : "", detail ? detail : "",
               detail ? ")" : "");
     int klass = smpi_error_class(code);
     smpi_abort_job(klass > 0 && klass < 256 ? klass : 1);
   }
-  MPI_Comm h = c ? smpi_comm_handle(c) : MPI_COMM_WORLD;
   int e = code;
-  eh->fn(&h, &e);
+  eh->fn(&handle, &e);
   return code;
+}
+
+static int run_handler(smpi_comm *c, smpi_errhandler *eh, int code, const char *fname,
+                       const char *detail)
+{
+  return smpi_errhandler_run(eh, c ? smpi_comm_handle(c) : MPI_COMM_WORLD,
+                             c ? smpi_comm_display_name(c) : "MPI_COMM_WORLD", code, fname,
+                             detail);
 }
 
 static int comm_error_detail(MPI_Comm h, int code, const char *fname, const char *detail)

@@ -35,32 +35,12 @@ static int win_error_detail(smpi_win *w, int code, const char *fname, const char
   if (!w)
     return detail ? smpi_comm_errorf(MPI_COMM_WORLD, code, fname, "%s", detail)
                   : smpi_comm_error(MPI_COMM_WORLD, code, fname);
-  smpi_errhandler *eh = w->eh;
-  if (eh->ret)
-    return code;
-  if (eh->fatal) {
-    smpi_rank *me = smpi_self();
-    const char *s = smpi_error_string(code);
-    char unknown[48];
-    if (!s || !*s) {
-      snprintf(unknown, sizeof unknown, "error code %d", code);
-      s = unknown;
-    }
-    char wname[64];
-    if (w->name && *w->name)
-      snprintf(wname, sizeof wname, "window %s", w->name);
-    else
-      snprintf(wname, sizeof wname, "window 0x%x", (unsigned)w->handle);
-    fflush(stdout);
-    fprintf(stderr, "smpi: rank %d: %s on %s: %s%s%s%s\n", me ? me->rank : -1, fname, wname, s,
-            detail ? " (" : "", detail ? detail : "", detail ? ")" : "");
-    int klass = smpi_error_class(code);
-    smpi_abort_job(klass > 0 && klass < 256 ? klass : 1);
-  }
-  MPI_Win h = w->handle;
-  int e = code;
-  eh->fn(&h, &e);
-  return code;
+  char wname[64];
+  if (w->name && *w->name)
+    snprintf(wname, sizeof wname, "window %s", w->name);
+  else
+    snprintf(wname, sizeof wname, "window 0x%x", (unsigned)w->handle);
+  return smpi_errhandler_run(w->eh, w->handle, wname, code, fname, detail);
 }
 
 int smpi_win_error(smpi_win *w, int code, const char *fname)
