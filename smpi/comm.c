@@ -515,11 +515,8 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
   SMPI_ENTER("MPI_Comm_set_name");
   smpi_comm *c = SMPI_CHECK_COMM(comm);
   SMPI_CHECK(comm_name, comm, MPI_ERR_ARG);
-  size_t n = strnlen(comm_name, MPI_MAX_OBJECT_NAME - 1);
   free(c->name);
-  c->name = xmalloc(n + 1);
-  memcpy(c->name, comm_name, n);
-  c->name[n] = 0;
+  c->name = xstrndup(comm_name, MPI_MAX_OBJECT_NAME - 1);
   SMPI_RETURN(MPI_SUCCESS);
 }
 

@@ -1029,11 +1029,8 @@ int smpi_type_set_name(MPI_Datatype datatype, const char *name)
     return rc;
   if (!name)
     return DT_ERR(MPI_ERR_ARG, "MPI_Type_set_name: name is NULL");
-  size_t len = strnlen(name, MPI_MAX_OBJECT_NAME - 1);
   free(dt->name);
-  dt->name = xmalloc(len + 1);
-  memcpy(dt->name, name, len);
-  dt->name[len] = '\0';
+  dt->name = xstrndup(name, MPI_MAX_OBJECT_NAME - 1);
   return MPI_SUCCESS;
 }
 

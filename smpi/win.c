@@ -367,11 +367,8 @@ int PMPI_Win_set_name(MPI_Win win, const char *win_name)
   SMPI_ENTER("MPI_Win_set_name");
   smpi_win *w = WIN_GET(win);
   WIN_CHECK(win_name, w, MPI_ERR_ARG);
-  size_t n = strnlen(win_name, MPI_MAX_OBJECT_NAME - 1);
   free(w->name);
-  w->name = xmalloc(n + 1);
-  memcpy(w->name, win_name, n);
-  w->name[n] = 0;
+  w->name = xstrndup(win_name, MPI_MAX_OBJECT_NAME - 1);
   SMPI_RETURN(MPI_SUCCESS);
 }
 

@@ -42,6 +42,14 @@ char *xstrdup(const char *s)
   return memcpy(xmalloc(n), s, n);
 }
 
+char *xstrndup(const char *s, size_t max)
+{
+  size_t n = strnlen(s, max);
+  char *d = memcpy(xmalloc(n + 1), s, n);
+  d[n] = 0;
+  return d;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
   va_list ap;

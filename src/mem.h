@@ -8,6 +8,8 @@ void *xmalloc(size_t size) __attribute__((malloc, returns_nonnull));
 void *xcalloc(size_t n, size_t size) __attribute__((malloc, returns_nonnull));
 void *xrealloc(void *ptr, size_t size) __attribute__((returns_nonnull));
 char *xstrdup(const char *s) __attribute__((malloc, returns_nonnull));
+/* at most max bytes of s, always terminated (object names cut to MPI_MAX_OBJECT_NAME - 1) */
+char *xstrndup(const char *s, size_t max) __attribute__((malloc, returns_nonnull));
 /* printf into a fresh buffer */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2), returns_nonnull));
 
