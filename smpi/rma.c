@@ -988,9 +988,7 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
   SMPI_ENTER("MPI_Win_post");
   smpi_win *w = WIN_GET(win);
-  smpi_group *g = smpi_group_get(group);
-  if (group == MPI_GROUP_EMPTY)
-    g = smpi_group_empty();
+  smpi_group *g = smpi_group_get(group); /* MPI_GROUP_EMPTY is a predefined handle */
   WIN_CHECK(g, w, MPI_ERR_GROUP);
   WIN_CHECK((assert & ~ASSERT_BITS) == 0, w, MPI_ERR_ASSERT);
   if (w->posted)
@@ -1030,9 +1028,7 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
   SMPI_ENTER("MPI_Win_start");
   smpi_win *w = WIN_GET(win);
-  smpi_group *g = smpi_group_get(group);
-  if (group == MPI_GROUP_EMPTY)
-    g = smpi_group_empty();
+  smpi_group *g = smpi_group_get(group); /* MPI_GROUP_EMPTY is a predefined handle */
   WIN_CHECK(g, w, MPI_ERR_GROUP);
   WIN_CHECK((assert & ~ASSERT_BITS) == 0, w, MPI_ERR_ASSERT);
   if (w->access != RMA_ACC_NONE && w->access != RMA_ACC_FENCE_READY)
