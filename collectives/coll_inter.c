@@ -32,30 +32,6 @@
 #include "src/invariant.h"
 #include "src/mem.h"
 
-/* The hidden intracommunicator of the local group, built as smpi/comm.c builds it for the
- * creation patterns (same key, so that whichever of the two makes it first, every member
- * derives the context id exactly once and all agree). TODO: use an accessor of comm.c once
- * it exports one. */
-static smpi_comm *local_of(smpi_comm *c)
-{
-  if (!c->local) {
-    char key[64];
-    snprintf(key, sizeof key, "L:%u:%d", c->ctx, c->side);
-    smpi_comm *l = xcalloc(1, sizeof *l);
-    l->owner = c->owner;
-    l->refs = 1;
-    l->group = smpi_group_ref(c->group);
-    l->rank = c->rank;
-    l->ctx = smpi_ctx_derive(key, 0, c->group->size);
-    l->info = MPI_INFO_NULL;
-    l->handle = MPI_COMM_NULL;
-    l->eh = smpi_errhandler_ref(c->eh);
-    snprintf(l->dname, sizeof l->dname, "local group of %#x", (unsigned)c->handle);
-    c->local = l;
-  }
-  return c->local;
-}
-
 /* ---- per-call state: one context for the local group, one for the intercommunicator ---- */
 
 typedef struct inter {
@@ -97,7 +73,7 @@ static void begin(inter *s, smpi_comm *c, MPI_Comm comm, const char *fname, coll
   s->rsize = smpi_comm_remote_size(c);
   s->why[0] = 0;
   ctx_init(&s->rem, c, id);
-  ctx_init(&s->loc, local_of(c), id);
+  ctx_init(&s->loc, smpi_comm_local(c), id);
 }
 
 /* waits for what is left, frees the scratch memory, reports the first error */

@@ -229,8 +229,6 @@ static int identity_rank(int i, void *arg)
   return i;
 }
 
-static smpi_comm *local_of(smpi_comm *c);
-
 /* Leaders (local rank 0) exchange on the intercommunicator, then broadcast locally. */
 static void pattern_inter(smpi_comm *c, size_t bytes, const char *fname)
 {
@@ -242,7 +240,7 @@ static void pattern_inter(smpi_comm *c, size_t bytes, const char *fname)
     smpi_p2p_set_activity(NULL);
     free(b);
   }
-  pattern_bcast(local_of(c), 0, bytes, fname);
+  pattern_bcast(smpi_comm_local(c), 0, bytes, fname);
 }
 
 smpi_xchg *smpi_comm_xchg(smpi_comm *parent, const int *mine, int width, void *ptr,
@@ -315,7 +313,7 @@ static smpi_comm *new_inter(smpi_comm *parent, smpi_group *local, smpi_group *re
 
 /* The hidden intracommunicator of an intercommunicator's local group (for the local
  * phase of its creation patterns), made on first use with an id all local members derive. */
-static smpi_comm *local_of(smpi_comm *c)
+smpi_comm *smpi_comm_local(smpi_comm *c)
 {
   if (!c->local) {
     char key[64];

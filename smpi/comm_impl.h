@@ -151,6 +151,9 @@ struct smpi_comm {
 };
 
 smpi_comm *smpi_comm_world_of(int world_rank); /* NULL before that rank's MPI_Init */
+/* intercommunicators: the hidden intracommunicator of the local group, made on first use
+ * (its context id is derived from the intercommunicator's, so every member agrees) */
+smpi_comm *smpi_comm_local(smpi_comm *c);
 
 /* ---- collective creation (comm.c) ----
  * A rendezvous of the members of one creation call, named by a key all of them can build
