@@ -1,31 +1,42 @@
 #!/usr/bin/env python3
 """Benchmark harness: our simulator against SimGrid 3.32 on the same MPI programs.
 
-One command builds tools/bench/programs/bench_mpi.c twice (our build-tree smpicc and
-SimGrid's /usr/bin/smpicc), runs every (platform, scale, case) with both, alternating which
-goes first at each repetition (the machine is shared and noisy: a slow minute hits both),
-and prints one table per case.
+One command builds tools/bench/programs/bench_mpi.c and hpl_like.c twice (our build-tree
+smpicc and SimGrid's /usr/bin/smpicc), runs every (case, platform, scale) with both,
+alternating which goes first at each repetition (the machine is shared and noisy: a slow
+minute hits both), prints one table per case, then a targets summary (issue 9).
 
-    run k:   ours  SG   |  run k+1:  SG  ours  | ...      ratio_k = ours_k / SG_k
-    median and spread (min..max) are taken over the per-repetition ratios.
+    run k:   ours  SG   |  run k+1:  SG  ours  | ...      ratio_k = SG_k / ours_k ("x faster")
+    median and spread (min..max) are taken over the per-repetition values.
 
-Both simulators get the same options (the meaning is the same on both sides):
+Worked example of the per-message cost, token ring on 16 ranks (160 messages): ours takes
+0.04 s of wall time (250 us/msg) and prints a loop time of 0.005 s (31 us/msg); SimGrid takes
+0.67 s (4 190 us/msg) and prints 0.17 s for its loop (1 060 us/msg): 17x faster on wall,
+34x on loop. The same at 4 096 ranks gives the cost growth 16 -> 4096 of each simulator
+(its us/msg at 4096 over its us/msg at 16).
+
+Both simulators get the same options, with the same meaning on both sides:
     --cfg=smpi/display-timing:yes          print the simulated time
     --cfg=smpi/simulate-computation:no     compute between MPI calls takes no simulated time
+                                           (yes for 'stencil', with smpi/host-speed:1Gf)
     --cfg=smpi/privatization:no            no per-rank globals (bench_mpi.c has none); SimGrid's
-                                           smpirun puts privatization:1 first, ours wins (last)
+                                           smpirun puts privatization:1 first, ours wins (last);
+                                           not for 'hpl' (hpl_like.c has globals: both default)
+    --cfg=smpi/<coll>:<algo>               for the forced-algorithm cases (alltoall_pair, ...)
 Both also get the same -hostfile listing the platform's first N hosts in platform order
 (node-0, node-1, ...): without one, SimGrid's smpirun places ranks on the hosts sorted by
 name (node-0, node-1, node-10, node-100, node-1000, ...) while ours uses platform order, and
 on a fat tree the two placements give different routes and simulated times.
-Wall time and max RSS come from wait4() on the smpirun process (whole command: launcher,
-platform parsing, simulation), like /usr/bin/time -f '%e %M'.
+Wall time is that of the whole smpirun command (launcher, platform parsing, simulation), max
+RSS that of its process tree, from GNU time's %M (see run_one for why not wait4 here).
 
-Exit status: 0 ok; 1 a run failed, or (--quick) simulated times disagree by more than 0.1 %
-on a case where models and algorithms are the same (pingpong, tokenring); 77 (--quick) when
-SimGrid is absent. See tools/bench/README.md.
+Exit status: 0 ok; 1 a run failed, or simulated times disagree by more than 0.1 % on a case
+where models and algorithms are the same (CHECKED below); 77 (--quick) when SimGrid is
+absent. Timing targets are reported, never asserted. See tools/bench/README.md.
 """
 import argparse
+import json
+import math
 import os
 import re
 import shutil
@@ -37,20 +48,51 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-PROGRAM = os.path.join(HERE, "programs", "bench_mpi.c")
+PROGRAMS = {"bench": os.path.join(HERE, "programs", "bench_mpi.c"),
+            "hpl": os.path.join(HERE, "programs", "hpl_like.c")}
 PLATFORMS = {"flat": os.path.join(HERE, "platforms", "cluster_flat.xml"),
              "fattree": os.path.join(HERE, "platforms", "fattree.xml")}
-CASES = ["pingpong", "tokenring", "shiftring", "alltoall", "allreduce", "bcast", "reduceburst"]
-# Same network model and point-to-point protocol on both sides: simulated times must agree.
-MUST_AGREE = {"pingpong", "tokenring"}
+
+BASE_CFG = ["--cfg=smpi/display-timing:yes"]
+NO_COMPUTE = ["--cfg=smpi/simulate-computation:no"]
+NO_PRIV = ["--cfg=smpi/privatization:no"]
+
+
+def bench_case(arg, cfg=(), check=False, what=""):
+    return {"prog": "bench", "arg": arg, "cfg": list(cfg) or NO_COMPUTE + NO_PRIV,
+            "check": check, "what": what}
+
+
+# check: same network model, point-to-point protocol and algorithms on both sides, so the
+# simulated times must agree within AGREE_TOL. Default selectors may pick different
+# algorithms, sampled computation is measured differently: those are reported only.
+CASES = {
+    "pingpong": bench_case("pingpong", check=True),
+    "tokenring": bench_case("tokenring", check=True),
+    "shiftring": bench_case("shiftring", check=True),
+    "alltoall": bench_case("alltoall"),
+    "alltoall_pair": bench_case("alltoall", NO_COMPUTE + NO_PRIV + ["--cfg=smpi/alltoall:pair"],
+                                check=True),
+    "allreduce": bench_case("allreduce"),
+    "allreduce_rdb": bench_case("allreduce", NO_COMPUTE + NO_PRIV + ["--cfg=smpi/allreduce:rdb"],
+                                check=True),
+    "bcast": bench_case("bcast"),
+    "reduceburst": bench_case("reduceburst"),
+    "stencil": bench_case("stencil", ["--cfg=smpi/simulate-computation:yes",
+                                      "--cfg=smpi/host-speed:1Gf"] + NO_PRIV),
+    "stencilflops": bench_case("stencilflops", check=True),
+    "hpl": {"prog": "hpl", "arg": None, "cfg": NO_COMPUTE, "check": False},
+}
+QUICK_CASES = ["pingpong", "tokenring", "alltoall_pair", "allreduce_rdb", "stencilflops"]
 AGREE_TOL = 1e-3
-COMMON_CFG = ["--cfg=smpi/display-timing:yes", "--cfg=smpi/simulate-computation:no",
-              "--cfg=smpi/privatization:no"]
+# Targets of issue 9 (benchmarks, not tests: printed in the summary, never asserted)
+T_SPEEDUP, T_GROWTH, T_RSS = 8.0, 1.5, 0.5
 
 OURS_SIM = re.compile(r"smpi: simulated time: (\S+) s \(wall-clock time: (\S+) s")
 SG_SIM = re.compile(r"Simulated time: (\S+) seconds")
 SG_LOOP = re.compile(r"The simulation took (\S+) seconds")
 MSGS = re.compile(r"bench: case=\S+ msgs=(\d+)")
+HPL_LINE = re.compile(r"hpl_like: N \d+ NB \d+ \d+x\d+ time \S+ s gflops \S+ OK")
 
 
 def log(msg):
@@ -78,14 +120,15 @@ def ensure_simgrid(may_install):
                         % (why[0] if why else "unknown reason"))
 
 
-def build(cc, out, quiet_env=None):
-    cmd = [cc, "-O2", "-Wall", "-Wextra", "-o", out, PROGRAM]
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       env=quiet_env)
+def build(cc, src, out):
+    cmd = [cc, "-O2", "-Wall", "-Wextra", "-o", out, src]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:
         log(r.stdout)
         raise SystemExit("bench: build failed: %s" % " ".join(cmd))
 
+
+# ---- platforms and hostfiles ----
 
 def platform_hosts(path):
     """Host names of a platform file, in platform order. The bench platforms are one
@@ -104,21 +147,106 @@ def platform_hosts(path):
     return names
 
 
-def hostfile(work, plat, n):
-    """A hostfile with the first n hosts of plat, one per line (created once per run)."""
-    path = os.path.join(work, "hosts-%s-%d.txt" % (plat, n))
+def platform_file(work, plat, n):
+    """The platform to run n ranks on: the bench file, or (only for the 5-minute search past
+    4096 ranks) a larger copy of it: more hosts on the flat cluster, more leaf switches of 64
+    hosts on the fat tree (same switches, links and 2:1 oversubscription)."""
+    base = PLATFORMS[plat]
+    if n <= len(platform_hosts(base)):
+        return base
+    path = os.path.join(work, "%s-%d.xml" % (plat, n))
     if not os.path.exists(path):
-        hosts = platform_hosts(PLATFORMS[plat])
+        text = open(base).read()
+        if plat == "fattree":
+            leaves = -(-n // 64)
+            text = text.replace('topo_parameters="2;64,64;1,32;1,1"',
+                                'topo_parameters="2;64,%d;1,32;1,1"' % leaves)
+            n = 64 * leaves
+        text = re.sub(r'radical="0-\d+"', 'radical="0-%d"' % (n - 1), text)
+        with open(path, "w") as f:
+            f.write(text)
+    return path
+
+
+def hostfile(work, platpath, n):
+    """A hostfile with the first n hosts of the platform, one per line (created once)."""
+    path = os.path.join(work, "hosts-%s-%d.txt" % (os.path.basename(platpath), n))
+    if not os.path.exists(path):
+        hosts = platform_hosts(platpath)
         if n > len(hosts):
-            raise SystemExit("bench: platform %s has %d hosts, %d asked" % (plat, len(hosts), n))
+            raise SystemExit("bench: platform %s has %d hosts, %d asked" % (platpath, len(hosts), n))
         with open(path, "w") as f:
             f.write("".join(h + "\n" for h in hosts[:n]))
     return path
 
 
+# ---- the HPL-like case ----
+
+def hpl_grid(n):
+    """P x Q with P the largest divisor of n not above sqrt(n) (1024: 32 x 32)."""
+    p = max(d for d in range(1, math.isqrt(n) + 1) if n % d == 0)
+    return p, n // p
+
+
+def _owner(g, nb, nprocs):
+    return (g // nb) % nprocs
+
+
+def _count_below(g, p, nprocs, nb):
+    full, rest = divmod(g, nb * nprocs)
+    extra = rest - p * nb
+    return full * nb + (0 if extra < 0 else nb if extra > nb else extra)
+
+
+def _ilog2ceil(n):
+    return max(0, (n - 1).bit_length())
+
+
+def hpl_msgs(N, NB, P, Q):
+    """Nominal point-to-point messages of hpl_like.c in model mode (its pivots are a fixed
+    function of the column, so this follows its pattern): per column k, the MAXLOC Allreduce
+    (P log2 P, like the allreduce case) and the pivot-row Bcast (P - 1) on the panel's process
+    column, plus 2 per row swap across process rows, in the panel column and in every process
+    column with trailing columns; per panel, the panel Bcast along each process row
+    (P (Q - 1)) and the U12 Bcast down each process column with trailing columns (P - 1)."""
+    mask = (1 << 64) - 1
+    msgs = 0
+    for j in range(0, N, NB):
+        jb = min(NB, N - j)
+        trailing = sum(1 for c in range(Q)
+                       if _count_below(N, c, Q, NB) - _count_below(j + jb, c, Q, NB) > 0)
+        for k in range(j, j + jb):
+            x = (k * 0x9E3779B97F4A7C15 + 7) & mask
+            x ^= x >> 31
+            gp = k + x % (N - k)
+            across = P > 1 and _owner(k, NB, P) != _owner(gp, NB, P)
+            msgs += P * _ilog2ceil(P) + (P - 1) + (2 + 2 * trailing if across else 0)
+        msgs += P * (Q - 1) + trailing * (P - 1)
+    return msgs
+
+
+def case_args(a, case, n):
+    c = CASES[case]
+    if c["prog"] == "hpl":
+        p, q = hpl_grid(n)
+        return [str(a.hpl_n), str(a.hpl_nb), str(p), str(q)]
+    return [c["arg"]]
+
+
+# ---- running and parsing ----
+
+# Max RSS: a child forked by this script starts with the script's own pages (~15 MiB of
+# Python) counted in its high-water mark, even across exec, so wait4()'s ru_maxrss can never
+# report less than that. GNU time (a ~1 MiB process) forks the simulator instead and we read
+# its %M; without it, wait4's figure is used with a note in the header.
+GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+
+
 def run_one(cmd, timeout):
-    """Run cmd; return dict(wall, rss_kib, out, rc) measured with wait4 on the child."""
-    with tempfile.TemporaryFile("w+") as out:
+    """Run cmd; return dict(wall, rss, out, rc): wall from our clock, max RSS in KiB."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.NamedTemporaryFile("r") as rssf:
+        if GNU_TIME:
+            cmd = [GNU_TIME, "-f", "%M", "-o", rssf.name] + cmd
         t0 = time.monotonic()
         p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = t0 + timeout
@@ -141,13 +269,20 @@ def run_one(cmd, timeout):
         wall = time.monotonic() - t0
         p.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
-        return {"wall": wall, "rss": ru.ru_maxrss, "out": out.read(), "rc": p.returncode}
+        rss = ru.ru_maxrss
+        if GNU_TIME:  # its file ends with %M (after "Command exited with non-zero status")
+            lines = rssf.read().split()
+            rss = int(lines[-1]) if lines and lines[-1].isdigit() else None
+        return {"wall": wall, "rss": rss, "out": out.read(), "rc": p.returncode}
 
 
-def parse(kind, res):
+def parse(kind, res, nominal_msgs=None):
     out = res["out"]
-    m = MSGS.search(out)
-    res["msgs"] = int(m.group(1)) if m else None
+    if nominal_msgs is not None:  # hpl_like prints its own line; the count comes from hpl_msgs
+        res["msgs"] = nominal_msgs if HPL_LINE.search(out) else None
+    else:
+        m = MSGS.search(out)
+        res["msgs"] = int(m.group(1)) if m else None
     if kind == "ours":
         m = OURS_SIM.search(out)
         res["sim"] = float(m.group(1)) if m else None
@@ -157,9 +292,14 @@ def parse(kind, res):
         res["sim"] = float(m.group(1)) if m else None
         m = SG_LOOP.search(out)
         res["loop"] = float(m.group(1)) if m else None
-    res["ok"] = res["rc"] == 0 and res["sim"] is not None and res["msgs"] is not None
+    if res["loop"] is not None and res["loop"] <= 0:
+        res["loop"] = None  # ours prints 3 decimals: 0.000 means "under 0.5 ms", not zero
+    res["ok"] = (res["rc"] == 0 and res["sim"] is not None and res["msgs"] is not None
+                 and res["rss"] is not None)
     return res
 
+
+# ---- statistics and formatting ----
 
 def med_spread(xs):
     xs = [x for x in xs if x is not None]
@@ -187,12 +327,80 @@ def fmt_ms(t):
     return "%s (%s–%s)" % (fmt(med), fmt(lo), fmt(hi))
 
 
+def cell_stats(res):
+    """Summary of one (case, platform, np): per simulator medians, per-repetition ratios."""
+    st = {"state": {}}
+    for kind, rs in res.items():
+        if kind.startswith("_"):
+            continue
+        ok = [x for x in rs if x["ok"]]
+        if not ok:
+            st["state"][kind] = ("skipped" if res.get("_skipped_" + kind) else
+                                 "timeout" if any(x["rc"] == "timeout" for x in rs) else
+                                 "failed" if rs else "not run")
+            continue
+        st["state"][kind] = "ok"
+        st[kind] = {
+            "msgs": ok[0]["msgs"],
+            "wall": med_spread([x["wall"] for x in ok]),
+            "rss_mib": med_spread([x["rss"] / 1024 for x in ok]),
+            "sim": statistics.median([x["sim"] for x in ok]),
+            "msg_per_s": med_spread([x["msgs"] / x["wall"] for x in ok]),
+            "us_per_msg": med_spread([1e6 * x["wall"] / x["msgs"] for x in ok]),
+            "loop_us_per_msg": med_spread([1e6 * x["loop"] / x["msgs"] if x["loop"] else None
+                                           for x in ok]),
+        }
+    o, s = res.get("ours", []), res.get("sg", [])
+    pairs = [(a, b) for a, b in zip(o, s) if a["ok"] and b["ok"]]
+    if pairs:
+        st["speedup_wall"] = med_spread([b["wall"] / a["wall"] for a, b in pairs])
+        st["speedup_loop"] = med_spread([b["loop"] / a["loop"] for a, b in pairs
+                                         if a["loop"] and b["loop"]])
+        st["rss_ratio"] = med_spread([a["rss"] / b["rss"] for a, b in pairs])
+        rel = [(a["sim"] - b["sim"]) / b["sim"] for a, b in pairs if b["sim"] > 0]
+        st["sim_rel_diff"] = statistics.median(rel) if rel else None
+        st["sim_rel_diff_max"] = max((abs(x) for x in rel), default=None)
+    return st
+
+
+def state_text(res, st, kind, timeout):
+    state = st["state"].get(kind, "not run")
+    if state == "skipped":
+        return "skipped (timed out at %d)" % res["_skipped_" + kind]
+    if state == "timeout":
+        return "> %g (timeout)" % timeout
+    return state.upper() if state == "failed" else state
+
+
+def growth(results, case, plat, kind, scales, field="us_per_msg"):
+    """(cost per message at the largest scale measured) / (at the smallest), and the scales."""
+    pts = []
+    for n in scales:
+        res = results.get((case, plat, n))
+        if res is None:
+            continue
+        st = cell_stats(res)
+        if kind in st and st[kind][field][0] is not None:
+            pts.append((n, st[kind][field][0]))
+    if len(pts) < 2:
+        return None, None, None
+    return pts[-1][1] / pts[0][1], pts[0][0], pts[-1][0]
+
+
+# ---- main ----
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true",
-                    help="CI mode: pingpong, tokenring, allreduce at 16 ranks, flat, 1 repetition")
+                    help="CI mode: %s at 16 ranks, flat, 1 repetition" % ",".join(QUICK_CASES))
     ap.add_argument("--full", action="store_true", help="scales up to 4096")
-    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--find-max", action="store_true",
+                    help="the largest scale SimGrid does within --timeout (default 300 s): "
+                         "16, 32, 64, ... ranks until SimGrid times out (ours at the same "
+                         "scales); 1 repetition unless --reps is given")
+    ap.add_argument("--max-ranks", type=int, default=65536,
+                    help="--find-max stops here (past 4096 the platforms are enlarged)")
+    ap.add_argument("--reps", type=int, default=None, help="repetitions (default 3)")
     ap.add_argument("--scales", default=None, help="comma-separated (default 16,64,256,1024)")
     ap.add_argument("--cases", default=None, help="comma-separated, from: " + ",".join(CASES))
     ap.add_argument("--platforms", default="flat,fattree")
@@ -200,20 +408,29 @@ def main():
                     help="our meson build dir (its tools/smpicc and tools/smpirun are used)")
     ap.add_argument("--ours-smpicc", default=None)
     ap.add_argument("--ours-smpirun", default=None)
-    ap.add_argument("--timeout", type=float, default=300, help="per run, seconds")
+    ap.add_argument("--timeout", type=float, default=300,
+                    help="per run, seconds; a simulator that times out for a (case, platform) "
+                         "is not run at larger scales")
+    ap.add_argument("--hpl-n", type=int, default=1024, help="matrix order of the hpl case")
+    ap.add_argument("--hpl-nb", type=int, default=64, help="block size of the hpl case")
+    ap.add_argument("--json", default=None, help="write every cell (all repetitions) here")
     ap.add_argument("--workdir", default=None, help="where binaries go (default: temp dir)")
     ap.add_argument("--no-install", action="store_true",
                     help="do not try apt-get install libsimgrid-dev when SimGrid is missing")
     a = ap.parse_args()
 
     if a.quick:
-        scales, cases, plats, reps = [16], ["pingpong", "tokenring", "allreduce"], ["flat"], 1
+        scales, cases, plats, reps = [16], QUICK_CASES, ["flat"], 1
     else:
-        scales = [int(s) for s in (a.scales or ("16,64,256,1024,4096" if a.full
-                                                 else "16,64,256,1024")).split(",")]
+        if a.find_max:
+            top = a.max_ranks
+            scales = [16 << i for i in range(20) if 16 << i <= top]
+        else:
+            scales = [int(s) for s in (a.scales or ("16,64,256,1024,4096" if a.full
+                                                     else "16,64,256,1024")).split(",")]
         cases = (a.cases or ",".join(CASES)).split(",")
         plats = a.platforms.split(",")
-        reps = a.reps
+        reps = a.reps or (1 if a.find_max else 3)
     for c in cases:
         if c not in CASES:
             raise SystemExit("bench: unknown case '%s' (known: %s)" % (c, ", ".join(CASES)))
@@ -235,99 +452,138 @@ def main():
 
     work = a.workdir or tempfile.mkdtemp(prefix="smpi-bench.")
     os.makedirs(work, exist_ok=True)
-    sims = {"ours": (ours_run, os.path.join(work, "bench_ours"))}
-    build(ours_cc, sims["ours"][1])
+    progs = sorted({CASES[c]["prog"] for c in cases})
+    sims = {"ours": {"run": ours_run}}
     if sg_run:
-        sims["sg"] = (sg_run, os.path.join(work, "bench_sg"))
-        build(sg_cc, sims["sg"][1])
-    order = list(sims)
+        sims["sg"] = {"run": sg_run}
+    for kind, cc in (("ours", ours_cc), ("sg", sg_cc)):
+        if kind in sims:
+            for prog in progs:
+                sims[kind][prog] = os.path.join(work, "%s_%s" % (prog, kind))
+                build(cc, PROGRAMS[prog], sims[kind][prog])
 
-    failures, disagreements, timeouts, results = [], [], [], {}
+    results = {}
+    failures = []
+    started = time.strftime("%Y-%m-%d %H:%M:%S %Z")
+    uptime0 = uptime()
     try:
-        measure(a, cases, plats, scales, reps, sims, order, results, failures, timeouts, work)
+        measure(a, cases, plats, scales, reps, sims, results, failures, work)
     except KeyboardInterrupt:  # Ctrl-C: keep what was measured and print it
         log("bench: interrupted; the tables show the runs finished so far")
         failures.append(("interrupted", None, None))
-    print_tables(results, cases, plats, scales, sims, sg_note, a.timeout)
+    uptime1 = uptime()
+    print_tables(a, results, cases, plats, scales, sims, sg_note, uptime0, uptime1)
+    if "sg" in sims:
+        print_summary(a, results, cases, plats, scales)
 
-    for key, res in results.items():
-        if "sg" not in res:
-            continue
-        for o, s in zip(res["ours"], res["sg"]):
-            if o["ok"] and s["ok"] and s["sim"] > 0:
-                rel = abs(o["sim"] - s["sim"]) / s["sim"]
-                if rel > AGREE_TOL:
-                    disagreements.append((key, o["sim"], s["sim"], rel))
-                    break
     status = 0
-    for (case, plat, n), o, s, rel in disagreements:
-        must = case in MUST_AGREE
-        print("%s: %s %s np=%d: simulated time ours %.9g s, SimGrid %.9g s (%.3g %% apart)%s"
-              % ("FAIL" if must else "note", case, plat, n, o, s, 100 * rel,
-                 "" if must else " — algorithms may differ, reported only"))
-        if must:
-            status = 1
-    for (case, plat, n), kind in timeouts:
-        print("note: %s %s np=%d: %s did not finish within %g s (not counted as a failure)"
-              % (case, plat, n, "SimGrid" if kind == "sg" else "ours", a.timeout))
+    for key, res in sorted(results.items(), key=lambda kv: order_key(kv[0], cases, plats)):
+        case, plat, n = key
+        st = cell_stats(res)
+        if "sg" in sims and st.get("sim_rel_diff_max") is not None \
+                and st["sim_rel_diff_max"] > AGREE_TOL:
+            must = CASES[case]["check"]
+            o, s = st["ours"]["sim"], st["sg"]["sim"]
+            print("%s: %s %s np=%d: simulated time ours %.9g s, SimGrid %.9g s (%.3g %% apart)%s"
+                  % ("FAIL" if must else "note", case, plat, n, o, s, 100 * abs(o - s) / s,
+                     "" if must else " — algorithms or measurements differ, reported only"))
+            if must:
+                status = 1
+        for kind in sims:
+            if st["state"].get(kind) == "timeout":
+                print("note: %s %s np=%d: %s did not finish within %g s (not counted as a "
+                      "failure; larger scales skipped)"
+                      % (case, plat, n, "SimGrid" if kind == "sg" else "ours", a.timeout))
     if failures:
         print("FAIL: %d run(s) failed (see stderr)" % len(failures))
         status = 1
+    if a.json:
+        dump_json(a, results, cases, plats, scales, started, uptime0, uptime1, ours_run)
     if not a.workdir:
         shutil.rmtree(work, ignore_errors=True)
     return status
 
 
-def measure(a, cases, plats, scales, reps, sims, order, results, failures, timeouts, work):
-    """Run every (case, platform, scale) reps times per simulator, alternating who goes first."""
+def uptime():
+    try:
+        return subprocess.run(["uptime"], stdout=subprocess.PIPE, text=True).stdout.strip()
+    except OSError:
+        return "load average: " + " ".join(open("/proc/loadavg").read().split()[:3])
+
+
+def order_key(key, cases, plats):
+    case, plat, n = key
+    return cases.index(case), plats.index(plat), n
+
+
+def measure(a, cases, plats, scales, reps, sims, results, failures, work):
+    """Run every (case, platform, scale) reps times per simulator, alternating who goes first.
+    A simulator that timed out for (case, platform) is not run at the larger scales."""
+    order = list(sims)
     for case in cases:
         for plat in plats:
-            for n in scales:
+            timed_out_at = {}
+            for si, n in enumerate(scales):
+                if a.find_max and "sg" in timed_out_at:
+                    break  # the search is over for this (case, platform)
                 key = (case, plat, n)
-                results[key] = {k: [] for k in sims}
-                timed_out = set()
+                res = results[key] = {k: [] for k in sims}
+                platpath = platform_file(work, plat, n)
+                hosts = hostfile(work, platpath, n)
+                nominal = None
+                if CASES[case]["prog"] == "hpl":
+                    nominal = hpl_msgs(a.hpl_n, a.hpl_nb, *hpl_grid(n))
+                for kind in sims:
+                    if kind in timed_out_at:
+                        res["_skipped_" + kind] = timed_out_at[kind]
                 for r in range(reps):
-                    seq = order if r % 2 == 0 else order[::-1]
+                    seq = order if (r + si) % 2 == 0 else order[::-1]
                     for kind in seq:
-                        if kind in timed_out:
+                        if kind in timed_out_at:
                             continue  # one timeout is enough to know; do not burn reps * T
-                        run, binary = sims[kind]
-                        cmd = [run, "-np", str(n), "-platform", PLATFORMS[plat],
-                               "-hostfile", hostfile(work, plat, n)] + COMMON_CFG \
-                            + [binary, case]
-                        res = parse(kind, run_one(cmd, a.timeout))
-                        results[key][kind].append(res)
-                        if res["rc"] == "timeout":
-                            timed_out.add(kind)
-                            timeouts.append((key, kind))
+                        sim = sims[kind]
+                        cmd = [sim["run"], "-np", str(n), "-platform", platpath,
+                               "-hostfile", hosts] + BASE_CFG + CASES[case]["cfg"] \
+                            + [sim[CASES[case]["prog"]]] + case_args(a, case, n)
+                        res_k = parse(kind, run_one(cmd, a.timeout), nominal)
+                        res[kind].append(res_k)
+                        if res_k["rc"] == "timeout":
+                            timed_out_at[kind] = n
                             log("bench: TIMEOUT %s %s np=%d (%s) after %g s"
                                 % (kind, case, n, plat, a.timeout))
-                        elif not res["ok"]:
-                            failures.append((key, kind, res))
-                            tail = "\n".join(res["out"].strip().splitlines()[-5:])
+                        elif not res_k["ok"]:
+                            failures.append((key, kind, res_k))
+                            tail = "\n".join(res_k["out"].strip().splitlines()[-5:])
                             log("bench: FAILED %s %s np=%d (%s): rc=%s\n%s"
-                                % (kind, case, n, plat, res["rc"], tail))
+                                % (kind, case, n, plat, res_k["rc"], tail))
                         else:
-                            log("bench: %-4s %-11s %-7s np=%-5d rep %d: wall %.3f s, rss %d KiB, "
-                                "sim %.9g s" % (kind, case, plat, n, r, res["wall"], res["rss"],
-                                               res["sim"]))
+                            log("bench: %-4s %-13s %-7s np=%-5d rep %d: wall %.3f s, rss %d KiB, "
+                                "sim %.9g s" % (kind, case, plat, n, r, res_k["wall"],
+                                               res_k["rss"], res_k["sim"]))
 
 
-def print_tables(results, cases, plats, scales, sims, sg_note, timeout):
+def print_tables(a, results, cases, plats, scales, sims, sg_note, uptime0, uptime1):
     have_sg = "sg" in sims
     print("# smpi vs SimGrid 3.32 — %s" % time.strftime("%Y-%m-%d %H:%M %Z"))
-    print("# load: %s" % open("/proc/loadavg").read().split()[:3])
+    print("# uptime at start: %s" % uptime0)
+    print("# uptime at end:   %s" % uptime1)
     if sg_note:
         print("# " + sg_note)
-    print("# times in s, RSS in MiB, msg/s = messages per wall-second; cells: median (min–max);"
-          " ratio = ours/SimGrid per repetition; loop = the simulation's own wall time as each"
-          " simulator prints it (SimGrid: after parsing and platform setup)")
+    if not GNU_TIME:
+        print("# /usr/bin/time missing: max RSS from wait4(), at least this script's own ~15 MiB")
+    print("# times in s, RSS in MiB; us/msg = wall time per message, loop us/msg = the "
+          "simulation's own wall time (as each simulator prints it; SimGrid: after parsing and "
+          "platform setup) per message; x faster = SimGrid/ours per repetition; RSS ratio = "
+          "ours/SimGrid; cells: median (min–max) over the repetitions")
     for case in cases:
-        print("\n## %s\n" % case)
-        hdr = ["platform", "np", "msgs", "wall ours", "RSS ours", "sim ours", "msg/s ours"]
+        c = CASES[case]
+        print("\n## %s%s\n" % (case, "" if c["check"] else
+                               " (simulated times reported, not checked)"))
+        hdr = ["platform", "np", "msgs", "wall ours", "us/msg ours", "loop us/msg ours",
+               "RSS ours", "sim ours", "msg/s ours"]
         if have_sg:
-            hdr += ["wall SG", "RSS SG", "sim SG", "msg/s SG", "wall ratio", "loop ratio",
-                    "RSS ratio", "sim rel. diff"]
+            hdr += ["wall SG", "us/msg SG", "loop us/msg SG", "RSS SG", "sim SG", "msg/s SG",
+                    "x faster (wall)", "x faster (loop)", "RSS ratio", "sim rel. diff"]
         print("| " + " | ".join(hdr) + " |")
         print("|" + "---|" * len(hdr))
         for plat in plats:
@@ -335,32 +591,150 @@ def print_tables(results, cases, plats, scales, sims, sg_note, timeout):
                 res = results.get((case, plat, n))
                 if res is None:
                     continue
-                o = [x for x in res["ours"] if x["ok"]]
-                msgs = o[0]["msgs"] if o else None
+                st = cell_stats(res)
+                msgs = next((st[k]["msgs"] for k in ("ours", "sg") if k in st), None)
                 row = [plat, str(n), str(msgs) if msgs is not None else "-"]
-
-                def cols(rs):
-                    ok = [x for x in rs if x["ok"]]
-                    if not ok:
-                        if any(x["rc"] == "timeout" for x in rs):
-                            return ["> %g (timeout)" % timeout, "-", "-", "-"]
-                        return ["FAILED"] * 4
-                    return [fmt_ms(med_spread([x["wall"] for x in ok])),
-                            fmt_ms(med_spread([x["rss"] / 1024 for x in ok])),
-                            "%.6g" % statistics.median([x["sim"] for x in ok]),
-                            fmt_ms(med_spread([x["msgs"] / x["wall"] for x in ok]))]
-                row += cols(res["ours"])
+                for kind in ["ours", "sg"] if have_sg else ["ours"]:
+                    if kind in st:
+                        s = st[kind]
+                        row += [fmt_ms(s["wall"]), fmt_ms(s["us_per_msg"]),
+                                fmt_ms(s["loop_us_per_msg"]), fmt_ms(s["rss_mib"]),
+                                "%.6g" % s["sim"], fmt_ms(s["msg_per_s"])]
+                    else:
+                        row += [state_text(res, st, kind, a.timeout)] + ["-"] * 5
                 if have_sg:
-                    row += cols(res["sg"])
-                    pairs = [(a, b) for a, b in zip(res["ours"], res["sg"]) if a["ok"] and b["ok"]]
-                    row.append(fmt_ms(med_spread([a["wall"] / b["wall"] for a, b in pairs])))
-                    row.append(fmt_ms(med_spread([a["loop"] / b["loop"] for a, b in pairs
-                                                  if a["loop"] and b["loop"]])))
-                    row.append(fmt_ms(med_spread([a["rss"] / b["rss"] for a, b in pairs])))
-                    rel = [(a["sim"] - b["sim"]) / b["sim"] for a, b in pairs if b["sim"] > 0]
-                    row.append("%+.2g %%" % (100 * statistics.median(rel)) if rel else "-")
+                    if "speedup_wall" in st:
+                        d = st["sim_rel_diff"]
+                        row += [fmt_ms(st["speedup_wall"]), fmt_ms(st["speedup_loop"]),
+                                fmt_ms(st["rss_ratio"]),
+                                "-" if d is None else "%+.2g %%" % (100 * d)]
+                    else:
+                        row += ["-"] * 4
                 print("| " + " | ".join(row) + " |")
+        for plat in plats:
+            line = []
+            for kind, name in (("ours", "ours"), ("sg", "SimGrid")):
+                if kind not in sims:
+                    continue
+                g, lo, hi = growth(results, case, plat, kind, scales)
+                gl = growth(results, case, plat, kind, scales, "loop_us_per_msg")
+                if g is not None:
+                    line.append("%s %.2fx on wall, %s on loop (%d→%d)"
+                                % (name, g, "-" if gl[0] is None else "%.2fx" % gl[0], lo, hi))
+            if line:
+                print("\ncost per message growth, %s: %s" % (plat, "; ".join(line)))
     sys.stdout.flush()
+
+
+def verdict(ok):
+    return "pass" if ok else "FAIL"
+
+
+def print_summary(a, results, cases, plats, scales):
+    """Issue 9's targets per cell: >= 8x faster per message (wall; loop shown too), RSS <= 1/2
+    of SimGrid's, simulated times within 0.1 % where checked; per (case, platform): our cost
+    per message growth 16 -> 4096 <= 1.5x (SimGrid's growth beside it)."""
+    print("\n## Targets summary\n")
+    print("Per cell: x faster ≥ %gx per message (wall; loop also shown, not counted), RSS "
+          "ratio ≤ %g, sim rel. diff ≤ 0.1 %% where checked (largest over the repetitions).\n"
+          % (T_SPEEDUP, T_RSS))
+    print("| case | platform | np | x faster (wall) | x faster (loop) | RSS ratio | "
+          "sim rel. diff |")
+    print("|---|---|---|---|---|---|---|")
+    counts = {"pass": 0, "FAIL": 0}
+
+    def tally(ok):
+        counts[verdict(ok)] += 1
+        return verdict(ok)
+
+    for case in cases:
+        for plat in plats:
+            for n in scales:
+                res = results.get((case, plat, n))
+                if res is None:
+                    continue
+                st = cell_stats(res)
+                if "speedup_wall" not in st:
+                    why = state_text(res, st, "sg", a.timeout) if st["state"].get("sg") != "ok" \
+                        else state_text(res, st, "ours", a.timeout)
+                    print("| %s | %s | %d | SimGrid: %s | | | |" % (case, plat, n, why)
+                          if st["state"].get("sg") != "ok" else
+                          "| %s | %s | %d | ours: %s | | | |" % (case, plat, n, why))
+                    continue
+                sw, sl, rr = st["speedup_wall"][0], st["speedup_loop"][0], st["rss_ratio"][0]
+                cells = ["%s %s" % (fmt(sw), tally(sw >= T_SPEEDUP)),
+                         "-" if sl is None else "%s %s" % (fmt(sl), verdict(sl >= T_SPEEDUP)),
+                         "%s %s" % (fmt(rr), tally(rr <= T_RSS))]
+                d = st["sim_rel_diff_max"]
+                if d is None:
+                    cells.append("-")
+                elif CASES[case]["check"]:
+                    cells.append("%.2g %% %s" % (100 * d, tally(d <= AGREE_TOL)))
+                else:
+                    cells.append("%.2g %% (reported)" % (100 * d))
+                print("| %s | %s | %d | %s |" % (case, plat, n, " | ".join(cells)))
+    print("\nGrowth of the cost per message from the smallest to the largest scale each "
+          "simulator finished (wall: whole command, so start-up weighs at small scales; loop: "
+          "the simulation alone). The target is on ours, wall, 16→4096.\n")
+    print("| case | platform | ours (wall) | ours (loop) | SimGrid (wall) | SimGrid (loop) | "
+          "largest SimGrid scale | target ≤ %gx (16→4096) |" % T_GROWTH)
+    print("|---|---|---|---|---|---|---|---|")
+
+    def g_text(g):
+        return "-" if g[0] is None else "%.2fx (%d→%d)" % g
+
+    for case in cases:
+        for plat in plats:
+            go = growth(results, case, plat, "ours", scales)
+            if go[0] is None:
+                continue
+            gol = growth(results, case, plat, "ours", scales, "loop_us_per_msg")
+            gs = growth(results, case, plat, "sg", scales)
+            gsl = growth(results, case, plat, "sg", scales, "loop_us_per_msg")
+            if go[1] == 16 and go[2] >= 4096:
+                v = tally(go[0] <= T_GROWTH)
+            else:
+                v = "n/a (%d→%d measured)" % (go[1], go[2])
+            done = [n for n in scales if (case, plat, n) in results
+                    and cell_stats(results[(case, plat, n)])["state"].get("sg") == "ok"]
+            out = [n for n in scales if (case, plat, n) in results
+                   and cell_stats(results[(case, plat, n)])["state"].get("sg") == "timeout"]
+            biggest = ("%d" % done[-1] if done else "none") + \
+                ((" (timed out at %d)" % out[0]) if out else "")
+            print("| %s | %s | %s | %s | %s | %s | %s | %s |"
+                  % (case, plat, g_text(go), g_text(gol), g_text(gs), g_text(gsl), biggest, v))
+    print("\ntargets: %d pass, %d FAIL (wall speedup, RSS, checked sim times, growth)"
+          % (counts["pass"], counts["FAIL"]))
+    sys.stdout.flush()
+
+
+def dump_json(a, results, cases, plats, scales, started, uptime0, uptime1, ours_run):
+    def rep(x):
+        return {k: x.get(k) for k in ("wall", "rss", "sim", "loop", "msgs", "rc", "ok")}
+
+    cells = []
+    for key, res in sorted(results.items(), key=lambda kv: order_key(kv[0], cases, plats)):
+        case, plat, n = key
+        st = cell_stats(res)
+        cells.append({"case": case, "platform": plat, "np": n, "checked": CASES[case]["check"],
+                      "cfg": CASES[case]["cfg"], "args": case_args(a, case, n),
+                      "ours": [rep(x) for x in res.get("ours", [])],
+                      "sg": [rep(x) for x in res.get("sg", [])],
+                      "summary": st})
+    growths = [{"case": c, "platform": p, "kind": k,
+                "growth": dict(zip(("factor", "from", "to"), growth(results, c, p, k, scales)))}
+               for c in cases for p in plats for k in ("ours", "sg")]
+    doc = {"started": started, "uptime_start": uptime0, "uptime_end": uptime1,
+           "ours_smpirun": ours_run, "reps": a.reps, "timeout": a.timeout,
+           "scales": scales, "cases": cases, "platforms": plats,
+           "units": {"wall": "s", "rss": "KiB", "sim": "s", "loop": "s",
+                     "us_per_msg": "microseconds"},
+           "targets": {"speedup": T_SPEEDUP, "growth": T_GROWTH, "rss_ratio": T_RSS,
+                       "sim_rel_diff": AGREE_TOL},
+           "cells": cells, "growth": growths}
+    with open(a.json, "w") as f:
+        json.dump(doc, f, indent=1)
+    log("bench: wrote %s" % a.json)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,15 @@
 /* One MPI program for every benchmark case, so each simulator builds it once.
  *
  *   bench_mpi CASE        CASE: pingpong tokenring shiftring alltoall allreduce bcast reduceburst
+ *                               stencil stencilflops
  *
  * Rank 0 prints "bench: case=CASE msgs=M" where M is the number of point-to-point messages
  * the case implies (for collectives: a nominal count, independent of the algorithm, so that
  * "messages per wall-second" compares the two simulators on the same work).
  * Buffers come from SMPI_SHARED_MALLOC: their content does not matter and 1024 ranks of
- * private 1 MiB buffers would not fit, on either simulator. No global variables: the
- * harness runs without privatization (smpi/privatization:no), where globals are shared. */
+ * private 1 MiB buffers would not fit, on either simulator (the stencil's small blocks are
+ * private: its kernel computes on them). No global variables: the harness runs without
+ * privatization (smpi/privatization:no), where globals are shared. */
 #include <mpi.h> /* also gives SMPI_SHARED_MALLOC, on both simulators */
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +140,87 @@ static long reduceburst(int rank, int size)
   return 64L * (size - 1);
 }
 
+/* 2-D Jacobi stencil on a P x Q periodic process grid (P <= Q, P the largest divisor of size
+ * not above its square root; 16 ranks: 4 x 4, 32: 4 x 8). Each of ST_STEPS iterations
+ * exchanges halos with the 4 neighbours (rows contiguous, columns packed; tags name the
+ * direction, so a neighbour that is both up and down still matches) and then updates the
+ * ST_N x ST_N local block with the 5-point kernel:
+ *
+ *          up (tag 0 from below)
+ *   left    [ ST_N x ST_N ]   right         halo: row 0, row ST_N+1, column 0, column ST_N+1
+ *          down (tag 1 from above)
+ *
+ * sampled = 1 ("stencil"): the kernel really runs, in SimGrid 3.32's loop form of
+ *   SMPI_SAMPLE_LOCAL (one sample = one row): each rank times its first ST_SAMPLES rows,
+ *   later rows are skipped and their estimated cost injected. Needs
+ *   smpi/simulate-computation:yes; the simulated time depends on each simulator's
+ *   measurements, so it is only reported.
+ * sampled = 0 ("stencilflops"): the kernel never runs; SMPI_SAMPLE_FLOPS injects its nominal
+ *   flop count (5 per point), so the simulated time is deterministic and comparable. */
+#define ST_N 64
+#define ST_STEPS 20
+#define ST_SAMPLES 16
+static long stencil_run(int rank, int size, int sampled)
+{
+  int P = 1;
+  for (int d = 1; d * d <= size; d++)
+    if (size % d == 0)
+      P = d;
+  int Q = size / P, r = rank / Q, c = rank % Q;
+  int up = ((r + P - 1) % P) * Q + c, down = ((r + 1) % P) * Q + c;
+  int left = r * Q + (c + Q - 1) % Q, right = r * Q + (c + 1) % Q;
+  const int ld = ST_N + 2;
+  double *u = calloc((size_t)ld * ld, sizeof *u), *v = calloc((size_t)ld * ld, sizeof *v);
+  double *cols = malloc(4 * ST_N * sizeof *cols); /* send left, send right, recv left, right */
+  if (!u || !v || !cols) {
+    fprintf(stderr, "bench_mpi: stencil: out of memory\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  for (int i = 1; i <= ST_N; i++)
+    for (int j = 1; j <= ST_N; j++)
+      u[i * ld + j] = (double)((rank + i * j) % 7);
+  for (int s = 0; s < ST_STEPS; s++) {
+    MPI_Request rq[8];
+    for (int i = 0; i < ST_N; i++) {
+      cols[i] = u[(i + 1) * ld + 1];
+      cols[ST_N + i] = u[(i + 1) * ld + ST_N];
+    }
+    MPI_Irecv(&u[(ST_N + 1) * ld + 1], ST_N, MPI_DOUBLE, down, 0, MPI_COMM_WORLD, &rq[0]);
+    MPI_Irecv(&u[1], ST_N, MPI_DOUBLE, up, 1, MPI_COMM_WORLD, &rq[1]);
+    MPI_Irecv(&cols[2 * ST_N], ST_N, MPI_DOUBLE, left, 2, MPI_COMM_WORLD, &rq[2]);
+    MPI_Irecv(&cols[3 * ST_N], ST_N, MPI_DOUBLE, right, 3, MPI_COMM_WORLD, &rq[3]);
+    MPI_Isend(&u[ld + 1], ST_N, MPI_DOUBLE, up, 0, MPI_COMM_WORLD, &rq[4]);
+    MPI_Isend(&u[ST_N * ld + 1], ST_N, MPI_DOUBLE, down, 1, MPI_COMM_WORLD, &rq[5]);
+    MPI_Isend(&cols[ST_N], ST_N, MPI_DOUBLE, right, 2, MPI_COMM_WORLD, &rq[6]);
+    MPI_Isend(&cols[0], ST_N, MPI_DOUBLE, left, 3, MPI_COMM_WORLD, &rq[7]);
+    MPI_Waitall(8, rq, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < ST_N; i++) {
+      u[(i + 1) * ld] = cols[2 * ST_N + i];
+      u[(i + 1) * ld + ST_N + 1] = cols[3 * ST_N + i];
+    }
+    if (sampled) {
+      SMPI_SAMPLE_LOCAL(int i = 1, i <= ST_N, i++, ST_SAMPLES, 0.0)
+      {
+        for (int j = 1; j <= ST_N; j++)
+          v[i * ld + j] = 0.2 * (u[i * ld + j] + u[(i - 1) * ld + j] + u[(i + 1) * ld + j] +
+                                 u[i * ld + j - 1] + u[i * ld + j + 1]);
+      }
+    } else {
+      SMPI_SAMPLE_FLOPS(5.0 * ST_N * ST_N) {}
+    }
+    double *t = u;
+    u = v;
+    v = t;
+  }
+  free(u);
+  free(v);
+  free(cols);
+  return 4L * ST_STEPS * size;
+}
+
+static long stencil(int rank, int size) { return stencil_run(rank, size, 1); }
+static long stencilflops(int rank, int size) { return stencil_run(rank, size, 0); }
+
 int main(int argc, char **argv)
 {
   int rank, size;
@@ -149,7 +232,8 @@ int main(int argc, char **argv)
     long (*run)(int rank, int size);
   } cases[] = {{"pingpong", pingpong},   {"tokenring", tokenring}, {"shiftring", shiftring},
                {"alltoall", alltoall},   {"allreduce", allreduce}, {"bcast", bcast},
-               {"reduceburst", reduceburst}};
+               {"reduceburst", reduceburst}, {"stencil", stencil},
+               {"stencilflops", stencilflops}};
   const char *want = argc > 1 ? argv[1] : "";
   int found = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
