@@ -223,6 +223,24 @@ for c in smpi smpi_nofactors; do
     netref "${quiet[@]}" "${ca[@]}" $plat/cluster16.xml flows "${bidir_c16[@]}"
 done
 
+# SimGrid's lazy max-min update (network/optim:Lazy, its default) gets this one wrong: A and
+# B both enter node-0 (its DOWN link can give each 1.25e9/2), C enters A's source, D enters
+# B's source. When the four leave their latency phase at the same date in the order
+# A, B, C, D, Lazy gives all four 1.25e9/1.05 (node-0's DOWN link then carries 1.9 times its
+# bandwidth) until another event touches those links; in the order C, D, A, B, at date 0,
+# or without D it shares correctly, and network/optim:Full always does. smpi's solver has
+# no lazy mode: its answer is Full's. Not named net_*: check_network replays those.
+lz_a=node-1,node-0,65536 lz_b=node-3,node-0,65536 lz_c=node-2,node-1,65536 lz_d=node-4,node-3,65536
+lazybug=("$lz_a,0.0001+$lz_b,0.0001+$lz_c,0.0001+$lz_d,0.0001"
+  "$lz_c,0.0001+$lz_d,0.0001+$lz_a,0.0001+$lz_b,0.0001"
+  "$lz_a+$lz_b+$lz_c+$lz_d"
+  "$lz_a,0.0001+$lz_b,0.0001+$lz_c,0.0001")
+lazybug_desc="A = node-1 -> node-0, B = node-3 -> node-0, C = node-2 -> node-1, D = node-4 -> node-3, 64 KiB each: scenario 0 A B C D all starting at 100 us, 1 the same in the order C D A B, 2 A B C D at 0, 3 A B C at 100 us; platforms/cluster16_fastbb.xml; ${cfgs_desc[smpi]}"
+record lazybug_c16fastbb_smpi.txt "$lazybug_desc; network/optim:Lazy (default): scenario 0 is wrong (tools/simgrid-ref/README.md)" \
+  netref "${quiet[@]}" "${smpi[@]}" $plat/cluster16_fastbb.xml flows "${lazybug[@]}"
+record lazybug_c16fastbb_smpi_full.txt "$lazybug_desc; network/optim:Full" \
+  netref "${quiet[@]}" "${smpi[@]}" --cfg=network/optim:Full $plat/cluster16_fastbb.xml flows "${lazybug[@]}"
+
 # ---------------------------------------------------------------------------------------
 # 1c. Computations
 # ---------------------------------------------------------------------------------------

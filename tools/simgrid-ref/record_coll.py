@@ -27,6 +27,14 @@ what still fails is written as a comment line saying so.
 Usage: tools/simgrid-ref/record_coll.py [--np 16,64,256] [--platforms flat256,fattree256]
                                         [--timeout S] [--per-size] [--only COLL[:ALGO]]...
                                         [--redo-missing] [--size S]...
+                                        [--sg-cfg KEY:VALUE --tag NAME]...
+--sg-cfg adds --cfg=KEY:VALUE to every SimGrid command (shown in the file's command line) and
+needs --tag, which names the output coll_<platform>_<np>_<NAME>.txt so that such a recording
+never overwrites the default-configuration references. The fat-tree `_full` files were
+recorded with `--platforms fattree256 --sg-cfg network/optim:Full --tag full`: SimGrid's
+default lazy max-min update (network/optim:Lazy) sometimes lets a link carry more than its
+bandwidth on that platform (tests/data/simgrid-ref/coll_256_table.md, note on
+ompi_split_bintree), its full update does not, and smpi's solver has no lazy mode.
 The references were recorded with --np 16,64 (timeout 120). At 256 ranks: a first pass
 --np 256 --per-size --timeout 60 (flat cluster), then passes of --per-size --redo-missing
 with timeouts of 240 to 1800 s, the quick sizes first (--size 8), on a machine where 8 other
@@ -116,7 +124,7 @@ def run(cmd, timeout):
     return lines, None
 
 
-def write_file(path, pname, np_, body, old, order, version, pkg):
+def write_file(path, pname, np_, body, old, order, version, pkg, extra=()):
     # measurements not redone (yet) keep their old line; list order, then size order
     lines = dict(body)
     for k, l in old.items():
@@ -131,7 +139,7 @@ def write_file(path, pname, np_, body, old, order, version, pkg):
         f.write("# simgrid: %s (%s)\n" % (version, pkg))
         f.write("# command: smpirun -np %d -platform %s -hostfile %s -no-privatize %s "
                 "[--cfg=smpi/<collective>:<algorithm>] coll_timing -s <sizes> <collective>\n"
-                % (np_, PLAT[pname], HOSTS, " ".join(COMMON + FOLD)))
+                % (np_, PLAT[pname], HOSTS, " ".join(COMMON + FOLD + list(extra))))
         f.write("# (run from the repository root; coll_timing = tests/mpi/coll_timing.c "
                 "built by tools/simgrid-ref/record_coll.py with smpicc -O2)\n")
         f.write("# columns: collective algorithm size(bytes, /N = N per rank in all) "
@@ -155,7 +163,17 @@ def main():
                     help="only run the measurements an existing file lists as failed or timed "
                          "out (comment lines) or lacks, keeping its other lines (resumes an "
                          "interrupted recording)")
+    ap.add_argument("--sg-cfg", action="append", default=[], metavar="KEY:VALUE",
+                    help="extra SimGrid setting (e.g. network/optim:Full); needs --tag")
+    ap.add_argument("--tag", default="",
+                    help="output suffix: coll_<platform>_<np>_<TAG>.txt")
     args = ap.parse_args()
+    if args.sg_cfg and not args.tag:
+        ap.error("--sg-cfg changes SimGrid's answer: give the recording a --tag")
+    if args.tag and not re.match(r"^\w+$", args.tag):
+        ap.error("--tag: letters, digits and _ only")
+    extra = ["--cfg=" + c for c in args.sg_cfg]
+    suffix = "_" + args.tag if args.tag else ""
 
     version = subprocess.run(["smpirun", "-version"], capture_output=True, text=True).stdout
     version = (version.splitlines() or ["?"])[0]
@@ -174,7 +192,7 @@ def main():
     order = {m: i for i, m in enumerate(measurements())}
     for pname in args.platforms.split(","):
         for np_ in [int(x) for x in args.np.split(",")]:
-            path = os.path.join(OUT, "coll_%s_%d.txt" % (pname, np_))
+            path = os.path.join(OUT, "coll_%s_%d%s.txt" % (pname, np_, suffix))
             # lines of an existing file, by (collective, algorithm, size); comment lines of
             # failed measurements too (they are what --redo-missing re-runs)
             old, missing = {}, set()
@@ -196,7 +214,7 @@ def main():
                     continue
                 base = ["smpirun", "-np", str(np_), "-platform", PLAT[pname], "-hostfile", HOSTS,
                         "-no-privatize"]
-                base += COMMON + FOLD
+                base += COMMON + FOLD + extra
                 if algo != "default" or coll in SG_KEYS:
                     base.append("--cfg=smpi/%s:%s" % (coll, algo))
                 shown = " ".join(shlex.quote(x) for x in base)
@@ -222,8 +240,8 @@ def main():
                     body[(coll, algo, s)] = r
                     print("   " + r[:150], file=sys.stderr, flush=True)
                 # rewritten after every measurement: a long recording can be stopped
-                write_file(path, pname, np_, body, old, order, version, pkg)
-            write_file(path, pname, np_, body, old, order, version, pkg)
+                write_file(path, pname, np_, body, old, order, version, pkg, extra)
+            write_file(path, pname, np_, body, old, order, version, pkg, extra)
             print("== wrote", path, file=sys.stderr)
 
 
