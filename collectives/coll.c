@@ -372,9 +372,7 @@ static void ctx_done(coll_ctx *x)
           "%s: an algorithm returned with requests pending", coll_infos[x->coll].mpi_name);
   if (x->nreqs)
     coll_wait(x);
-  for (size_t i = 0; i < x->ntmps; i++)
-    free(x->tmps[i]);
-  free(x->tmps);
+  coll_tmps_release(x);
   free(x->reqs);
 }
 
@@ -462,6 +460,7 @@ static int run_top(smpi_comm *c, coll_id id, const coll_args *a, const char *wha
   SMPI_TRACE(coll_trace(c, id, a));
   coll_ctx x;
   ctx_init(&x, c, id);
+  coll_fold_decide(&x, id, a);
   smpi_p2p_set_activity(what);
   int rc = coll_run(&x, id, a);
   smpi_p2p_set_activity(NULL);

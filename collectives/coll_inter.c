@@ -57,9 +57,7 @@ static void ctx_done(coll_ctx *x)
 {
   if (x->nreqs)
     coll_wait(x);
-  for (size_t i = 0; i < x->ntmps; i++)
-    free(x->tmps[i]);
-  free(x->tmps);
+  coll_tmps_release(x);
   free(x->reqs);
 }
 

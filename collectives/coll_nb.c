@@ -280,6 +280,7 @@ static void nb_main(void *arg)
   x.size = smpi_comm_size(op->shadow);
   x.coll = op->id;
   x.err = MPI_SUCCESS;
+  coll_fold_decide(&x, op->id, &op->a);
   int rc = coll_run(&x, op->id, &op->a);
   if (rc == MPI_SUCCESS)
     rc = x.err;
@@ -288,9 +289,7 @@ static void nb_main(void *arg)
           coll_infos[op->id].mpi_name);
   if (x.nreqs)
     coll_wait(&x);
-  for (size_t i = 0; i < x.ntmps; i++)
-    free(x.tmps[i]);
-  free(x.tmps);
+  coll_tmps_release(&x);
   free(x.reqs);
 
   int n = x.size;

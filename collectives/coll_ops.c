@@ -2,9 +2,11 @@
  * messages on the communicator's collective context, local copies and reductions, scratch
  * memory. Executed on the spot; every request stays in x->reqs until waited for. */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collectives/coll_private.h"
+#include "smpi/shared_malloc.h"
 #include "src/invariant.h"
 #include "src/mem.h"
 
@@ -110,6 +112,48 @@ void *coll_tmp(coll_ctx *x, size_t bytes)
   return p;
 }
 
+void coll_tmps_release(coll_ctx *x)
+{
+  for (size_t i = 0; i < x->ntmps; i++)
+    free(x->tmps[i]);
+  free(x->tmps);
+  x->tmps = NULL;
+  x->ntmps = x->captmps = 0;
+}
+
+/* Bytes that count elements of dt at buf cover, from their lowest byte (at *lo). */
+static size_t dt_span(const void *buf, size_t count, const smpi_dt *dt, const char **lo)
+{
+  MPI_Aint ext = smpi_dt_extent(dt), text = smpi_dt_true_extent(dt);
+  MPI_Aint last = (MPI_Aint)(count - 1) * ext;
+  *lo = (const char *)buf + smpi_dt_true_lb(dt) + (last < 0 ? last : 0);
+  MPI_Aint span = text + (last < 0 ? -last : last);
+  return span > 0 ? (size_t)span : 0;
+}
+
+static bool buf_folded(const void *buf, size_t count, const smpi_dt *dt)
+{
+  if (!buf || count == 0 || smpi_dt_size(dt) == 0)
+    return false;
+  const char *lo;
+  size_t span = dt_span(buf, count, dt, &lo);
+  return smpi_shared_all_folded(lo, span);
+}
+
+void coll_fold_decide(coll_ctx *x, coll_id id, const coll_args *a)
+{
+  x->fold_tmp = false;
+  if (id != COLL_reduce && id != COLL_allreduce && id != COLL_reduce_scatter &&
+      id != COLL_reduce_scatter_block)
+    return;
+  /* user ops are the user's code: they see the data as it would be without folding */
+  if (!a->op || !smpi_op_is_predefined(a->op))
+    return;
+  x->fold_tmp = buf_folded(a->sbuf, (size_t)a->scount, a->sdt) ||
+                (id == COLL_reduce && x->rank == a->root &&
+                 buf_folded(a->rbuf, (size_t)a->rcount, a->rdt));
+}
+
 void *coll_tmp_dt(coll_ctx *x, size_t count, const smpi_dt *dt)
 {
   if (count == 0)
@@ -117,7 +161,9 @@ void *coll_tmp_dt(coll_ctx *x, size_t count, const smpi_dt *dt)
   /* the bytes count elements touch: true_extent + (count - 1) * extent */
   MPI_Aint ext = smpi_dt_extent(dt), text = smpi_dt_true_extent(dt);
   MPI_Aint span = text + (MPI_Aint)(count - 1) * (ext > 0 ? ext : -ext);
-  char *p = coll_tmp(x, (size_t)(span > 0 ? span : 1));
+  char *p = x->fold_tmp ? smpi_shared_scratch((size_t)(span > 0 ? span : 1)) : NULL;
+  if (!p)
+    p = coll_tmp(x, (size_t)(span > 0 ? span : 1));
   /* a negative extent walks downwards from the first element */
   if (ext < 0)
     p += (MPI_Aint)(count - 1) * -ext;

@@ -122,6 +122,7 @@ typedef struct coll_ctx {
   size_t ntmps, captmps;
   int ppn;             /* ranks per host (see coll_features.ppn) */
   size_t segsize;      /* segment size the selector asked for, 0 if none */
+  bool fold_tmp;       /* coll_tmp_dt may hand out folded memory (coll_fold_decide) */
 } coll_ctx;
 
 typedef int (*coll_fn)(coll_ctx *x, const coll_args *a);
@@ -227,9 +228,20 @@ void coll_unpack(coll_ctx *x, const void *in, size_t count, const smpi_dt *dt, v
 void coll_reduce(coll_ctx *x, const coll_args *a, const void *in, void *inout, size_t count);
 
 /* Scratch memory for the duration of the call: raw bytes, or room for count elements of dt
- * laid out like a user buffer (the pointer is shifted by -true_lb, as MPI buffers are). */
+ * laid out like a user buffer (the pointer is shifted by -true_lb, as MPI buffers are).
+ * coll_tmp_dt is for data only (never pointers or counts): when x->fold_tmp is set it
+ * returns folded memory whose content is meaningless and shared with other calls.
+ * coll_tmps_release frees the call's scratch (every ctx_done calls it). */
 void *coll_tmp(coll_ctx *x, size_t bytes);
 void *coll_tmp_dt(coll_ctx *x, size_t count, const smpi_dt *dt);
+void coll_tmps_release(coll_ctx *x);
+/* Sets x->fold_tmp for a top-level call of collective id with arguments a, from this rank's
+ * own buffers only: on a rank whose whole contribution to a Reduce, Allreduce,
+ * Reduce_scatter(_block) with a predefined op is folded (SMPI_SHARED_MALLOC), every result
+ * of the call, on every rank, combines that meaningless contribution, so the rank's
+ * intermediate values are meaningless too; likewise at a Reduce's root whose receive
+ * buffer is folded (the only result). docs/emulation.md, "Collectives on folded data". */
+void coll_fold_decide(coll_ctx *x, coll_id id, const coll_args *a);
 
 /* The predefined MPI_BYTE, for packed data. */
 const smpi_dt *coll_byte(void);

@@ -26,6 +26,7 @@
 
 #include "smpi/datatype.h"
 #include "smpi/handle.h"
+#include "smpi/shared_malloc.h"
 #include "src/invariant.h"
 #include "src/mem.h"
 
@@ -382,6 +383,50 @@ static void apply_kernel(int code, ctype ct, const void *in, void *inout, size_t
   }
 }
 
+/* The kernel on n elements `stride` bytes apart, except on those whose result would land
+ * entirely in folded memory (SMPI_SHARED_MALLOC): a folded byte holds no meaningful value and
+ * is shared with other allocations, so computing into it only costs time (and a page fault
+ * per page on first touch). An element straddling private and folded bytes is computed.
+ * This is the rule of docs/emulation.md ("Reductions"); user ops are never skipped (they are
+ * the user's code and may have side effects). */
+static void apply_private(int code, ctype ct, const char *in, char *inout, size_t n,
+                          size_t stride, bool mem)
+{
+  size_t bytes = n * stride;
+  if (!smpi_shared_touches(inout, bytes)) {
+    apply_kernel(code, ct, in, inout, n, mem);
+    return;
+  }
+  smpi_byte_range local[8], *r = local;
+  size_t nr = smpi_shared_private_ranges(inout, bytes, local, 8);
+  if (nr > 8) {
+    r = xmalloc(nr * sizeof *r);
+    smpi_shared_private_ranges(inout, bytes, r, nr);
+  }
+  size_t done = 0; /* elements [0, done) handled: ranges rounded out may share one */
+  for (size_t k = 0; k < nr; k++) {
+    size_t lo = r[k].off / stride, hi = (r[k].off + r[k].len + stride - 1) / stride;
+    if (lo < done)
+      lo = done;
+    if (hi > lo)
+      apply_kernel(code, ct, in + lo * stride, inout + lo * stride, hi - lo, mem);
+    if (hi > done)
+      done = hi;
+  }
+  if (r != local)
+    free(r);
+}
+
+/* Whether every byte that count elements of the derived type d at buf cover is folded. */
+static bool all_folded(const void *buf, size_t count, const smpi_dt *d)
+{
+  MPI_Aint ext = smpi_dt_extent(d), text = smpi_dt_true_extent(d);
+  if (ext < 0 || text <= 0)
+    return false; /* unusual layouts: just compute */
+  size_t span = (size_t)text + (count - 1) * (size_t)ext;
+  return smpi_shared_all_folded((const char *)buf + smpi_dt_true_lb(d), span);
+}
+
 /* ---- objects ---- */
 static smpi_op predefined_ops[SMPI_OP_PREDEFINED_COUNT];
 static bool initialized;
@@ -494,11 +539,14 @@ int smpi_op_apply(const smpi_op *op, const void *in, void *inout, int count, MPI
   smpi_dt *b = smpi_dt_get(basic);
   size_t n = bytes / smpi_dt_size(b); /* basic elements */
   if (dt == basic) {
-    apply_kernel(op->code, e->ct, in, inout, n, true);
+    apply_private(op->code, e->ct, in, inout, n, (size_t)smpi_dt_extent(b), true);
   } else if (smpi_dt_is_contiguous(d)) {
     /* the data is the packed stream, in place */
     MPI_Aint off = smpi_dt_true_lb(d);
-    apply_kernel(op->code, e->ct, (const char *)in + off, (char *)inout + off, n, false);
+    apply_private(op->code, e->ct, (const char *)in + off, (char *)inout + off, n,
+                  smpi_dt_size(b), false);
+  } else if (all_folded(inout, (size_t)count, d)) {
+    /* every result would land in folded memory (see apply_private) */
   } else {
     char *tin = xmalloc(bytes), *tio = xmalloc(bytes);
     smpi_dt_pack(in, (size_t)count, d, tin);

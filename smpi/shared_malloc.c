@@ -106,6 +106,8 @@ static struct {
   uint32_t seed;
   strmap *sites;
   strmap *calls;
+  void **scratch; /* smpi_shared_scratch's regions, the last one the largest */
+  size_t nscratch, capscratch, scratch_size;
 } S = {.block_fd = -1, .seed = 0x9e3779b9u};
 
 void smpi_shared_declare_config(void)
@@ -340,8 +342,18 @@ int smpi_shared_init(char *err, size_t errlen)
   return 0;
 }
 
+static void scratch_release(void)
+{
+  for (size_t i = 0; i < S.nscratch; i++)
+    smpi_shared_free(S.scratch[i]);
+  free(S.scratch);
+  S.scratch = NULL;
+  S.nscratch = S.capscratch = S.scratch_size = 0;
+}
+
 void smpi_shared_reset(void)
 {
+  scratch_release();
   ASSERTF(S.nallocs == 0, "smpi_shared_reset with %zu live folded allocations", S.nallocs);
   if (S.block_fd >= 0)
     close(S.block_fd);
@@ -788,6 +800,29 @@ bool smpi_shared_touches(const void *buf, size_t len)
   return n && n->base - b < len;
 }
 
+void *smpi_shared_scratch(size_t bytes)
+{
+  if (bytes <= S.scratch_size && S.nscratch)
+    return S.scratch[S.nscratch - 1];
+  char err[1024];
+  if (smpi_shared_init(err, sizeof err) != 0 || S.mode == SHM_NONE)
+    return NULL;
+  /* grow geometrically; the smaller regions stay mapped, since a rank suspended in the middle
+   * of a collective may still hold a pointer into one (at most twice the largest in all) */
+  size_t size = bytes > 2 * S.scratch_size ? bytes : 2 * S.scratch_size;
+  if (size < S.block)
+    size = S.block;
+  void *p;
+  if (smpi_shared_alloc(size, "smpi:collective-scratch", NULL, -1, &p, err, sizeof err) != 0) {
+    LOG_VERB("no folded scratch of %zu bytes (%s): collectives use private memory", size, err);
+    return NULL;
+  }
+  XGROW(S.scratch, S.capscratch, S.nscratch + 1);
+  S.scratch[S.nscratch++] = p;
+  S.scratch_size = size;
+  return p;
+}
+
 /* Length of the run starting at addr (at most max bytes) whose bytes are all folded or all
  * private; *folded says which. */
 static size_t run_at(uintptr_t addr, size_t max, bool *folded)
@@ -840,6 +875,20 @@ void smpi_shared_aware_copy(void *dst, const void *src, size_t len)
       memcpy((char *)dst + p, (const char *)src + p, r);
     p += r;
   }
+}
+
+bool smpi_shared_all_folded(const void *buf, size_t len)
+{
+  if (!S.root || len == 0)
+    return false;
+  uintptr_t b = (uintptr_t)buf;
+  for (size_t p = 0; p < len;) {
+    bool folded;
+    p += run_at(b + p, len - p, &folded);
+    if (!folded)
+      return false;
+  }
+  return true;
 }
 
 size_t smpi_shared_private_ranges(const void *buf, size_t len, smpi_byte_range *out, size_t max)

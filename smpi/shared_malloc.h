@@ -37,6 +37,17 @@ bool smpi_shared_touches(const void *buf, size_t len);
  * when neither buffer touches folded memory. */
 void smpi_shared_aware_copy(void *dst, const void *src, size_t len);
 
+/* Whether every byte of [buf, buf + len) lies in folded memory (false for len 0). */
+bool smpi_shared_all_folded(const void *buf, size_t len);
+
+/* Folded scratch memory of at least `bytes` bytes, for data that is known to be meaningless
+ * (a collective's intermediate results on a rank whose contribution is folded, see
+ * docs/emulation.md, "Collectives on folded data"): every caller may get the same region, so
+ * it must never hold anything the program relies on (pointers, counts). Valid until
+ * smpi_shared_reset; not to be freed. NULL when memory is not folded
+ * (smpi/shared-malloc:no) or the mapping failed: the caller uses private memory. */
+void *smpi_shared_scratch(size_t bytes);
+
 /* The private (not folded) byte runs of [buf, buf + len), as offsets from buf, in increasing
  * order, adjacent runs merged. Fills at most max entries of out and returns the total number
  * of runs (so a caller can size its array with a first call with max = 0). */

@@ -13,6 +13,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "smpi/datatype_impl.h"
+#include "smpi/op_impl.h"
 #include "smpi/privatize.h"
 #include "smpi/shared_malloc.h"
 #include "smpi/smpi.h"
@@ -397,6 +399,100 @@ START_TEST(shared_call_memoises)
 }
 END_TEST
 
+/* ---- work on folded data: scratch and reductions (docs/emulation.md) ---- */
+
+START_TEST(all_folded_and_scratch)
+{
+  size_t offs[] = {pg, 3 * pg};
+  char *part = SMPI_PARTIAL_SHARED_MALLOC(4 * pg, offs, 1);
+  char *whole = SMPI_SHARED_MALLOC(2 * pg);
+  char priv[64];
+  ck_assert(smpi_shared_all_folded(whole, 2 * pg));
+  ck_assert(smpi_shared_all_folded(part + pg, 2 * pg));
+  ck_assert(!smpi_shared_all_folded(part, 2 * pg)); /* page 0 is private */
+  ck_assert(!smpi_shared_all_folded(part + pg, 3 * pg));
+  ck_assert(!smpi_shared_all_folded(priv, sizeof priv));
+  ck_assert(!smpi_shared_all_folded(whole, 0));
+
+  /* one region for every request up to its size, folded; a larger request gets a new one
+   * and the old one stays mapped (a suspended rank may still use it) */
+  char *a = smpi_shared_scratch(100);
+  ck_assert_ptr_nonnull(a);
+  ck_assert_ptr_eq(smpi_shared_scratch(MiB), a);
+  ck_assert(smpi_shared_all_folded(a, MiB));
+  char *b = smpi_shared_scratch(3 * MiB + 1);
+  ck_assert(b != a);
+  ck_assert(smpi_shared_all_folded(b, 3 * MiB + 1));
+  ck_assert(smpi_shared_all_folded(a, MiB));
+  ck_assert_ptr_eq(smpi_shared_scratch(10), b);
+  SMPI_SHARED_FREE(part);
+  SMPI_SHARED_FREE(whole);
+  smpi_shared_reset(); /* releases the scratch regions (it asserts nothing else is live) */
+
+  /* nothing is folded under smpi/shared-malloc:no: no folded scratch either */
+  set_cfg("smpi/shared-malloc", "no");
+  ck_assert_ptr_null(smpi_shared_scratch(100));
+  set_cfg("smpi/shared-malloc", "global");
+}
+END_TEST
+
+static int user_calls;
+static void user_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+  (void)dt;
+  user_calls++;
+  for (int i = 0; i < *len; i++)
+    ((double *)inout)[i] += ((double *)in)[i];
+}
+
+START_TEST(reduction_into_folded_memory_is_skipped)
+{
+  smpi_dt_init();
+  smpi_op_init();
+  /* 4 pages of doubles, pages 1 and 2 folded */
+  size_t offs[] = {pg, 3 * pg};
+  double *io = SMPI_PARTIAL_SHARED_MALLOC(4 * pg, offs, 1);
+  size_t n = 4 * pg / sizeof(double), per = pg / sizeof(double);
+  double *in = malloc(4 * pg);
+  for (size_t i = 0; i < n; i++) {
+    in[i] = 1;
+    io[i] = 7;
+  }
+  smpi_op *sum = smpi_op_get(MPI_SUM);
+  ck_assert_int_eq(smpi_op_apply(sum, in, io, (int)n, MPI_DOUBLE), MPI_SUCCESS);
+  /* private elements reduced, folded ones untouched (the result would be meaningless) */
+  ck_assert(io[0] == 8 && io[per - 1] == 8 && io[3 * per] == 8 && io[n - 1] == 8);
+  ck_assert(io[per] == 7 && io[3 * per - 1] == 7);
+
+  /* wholly folded: nothing computed, even through a derived contiguous type */
+  double *f = SMPI_SHARED_MALLOC(pg);
+  for (size_t i = 0; i < per; i++)
+    f[i] = 7;
+  ck_assert_int_eq(smpi_op_apply(sum, in, f, (int)per, MPI_DOUBLE), MPI_SUCCESS);
+  ck_assert(f[0] == 7 && f[per - 1] == 7);
+  MPI_Datatype pair;
+  ck_assert_int_eq(smpi_type_contiguous(2, MPI_DOUBLE, &pair), MPI_SUCCESS);
+  ck_assert_int_eq(smpi_type_commit(&pair), MPI_SUCCESS);
+  ck_assert_int_eq(smpi_op_apply(sum, in, f, (int)per / 2, pair), MPI_SUCCESS);
+  ck_assert(f[0] == 7 && f[per - 1] == 7);
+  /* a private buffer is computed as before */
+  ck_assert_int_eq(smpi_op_apply(sum, in, in + per, (int)per / 2, pair), MPI_SUCCESS);
+  ck_assert(in[per] == 2 && in[2 * per - 1] == 2 && in[2 * per] == 1);
+  smpi_type_free(&pair);
+
+  /* a user op is the user's code: always called */
+  MPI_Op uop;
+  ck_assert_int_eq(smpi_op_create(user_sum, 1, &uop), MPI_SUCCESS);
+  ck_assert_int_eq(smpi_op_apply(smpi_op_get(uop), in, f, (int)per, MPI_DOUBLE), MPI_SUCCESS);
+  ck_assert_int_eq(user_calls, 1);
+  ck_assert(f[0] == 8);
+  smpi_op_free(&uop);
+  free(in);
+  SMPI_SHARED_FREE(io);
+  SMPI_SHARED_FREE(f);
+}
+END_TEST
+
 /* ---- privatization, on this test's own arrays ---- */
 
 /* four pages owned by this test only; data = [seg + 100, seg + 3 pages), a hole inside */
@@ -612,6 +708,8 @@ int main(void)
   tcase_add_test(fold, aware_copy_skips_folded_bytes);
   tcase_add_test(fold, lookup_many_allocations);
   tcase_add_test(fold, shared_call_memoises);
+  tcase_add_test(fold, all_folded_and_scratch);
+  tcase_add_test(fold, reduction_into_folded_memory_is_skipped);
   suite_add_tcase(s, fold);
   TCase *priv = tcase_create("privatization");
   tcase_add_checked_fixture(priv, setup, NULL);
