@@ -38,14 +38,38 @@ static void setup(void)
   smpi_shared_declare_config();
 }
 
+/* Built with AddressSanitizer? (GCC: __SANITIZE_ADDRESS__; clang 14: __has_feature only.) */
+#if defined(__SANITIZE_ADDRESS__)
+#define CSM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CSM_ASAN 1
+#endif
+#endif
+
+/* The process's memory mappings, less those of ASan's allocator under -Dsanitize=true: its
+ * heap lives in a fixed 4 TiB range, [0x600000000000, 0x640000000000) on x86-64 Linux (GCC's
+ * libasan and clang's alike), where it maps a new piece of a size class's region whenever
+ * the region fills up, and the quarantine of freed blocks makes that happen at any malloc.
+ * Measured (clang 14): the 1000 switches of remap_mode_keeps_mapping_count, through Check's
+ * per-assertion messages, add exactly one such mapping (0x603000010000-0x603000020000); no
+ * mapping of smpi's is ever there, so the counts below stay exact for smpi's own. */
 static size_t count_maps(void)
 {
   FILE *f = fopen("/proc/self/maps", "r");
   ck_assert_ptr_nonnull(f);
   size_t n = 0;
-  int c;
-  while ((c = getc(f)) != EOF)
-    n += c == '\n';
+  char line[4096];
+  while (fgets(line, sizeof line, f)) {
+    if (!strchr(line, '\n') && !feof(f))
+      continue; /* the rest of a long line follows: count it once, at its end */
+#if defined(CSM_ASAN)
+    uintptr_t lo = (uintptr_t)strtoull(line, NULL, 16);
+    if (lo >= 0x600000000000u && lo < 0x640000000000u)
+      continue;
+#endif
+    n++;
+  }
   fclose(f);
   return n;
 }
@@ -140,7 +164,9 @@ START_TEST(map_count_limit_is_explained)
                 "%s", err);
   /* and the suggested block size does fit */
   const char *sug = strstr(err, "blocksize:") + strlen("blocksize:");
-  set_cfg("smpi/shared-malloc-blocksize", strndup(sug, strcspn(sug, ")")));
+  char *blocksize = strndup(sug, strcspn(sug, ")"));
+  set_cfg("smpi/shared-malloc-blocksize", blocksize);
+  free(blocksize);
   ck_assert_int_eq(smpi_shared_alloc(size, "x.c:1", NULL, -1, &p, err, sizeof err), 0);
   smpi_shared_stats st;
   smpi_shared_get_stats(&st);

@@ -33,7 +33,7 @@ int main(int argc, char **argv)
   double s = rank, r;
   MPI_Reduce(&s, &r, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Allreduce(&s, &r, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-  int sc[4] = {1,2,3,4}, rc[4];
+  int sc[4] = {1,2,3,4}, rc[8]; /* the root of the Gather below receives 2 x 4 ints */
   MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, MPI_COMM_WORLD);
   MPI_Gather(sc, 2, MPI_INT, rc, 2, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Allgather(sc, 1, MPI_INT, rc, 1, MPI_INT, MPI_COMM_WORLD);
