@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "src/invariant.h"
 #include "src/log.h"
@@ -11,6 +12,13 @@
 
 LOG_NEW_SUBCATEGORY(activity, kernel, "max-min activities (executions, flows)");
 LOG_DEFAULT_CATEGORY(activity);
+
+/* Freed actions are kept for reuse (every message and CPU burst creates one): a malloc and
+ * a free less per activity. Capped so that a burst of a million concurrent flows does not
+ * pin its memory for the rest of the run. */
+#define ACT_FREE_MAX 4096
+static act_action *act_free_list;
+static size_t act_free_count;
 
 static void action_end(act_action *a, act_state state, double now)
 {
@@ -117,7 +125,14 @@ act_action *act_action_new(act_model *m, double work, double latency, double pen
   ASSERTF(latency >= 0 && isfinite(latency), "bad latency %g", latency);
   ASSERTF(penalty > 0, "bad sharing penalty %g", penalty);
   double now = eng_now();
-  act_action *a = xcalloc(1, sizeof *a);
+  act_action *a = act_free_list;
+  if (a) {
+    act_free_list = a->free_next;
+    act_free_count--;
+    memset(a, 0, sizeof *a);
+  } else {
+    a = xcalloc(1, sizeof *a);
+  }
   heap_node_init(&a->hnode);
   a->model = m;
   a->total = a->remaining = work;
@@ -167,7 +182,13 @@ void act_action_free(act_action *a)
 {
   if (a->state == ACT_RUNNING)
     act_action_cancel(a, ACT_CANCELED);
-  free(a);
+  if (act_free_count < ACT_FREE_MAX) {
+    a->free_next = act_free_list;
+    act_free_list = a;
+    act_free_count++;
+  } else {
+    free(a);
+  }
 }
 
 struct waiter {

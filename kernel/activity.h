@@ -53,6 +53,7 @@ struct act_action {
   double finish;
   act_finish_fn on_finish;
   void *data;
+  act_action *free_next; /* activity.c's list of freed actions */
 };
 
 /* The model registers itself with the engine. precision: lmm precision (work-amount). */

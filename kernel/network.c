@@ -50,6 +50,26 @@ LOG_DEFAULT_CATEGORY(network);
 
 #define CROSS_TRAFFIC_COEF 0.05
 
+/* Route cache: what a message between two hosts needs from the routing, computed once per
+ * (src, dst) pair and reused while the pair stays in this direct-mapped table. A token
+ * ring or a collective repeats the same pairs over and over; looking a route up (zones,
+ * cluster arithmetic, the reverse route for cross-traffic) and merging the elements cost
+ * about 1 000 instructions per message, a hit about 50. What is cached depends only on the
+ * platform (routes, link capacities, which never change during a run) and on the
+ * configuration read at init, so a hit gives bit-identical elements and penalty. Routes with
+ * more merged elements than fit an entry are simply not cached. */
+#define NET_RC_ELEMS 14
+#define NET_RC_MAX_ENTRIES (1u << 16)
+typedef struct net_route_entry {
+  uint32_t src1, dst; /* the key, src1 = src + 1 (0: empty, so that calloc'ed is empty) */
+  uint32_t nfwd;      /* links of the forward route (0: the message is latency only) */
+  uint32_t n;         /* merged elements */
+  double lat;         /* forward route latency, seconds */
+  double penalty;     /* lat + sum of weight_S / capacity, summed in route order */
+  lmm_constraint *cnst[NET_RC_ELEMS];
+  double coef[NET_RC_ELEMS];
+} net_route_entry;
+
 typedef struct net_link {
   lmm_constraint *cnst; /* NULL until a flow first crosses the link */
   uint32_t stamp;       /* == N.stamp: already an element of the flow being built */
@@ -79,6 +99,9 @@ static struct {
   uint32_t *el_link;
   double *el_coef;
   size_t el_cap;
+  net_route_entry *rcache; /* NULL until the first message */
+  uint32_t rcache_mask;
+  net_route_entry rscratch;
 } N;
 
 void net_declare_config(void)
@@ -221,6 +244,7 @@ void net_model_shutdown(void)
   free(N.links);
   free(N.el_link);
   free(N.el_coef);
+  free(N.rcache);
   memset(&N, 0, sizeof N);
 }
 
@@ -290,6 +314,73 @@ static void next_stamp(void)
   }
 }
 
+/* Looks the route src -> dst up (and dst -> src with cross-traffic) and fills *e with the
+ * merged elements; e->n may exceed NET_RC_ELEMS, in which case only N.el_* hold them all.
+ * Returns -1 with a message in err when a route is missing. */
+static int route_compute(size_t src, size_t dst, net_route_entry *e, char *err, size_t errlen)
+{
+  N.fwd.count = 0;
+  N.fwd.latency = 0;
+  if (route_get(N.rt, src, dst, &N.fwd, err, errlen) != 0)
+    return -1;
+  N.back.count = 0;
+  N.back.latency = 0;
+  if (N.crosstraffic && route_get(N.rt, dst, src, &N.back, err, errlen) != 0)
+    return -1; /* err says "no route from 'b' to 'a'": the reverse one, for cross-traffic */
+
+  /* elements, merged per link (see the top of this file) */
+  next_stamp();
+  size_t n = 0;
+  for (size_t i = 0; i < N.fwd.count; i++)
+    add_use(N.fwd.links[i], 1.0, &n);
+  for (size_t i = 0; i < N.back.count; i++)
+    add_use(N.back.links[i], CROSS_TRAFFIC_COEF, &n);
+
+  /* the same summation order as SimGrid (latency first, then the links in route order) so
+   * that penalties compare bit for bit */
+  double penalty = N.fwd.latency;
+  if (N.weight_s > 0)
+    for (size_t i = 0; i < N.fwd.count; i++)
+      penalty += N.weight_s / lmm_constraint_capacity(N.links[N.fwd.links[i]].cnst);
+  e->src1 = (uint32_t)src + 1;
+  e->dst = (uint32_t)dst;
+  e->nfwd = (uint32_t)N.fwd.count;
+  e->n = (uint32_t)n;
+  e->lat = N.fwd.latency;
+  e->penalty = penalty;
+  for (size_t i = 0; i < n && i < NET_RC_ELEMS; i++) {
+    e->cnst[i] = N.links[N.el_link[i]].cnst;
+    e->coef[i] = N.el_coef[i];
+  }
+  return 0;
+}
+
+/* The cache entry of src -> dst, filled on a miss; NULL with err when there is no route.
+ * A route with more than NET_RC_ELEMS elements comes back in a scratch entry whose
+ * elements are in N.el_* (both valid until the next message). */
+static const net_route_entry *route_entry(size_t src, size_t dst, char *err, size_t errlen)
+{
+  if (!N.rcache) {
+    size_t want = 4 * route_host_count(N.rt);
+    size_t cap = 64;
+    while (cap < want && cap < NET_RC_MAX_ENTRIES)
+      cap *= 2;
+    /* calloc'ed: an entry's page is touched only when a pair hashes there */
+    N.rcache = xcalloc(cap, sizeof *N.rcache);
+    N.rcache_mask = (uint32_t)(cap - 1);
+  }
+  uint64_t k = ((uint64_t)src << 32 | dst) * 0x9E3779B97F4A7C15ull;
+  net_route_entry *e = &N.rcache[(k >> 32) & N.rcache_mask];
+  if (e->src1 == (uint32_t)src + 1 && e->dst == (uint32_t)dst)
+    return e;
+  if (route_compute(src, dst, &N.rscratch, err, errlen) != 0)
+    return NULL;
+  if (N.rscratch.n > NET_RC_ELEMS)
+    return &N.rscratch;
+  *e = N.rscratch;
+  return e;
+}
+
 act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn fn, void *data,
                            char *err, size_t errlen)
 {
@@ -302,46 +393,28 @@ act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn f
   if (N.kind == NET_MODEL_CONSTANT)
     return act_action_new(&N.model, 0.0, N.constant_delay, 1.0, -1.0, 0, fn, data);
 
-  N.fwd.count = 0;
-  N.fwd.latency = 0;
-  if (route_get(N.rt, src, dst, &N.fwd, err, errlen) != 0)
+  const net_route_entry *e = route_entry(src, dst, err, errlen);
+  if (!e)
     return NULL;
-  N.back.count = 0;
-  N.back.latency = 0;
-  if (N.crosstraffic && route_get(N.rt, dst, src, &N.back, err, errlen) != 0)
-    return NULL; /* err says "no route from 'b' to 'a'": the reverse one, for cross-traffic */
-
-  double lat = N.fwd.latency;
+  double lat = e->lat;
   double latency = lat * net_lat_factor(bytes);
   double bwf = net_bw_factor(bytes);
-
-  /* elements, merged per link (see the top of this file) */
-  next_stamp();
-  size_t n = 0;
-  for (size_t i = 0; i < N.fwd.count; i++)
-    add_use(N.fwd.links[i], 1.0, &n);
-  for (size_t i = 0; i < N.back.count; i++)
-    add_use(N.back.links[i], CROSS_TRAFFIC_COEF, &n);
-
-  /* the same summation order as SimGrid (latency first, then the links in route order) so
-   * that penalties compare bit for bit */
-  double penalty = lat;
-  if (N.weight_s > 0)
-    for (size_t i = 0; i < N.fwd.count; i++)
-      penalty += N.weight_s / lmm_constraint_capacity(N.links[N.fwd.links[i]].cnst);
   /* without a latency phase SimGrid creates the flow with penalty 1, and keeps it */
-  if (!(latency > 0))
-    penalty = 1.0;
+  double penalty = latency > 0 ? e->penalty : 1.0;
   double bound = lat > 0 && N.tcp_gamma > 0 ? N.tcp_gamma / (2.0 * lat) : -1.0;
   /* a route without links (only latency): the message ends when the latency is paid */
-  double work = N.fwd.count ? bytes : 0.0;
+  double work = e->nfwd ? bytes : 0.0;
 
-  act_action *a = act_action_new(&N.model, work, latency, penalty, bound, n, fn, data);
+  act_action *a = act_action_new(&N.model, work, latency, penalty, bound, e->n, fn, data);
   act_action_set_rate_factor(a, bwf);
-  for (size_t i = 0; i < n; i++)
-    lmm_expand(N.model.sys, N.links[N.el_link[i]].cnst, a->var, N.el_coef[i]);
-  LOG_DEBUG("comm %p: %zu -> %zu, %.17g B, %zu links, latency %.17g, penalty %.17g, bound %g, "
+  if (e->n <= NET_RC_ELEMS)
+    for (size_t i = 0; i < e->n; i++)
+      lmm_expand(N.model.sys, e->cnst[i], a->var, e->coef[i]);
+  else
+    for (size_t i = 0; i < e->n; i++)
+      lmm_expand(N.model.sys, N.links[N.el_link[i]].cnst, a->var, N.el_coef[i]);
+  LOG_DEBUG("comm %p: %zu -> %zu, %.17g B, %u links, latency %.17g, penalty %.17g, bound %g, "
             "bw factor %g",
-            (void *)a, src, dst, bytes, N.fwd.count, latency, penalty, bound, bwf);
+            (void *)a, src, dst, bytes, e->nfwd, latency, penalty, bound, bwf);
   return a;
 }
