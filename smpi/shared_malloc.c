@@ -278,10 +278,48 @@ static shm_alloc *tree_above(uintptr_t a)
   return best;
 }
 
+/* The last two lookups, each an allocation or a gap between allocations: a message's copy
+ * asks about the same two buffers (source, destination) several times in a row, and the
+ * treap walk is a chain of cache misses. Forgotten at every insertion and removal. */
+typedef struct shm_span {
+  uintptr_t lo, hi; /* [lo, hi): the allocation a, or no allocation at all (a NULL) */
+  shm_alloc *a;
+} shm_span;
+static shm_span recent[2];
+static unsigned recent_next;
+
+static void recent_forget(void)
+{
+  memset(recent, 0, sizeof recent);
+}
+
+/* The allocation holding addr, or NULL; *next is where the answer stops holding: the end
+ * of the allocation, or the base of the next one (UINTPTR_MAX when none) */
+static shm_alloc *locate(uintptr_t addr, uintptr_t *next)
+{
+  for (int i = 0; i < 2; i++)
+    if (addr >= recent[i].lo && addr < recent[i].hi) {
+      *next = recent[i].hi;
+      return recent[i].a;
+    }
+  shm_alloc *f = tree_floor(addr);
+  shm_span sp;
+  if (f && addr - f->base < f->len) {
+    sp = (shm_span){f->base, f->base + f->len, f};
+  } else {
+    shm_alloc *n = tree_above(addr);
+    sp = (shm_span){f ? f->base + f->len : 0, n ? n->base : UINTPTR_MAX, NULL};
+  }
+  recent[recent_next] = sp;
+  recent_next ^= 1;
+  *next = sp.hi;
+  return sp.a;
+}
+
 static shm_alloc *alloc_containing(uintptr_t a)
 {
-  shm_alloc *f = tree_floor(a);
-  return f && a - f->base < f->len ? f : NULL;
+  uintptr_t next;
+  return locate(a, &next);
 }
 
 /* ---- configuration ---- */
@@ -342,6 +380,8 @@ int smpi_shared_init(char *err, size_t errlen)
   return 0;
 }
 
+static void keep_flush(void);
+
 static void scratch_release(void)
 {
   for (size_t i = 0; i < S.nscratch; i++)
@@ -354,6 +394,7 @@ static void scratch_release(void)
 void smpi_shared_reset(void)
 {
   scratch_release();
+  keep_flush();
   ASSERTF(S.nallocs == 0, "smpi_shared_reset with %zu live folded allocations", S.nallocs);
   if (S.block_fd >= 0)
     close(S.block_fd);
@@ -562,8 +603,64 @@ static int partial_spans(size_t size, const size_t *offsets, int nblocks, size_t
   return 0;
 }
 
+/* ---- freed mappings kept for reuse ----
+ * SMPI_SHARED_FREE of a :global allocation of one mapping (at most a block, not partial)
+ * keeps the mapping, and the next allocation of the same length takes it back without a
+ * system call: programs allocate and free the same sizes in loops, and mmap + munmap cost
+ * more than the rest of a small collective. The content is the block's either way (a fresh
+ * mapping shows the same shared block). At most SHM_KEEP_MAX mappings are kept; they count
+ * against vm.max_map_count, so an allocation that would be refused for the map count first
+ * gives them back (keep_flush). */
+enum { SHM_KEEP_MAX = 8192, SHM_KEEP_LENS = 32 };
+typedef struct shm_kept {
+  size_t len;
+  uintptr_t *bases;
+  size_t n, cap;
+} shm_kept;
+static shm_kept keep[SHM_KEEP_LENS];
+static size_t nkept;
+
+static bool keep_put(uintptr_t base, size_t len)
+{
+  if (nkept >= SHM_KEEP_MAX)
+    return false;
+  int slot = -1;
+  for (int i = 0; i < SHM_KEEP_LENS && (slot < 0 || keep[slot].len != len); i++)
+    if (keep[i].len == len || (slot < 0 && keep[i].n == 0))
+      slot = i;
+  if (slot < 0)
+    return false; /* as many lengths kept as there is room for */
+  keep[slot].len = len;
+  XGROW(keep[slot].bases, keep[slot].cap, keep[slot].n + 1);
+  keep[slot].bases[keep[slot].n++] = base;
+  nkept++;
+  return true;
+}
+
+static uintptr_t keep_get(size_t len)
+{
+  for (int i = 0; i < SHM_KEEP_LENS; i++)
+    if (keep[i].len == len && keep[i].n) {
+      nkept--;
+      return keep[i].bases[--keep[i].n];
+    }
+  return 0;
+}
+
+static void keep_flush(void)
+{
+  for (int i = 0; i < SHM_KEEP_LENS; i++) {
+    for (size_t k = 0; k < keep[i].n; k++)
+      munmap((void *)keep[i].bases[k], keep[i].len);
+    free(keep[i].bases);
+    keep[i] = (shm_kept){0};
+  }
+  nkept = 0;
+}
+
 static void record(shm_alloc *a)
 {
+  recent_forget();
   a->prio = next_prio();
   S.root = tree_insert(S.root, a);
   S.nallocs++;
@@ -661,6 +758,18 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
     }
     needed += prev < a->len;
   }
+  if (!partial && needed == 1) {
+    uintptr_t kept = keep_get(a->len);
+    if (kept) {
+      a->base = kept;
+      a->nmaps = 1;
+      record(a);
+      *out = (void *)kept;
+      return 0;
+    }
+  }
+  if (nkept && needed + S.nmaps + nkept > (size_t)(S.max_map_count > 0 ? S.max_map_count : 0))
+    keep_flush();
   size_t room = S.max_map_count > 0 && (size_t)S.max_map_count > S.nmaps
                     ? (size_t)S.max_map_count - S.nmaps
                     : 0;
@@ -689,7 +798,17 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
   }
   /* address space first (not charged as memory), then the chunks and the private pieces
    * over it: a huge, mostly folded partial allocation must not be refused for its size */
-  char *base = reserve(a->len, PROT_NONE, MAP_NORESERVE);
+  char *base;
+  bool first_mapped = !partial && S.gran == S.page;
+  if (first_mapped) {
+    /* one call maps the first chunk and takes the address space of the others (past the
+     * block's end until they are mapped over it below) */
+    base = mmap(NULL, a->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (base == MAP_FAILED)
+      base = NULL;
+  } else {
+    base = reserve(a->len, PROT_NONE, MAP_NORESERVE);
+  }
   if (!base) {
     mapping_error(errno, size, needed, err, errlen);
     free(spans);
@@ -698,7 +817,11 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
   }
   int e = 0;
   size_t done = 0;
-  if (!partial) {
+  if (first_mapped) {
+    done = 1;
+    if (a->len > S.block)
+      e = map_cyclic(base + S.block, a->len - S.block, fd, &done);
+  } else if (!partial) {
     e = map_cyclic(base, a->len, fd, &done);
   } else {
     size_t prev = 0;
@@ -772,7 +895,9 @@ SMPI_PUBLIC void smpi_shared_free(void *ptr)
               ptr, (size_t)((uintptr_t)ptr - a->base), (void *)a->base);
     return;
   }
-  munmap(ptr, a->len);
+  if (a->site || a->partial || a->nmaps != 1 || !keep_put(a->base, a->len))
+    munmap(ptr, a->len);
+  recent_forget();
   S.root = tree_remove(S.root, a->base);
   S.nallocs--;
   S.nmaps -= a->nmaps;
@@ -793,11 +918,10 @@ bool smpi_shared_touches(const void *buf, size_t len)
 {
   if (!S.root || len == 0)
     return false;
-  uintptr_t b = (uintptr_t)buf;
-  if (alloc_containing(b))
+  uintptr_t b = (uintptr_t)buf, next;
+  if (locate(b, &next))
     return true;
-  shm_alloc *n = tree_above(b);
-  return n && n->base - b < len;
+  return next - b < len;
 }
 
 void *smpi_shared_scratch(size_t bytes)
@@ -827,12 +951,12 @@ void *smpi_shared_scratch(size_t bytes)
  * private; *folded says which. */
 static size_t run_at(uintptr_t addr, size_t max, bool *folded)
 {
-  shm_alloc *a = alloc_containing(addr);
+  uintptr_t next;
+  shm_alloc *a = locate(addr, &next);
   size_t run;
   if (!a) {
     *folded = false;
-    shm_alloc *n = tree_above(addr);
-    run = n ? n->base - addr : max;
+    run = next - addr;
   } else {
     size_t o = addr - a->base;
     if (!a->partial) {
@@ -862,15 +986,16 @@ static size_t run_at(uintptr_t addr, size_t max, bool *folded)
 
 void smpi_shared_aware_copy(void *dst, const void *src, size_t len)
 {
-  if (!smpi_shared_touches(src, len) && !smpi_shared_touches(dst, len)) {
+  if (!S.root) {
     memcpy(dst, src, len);
     return;
   }
   uintptr_t s = (uintptr_t)src, d = (uintptr_t)dst;
   for (size_t p = 0; p < len;) {
-    bool fs, fd;
+    bool fs, fd = false;
     size_t r = run_at(s + p, len - p, &fs);
-    r = run_at(d + p, r, &fd);
+    if (!fs) /* a folded source run is skipped whatever the destination is */
+      r = run_at(d + p, r, &fd);
     if (!fs && !fd)
       memcpy((char *)dst + p, (const char *)src + p, r);
     p += r;
