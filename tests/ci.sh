@@ -64,7 +64,7 @@ run_part() {
   local prc=${PIPESTATUS[0]}
   local ok fail timeout unexpected
   ok=$(awk '/^Ok:/ {print $2}' "$log"); fail=$(awk '/^Fail:/ {print $2}' "$log")
-  timeout=$(awk '/^Timeout:/ {print $2}' "$log"); unexpected=$(awk '/^Unexpected Pass:/ {print $2}' "$log")
+  timeout=$(awk '/^Timeout:/ {print $2}' "$log"); unexpected=$(awk '/^Unexpected Pass:/ {print $3}' "$log")
   rm -f "$log"
   fail=$(( ${fail:-0} + ${timeout:-0} + ${unexpected:-0} ))
   if [ "$prc" != 0 ] && [ "$fail" = 0 ]; then
