@@ -58,7 +58,7 @@ LOG_DEFAULT_CATEGORY(network);
  * platform (routes, link capacities, which never change during a run) and on the
  * configuration read at init, so a hit gives bit-identical elements and penalty. Routes with
  * more merged elements than fit an entry are simply not cached. */
-#define NET_RC_ELEMS 14
+#define NET_RC_ELEMS 10 /* 192-byte entries: a flat cluster's 5 elements in two cache lines */
 #define NET_RC_MAX_ENTRIES (1u << 16)
 typedef struct net_route_entry {
   uint32_t src1, dst; /* the key, src1 = src + 1 (0: empty, so that calloc'ed is empty) */
@@ -66,8 +66,10 @@ typedef struct net_route_entry {
   uint32_t n;         /* merged elements */
   double lat;         /* forward route latency, seconds */
   double penalty;     /* lat + sum of weight_S / capacity, summed in route order */
-  lmm_constraint *cnst[NET_RC_ELEMS];
-  double coef[NET_RC_ELEMS];
+  struct {
+    lmm_constraint *cnst;
+    double coef;
+  } el[NET_RC_ELEMS]; /* side by side: a message reads both */
 } net_route_entry;
 
 typedef struct net_link {
@@ -100,6 +102,7 @@ static struct {
   double *el_coef;
   size_t el_cap;
   net_route_entry *rcache; /* NULL until the first message */
+  void *rcache_mem;        /* its allocation */
   uint32_t rcache_mask;
   net_route_entry rscratch;
 } N;
@@ -244,7 +247,7 @@ void net_model_shutdown(void)
   free(N.links);
   free(N.el_link);
   free(N.el_coef);
-  free(N.rcache);
+  free(N.rcache_mem);
   memset(&N, 0, sizeof N);
 }
 
@@ -349,8 +352,8 @@ static int route_compute(size_t src, size_t dst, net_route_entry *e, char *err, 
   e->lat = N.fwd.latency;
   e->penalty = penalty;
   for (size_t i = 0; i < n && i < NET_RC_ELEMS; i++) {
-    e->cnst[i] = N.links[N.el_link[i]].cnst;
-    e->coef[i] = N.el_coef[i];
+    e->el[i].cnst = N.links[N.el_link[i]].cnst;
+    e->el[i].coef = N.el_coef[i];
   }
   return 0;
 }
@@ -365,8 +368,11 @@ static const net_route_entry *route_entry(size_t src, size_t dst, char *err, siz
     size_t cap = 64;
     while (cap < want && cap < NET_RC_MAX_ENTRIES)
       cap *= 2;
-    /* calloc'ed: an entry's page is touched only when a pair hashes there */
-    N.rcache = xcalloc(cap, sizeof *N.rcache);
+    /* calloc'ed: an entry's page is touched only when a pair hashes there; aligned on a
+     * cache line so that an entry spans as few lines as its size allows */
+    ASSERT(sizeof *N.rcache % 64 == 0);
+    N.rcache_mem = xcalloc(cap + 1, sizeof *N.rcache);
+    N.rcache = (net_route_entry *)(((uintptr_t)N.rcache_mem + 63) & ~(uintptr_t)63);
     N.rcache_mask = (uint32_t)(cap - 1);
   }
   uint64_t k = ((uint64_t)src << 32 | dst) * 0x9E3779B97F4A7C15ull;
@@ -409,7 +415,7 @@ act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn f
   act_action_set_rate_factor(a, bwf);
   if (e->n <= NET_RC_ELEMS)
     for (size_t i = 0; i < e->n; i++)
-      lmm_expand(N.model.sys, e->cnst[i], a->var, e->coef[i]);
+      lmm_expand(N.model.sys, e->el[i].cnst, a->var, e->el[i].coef);
   else
     for (size_t i = 0; i < e->n; i++)
       lmm_expand(N.model.sys, N.links[N.el_link[i]].cnst, a->var, N.el_coef[i]);

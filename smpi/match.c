@@ -41,13 +41,38 @@ typedef struct mq_slot {
   mq_node *n; /* NULL: empty */
 } mq_slot;
 
+/* Per receiver (world rank), over all contexts: ANY_SOURCE receives posted and unexpected
+ * messages queued. Most receivers have neither, and then a message need not probe the
+ * table for the receiver's ANY node, nor a receive for an unexpected message: with
+ * thousands of ranks each probe is a cache miss or two. */
+typedef struct mq_count {
+  uint32_t any_posted;
+  uint32_t unexpected;
+} mq_count;
+
 static struct {
   mq_slot *slots; /* open addressing, linear probing */
   size_t cap;     /* power of two, or 0 */
   size_t count;
   mq_node *free_nodes;
   size_t free_count;
+  mq_count *per_rank;
+  size_t nper_rank;
 } T;
+
+static mq_count *count_of(int dst)
+{
+  ASSERT(dst >= 0);
+  if ((size_t)dst >= T.nper_rank) {
+    size_t n = T.nper_rank ? T.nper_rank : 64;
+    while (n <= (size_t)dst)
+      n *= 2;
+    T.per_rank = xrealloc(T.per_rank, n * sizeof *T.per_rank);
+    memset(T.per_rank + T.nper_rank, 0, (n - T.nper_rank) * sizeof *T.per_rank);
+    T.nper_rank = n;
+  }
+  return &T.per_rank[dst];
+}
 
 static uint64_t key_hash(uint32_t ctx, int32_t dst, int32_t src)
 {
@@ -98,11 +123,10 @@ static void grow(void)
   free(old);
 }
 
-static mq_node *get_or_create(uint32_t ctx, int dst, int src)
+/* A new node for a key that lookup just did not find. */
+static mq_node *create(uint32_t ctx, int dst, int src)
 {
-  mq_node *n = lookup(ctx, dst, src);
-  if (n)
-    return n;
+  mq_node *n;
   if ((T.count + 1) * 4 > T.cap * 3)
     grow();
   if (T.free_nodes) {
@@ -121,6 +145,12 @@ static mq_node *get_or_create(uint32_t ctx, int dst, int src)
   place((mq_slot){key_hash(ctx, dst, src), n});
   T.count++;
   return n;
+}
+
+static mq_node *get_or_create(uint32_t ctx, int dst, int src)
+{
+  mq_node *n = lookup(ctx, dst, src);
+  return n ? n : create(ctx, dst, src);
 }
 
 /* Removes n from the table (backward-shift deletion keeps probe chains intact). */
@@ -175,24 +205,32 @@ static smpi_req *first_posted(mq_node *n, int tag)
 smpi_req *mq_arrive(p2p_msg *m)
 {
   ASSERT(!m->queued);
+  mq_count *cnt = count_of(m->dst_world);
   mq_node *ns = lookup(m->ctx, m->dst_world, m->src);
-  mq_node *na = lookup(m->ctx, m->dst_world, MPI_ANY_SOURCE);
+  /* the ANY node exists when the receiver has an ANY_SOURCE receive posted or unexpected
+   * messages (their arrival list): otherwise skip the probe */
+  bool any_node = cnt->any_posted || cnt->unexpected;
+  mq_node *na = any_node ? lookup(m->ctx, m->dst_world, MPI_ANY_SOURCE) : NULL;
   smpi_req *a = first_posted(ns, m->tag);
-  smpi_req *b = first_posted(na, m->tag);
+  smpi_req *b = cnt->any_posted ? first_posted(na, m->tag) : NULL;
   smpi_req *r = a && b ? (a->seq < b->seq ? a : b) : a ? a : b;
   if (r) {
     list_remove(&r->qlink);
     r->queued = false;
+    if (r == b)
+      cnt->any_posted--;
     release_if_empty(r == a ? ns : na);
     return r;
   }
   if (!ns)
-    ns = get_or_create(m->ctx, m->dst_world, m->src);
+    ns = create(m->ctx, m->dst_world, m->src);
   if (!na)
-    na = get_or_create(m->ctx, m->dst_world, MPI_ANY_SOURCE);
+    na = any_node ? create(m->ctx, m->dst_world, MPI_ANY_SOURCE)
+                  : get_or_create(m->ctx, m->dst_world, MPI_ANY_SOURCE);
   list_push_back(&ns->unexpected, &m->slink);
   list_push_back(&na->unexpected, &m->alink);
   m->queued = true;
+  cnt->unexpected++;
   return NULL;
 }
 
@@ -235,6 +273,7 @@ void mq_remove_msg(p2p_msg *m)
   list_remove(&m->slink);
   list_remove(&m->alink);
   m->queued = false;
+  count_of(m->dst_world)->unexpected--;
   release_if_empty(ns);
   release_if_empty(na);
 }
@@ -242,16 +281,23 @@ void mq_remove_msg(p2p_msg *m)
 p2p_msg *mq_post_recv(smpi_req *r)
 {
   ASSERT(!r->queued);
-  mq_node *n;
-  p2p_msg *m = first_unexpected(r->ctx, r->owner, r->peer, r->tag, &n);
-  if (m) {
-    mq_remove_msg(m);
-    return m;
+  mq_count *cnt = count_of(r->owner);
+  mq_node *n = NULL;
+  bool looked = false;
+  if (cnt->unexpected) { /* else nothing can match: no probe */
+    p2p_msg *m = first_unexpected(r->ctx, r->owner, r->peer, r->tag, &n);
+    if (m) {
+      mq_remove_msg(m);
+      return m;
+    }
+    looked = true;
   }
   if (!n)
-    n = get_or_create(r->ctx, r->owner, r->peer);
+    n = looked ? create(r->ctx, r->owner, r->peer) : get_or_create(r->ctx, r->owner, r->peer);
   list_push_back(&n->posted, &r->qlink);
   r->queued = true;
+  if (r->peer == MPI_ANY_SOURCE)
+    cnt->any_posted++;
   return NULL;
 }
 
@@ -262,6 +308,8 @@ void mq_remove_recv(smpi_req *r)
   ASSERT(n);
   list_remove(&r->qlink);
   r->queued = false;
+  if (r->peer == MPI_ANY_SOURCE)
+    count_of(r->owner)->any_posted--;
   release_if_empty(n);
 }
 
@@ -277,5 +325,6 @@ void mq_reset(void)
     T.free_nodes = n->next_free;
     free(n);
   }
+  free(T.per_rank);
   memset(&T, 0, sizeof T);
 }

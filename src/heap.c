@@ -16,6 +16,7 @@
 void heap_init(heap *h)
 {
   h->items = NULL;
+  h->keys = NULL;
   h->size = 0;
   h->cap = 0;
   h->next_seq = 0;
@@ -24,73 +25,83 @@ void heap_init(heap *h)
 void heap_destroy(heap *h)
 {
   free(h->items);
+  free(h->keys);
   heap_init(h);
 }
 
-static inline bool before(const heap_node *a, const heap_node *b)
+static inline bool before(heap_key a, heap_key b)
 {
-  return a->key < b->key || (a->key == b->key && a->seq < b->seq);
+  return a.key < b.key || (a.key == b.key && a.seq < b.seq);
 }
 
-static inline void place(heap *h, heap_node *n, size_t i)
+static inline void place(heap *h, heap_node *n, heap_key k, size_t i)
 {
   h->items[i] = n;
+  h->keys[i] = k;
   n->index = i;
 }
 
-/* Moves n up from slot i until its parent precedes it; the hole is filled on the way. */
-static void sift_up(heap *h, heap_node *n, size_t i)
+/* Moves n (key k) up from slot i until its parent precedes it; the hole is filled on the
+ * way. */
+static void sift_up(heap *h, heap_node *n, heap_key k, size_t i)
 {
   while (i > 0) {
     size_t parent = (i - 1) / 2;
-    if (!before(n, h->items[parent]))
+    if (!before(k, h->keys[parent]))
       break;
-    place(h, h->items[parent], i);
+    place(h, h->items[parent], h->keys[parent], i);
     i = parent;
   }
-  place(h, n, i);
+  place(h, n, k, i);
 }
 
-static void sift_down(heap *h, heap_node *n, size_t i)
+static void sift_down(heap *h, heap_node *n, heap_key k, size_t i)
 {
   for (;;) {
     size_t child = 2 * i + 1;
     if (child >= h->size)
       break;
-    if (child + 1 < h->size && before(h->items[child + 1], h->items[child]))
+    if (child + 1 < h->size && before(h->keys[child + 1], h->keys[child]))
       child++;
-    if (!before(h->items[child], n))
+    if (!before(h->keys[child], k))
       break;
-    place(h, h->items[child], i);
+    place(h, h->items[child], h->keys[child], i);
     i = child;
   }
-  place(h, n, i);
+  place(h, n, k, i);
 }
 
 void heap_push(heap *h, heap_node *n, double key)
 {
   ASSERTF(!heap_contains(n), "node pushed while already in a heap (slot %zu)", n->index);
   ASSERTF(!isnan(key), "NaN heap key"); /* NaN would break the ordering silently */
-  XGROW(h->items, h->cap, h->size + 1);
+  if (h->size == h->cap) {
+    size_t cap = h->cap ? 2 * h->cap : 16;
+    h->items = xrealloc(h->items, cap * sizeof *h->items);
+    h->keys = xrealloc(h->keys, cap * sizeof *h->keys);
+    h->cap = cap;
+  }
   n->key = key;
   n->seq = h->next_seq++;
   h->size++;
-  sift_up(h, n, h->size - 1);
+  sift_up(h, n, (heap_key){key, n->seq}, h->size - 1);
 }
 
 /* Takes the node at slot i out and refills the slot with the last node. */
 static void remove_at(heap *h, size_t i)
 {
   heap_node *n = h->items[i];
-  heap_node *last = h->items[--h->size];
+  size_t l = --h->size;
+  heap_node *last = h->items[l];
+  heap_key lk = h->keys[l];
   n->index = HEAP_NOT_IN;
   if (last == n)
     return;
   /* the last node may belong above or below slot i */
-  if (i > 0 && before(last, h->items[(i - 1) / 2]))
-    sift_up(h, last, i);
+  if (i > 0 && before(lk, h->keys[(i - 1) / 2]))
+    sift_up(h, last, lk, i);
   else
-    sift_down(h, last, i);
+    sift_down(h, last, lk, i);
 }
 
 heap_node *heap_pop(heap *h)
@@ -107,12 +118,14 @@ void heap_update(heap *h, heap_node *n, double key)
   ASSERTF(heap_contains(n) && n->index < h->size && h->items[n->index] == n,
           "heap_update on a node that is not in this heap");
   ASSERTF(!isnan(key), "NaN heap key");
-  double old = n->key;
+  size_t i = n->index;
+  double old = h->keys[i].key;
+  heap_key k = {key, h->keys[i].seq};
   n->key = key;
   if (key < old)
-    sift_up(h, n, n->index);
+    sift_up(h, n, k, i);
   else if (key > old)
-    sift_down(h, n, n->index);
+    sift_down(h, n, k, i);
 }
 
 void heap_remove(heap *h, heap_node *n)

@@ -25,8 +25,17 @@ typedef struct heap_node {
   size_t index; /* slot in the heap array, HEAP_NOT_IN when not in a heap */
 } heap_node;
 
+/* A copy of each node's (key, seq) beside the node pointers: comparisons read this array
+ * only, so a sift does not load every node it passes (each a cache miss when the nodes are
+ * thousands of activities spread over the heap). */
+typedef struct heap_key {
+  double key;
+  uint64_t seq;
+} heap_key;
+
 typedef struct heap {
   heap_node **items;
+  heap_key *keys; /* keys[i] == (items[i]->key, items[i]->seq) */
   size_t size;
   size_t cap;
   uint64_t next_seq;
@@ -38,7 +47,7 @@ static inline void heap_node_init(heap_node *n) { n->index = HEAP_NOT_IN; n->key
 static inline bool heap_contains(const heap_node *n) { return n->index != HEAP_NOT_IN; }
 static inline size_t heap_size(const heap *h) { return h->size; }
 static inline heap_node *heap_top(const heap *h) { return h->size ? h->items[0] : NULL; }
-static inline double heap_top_key(const heap *h) { return h->size ? h->items[0]->key : -1.0; }
+static inline double heap_top_key(const heap *h) { return h->size ? h->keys[0].key : -1.0; }
 
 void heap_push(heap *h, heap_node *n, double key);
 heap_node *heap_pop(heap *h);
