@@ -227,6 +227,8 @@ void lmm_system_free(lmm_system *sys)
   free(sys->D);
   free(sys->F);
   free(sys->fx);
+  free(sys->fval);
+  free(sys->fpen);
   free(sys->ffixed);
   free(sys->fe);
   free(sys->heap);
@@ -618,7 +620,7 @@ static inline bool value_changed(const lmm_system *sys, double x_new, double x_o
 /* the value F[i] will have after this solve: the old one when the change is noise */
 static inline double next_value(const lmm_system *sys, size_t i)
 {
-  double old = sys->F[i]->value;
+  double old = sys->fval[i];
   return value_changed(sys, sys->fx[i], old) ? sys->fx[i] : old;
 }
 
@@ -740,6 +742,8 @@ static bool build_region(lmm_system *sys, bool full)
   if (sys->nF > sys->capfx) {
     XGROW(sys->fx, sys->capfx, sys->nF);
     sys->ffixed = xrealloc(sys->ffixed, sys->capfx * sizeof *sys->ffixed);
+    sys->fval = xrealloc(sys->fval, sys->capfx * sizeof *sys->fval);
+    sys->fpen = xrealloc(sys->fpen, sys->capfx * sizeof *sys->fpen);
   }
 
   /* count the free elements of each constraint, discovering B on the way */
@@ -747,6 +751,8 @@ static bool build_region(lmm_system *sys, bool full)
   for (size_t i = 0; i < sys->nF; i++) {
     lmm_variable *v = sys->F[i];
     sys->fx[i] = 0;
+    sys->fval[i] = v->value;
+    sys->fpen[i] = v->penalty;
     sys->ffixed[i] = false;
     for (size_t k = 0; k < v->n_elems; k++) {
       lmm_element *e = &v->elems[k];
@@ -815,7 +821,7 @@ static double shared_key(const lmm_system *sys, lmm_constraint *c, double cur)
     const lmm_free_elem *fe = sys->fe + c->fe_pos;
     for (size_t j = 0; j < c->nfree; j++)
       if (!sys->ffixed[fe[j].fidx])
-        c->usage += fe[j].coef / sys->F[fe[j].fidx]->penalty;
+        c->usage += fe[j].coef / sys->fpen[fe[j].fidx];
   }
   double key = c->rem / c->usage;
   return key > cur ? key : cur;
@@ -906,7 +912,7 @@ static void progressive_filling(lmm_system *sys)
     for (size_t j = 0; j < c->nfree && c->nunfixed; j++) {
       size_t i = fe[j].fidx;
       if (!sys->ffixed[i])
-        fix_var(sys, i, cur / sys->F[i]->penalty, cur);
+        fix_var(sys, i, cur / sys->fpen[i], cur);
     }
   }
   LOG_DEBUG("filling of %zu variables over %zu constraints: top level %g", sys->nF, sys->nC, cur);
@@ -926,7 +932,7 @@ static bool validate_boundary(lmm_system *sys)
       double delta = 0, load = c->load;
       const lmm_free_elem *fe = sys->fe + c->fe_pos;
       for (size_t j = 0; j < c->nfree; j++) {
-        double old = sys->F[fe[j].fidx]->value, x = sys->fx[fe[j].fidx];
+        double old = sys->fval[fe[j].fidx], x = sys->fx[fe[j].fidx];
         if (value_changed(sys, x, old)) {
           double d = fe[j].coef * (x - old);
           delta += fabs(d);
@@ -960,14 +966,14 @@ static void commit(lmm_system *sys)
     double fat_max = 0;
     const lmm_free_elem *fe = sys->fe + c->fe_pos;
     for (size_t j = 0; j < c->nfree; j++) {
-      const lmm_variable *v = sys->F[fe[j].fidx];
-      double x = next_value(sys, fe[j].fidx);
+      size_t f = fe[j].fidx;
+      double x = next_value(sys, f);
       if (c->policy == LMM_SHARED)
-        c->load += fe[j].coef * (x - v->value);
+        c->load += fe[j].coef * (x - sys->fval[f]);
       else if (fe[j].coef * x > fat_max)
         fat_max = fe[j].coef * x;
-      if (x * v->penalty > c->max_level)
-        c->max_level = x * v->penalty;
+      if (x * sys->fpen[f] > c->max_level)
+        c->max_level = x * sys->fpen[f];
     }
     if (c->policy == LMM_SHARED)
       c->sat = c->load >= c->capacity * (1 - p);
@@ -975,10 +981,10 @@ static void commit(lmm_system *sys)
       c->sat = c->sat || fat_max >= c->capacity * (1 - p);
   }
   for (size_t i = 0; i < sys->nF; i++) {
-    lmm_variable *v = sys->F[i];
-    if (!value_changed(sys, sys->fx[i], v->value))
+    if (!value_changed(sys, sys->fx[i], sys->fval[i]))
       continue;
-    v->value = sys->fx[i];
+    lmm_variable *v = sys->F[i];
+    v->value = sys->fval[i] = sys->fx[i];
     if (v->mod_mark != sys->solve_no) {
       v->mod_mark = sys->solve_no;
       XGROW(sys->modified, sys->cap_modified, sys->n_modified + 1);
@@ -993,14 +999,14 @@ static void commit(lmm_system *sys)
     /* (no pointer arithmetic on a NULL array when no constraint has a free element) */
     const lmm_free_elem *fe = c->nfree ? sys->fe + c->fe_pos : NULL;
     for (size_t j = 0; j < c->nfree; j++) {
-      const lmm_variable *v = sys->F[fe[j].fidx];
-      double x = fe[j].coef * v->value;
+      double value = sys->fval[fe[j].fidx], penalty = sys->fpen[fe[j].fidx];
+      double x = fe[j].coef * value;
       if (c->policy == LMM_SHARED)
         load += x;
       else if (x > load)
         load = x;
-      if (v->value * v->penalty > max_level)
-        max_level = v->value * v->penalty;
+      if (value * penalty > max_level)
+        max_level = value * penalty;
     }
     c->sat = load >= c->capacity * (1 - p);
     c->load = c->policy == LMM_SHARED ? load : 0;

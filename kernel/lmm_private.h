@@ -122,6 +122,9 @@ struct lmm_system {
   lmm_variable **D, **F;
   size_t nD, capD, nF, capF;
   double *fx;    /* new value of F[i] */
+  double *fval;  /* F[i]->value (the committed one once commit() has updated it) and */
+  double *fpen;  /* F[i]->penalty, copied beside fx: the filling and the commit read them per
+                    element, and F[i] itself is a cache miss in a system of 10^6 flows */
   bool *ffixed;  /* F[i] is fixed */
   size_t capfx;
   lmm_free_elem *fe;
