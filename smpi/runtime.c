@@ -59,6 +59,7 @@ static struct {
   bool running;   /* inside eng_run */
   char ***rank_argv; /* each rank's argv copy: reachable to the end, as a process's argv is */
   char *hostfile;    /* the hostfile's path, kept like smpi_w.platform_name (messages) */
+  struct timespec *burst_wall; /* per rank: CLOCK_MONOTONIC when it left its last MPI call */
   int abort_code; /* set by smpi_abort_job */
 } R;
 
@@ -141,6 +142,24 @@ void smpi_sleep_now(double seconds)
     eng_sleep(seconds);
 }
 
+/* Measuring a burst. The thread CPU clock is what a burst costs (the OS may run other
+ * processes meanwhile: wall time would charge the rank for them), but reading it is a system
+ * call, about 3 us on a virtual machine: more than a whole simulated message. The monotonic
+ * clock is read in the vDSO (~0.1 us). Since all ranks run on this one thread, and between
+ * leaving an MPI call and entering the next the rank runs alone, the CPU time of a burst is
+ * at most its wall time. So the wall time decides first: below smpi/cpu-threshold (1 us by
+ * default; the margin covers the two clocks' rate difference, at most 0.05 % under NTP
+ * slewing) the CPU time is below it too and the burst would be discarded anyway; only the
+ * longer bursts read the CPU clock. A message-heavy rank pays one CPU clock read per MPI call
+ * (at the leave, where it cannot know yet how long the next burst will be) instead of two;
+ * the bursts injected are exactly those the CPU clock alone would inject. SimGrid 3.32
+ * reads the thread CPU clock at both ends (xbt_os_threadtimer). */
+static void burst_timer_start(smpi_rank *me)
+{
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &me->burst_start);
+  clock_gettime(CLOCK_MONOTONIC, &R.burst_wall[me->rank]);
+}
+
 void smpi_enter_call(void)
 {
   smpi_rank *me = smpi_self();
@@ -148,12 +167,19 @@ void smpi_enter_call(void)
     return;
   if (!smpi_w.simulate_computation)
     return;
+  /* a negative threshold (SimGrid: -1 = infinity) discards every burst */
+  if (smpi_w.cpu_threshold < 0)
+    return;
   struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  const struct timespec *w0 = &R.burst_wall[me->rank];
+  double wall = (double)(now.tv_sec - w0->tv_sec) + (double)(now.tv_nsec - w0->tv_nsec) * 1e-9;
+  if (wall < 0.999 * smpi_w.cpu_threshold)
+    return;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   double spent = (double)(now.tv_sec - me->burst_start.tv_sec) +
                  (double)(now.tv_nsec - me->burst_start.tv_nsec) * 1e-9;
-  /* a negative threshold (SimGrid: -1 = infinity) discards every burst */
-  if (spent <= 0 || smpi_w.cpu_threshold < 0 || spent < smpi_w.cpu_threshold)
+  if (spent <= 0 || spent < smpi_w.cpu_threshold)
     return;
   me->injected += spent;
   /* smpi/compute-noise applies to measured bursts too, not only to sampled blocks */
@@ -166,9 +192,8 @@ void smpi_leave_call(void)
   if (!me)
     return;
   ASSERT(me->call_depth > 0);
-  /* the thread CPU clock costs a system call: 13-20 % of message-heavy runs */
-  if (--me->call_depth == 0 && smpi_w.simulate_computation)
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &me->burst_start);
+  if (--me->call_depth == 0 && smpi_w.simulate_computation && smpi_w.cpu_threshold >= 0)
+    burst_timer_start(me);
 }
 
 /* ---- public extensions (smpi.h) ---- */
@@ -384,7 +409,8 @@ static void rank_main(void *arg)
   if (!R.rank_argv)
     R.rank_argv = xcalloc((size_t)smpi_w.np, sizeof *R.rank_argv);
   R.rank_argv[me->rank] = argv;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &me->burst_start);
+  if (smpi_w.simulate_computation && smpi_w.cpu_threshold >= 0)
+    burst_timer_start(me);
   me->exit_code = R.real_main(R.argc, argv);
   me->returned = true;
   smpi_progress_rank_done();
@@ -488,6 +514,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
 
   smpi_w.np = (int)o.np;
   smpi_w.ranks = xcalloc((size_t)o.np, sizeof *smpi_w.ranks);
+  R.burst_wall = xcalloc((size_t)o.np, sizeof *R.burst_wall);
   for (int r = 0; r < smpi_w.np; r++) {
     smpi_rank *rk = &smpi_w.ranks[r];
     rk->rank = r;
