@@ -372,10 +372,13 @@ def state_text(res, st, kind, timeout):
     return state.upper() if state == "failed" else state
 
 
-def growth(results, case, plat, kind, scales, field="us_per_msg"):
-    """(cost per message at the largest scale measured) / (at the smallest), and the scales."""
+def growth(results, case, plat, kind, scales, field="us_per_msg", upto=None):
+    """(cost per message at the largest scale measured, at most upto) / (at the smallest),
+    and the two scales."""
     pts = []
     for n in scales:
+        if upto is not None and n > upto:
+            continue
         res = results.get((case, plat, n))
         if res is None:
             continue
@@ -691,8 +694,9 @@ def print_summary(a, results, cases, plats, scales):
             gol = growth(results, case, plat, "ours", scales, "loop_us_per_msg")
             gs = growth(results, case, plat, "sg", scales)
             gsl = growth(results, case, plat, "sg", scales, "loop_us_per_msg")
-            if go[1] == 16 and go[2] >= 4096:
-                v = tally(go[0] <= T_GROWTH)
+            g4 = growth(results, case, plat, "ours", scales, upto=4096)
+            if g4[1] == 16 and g4[2] == 4096:
+                v = "%.2fx %s" % (g4[0], tally(g4[0] <= T_GROWTH))
             else:
                 v = "n/a (%d→%d measured)" % (go[1], go[2])
             done = [n for n in scales if (case, plat, n) in results
