@@ -51,15 +51,26 @@ LOG_DEFAULT_CATEGORY(network);
 #define CROSS_TRAFFIC_COEF 0.05
 
 /* Route cache: what a message between two hosts needs from the routing, computed once per
- * (src, dst) pair and reused while the pair stays in this direct-mapped table. A token
- * ring or a collective repeats the same pairs over and over; looking a route up (zones,
- * cluster arithmetic, the reverse route for cross-traffic) and merging the elements cost
- * about 1 000 instructions per message, a hit about 50. What is cached depends only on the
- * platform (routes, link capacities, which never change during a run) and on the
- * configuration read at init, so a hit gives bit-identical elements and penalty. Routes with
- * more merged elements than fit an entry are simply not cached. */
+ * (src, dst) pair and reused while the pair stays cached. A token ring or a collective
+ * repeats the same pairs over and over; looking a route up (zones, cluster arithmetic, the
+ * reverse route for cross-traffic) and merging the elements cost about 1 000 instructions
+ * per message, a hit about 50. What is cached depends only on the platform (routes, link
+ * capacities, which never change during a run) and on the configuration read at init, so a
+ * hit gives bit-identical elements and penalty. Routes with more merged elements than fit
+ * an entry are simply not cached.
+ *
+ * Layout: one set per source host (hosts beyond NET_RC_MAX_SETS share sets), two ways, each
+ * way its own array:
+ *
+ *   way0: [src 0: 0->1] [src 1: 1->2] [src 2: 2->3] ...    most recent destination
+ *   way1: [src 0: 0->7] [          ] [          ] ...     the one before
+ *
+ * A rank talks to few peers at a time (ring and shift patterns: one; trees: a few), so
+ * this keeps them without the conflicts of hashing pairs into one table, and a ring's
+ * entries fill way0 only: fewer pages to fault in (the arrays are calloc'ed and touched
+ * only where used). */
 #define NET_RC_ELEMS 10 /* 192-byte entries: a flat cluster's 5 elements in two cache lines */
-#define NET_RC_MAX_ENTRIES (1u << 16)
+#define NET_RC_MAX_SETS (1u << 15)
 typedef struct net_route_entry {
   uint32_t src1, dst; /* the key, src1 = src + 1 (0: empty, so that calloc'ed is empty) */
   uint32_t nfwd;      /* links of the forward route (0: the message is latency only) */
@@ -101,9 +112,9 @@ static struct {
   uint32_t *el_link;
   double *el_coef;
   size_t el_cap;
-  net_route_entry *rcache; /* NULL until the first message */
+  net_route_entry *rcache; /* way 0, then way 1 at rcache + rcache_sets; NULL until used */
   void *rcache_mem;        /* its allocation */
-  uint32_t rcache_mask;
+  uint32_t rcache_sets;    /* power of two */
   net_route_entry rscratch;
 } N;
 
@@ -364,27 +375,32 @@ static int route_compute(size_t src, size_t dst, net_route_entry *e, char *err, 
 static const net_route_entry *route_entry(size_t src, size_t dst, char *err, size_t errlen)
 {
   if (!N.rcache) {
-    size_t want = 4 * route_host_count(N.rt);
-    size_t cap = 64;
-    while (cap < want && cap < NET_RC_MAX_ENTRIES)
-      cap *= 2;
-    /* calloc'ed: an entry's page is touched only when a pair hashes there; aligned on a
-     * cache line so that an entry spans as few lines as its size allows */
+    size_t want = route_host_count(N.rt);
+    size_t sets = 1;
+    while (sets < want && sets < NET_RC_MAX_SETS)
+      sets *= 2;
+    /* aligned on a cache line so that an entry spans as few lines as its size allows */
     ASSERT(sizeof *N.rcache % 64 == 0);
-    N.rcache_mem = xcalloc(cap + 1, sizeof *N.rcache);
+    N.rcache_mem = xcalloc(2 * sets + 1, sizeof *N.rcache);
     N.rcache = (net_route_entry *)(((uintptr_t)N.rcache_mem + 63) & ~(uintptr_t)63);
-    N.rcache_mask = (uint32_t)(cap - 1);
+    N.rcache_sets = (uint32_t)sets;
   }
-  uint64_t k = ((uint64_t)src << 32 | dst) * 0x9E3779B97F4A7C15ull;
-  net_route_entry *e = &N.rcache[(k >> 32) & N.rcache_mask];
-  if (e->src1 == (uint32_t)src + 1 && e->dst == (uint32_t)dst)
-    return e;
+  size_t set = src & (N.rcache_sets - 1);
+  net_route_entry *e0 = &N.rcache[set], *e1 = &N.rcache[N.rcache_sets + set];
+  uint32_t key = (uint32_t)src + 1;
+  if (e0->src1 == key && e0->dst == (uint32_t)dst)
+    return e0;
+  if (e1->src1 == key && e1->dst == (uint32_t)dst)
+    return e1;
   if (route_compute(src, dst, &N.rscratch, err, errlen) != 0)
     return NULL;
   if (N.rscratch.n > NET_RC_ELEMS)
     return &N.rscratch;
-  *e = N.rscratch;
-  return e;
+  /* the newest pair goes to way 0, the one it displaces to way 1 */
+  if (e0->src1)
+    *e1 = *e0;
+  *e0 = N.rscratch;
+  return e0;
 }
 
 act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn fn, void *data,
