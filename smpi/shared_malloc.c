@@ -80,16 +80,17 @@ typedef struct shm_site {
 } shm_site;
 
 typedef struct shm_alloc {
+  /* what a lookup's walk reads, in the first cache line of the node */
   uintptr_t base;
-  size_t len;    /* address space, a multiple of the mapping granularity */
+  size_t len;                     /* address space, a multiple of the mapping granularity */
+  struct shm_alloc *left, *right; /* treap by base */
+  uint32_t prio;
+  bool partial;
   size_t size;   /* what the program asked for */
   size_t nmaps;  /* mappings this allocation costs */
   shm_site *site;  /* :local */
-  bool partial;
   size_t *spans; /* partial: folded [start, end) offsets, sorted, page-aligned, 2*nspans */
   size_t nspans;
-  struct shm_alloc *left, *right; /* treap by base */
-  uint32_t prio;
 } shm_alloc;
 
 static struct {
