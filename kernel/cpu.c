@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "src/cfg.h"
 #include "src/invariant.h"
 #include "src/log.h"
 #include "src/mem.h"
@@ -33,7 +34,15 @@ static struct {
   size_t nconstraints;
 } C;
 
-void cpu_declare_config(void) {}
+void cpu_declare_config(void)
+{
+  /* See network/optim in network.c: accepted so SimGrid command lines carry over. */
+  cfg_declare_string("cpu/optim", "Lazy", "Lazy|Full|TI",
+                     "Accepted for compatibility with SimGrid; no effect: CPU sharing is always "
+                     "computed exactly, incrementally");
+  cfg_declare_bool("cpu/maxmin-selective-update", true,
+                   "Accepted for compatibility with SimGrid; no effect");
+}
 
 int cpu_model_init(const route_table *rt, char *err, size_t errlen)
 {

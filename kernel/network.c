@@ -143,6 +143,16 @@ void net_declare_config(void)
                      "model's value: CM02 1, LV08 13.01), and the duration of every message "
                      "in seconds for Constant (13.01 unless set). Ignored by SMPI (see "
                      "smpi/lat-factor)");
+  /* SimGrid's solver modes, accepted so that users' command lines carry over. Our solver
+   * always gives the exact max-min allocation (what SimGrid calls Full), recomputing only
+   * the region a change touches; SimGrid's default Lazy update can differ from it
+   * (tools/simgrid-ref/README.md: four flows leaving latency at one date overload a link). */
+  cfg_declare_string("network/optim", "Lazy", "Lazy|Full|TI",
+                     "Accepted for compatibility with SimGrid; no effect: smpi always computes "
+                     "the exact max-min sharing (SimGrid's Full answer), incrementally");
+  cfg_declare_bool("network/maxmin-selective-update", true,
+                   "Accepted for compatibility with SimGrid; no effect (smpi's solver always "
+                   "updates only the constraints a change reaches)");
   cfg_declare_string("smpi/bw-factor", DEFAULT_SMPI_BW_FACTOR, NULL,
                      "Bandwidth factors of the SMPI network model, "
                      "'threshold:value;...': a message of s bytes uses the value of the largest "
