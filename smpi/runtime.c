@@ -573,7 +573,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   if (rc != ENG_DEADLOCK && cfg_get_int("smpi/list-leaks") > 0)
     report_leaks(cfg_get_int("smpi/list-leaks"));
   if (cfg_get_bool("smpi/display-timing"))
-    fprintf(stderr, "smpi: simulated time: %.9g s (wall-clock time: %.3f s, %d rank%s)\n",
+    fprintf(stderr, "smpi: simulated time: %.9g s (wall-clock time: %.6f s, %d rank%s)\n",
             eng_now(), wall, smpi_w.np, smpi_w.np == 1 ? "" : "s");
   /* The ranks' stacks hold the program's state: leave the process as it ends, like a job. */
   return code;
