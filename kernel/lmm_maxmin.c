@@ -202,6 +202,7 @@ lmm_system *lmm_system_new(double precision)
   sys->repair_limit = 0.25;
   list_init(&sys->variables);
   list_init(&sys->constraints);
+  list_init(&sys->spare_vars);
   list_init(&sys->dirty_cnsts);
   list_init(&sys->dirty_vars);
   list_init(&sys->pending_mod);
@@ -216,6 +217,11 @@ void lmm_system_free(lmm_system *sys)
     return;
   list_foreach(n, &sys->variables) {
     lmm_variable *v = list_entry(n, lmm_variable, all_node);
+    free(v->elems);
+    free(v);
+  }
+  while (!list_empty(&sys->spare_vars)) {
+    lmm_variable *v = list_entry(list_pop_front(&sys->spare_vars), lmm_variable, all_node);
     free(v->elems);
     free(v);
   }
@@ -375,12 +381,25 @@ lmm_variable *lmm_variable_new(lmm_system *sys, void *id, double penalty, double
 {
   ASSERTF(penalty >= 0 && isfinite(penalty), "bad sharing penalty %g", penalty);
   ASSERTF(!isnan(bound), "bad bound");
-  lmm_variable *v = xcalloc(1, sizeof *v);
+  lmm_variable *v;
+  if (!list_empty(&sys->spare_vars)) {
+    /* Every field starts as from xcalloc except the element array, which is empty (no
+     * element of it is linked anywhere) and merely keeps its capacity. */
+    v = list_entry(list_pop_front(&sys->spare_vars), lmm_variable, all_node);
+    lmm_element *elems = v->elems;
+    size_t cap = v->cap_elems;
+    memset(v, 0, sizeof *v);
+    v->elems = elems;
+    v->cap_elems = cap;
+  } else {
+    v = xcalloc(1, sizeof *v);
+  }
   v->id = id;
   v->penalty = penalty;
   v->bound = bound;
   v->seq = next_seq(sys);
-  if (elements_hint) {
+  if (elements_hint > v->cap_elems) {
+    free(v->elems); /* nothing to keep or relink: n_elems is 0 */
     v->elems = xmalloc(elements_hint * sizeof *v->elems);
     v->cap_elems = elements_hint;
   }
@@ -434,8 +453,8 @@ void lmm_variable_free(lmm_system *sys, lmm_variable *v)
   list_remove(&v->all_node);
   sys->n_vars--;
   sys->var_at_ok = false;
-  free(v->elems);
-  free(v);
+  v->n_elems = 0; /* the elements were unlinked above */
+  list_push_front(&sys->spare_vars, &v->all_node); /* LIFO: the most recent is in cache */
 }
 
 void lmm_expand(lmm_system *sys, lmm_constraint *c, lmm_variable *v, double coef)
@@ -1014,6 +1033,35 @@ static void commit(lmm_system *sys)
   }
 }
 
+/* True when no constraint of S holds an active element: the usual end of a flow that
+ * shared none of its links (a token ring's only message). */
+static bool s_all_empty(const lmm_system *sys)
+{
+  for (size_t i = 0; i < sys->nS; i++)
+    if (sys->S[i]->n_active)
+      return false;
+  return true;
+}
+
+/* The pass that solve() would run when D is empty and S holds no active element, without
+ * the machinery: F is empty (only S's active elements and D feed it), so C = S, nothing is
+ * filled, validated or changed, and commit() only resets each constraint of S to "no free
+ * variable": load 0, max_level 0, sat = 0 >= capacity * (1 - P). Doing exactly that here
+ * (same stats too) leaves every value, and thus every simulated date, as before. */
+static void settle_empty(lmm_system *sys)
+{
+  double p = sys->precision;
+  for (size_t i = 0; i < sys->nS; i++) {
+    lmm_constraint *c = sys->S[i];
+    c->sat = 0 >= c->capacity * (1 - p);
+    c->load = 0;
+    c->max_level = 0;
+  }
+  sys->stats.passes++;
+  sys->stats.constraints_visited += sys->nS;
+  sys->nS = 0;
+}
+
 static void solve(lmm_system *sys, bool full)
 {
   sys->stats.solves++;
@@ -1050,6 +1098,10 @@ static void solve(lmm_system *sys, bool full)
     }
     if (sys->nS == 0 && sys->nD == 0)
       return;
+    if (sys->nD == 0 && s_all_empty(sys)) {
+      settle_empty(sys);
+      return;
+    }
   }
 
   int passes = 0;

@@ -101,6 +101,10 @@ struct lmm_system {
   double repair_limit; /* see lmm_set_repair_limit */
   list_node variables;   /* creation order */
   list_node constraints; /* creation order */
+  /* Freed variables kept for reuse with their element arrays (linked by all_node): a
+   * simulation creates and frees one variable per message, and the two mallocs and two
+   * frees cost about as much as the solve of an uncontended flow. */
+  list_node spare_vars;
   size_t n_vars, n_cnsts;
   size_t n_active_total; /* active elements of all constraints */
   size_t s_incidences;   /* active elements of the constraints of S (current solve) */

@@ -392,6 +392,61 @@ START_TEST(variable_freed)
 }
 END_TEST
 
+/* The message pattern of a token ring: one flow at a time, created disabled (latency),
+ * enabled, ended. The end of a flow alone on its links takes solve()'s shortcut, and the next
+ * flow reuses the freed variable, with more elements than the freed one had room for. */
+START_TEST(lone_flows_one_after_another)
+{
+  lmm_system *sys = lmm_system_new(PREC);
+  lmm_constraint *up = lmm_constraint_new(sys, NULL, 4, LMM_SHARED);
+  lmm_constraint *bb = lmm_constraint_new(sys, NULL, 2, LMM_SHARED);
+  lmm_constraint *fp = lmm_constraint_new(sys, NULL, 3, LMM_FATPIPE);
+  lmm_constraint *zero = lmm_constraint_new(sys, NULL, 0, LMM_SHARED);
+  lmm_variable *other = lmm_variable_new(sys, NULL, 1, -1, 1); /* elsewhere: keeps its value */
+  lmm_constraint *far = lmm_constraint_new(sys, NULL, 5, LMM_SHARED);
+  lmm_expand(sys, far, other, 1);
+  lmm_solve(sys);
+  CLOSE(lmm_variable_value(other), 5);
+  lmm_stats before, after;
+  for (int round = 0; round < 3; round++) {
+    lmm_variable *v = lmm_variable_new(sys, NULL, 0, -1, round == 2 ? 1 : 2);
+    lmm_expand(sys, up, v, 1);
+    lmm_expand(sys, bb, v, 1);
+    lmm_expand(sys, fp, v, 1);
+    if (round == 2)
+      lmm_expand(sys, zero, v, 1);
+    lmm_solve(sys); /* disabled: nothing to solve, only reported */
+    ck_assert(is_modified(sys, v));
+    ck_assert(lmm_variable_value(v) == 0);
+    lmm_variable_set_penalty(sys, v, 1);
+    lmm_solve(sys);
+    CLOSE(lmm_variable_value(v), round == 2 ? 0 : 2); /* the backbone, or the 0 link */
+    ck_assert_uint_eq(lmm_variable_element_count(v), round == 2 ? 4 : 3);
+    CLOSE(lmm_constraint_load(bb), round == 2 ? 0 : 2);
+    lmm_get_stats(sys, &before);
+    lmm_variable_free(sys, v);
+    lmm_solve(sys);
+    lmm_get_stats(sys, &after);
+    /* a flow at 0 (round 2) withdraws nothing: no pass at all */
+    ck_assert_uint_eq(after.passes, before.passes + (round == 2 ? 0 : 1));
+    ck_assert_uint_eq(lmm_modified_count(sys), 0);
+    ck_assert(lmm_constraint_load(bb) == 0);
+  }
+  /* the shortcut left the constraints as a full solve would: a new flow gets the same */
+  lmm_variable *a = lmm_variable_new(sys, NULL, 1, -1, 2);
+  lmm_expand(sys, up, a, 1);
+  lmm_expand(sys, fp, a, 2);
+  lmm_solve(sys);
+  double local = lmm_variable_value(a);
+  lmm_solve_full(sys);
+  CLOSE(lmm_variable_value(a), local);
+  CLOSE(local, 1.5); /* FATPIPE 3 / coef 2 */
+  CLOSE(lmm_variable_value(other), 5);
+  ck_assert_uint_eq(lmm_variable_count(sys), 2);
+  lmm_system_free(sys);
+}
+END_TEST
+
 START_TEST(variable_without_element)
 {
   /* no element with coef > 0: its bound if it has one, else 0 (documented convention) */
@@ -665,6 +720,7 @@ static Suite *lmm_suite(void)
   tcase_add_test(tc, disabled_variables);
   tcase_add_test(tc, capacity_change);
   tcase_add_test(tc, variable_freed);
+  tcase_add_test(tc, lone_flows_one_after_another);
   tcase_add_test(tc, variable_without_element);
   tcase_add_test(tc, constraint_freed);
   tcase_add_test(tc, many_elements_grow);
