@@ -95,6 +95,8 @@ struct p2p_msg {
   int tag;
   size_t bytes;
   void *data;         /* packed copy (detached or eager), else NULL: read the sender's buffer */
+  bool folded;        /* detached or eager, but every byte sent was folded: no copy, nothing
+                       * to deliver (the receive buffer keeps its bytes) */
   smpi_req *sreq;     /* the send request while linked (see smpi_req.msg) */
   bool waits;         /* sreq completes with the transfer (not detached) */
   smpi_req *rreq;     /* the matched receive */

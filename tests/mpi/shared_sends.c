@@ -5,7 +5,9 @@
  *      backing folded memory is never touched (mincore: no page of it is resident, whereas a
  *      plain memcpy would read and write it);
  *   2. private -> folded: the folded destination is not written (still no resident page);
- *   3. folded -> private (a rendezvous-sized message): the destination keeps its contents;
+ *   3. folded -> private (a rendezvous-sized message, then a 4 KiB eager one and a 100-byte
+ *      detached one, which are not copied into a bounce buffer either): the destination keeps
+ *      its contents;
  *   4. partially folded panel (private header and trailer, folded middle) -> the same layout,
  *      contiguous and with a vector type: the private bytes arrive, the folded ones are skipped.
  *
@@ -113,6 +115,26 @@ int main(int argc, char **argv)
         bad += p[i] != pattern(rank, i);
       if (FOLDED)
         CHECK(bad == 0, "%zu bytes of the private destination were overwritten", bad);
+    }
+
+    /* 3b. the same with eager and detached sizes (no bounce buffer: nothing to deliver) */
+    for (int k = 0; k < 2; k++) {
+      int n = k ? 100 : (int)PAGE;
+      if (rank == 0) {
+        MPI_Send(f, n, MPI_BYTE, peer, 6 + k, MPI_COMM_WORLD);
+      } else {
+        MPI_Status st;
+        MPI_Recv(p, n, MPI_BYTE, peer, 6 + k, MPI_COMM_WORLD, &st);
+        int got = -1;
+        MPI_Get_count(&st, MPI_BYTE, &got);
+        CHECK(got == n, "received %d bytes instead of %d", got, n);
+        size_t bad = 0;
+        for (size_t i = 0; i < (size_t)n; i++)
+          bad += p[i] != pattern(rank, i);
+        if (FOLDED)
+          CHECK(bad == 0, "%zu bytes of the private destination were overwritten (%d-byte "
+                "message)", bad, n);
+      }
     }
 
     /* 4. a panel: private first page and last page, folded middle, on both sides */
