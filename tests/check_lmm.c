@@ -432,6 +432,19 @@ START_TEST(lone_flows_one_after_another)
     ck_assert_uint_eq(lmm_modified_count(sys), 0);
     ck_assert(lmm_constraint_load(bb) == 0);
   }
+  /* a lone flow whose bound binds (bound 1 < backbone 2), then one that the backbone binds
+   * after the bound is lifted */
+  lmm_variable *b = lmm_variable_new(sys, NULL, 1, 1, 2);
+  lmm_expand(sys, up, b, 1);
+  lmm_expand(sys, bb, b, 1);
+  lmm_solve(sys);
+  ck_assert(lmm_variable_value(b) == 1);
+  lmm_variable_set_bound(sys, b, -1);
+  lmm_solve(sys);
+  ck_assert(lmm_variable_value(b) == 2);
+  CLOSE(lmm_constraint_load(bb), 2);
+  lmm_variable_free(sys, b);
+  lmm_solve(sys);
   /* the shortcut left the constraints as a full solve would: a new flow gets the same */
   lmm_variable *a = lmm_variable_new(sys, NULL, 1, -1, 2);
   lmm_expand(sys, up, a, 1);
