@@ -859,6 +859,7 @@ static void fix_var(lmm_system *sys, size_t i, double x, double cur)
 {
   lmm_variable *v = sys->F[i];
   sys->ffixed[i] = true;
+  sys->n_unfixed--;
   sys->fx[i] = x;
   for (size_t k = 0; k < v->n_elems; k++) {
     lmm_element *e = &v->elems[k];
@@ -880,6 +881,7 @@ static void progressive_filling(lmm_system *sys)
 {
   double cur = 0;
   sys->nheap = 0;
+  sys->n_unfixed = sys->nF;
   for (size_t i = 0; i < sys->nC; i++) {
     lmm_constraint *c = sys->C[i];
     c->ev.pos = LMM_NOT_IN_HEAP;
@@ -903,7 +905,11 @@ static void progressive_filling(lmm_system *sys)
     }
   }
 
-  while (sys->nheap) {
+  /* Once every variable is fixed, each remaining event would be popped for nothing (a
+   * fixed bound, a constraint without unfixed variable: no arithmetic, no re-push), at a
+   * sift each: a full solve of 1 024 flows that one backbone fixes at once left 2 000 such
+   * events. The positions they keep are reset by the next filling before any use. */
+  while (sys->nheap && sys->n_unfixed) {
     lmm_event *ev = heap_pop_ev(sys);
     if (!(ev->order & ORDER_CNST)) {
       lmm_variable *v = container_of(ev, lmm_variable, ev);
@@ -938,6 +944,7 @@ static void progressive_filling(lmm_system *sys)
         fix_var(sys, i, cur / sys->fpen[i], cur);
     }
   }
+  sys->nheap = 0;
   LOG_DEBUG("filling of %zu variables over %zu constraints: top level %g", sys->nF, sys->nC, cur);
 }
 

@@ -130,6 +130,7 @@ struct lmm_system {
   double *fpen;  /* F[i]->penalty, copied beside fx: the filling and the commit read them per
                     element, and F[i] itself is a cache miss in a system of 10^6 flows */
   bool *ffixed;  /* F[i] is fixed */
+  size_t n_unfixed; /* variables of F not fixed yet (filling) */
   size_t capfx;
   lmm_free_elem *fe;
   size_t capfe;
