@@ -308,7 +308,7 @@ static char *next_line(rank_state *st, long *lineno)
     return RP.text + rd->lines[rd->next++];
   }
   for (;;) {
-    char *start = rd->buf + rd->pos;
+    char *start = rd->buf ? rd->buf + rd->pos : NULL; /* NULL + 0 is undefined: first call */
     char *nl = rd->len > rd->pos ? memchr(start, '\n', rd->len - rd->pos) : NULL;
     if (nl || (rd->eof && rd->pos < rd->len)) {
       size_t end = nl ? (size_t)(nl - rd->buf) : rd->len;
