@@ -363,6 +363,14 @@ def cell_stats(res):
     return st
 
 
+def measured_cells(results, case, plat, scales):
+    """(np, raw results, cell_stats) of each scale of (case, plat) that was run."""
+    for n in scales:
+        res = results.get((case, plat, n))
+        if res is not None:
+            yield n, res, cell_stats(res)
+
+
 def state_text(res, st, kind, timeout):
     state = st["state"].get(kind, "not run")
     if state == "skipped":
@@ -376,13 +384,9 @@ def growth(results, case, plat, kind, scales, field="us_per_msg", upto=None):
     """(cost per message at the largest scale measured, at most upto) / (at the smallest),
     and the two scales."""
     pts = []
-    for n in scales:
+    for n, _, st in measured_cells(results, case, plat, scales):
         if upto is not None and n > upto:
             continue
-        res = results.get((case, plat, n))
-        if res is None:
-            continue
-        st = cell_stats(res)
         if kind in st and st[kind][field][0] is not None:
             pts.append((n, st[kind][field][0]))
     if len(pts) < 2:
@@ -590,11 +594,7 @@ def print_tables(a, results, cases, plats, scales, sims, sg_note, uptime0, uptim
         print("| " + " | ".join(hdr) + " |")
         print("|" + "---|" * len(hdr))
         for plat in plats:
-            for n in scales:
-                res = results.get((case, plat, n))
-                if res is None:
-                    continue
-                st = cell_stats(res)
+            for n, res, st in measured_cells(results, case, plat, scales):
                 msgs = next((st[k]["msgs"] for k in ("ours", "sg") if k in st), None)
                 row = [plat, str(n), str(msgs) if msgs is not None else "-"]
                 for kind in ["ours", "sg"] if have_sg else ["ours"]:
@@ -652,11 +652,7 @@ def print_summary(a, results, cases, plats, scales):
 
     for case in cases:
         for plat in plats:
-            for n in scales:
-                res = results.get((case, plat, n))
-                if res is None:
-                    continue
-                st = cell_stats(res)
+            for n, res, st in measured_cells(results, case, plat, scales):
                 if "speedup_wall" not in st:
                     why = state_text(res, st, "sg", a.timeout) if st["state"].get("sg") != "ok" \
                         else state_text(res, st, "ours", a.timeout)
