@@ -121,25 +121,6 @@ void coll_tmps_release(coll_ctx *x)
   x->ntmps = x->captmps = 0;
 }
 
-/* Bytes that count elements of dt at buf cover, from their lowest byte (at *lo). */
-static size_t dt_span(const void *buf, size_t count, const smpi_dt *dt, const char **lo)
-{
-  MPI_Aint ext = smpi_dt_extent(dt), text = smpi_dt_true_extent(dt);
-  MPI_Aint last = (MPI_Aint)(count - 1) * ext;
-  *lo = (const char *)buf + smpi_dt_true_lb(dt) + (last < 0 ? last : 0);
-  MPI_Aint span = text + (last < 0 ? -last : last);
-  return span > 0 ? (size_t)span : 0;
-}
-
-static bool buf_folded(const void *buf, size_t count, const smpi_dt *dt)
-{
-  if (!buf || count == 0 || smpi_dt_size(dt) == 0)
-    return false;
-  const char *lo;
-  size_t span = dt_span(buf, count, dt, &lo);
-  return smpi_shared_all_folded(lo, span);
-}
-
 void coll_fold_decide(coll_ctx *x, coll_id id, const coll_args *a)
 {
   x->fold_tmp = false;
@@ -149,9 +130,9 @@ void coll_fold_decide(coll_ctx *x, coll_id id, const coll_args *a)
   /* user ops are the user's code: they see the data as it would be without folding */
   if (!a->op || !smpi_op_is_predefined(a->op))
     return;
-  x->fold_tmp = buf_folded(a->sbuf, (size_t)a->scount, a->sdt) ||
+  x->fold_tmp = smpi_dt_all_folded(a->sbuf, (size_t)a->scount, a->sdt) ||
                 (id == COLL_reduce && x->rank == a->root &&
-                 buf_folded(a->rbuf, (size_t)a->rcount, a->rdt));
+                 smpi_dt_all_folded(a->rbuf, (size_t)a->rcount, a->rdt));
 }
 
 void *coll_tmp_dt(coll_ctx *x, size_t count, const smpi_dt *dt)

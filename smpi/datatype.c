@@ -1225,6 +1225,16 @@ static void run_folded(const dt_prog *p, const char *base, mover *m)
   }
 }
 
+/* The bytes that count (>= 1) elements of dt at buf cover, whatever the sign of the extent:
+ * *lo is the lowest one; 0 when there are none. */
+static size_t covered(const void *buf, size_t count, const smpi_dt *dt, const char **lo)
+{
+  MPI_Aint last = (MPI_Aint)(count - 1) * (dt->ub - dt->lb);
+  *lo = at(buf, dt->true_lb + (last < 0 ? last : 0));
+  MPI_Aint span = dt->true_ub - dt->true_lb + (last < 0 ? -last : last);
+  return span > 0 ? (size_t)span : 0;
+}
+
 /* Whether the user side [count elements of dt at buf] or the packed side of a transfer
  * touches folded memory: two lookups, free when nothing is folded. */
 static bool touches_folded(const void *buf, size_t count, const smpi_dt *dt,
@@ -1232,10 +1242,18 @@ static bool touches_folded(const void *buf, size_t count, const smpi_dt *dt,
 {
   if (smpi_shared_touches(packed, limit))
     return true;
-  MPI_Aint last = (MPI_Aint)(count - 1) * (dt->ub - dt->lb);
-  MPI_Aint lo = dt->true_lb + (last < 0 ? last : 0);
-  MPI_Aint span = dt->true_ub - dt->true_lb + (last < 0 ? -last : last);
-  return span > 0 && smpi_shared_touches(at(buf, lo), (size_t)span);
+  const char *lo;
+  size_t span = covered(buf, count, dt, &lo);
+  return span > 0 && smpi_shared_touches(lo, span);
+}
+
+bool smpi_dt_all_folded(const void *buf, size_t count, const smpi_dt *dt)
+{
+  if (!buf || count == 0 || dt->size == 0)
+    return false;
+  const char *lo;
+  size_t span = covered(buf, count, dt, &lo);
+  return smpi_shared_all_folded(lo, span);
 }
 
 static size_t transfer_folded(const void *buf, size_t count, const smpi_dt *dt, char *packed,

@@ -34,6 +34,10 @@ const char *smpi_dt_name(const smpi_dt *dt); /* "MPI_INT", a user-set name, or "
 void smpi_dt_ref(smpi_dt *dt);
 void smpi_dt_unref(smpi_dt *dt);
 
+/* Whether every byte that count elements of dt at buf cover lies in folded memory (their
+ * data is then meaningless: docs/emulation.md); false for no data. */
+bool smpi_dt_all_folded(const void *buf, size_t count, const smpi_dt *dt);
+
 /* Packs count elements at buf into out (count * size bytes). */
 void smpi_dt_pack(const void *buf, size_t count, const smpi_dt *dt, void *out);
 /* Unpacks bytes (<= count * size) from in into count elements at buf; a partial element at

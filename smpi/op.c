@@ -417,16 +417,6 @@ static void apply_private(int code, ctype ct, const char *in, char *inout, size_
     free(r);
 }
 
-/* Whether every byte that count elements of the derived type d at buf cover is folded. */
-static bool all_folded(const void *buf, size_t count, const smpi_dt *d)
-{
-  MPI_Aint ext = smpi_dt_extent(d), text = smpi_dt_true_extent(d);
-  if (ext < 0 || text <= 0)
-    return false; /* unusual layouts: just compute */
-  size_t span = (size_t)text + (count - 1) * (size_t)ext;
-  return smpi_shared_all_folded((const char *)buf + smpi_dt_true_lb(d), span);
-}
-
 /* ---- objects ---- */
 static smpi_op predefined_ops[SMPI_OP_PREDEFINED_COUNT];
 static bool initialized;
@@ -545,7 +535,7 @@ int smpi_op_apply(const smpi_op *op, const void *in, void *inout, int count, MPI
     MPI_Aint off = smpi_dt_true_lb(d);
     apply_private(op->code, e->ct, (const char *)in + off, (char *)inout + off, n,
                   smpi_dt_size(b), false);
-  } else if (all_folded(inout, (size_t)count, d)) {
+  } else if (smpi_dt_all_folded(inout, (size_t)count, d)) {
     /* every result would land in folded memory (see apply_private) */
   } else {
     char *tin = xmalloc(bytes), *tio = xmalloc(bytes);

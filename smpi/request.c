@@ -27,7 +27,6 @@
 #include "smpi/privatize.h"
 #include "smpi/trace.h"
 #include "smpi/runtime.h"
-#include "smpi/shared_malloc.h"
 #include "src/cfg.h"
 #include "src/invariant.h"
 #include "src/log.h"
@@ -445,8 +444,7 @@ static void post_send(smpi_req *r)
      * end to end would give a copy nobody reads. Skipping it keeps a million outstanding
      * eager messages of folded data (a 1 024-rank linear all-to-all) from allocating and
      * touching a gigabyte of copies. */
-    if (smpi_dt_is_contiguous(r->dt) &&
-        smpi_shared_all_folded((const char *)sbuf + smpi_dt_true_lb(r->dt), r->bytes)) {
+    if (smpi_dt_is_contiguous(r->dt) && smpi_dt_all_folded(sbuf, r->count, r->dt)) {
       m->folded = true;
     } else {
       m->data = r->bytes <= sizeof m->small ? m->small : xmalloc(r->bytes);
