@@ -18,7 +18,6 @@
 #include "src/log.h"
 
 LOG_NEW_SUBCATEGORY(smpi_env, smpi, "MPI environment: init, finalize, time");
-LOG_DEFAULT_CATEGORY(smpi_env);
 
 static int thread_level_provided = MPI_THREAD_SINGLE;
 
