@@ -59,7 +59,6 @@ static struct {
   bool running;   /* inside eng_run */
   char ***rank_argv; /* each rank's argv copy: reachable to the end, as a process's argv is */
   char *hostfile;    /* the hostfile's path, kept like smpi_w.platform_name (messages) */
-  struct timespec *burst_wall; /* per rank: CLOCK_MONOTONIC when it left its last MPI call */
   int abort_code; /* set by smpi_abort_job */
 } R;
 
@@ -157,7 +156,7 @@ void smpi_sleep_now(double seconds)
 static void burst_timer_start(smpi_rank *me)
 {
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &me->burst_start);
-  clock_gettime(CLOCK_MONOTONIC, &R.burst_wall[me->rank]);
+  clock_gettime(CLOCK_MONOTONIC, &me->burst_wall);
 }
 
 void smpi_enter_call(void)
@@ -172,13 +171,10 @@ void smpi_enter_call(void)
     return;
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
-  const struct timespec *w0 = &R.burst_wall[me->rank];
-  double wall = (double)(now.tv_sec - w0->tv_sec) + (double)(now.tv_nsec - w0->tv_nsec) * 1e-9;
-  if (wall < 0.999 * smpi_w.cpu_threshold)
+  if (smpi_seconds_between(&me->burst_wall, &now) < 0.999 * smpi_w.cpu_threshold)
     return;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  double spent = (double)(now.tv_sec - me->burst_start.tv_sec) +
-                 (double)(now.tv_nsec - me->burst_start.tv_nsec) * 1e-9;
+  double spent = smpi_seconds_between(&me->burst_start, &now);
   if (spent <= 0 || spent < smpi_w.cpu_threshold)
     return;
   me->injected += spent;
@@ -514,7 +510,6 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
 
   smpi_w.np = (int)o.np;
   smpi_w.ranks = xcalloc((size_t)o.np, sizeof *smpi_w.ranks);
-  R.burst_wall = xcalloc((size_t)o.np, sizeof *R.burst_wall);
   for (int r = 0; r < smpi_w.np; r++) {
     smpi_rank *rk = &smpi_w.ranks[r];
     rk->rank = r;
@@ -554,7 +549,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   smpi_progress_end();
   R.running = false;
   clock_gettime(CLOCK_MONOTONIC, &w1);
-  double wall = (double)(w1.tv_sec - w0.tv_sec) + (double)(w1.tv_nsec - w0.tv_nsec) * 1e-9;
+  double wall = smpi_seconds_between(&w0, &w1);
   smpi_trace_finish(); /* traces closed and the profile printed, deadlock or not */
 
   int code = 0;

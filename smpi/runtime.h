@@ -29,9 +29,16 @@ typedef struct smpi_rank {
   bool returned;       /* main returned */
   int call_depth;      /* nesting of MPI calls: the CPU burst timer runs only at depth 0 */
   struct timespec burst_start; /* thread CPU clock when the rank left its last MPI call */
+  struct timespec burst_wall;  /* CLOCK_MONOTONIC at the same moment (see runtime.c) */
   double injected;     /* computation injected so far, seconds of host time (statistics) */
   void *mpi;           /* per-rank MPI state, owned by the MPI modules */
 } smpi_rank;
+
+/* Seconds from t0 to t1. */
+static inline double smpi_seconds_between(const struct timespec *t0, const struct timespec *t1)
+{
+  return (double)(t1->tv_sec - t0->tv_sec) + (double)(t1->tv_nsec - t0->tv_nsec) * 1e-9;
+}
 
 /* Job-wide state. */
 typedef struct smpi_world {

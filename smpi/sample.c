@@ -495,7 +495,7 @@ static void timing_end(sample_rank *r)
 {
   struct timespec t1;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
-  double e = (double)(t1.tv_sec - r->t0.tv_sec) + (double)(t1.tv_nsec - r->t0.tv_nsec) * 1e-9;
+  double e = smpi_seconds_between(&r->t0, &t1);
   if (e < 0)
     e = 0;
   r->open = false;
