@@ -23,12 +23,17 @@
  *   5. trailing update A22 -= L21 U12, the dgemm.
  *
  * Default (model) mode: the matrix, panel data and U12 buffer are folded, nothing is
- * computed, and every kernel is injected from a model: dgemm by the HPL study's form
- * t = coef * M * N * K + intercept (SMPI_SAMPLE_DELAY, seconds of the simulated host), the
- * others as flops (smpi_execute_flops). Since the values are garbage, the pivot of column k
- * is a fixed pseudo-random row >= k (the same on every process), so the communication
- * pattern, and the simulated time, do not depend on what the memory holds: a run with
- * --cfg=smpi/shared-malloc:no must give the same time. The MAXLOC reduction still runs.
+ * computed, and every kernel is injected from a model, as flops: dgemm by the HPL study's
+ * form t = coef * M * N * K + intercept in seconds of a 1 Gflop/s host (the bench platforms'
+ * speed), the others by their flop counts. Flops because they mean the same to every
+ * simulator, while seconds do not: SimGrid 3.32's SMPI_SAMPLE_DELAY(t) is smpi_execute(t),
+ * t seconds of the machine running the simulation times smpi/host-speed (20 kflop/s by
+ * default, so the dgemm all but vanished there), ours t seconds of the simulated host.
+ * Since the values are garbage, the pivot of column k is a fixed pseudo-random row >= k
+ * (the same on every process), so the communication pattern, and the simulated time, do not
+ * depend on what the memory holds: a run with --cfg=smpi/shared-malloc:no must give the same
+ * time. The MAXLOC reduction still runs (one MPI_DOUBLE_INT: 12 bytes by the MPI standard
+ * and here, 16 in SimGrid 3.32, whose pair types count their padding).
  *
  * --check: real arithmetic on ordinary memory (malloc), real pivoting; at the end rank 0
  * gathers L and U and checks max |P A - L U| / (N max |A|) < 1e-12. For small N.
@@ -41,17 +46,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef SMPI_SAMPLE_DELAY /* a real MPI: no folding, no model (check mode only) */
+#ifndef SMPI_SAMPLE_FLOPS /* a real MPI: no folding, no model (check mode only) */
 #define SMPI_SHARED_MALLOC(n) malloc(n)
-#define SMPI_PARTIAL_SHARED_MALLOC(n, o, c) malloc(n)
+#define SMPI_PARTIAL_SHARED_MALLOC(n, o, c) ((void)(o), malloc(n))
 #define SMPI_SHARED_FREE(p) free(p)
-#define SMPI_SAMPLE_DELAY(s) for (int once_ = 1; once_; once_ = 0)
+#define SMPI_SAMPLE_FLOPS(f) for (int once_ = 1; once_; once_ = 0)
 static void smpi_execute_flops(double f) { (void)f; }
 #endif
 
-/* dgemm model, t = coef * M * N * K + intercept (a fit on a ~180 Gflop/s core) */
+/* dgemm model, t = coef * M * N * K + intercept (a fit on a ~180 Gflop/s core), in seconds
+ * of a DGEMM_HOST_FLOPS host: the flops injected are t * DGEMM_HOST_FLOPS */
 #define DGEMM_COEF 1.1e-11
 #define DGEMM_INTERCEPT 2.0e-6
+#define DGEMM_HOST_FLOPS 1e9
 
 /* no libm needed (smpicc links none by default) */
 static double absd(double x) { return x < 0 ? -x : x; }
@@ -263,7 +270,7 @@ int main(int argc, char **argv)
               A_(r, ct + c) -= L[(size_t)k * ldl + (r - r0)] * u;
           }
       } else {
-        SMPI_SAMPLE_DELAY(DGEMM_COEF * (double)m * nt * jb + DGEMM_INTERCEPT) {
+        SMPI_SAMPLE_FLOPS((DGEMM_COEF * (double)m * nt * jb + DGEMM_INTERCEPT) * DGEMM_HOST_FLOPS) {
           /* the real dgemm would be here: never runs under the simulator */
         }
       }
