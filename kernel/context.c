@@ -1,9 +1,33 @@
 /* Execution contexts: factory selection, stacks, guard pages, crash and overflow handling,
  * and the logic shared by both factories (what happens when an actor's function returns).
  *
- * Memory map of one context (one mmap per context, MAP_NORESERVE: pages cost RAM only once
- * touched, so 10 000 actors with 8 MiB stacks reserve 80 GiB of address space but use a
- * page or two each):
+ * Stacks come in two layouts, chosen once per factory by contexts/guard-markers.
+ *
+ * 1. Guard markers (Linux >= 6.13, the default where the kernel has them). Every stack is a
+ *    slot of an arena: one mmap (MAP_NORESERVE) of CTX_ARENA_SLOTS slots, each slot a guard
+ *    region of CTX_OVERFLOW_WINDOW bytes (64 KiB) under its usable stack. The guards are
+ *    madvise(MADV_GUARD_INSTALL) markers: page-table entries that fault with SIGSEGV on any
+ *    access, without splitting the mapping (the arena stays one mapping whatever its
+ *    guards) and without using memory beyond the page table they sit in.
+ *
+ *     arena (one mmap, MAP_NORESERVE)                                            arena + len
+ *      | guard | slot 0 stack   | guard | slot 1 stack   |  ...  | guard | slot 63 stack  |
+ *      | 64KiB | <- grows down  | 64KiB | <- grows down  |       | 64KiB | <- grows down  |
+ *        ^ slot 0 overflows here  ^ slot 1 overflows here           ^ slot 63 overflows here
+ *
+ *    The guards of a whole arena go in with one process_madvise(2) on ourselves (an iovec
+ *    per slot; Linux >= 6.13 accepts any advice for the calling process, and 6.15 added the
+ *    PIDFD_SELF_THREAD sentinel, so no pidfd needs opening): an arena of 64 stacks costs
+ *    two system calls, where the per-stack layout below costs two per stack. Where
+ *    process_madvise refuses, one madvise per slot installs them. Measured on Linux 6.18:
+ *    markers fault on read and write (SIGSEGV, SEGV_MAPERR, si_addr exact), survive
+ *    MADV_DONTNEED and MADV_FREE over them, are inherited by fork, and a guarded arena is
+ *    one line of /proc/self/maps. The guard is 64 KiB rather than a page because it costs
+ *    nothing more: a frame up to 64 KiB deep that skips the first page still faults in the
+ *    guard instead of landing in the neighbouring slot's stack.
+ *
+ * 2. Fallback (older kernels, or contexts/guard-markers:no). One mmap per context with a
+ *    PROT_NONE guard page under the usable stack (mprotect), i.e. two mappings per stack:
  *
  *     map                stack_lo                                       stack_hi
  *      |  guard page      |  usable stack (contexts/stack-size KiB)       |
@@ -11,31 +35,13 @@
  *   ---+------------------+-----------------------------------------------+---
  *   ^ overflow window: [stack_lo - 64 KiB, stack_lo)
  *
- * Overflow detection. A SIGSEGV/SIGBUS handler runs on an alternate signal stack (the
- * faulting stack is unusable). It calls the fault an overflow of the running context when
- * si_addr lies in that context's overflow window: the guard page itself, or up to 64 KiB
- * under the lowest usable address. The window beyond the guard is a heuristic for big frames
- * (a function with a 20 KiB local array) whose first access skips over the one-page guard;
- * a wild pointer that happens to land there would be misreported as an overflow, which is
- * an acceptable error in the message of a dying process. The running context's window is
- * kept in two globals, so the common case is two compares; if they do not match, the guard
- * pages of all live contexts are checked (that covers a fault inside ctx_switch after the
- * globals were moved to the next context but before the old stack was left, e.g. the switch
- * pushing its registers into the old context's guard page). A big frame can also jump over
- * the guard into a neighbouring mapping that is writable (another actor's stack): nothing
- * faults then, and nothing here can see it.
- *
- * Stacks of destroyed contexts are kept in a small cache (CTX_CACHE_MAX) to spare the
- * mmap/mprotect/munmap system calls when actors come and go.
- *
- * Many actors: stack arenas. A guarded stack costs two memory mappings (the guard page
- * splits the mapping in two), and Linux allows vm.max_map_count of them per process (65 530
- * by default): one stack per mapping would stop the simulation near 32 000 actors, and the
- * rest of the simulator needs mappings too. So only the first contexts/guard-stacks stacks
- * alive at once (default: a quarter of vm.max_map_count, i.e. 16 382, which spends at most
- * half of the limit on stacks) get their own guard page. Further stacks are slots carved from
- * arenas of CTX_ARENA_SLOTS stacks, one mapping each with a single guard page under its lowest
- * slot:
+ *    Linux allows vm.max_map_count mappings per process (65 530 by default): one stack per
+ *    mapping pair would stop the simulation near 32 000 actors, and the rest of the
+ *    simulator needs mappings too. So only the first contexts/guard-stacks stacks alive at
+ *    once (default: a quarter of vm.max_map_count, i.e. 16 382, which spends at most half of
+ *    the limit on stacks) get their own guard page. Further stacks are slots carved from
+ *    arenas of CTX_ARENA_SLOTS stacks, one mapping each with a single guard page under its
+ *    lowest slot:
  *
  *     arena (one mmap, MAP_NORESERVE)                                        arena + len
  *      | guard |  slot 0   |  slot 1   |  ...                  |  slot 63         |
@@ -43,13 +49,35 @@
  *        ^ slot 0 overflows here: reported      slot k >= 1 overflows into slot k-1: NOT
  *                                               detected (it corrupts that actor's stack)
  *
- * 131 072 actors then need 2 048 arenas (4 096 mappings) plus the 16 382 guarded stacks. The
- * price is that an overflow of most arena stacks goes unnoticed; a warning says so once, with
- * the fix (raise vm.max_map_count: the default budget follows it). Slots of destroyed
- * contexts go back to a free list, their pages given back with MADV_DONTNEED; arenas are
- * unmapped with the factory. Untouched stack pages cost nothing in either kind: a rank that
- * never goes deeper than a few frames costs the few pages it touched (and one page-table
- * page, since 8 MiB stacks put every stack top in its own 2 MiB region). */
+ *    131 072 actors then need 2 048 arenas (4 096 mappings) plus the 16 382 guarded stacks.
+ *    The price is that an overflow of most arena stacks goes unnoticed; a warning says so
+ *    once, with the fix (raise vm.max_map_count: the default budget follows it). Stacks of
+ *    destroyed guarded contexts are kept in a small cache (CTX_CACHE_MAX) to spare the
+ *    mmap/mprotect/munmap system calls when actors come and go.
+ *
+ * Overflow detection. A SIGSEGV/SIGBUS handler runs on an alternate signal stack (the
+ * faulting stack is unusable). It calls the fault an overflow of the running context when
+ * si_addr lies in that context's overflow window [stack_lo - 64 KiB, stack_lo): with guard
+ * markers that is exactly the guard; in the fallback it is the guard page and, below it, a
+ * heuristic for big frames (a function with a 20 KiB local array) whose first access skips
+ * over the one-page guard; a wild pointer that happens to land there would be misreported as
+ * an overflow, which is an acceptable error in the message of a dying process. The running
+ * context's window is kept in two globals, so the common case is two compares; if they do
+ * not match, the guards of all live contexts, [map, stack_lo), are checked (that covers a
+ * fault inside ctx_switch after the globals were moved to the next context but before the
+ * old stack was left, e.g. the switch pushing its registers into the old context's guard).
+ * A frame bigger than the guard can still jump over it into a neighbouring stack, which is
+ * writable: nothing faults then, and nothing here can see it.
+ *
+ * Slots of destroyed contexts (arenas of either layout) go back to a free list. In the
+ * fallback their pages are given back at once with MADV_DONTNEED; with markers the last
+ * CTX_CACHE_MAX freed slots keep their pages (like the fallback's stack cache: an actor that
+ * comes and goes costs no system call) and older ones are given back. MADV_DONTNEED covers
+ * only the usable part, and would leave the markers in place anyway. Arenas are unmapped
+ * with the factory. Untouched stack pages cost nothing in either layout: a rank that never
+ * goes deeper than a few frames costs the few pages it touched (and one page-table page,
+ * since 8 MiB stacks put every stack top in its own 2 MiB region; a slot's guard shares the
+ * page table of the stack top right under it). */
 #include "kernel/context_private.h"
 
 #include "src/cfg.h"
@@ -62,6 +90,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #if defined(CTX_ASAN)
@@ -90,8 +120,22 @@
 #define CTX_OVERFLOW_WINDOW (64 * 1024)   /* see the comment at the top */
 #define CTX_ALTSTACK_SIZE (64 * 1024)
 #define CTX_CACHE_MAX 16
-#define CTX_ARENA_SLOTS 64                /* stacks per arena (one guard page each arena) */
+#define CTX_ARENA_SLOTS 64                /* stacks per arena (at most UIO_MAXIOV = 1024) */
+#define CTX_ARENA_MAX_BYTES ((size_t)16 << 30) /* markers: fewer slots for bigger stacks */
 #define CTX_DEFAULT_MAX_MAP_COUNT 65530   /* Linux's default, when /proc cannot be read */
+
+/* Linux 6.13's guard markers and 6.15's pidfd of the calling thread; Debian bookworm's
+ * headers (6.1) have neither. */
+#ifndef MADV_GUARD_INSTALL
+#define MADV_GUARD_INSTALL 102
+#endif
+#ifndef PIDFD_SELF_THREAD
+#define PIDFD_SELF_THREAD (-10000)
+#endif
+
+/* Free-list entries are stack_lo (page-aligned) with these flags in the low bits. */
+#define CTX_SLOT_LOWEST ((uintptr_t)1) /* fallback: the arena's slot right over its guard */
+#define CTX_SLOT_DIRTY ((uintptr_t)2)  /* markers: pages not given back yet */
 
 static const ctx_ops *ctx_ops_cur; /* NULL while no factory is initialized */
 static ctx *ctx_maestro_p;
@@ -120,10 +164,22 @@ static long ctx_max_map_count;
  * slots of destroyed contexts. */
 static char **ctx_arenas;
 static size_t ctx_narenas, ctx_arenas_cap;
-static size_t ctx_arena_len;   /* guard + CTX_ARENA_SLOTS stacks */
+static size_t ctx_arena_slots; /* stacks per arena: CTX_ARENA_SLOTS, fewer for huge stacks */
+static size_t ctx_arena_len;   /* markers: ctx_arena_slots slots; fallback: guard + slots */
 static size_t ctx_arena_next;  /* next slot of ctx_arenas[ctx_narenas - 1] to carve */
-static uintptr_t *ctx_free_slots; /* stack_lo of free slots, | 1 for an arena's lowest */
+static uintptr_t *ctx_free_slots; /* stack_lo of free slots | CTX_SLOT_* flags */
 static size_t ctx_nfree, ctx_free_cap;
+static size_t ctx_ndirty;      /* free slots with CTX_SLOT_DIRTY */
+
+/* Guard markers (see the top): whether this factory uses them, and what the kernel was
+ * found to accept (a property of the kernel, kept across factories and forks; -1 = not
+ * asked yet). */
+static bool ctx_markers;
+static size_t ctx_guard_len;   /* markers: the guard under each slot */
+static size_t ctx_slot_len;    /* markers: guard + usable stack */
+static int ctx_markers_ok = -1;
+static int ctx_batch_self_ok = -1; /* process_madvise(PIDFD_SELF_THREAD, ...) works */
+static int ctx_batch_ok = -1;      /* process_madvise of MADV_GUARD_INSTALL works at all */
 
 /* volatile: ctx_set_crash_hook's stores must happen in program order (see there) */
 static volatile ctx_crash_hook ctx_hook;
@@ -155,7 +211,29 @@ void ctx_declare_config(void)
                   "How many actor stacks (alive at once) get a guard page of their own, "
                   "which costs two memory mappings each; further stacks come from arenas "
                   "with one guard page per 64 stacks, where an overflow can go unnoticed. "
-                  "-1: a quarter of vm.max_map_count");
+                  "-1: a quarter of vm.max_map_count. Only without guard markers (see "
+                  "contexts/guard-markers)");
+  cfg_declare_string("contexts/guard-markers", "auto", "auto|yes|no",
+                     "Guard every actor stack with Linux's lightweight guard markers "
+                     "(madvise MADV_GUARD_INSTALL, Linux >= 6.13: no extra memory mapping "
+                     "per stack, fewer system calls at start-up): auto (when the kernel has "
+                     "them), yes (fail if it has not), no (one mapping + a PROT_NONE page per "
+                     "stack, see contexts/guard-stacks)");
+}
+
+/* Does the kernel have guard markers? One page mapped, marked and unmapped, once per
+ * process (old kernels answer EINVAL, as for any unknown advice). */
+static bool ctx_markers_supported(void)
+{
+  if (ctx_markers_ok < 0) {
+    void *p = mmap(NULL, ctx_page, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+      return false; /* out of address space: ask again next time */
+    ctx_markers_ok = madvise(p, ctx_page, MADV_GUARD_INSTALL) == 0;
+    munmap(p, ctx_page);
+  }
+  return ctx_markers_ok;
 }
 
 static long ctx_read_max_map_count(void)
@@ -380,7 +458,34 @@ int ctx_factory_init(const char *factory, size_t stack_kib, char *err, size_t er
   ctx_page = page > 0 ? (size_t)page : 4096;
   ctx_stack_bytes = ((size_t)kib * 1024 + ctx_page - 1) / ctx_page * ctx_page;
   ctx_map_len = ctx_stack_bytes + ctx_page;
-  ctx_arena_len = ctx_page + CTX_ARENA_SLOTS * ctx_stack_bytes;
+
+  const char *markers = cfg_get_string("contexts/guard-markers");
+  if (strcmp(markers, "no") == 0) {
+    ctx_markers = false;
+  } else if (ctx_markers_supported()) {
+    ctx_markers = true;
+  } else if (strcmp(markers, "yes") == 0) {
+    snprintf(err, errlen,
+             "contexts/guard-markers:yes, but this kernel has no guard markers "
+             "(madvise MADV_GUARD_INSTALL needs Linux 6.13 or later); use "
+             "--cfg=contexts/guard-markers:auto to fall back to guard pages");
+    return -1;
+  } else {
+    ctx_markers = false;
+  }
+  /* the guard covers the whole overflow window (a page when pages are bigger) */
+  ctx_guard_len = (CTX_OVERFLOW_WINDOW + ctx_page - 1) / ctx_page * ctx_page;
+  ctx_slot_len = ctx_guard_len + ctx_stack_bytes;
+  /* Every stack is an arena slot with markers: huge stacks come in smaller arenas, so that
+   * an arena stays within what one stack of the fallback could reserve alone. */
+  ctx_arena_slots = CTX_ARENA_SLOTS;
+  if (ctx_markers) {
+    size_t fit = CTX_ARENA_MAX_BYTES / ctx_slot_len;
+    ctx_arena_slots = fit < 1 ? 1 : fit < CTX_ARENA_SLOTS ? fit : CTX_ARENA_SLOTS;
+  }
+  ctx_arena_len = ctx_markers ? ctx_arena_slots * ctx_slot_len
+                              : ctx_page + ctx_arena_slots * ctx_stack_bytes;
+  ctx_ndirty = 0;
 
   long guards = cfg_get_int("contexts/guard-stacks");
   if (guards < -1) {
@@ -425,7 +530,8 @@ void ctx_factory_shutdown(void)
   free(ctx_free_slots);
   ctx_arenas = NULL;
   ctx_free_slots = NULL;
-  ctx_arenas_cap = ctx_free_cap = ctx_nfree = ctx_arena_next = 0;
+  ctx_arenas_cap = ctx_free_cap = ctx_nfree = ctx_ndirty = ctx_arena_next = 0;
+  ctx_markers = false;
   ctx_uninstall_signals();
   free(ctx_maestro_p->name);
   free(ctx_maestro_p);
@@ -436,6 +542,113 @@ void ctx_factory_shutdown(void)
 
 /* ---------------------------------------------------------------------------------------
  * Stacks */
+
+/* Out of address space or of mappings, or the kernel refused the guards: fatal like any
+ * out-of-memory. */
+static noreturn void ctx_arena_failed(const ctx *c, const char *call, int e)
+{
+  fprintf(stderr,
+          "smpi: cannot reserve a stack arena of %zu MiB (%zu stacks of %zu KiB) for actor "
+          "'%s': %s: %s\nsmpi: check `ulimit -v` and the sysctl vm.max_map_count, or lower "
+          "--cfg=contexts/stack-size\n",
+          ctx_arena_len >> 20, ctx_arena_slots, ctx_stack_bytes / 1024, c->name, call,
+          strerror(e));
+  abort();
+}
+
+/* Maps a new arena (either layout) and makes it the newest. */
+static char *ctx_arena_map(const ctx *c)
+{
+  char *a = mmap(NULL, ctx_arena_len, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (a == MAP_FAILED)
+    ctx_arena_failed(c, "mmap", errno);
+  XGROW(ctx_arenas, ctx_arenas_cap, ctx_narenas + 1);
+  ctx_arenas[ctx_narenas++] = a;
+  return a;
+}
+
+/* process_madvise(2) on ourselves: PIDFD_SELF_THREAD where the kernel knows it (6.15),
+ * else a pidfd opened for the call (not kept: a forked child would inherit a pidfd of its
+ * parent, and mark the parent's memory). Returns what the system call returns. */
+static long ctx_madvise_self(const struct iovec *iov, size_t n, int advice)
+{
+#if defined(SYS_process_madvise) && defined(SYS_pidfd_open)
+  if (ctx_batch_self_ok != 0) {
+    long r = syscall(SYS_process_madvise, PIDFD_SELF_THREAD, iov, n, advice, 0u);
+    if (r >= 0 || errno != EBADF) {
+      ctx_batch_self_ok = 1;
+      return r;
+    }
+    ctx_batch_self_ok = 0;
+  }
+  long fd = syscall(SYS_pidfd_open, (long)getpid(), 0u);
+  if (fd < 0)
+    return -1;
+  long r = syscall(SYS_process_madvise, (int)fd, iov, n, advice, 0u);
+  int e = errno;
+  close((int)fd);
+  errno = e;
+  return r;
+#else
+  (void)iov;
+  (void)n;
+  (void)advice;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+/* Guard markers under every slot of a new arena: one process_madvise for all of them, or
+ * where the kernel refuses it (no process_madvise, or one that takes only the advice that
+ * can target other processes, as before 6.13), one madvise per slot. */
+static void ctx_arena_guard(const ctx *c, char *a)
+{
+  struct iovec iov[CTX_ARENA_SLOTS];
+  size_t done = 0;
+  if (ctx_batch_ok != 0) {
+    for (size_t k = 0; k < ctx_arena_slots; k++) {
+      iov[k].iov_base = a + k * ctx_slot_len;
+      iov[k].iov_len = ctx_guard_len;
+    }
+    long r = ctx_madvise_self(iov, ctx_arena_slots, MADV_GUARD_INSTALL);
+    if (r == (long)(ctx_arena_slots * ctx_guard_len)) {
+      ctx_batch_ok = 1;
+      return;
+    }
+    if (r > 0)
+      done = (size_t)r / ctx_guard_len; /* a partial success: the slots it covered */
+    else if (ctx_batch_ok < 0)
+      ctx_batch_ok = 0; /* refused at the first try: never again */
+  }
+  for (size_t k = done; k < ctx_arena_slots; k++)
+    if (madvise(a + k * ctx_slot_len, ctx_guard_len, MADV_GUARD_INSTALL) != 0)
+      ctx_arena_failed(c, "madvise(MADV_GUARD_INSTALL)", errno);
+}
+
+/* With guard markers: a free slot (the most recently freed first: its pages are likely
+ * still there), or the next slot of the newest arena. Fills c like ctx_stack_acquire. */
+static void ctx_marked_acquire(ctx *c)
+{
+  char *lo;
+  if (ctx_nfree) {
+    uintptr_t f = ctx_free_slots[--ctx_nfree];
+    lo = (char *)(f & ~CTX_SLOT_DIRTY);
+    if (f & CTX_SLOT_DIRTY)
+      ctx_ndirty--;
+  } else {
+    if (ctx_narenas == 0 || ctx_arena_next == ctx_arena_slots) {
+      ctx_arena_guard(c, ctx_arena_map(c));
+      ctx_arena_next = 0;
+    }
+    lo = ctx_arenas[ctx_narenas - 1] + ctx_arena_next++ * ctx_slot_len + ctx_guard_len;
+  }
+  c->arena = true;
+  c->map = lo - ctx_guard_len;
+  c->map_len = 0;
+  c->stack_lo = (uintptr_t)lo;
+  c->stack_hi = (uintptr_t)lo + ctx_stack_bytes;
+}
 
 /* A stack without a guard page of its own: a free slot, or the next slot of the newest
  * arena (a new arena when it is used up). Fills c like ctx_stack_acquire. */
@@ -455,23 +668,13 @@ static void ctx_arena_acquire(ctx *c)
   bool lowest = false;
   if (ctx_nfree) {
     uintptr_t f = ctx_free_slots[--ctx_nfree];
-    lo = (char *)(f & ~(uintptr_t)1);
-    lowest = f & 1;
+    lo = (char *)(f & ~CTX_SLOT_LOWEST);
+    lowest = f & CTX_SLOT_LOWEST;
   } else {
-    if (ctx_narenas == 0 || ctx_arena_next == CTX_ARENA_SLOTS) {
-      char *a = mmap(NULL, ctx_arena_len, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-      if (a == MAP_FAILED || mprotect(a, ctx_page, PROT_NONE) != 0) {
-        fprintf(stderr,
-                "smpi: cannot reserve a stack arena of %zu MiB (%d stacks of %zu KiB) for actor "
-                "'%s': %s\nsmpi: check `ulimit -v` and the sysctl vm.max_map_count, or lower "
-                "--cfg=contexts/stack-size\n",
-                ctx_arena_len >> 20, CTX_ARENA_SLOTS, ctx_stack_bytes / 1024, c->name,
-                strerror(errno));
-        abort();
-      }
-      XGROW(ctx_arenas, ctx_arenas_cap, ctx_narenas + 1);
-      ctx_arenas[ctx_narenas++] = a;
+    if (ctx_narenas == 0 || ctx_arena_next == ctx_arena_slots) {
+      char *a = ctx_arena_map(c);
+      if (mprotect(a, ctx_page, PROT_NONE) != 0)
+        ctx_arena_failed(c, "mprotect", errno);
       ctx_arena_next = 0;
     }
     lowest = ctx_arena_next == 0;
@@ -488,7 +691,10 @@ static void ctx_arena_acquire(ctx *c)
 static void ctx_stack_acquire(ctx *c)
 {
   char *map;
-  if (ctx_cache_n) {
+  if (ctx_markers) {
+    ctx_marked_acquire(c);
+    goto registered;
+  } else if (ctx_cache_n) {
     map = ctx_cache[--ctx_cache_n];
   } else if (ctx_guarded_n >= ctx_guard_budget) {
     ctx_arena_acquire(c);
@@ -526,11 +732,24 @@ static void ctx_stack_release(ctx *c)
 #if defined(CTX_VALGRIND)
   VALGRIND_STACK_DEREGISTER(c->valgrind_id);
 #endif
-  if (c->arena) {
+  if (c->arena && ctx_markers) {
+    /* keep the pages of the last few (a stack cache without system calls); the guard under
+     * the slot stays either way */
+    uintptr_t dirty = 0;
+    if (ctx_ndirty < CTX_CACHE_MAX) {
+      dirty = CTX_SLOT_DIRTY;
+      ctx_ndirty++;
+    } else {
+      madvise((void *)c->stack_lo, ctx_stack_bytes, MADV_DONTNEED);
+    }
+    XGROW(ctx_free_slots, ctx_free_cap, ctx_nfree + 1);
+    ctx_free_slots[ctx_nfree++] = c->stack_lo | dirty;
+  } else if (c->arena) {
     /* give the pages back (and hand the next actor a zeroed stack, as a fresh mmap would) */
     madvise((void *)c->stack_lo, ctx_stack_bytes, MADV_DONTNEED);
     XGROW(ctx_free_slots, ctx_free_cap, ctx_nfree + 1);
-    ctx_free_slots[ctx_nfree++] = c->stack_lo | (c->map != (char *)c->stack_lo);
+    ctx_free_slots[ctx_nfree++] =
+        c->stack_lo | (c->map != (char *)c->stack_lo ? CTX_SLOT_LOWEST : 0);
   } else if (c->map_len == ctx_map_len && ctx_cache_n < CTX_CACHE_MAX) {
     ctx_cache[ctx_cache_n++] = c->map;
   } else {

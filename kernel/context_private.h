@@ -38,13 +38,14 @@ struct ctx {
   char *name;
   bool finished;
   bool maestro;
-  /* The stack: one mapping [map, map + map_len) = guard page [map, stack_lo) followed by
-   * the usable part [stack_lo, stack_hi). Zero for the maestro (it runs on the thread's
-   * own stack). For an arena slot (see context.c), map = stack_lo and map_len = 0, or
-   * map = the arena's guard page for its lowest slot. */
+  /* The stack: the guard [map, stack_lo) under the usable part [stack_lo, stack_hi). Zero
+   * for the maestro (it runs on the thread's own stack). A stack with a mapping of its own
+   * (fallback layout, see context.c) has map_len = the mapping's length. An arena slot has
+   * map_len = 0 and, with guard markers, map = its own 64 KiB guard; without, map =
+   * stack_lo (no guard) or the arena's guard page for its lowest slot. */
   char *map;
   size_t map_len;
-  bool arena;      /* the stack is a slot of a stack arena (no guard page of its own) */
+  bool arena;      /* the stack is a slot of a stack arena (freed to a list, not unmapped) */
   uintptr_t stack_lo;
   uintptr_t stack_hi;
   uintptr_t window_lo; /* overflow window [window_lo, stack_lo), see context.c */

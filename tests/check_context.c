@@ -14,8 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#if defined(__x86_64__)
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#endif
 
 static const char *const factories[] = {
 #if defined(__x86_64__)
@@ -34,6 +43,44 @@ static void start(int i, size_t stack_kib)
   ck_assert_msg(rc == 0, "ctx_factory_init(%s): %s", factories[i], err);
   ck_assert_str_eq(ctx_factory_name(), factories[i]);
   ck_assert_ptr_eq(ctx_current(), ctx_maestro());
+}
+
+/* Tests that depend on the stack layout run once per factory and per value of
+ * contexts/guard-markers: loop index i < NFACTORIES with markers, then without. */
+#define NMODES (2 * NFACTORIES)
+#define MADV_GUARD_INSTALL_VALUE 102 /* Linux 6.13; Debian bookworm's headers lack it */
+static const char *marker_mode(int i)
+{
+  return i < NFACTORIES ? "yes" : "no";
+}
+
+/* In a child: contexts/guard-markers of loop index i, the given stack size and
+ * contexts/guard-stacks (NULL: default), then the factory. Exit 77 (the test is skipped)
+ * when the kernel has no guard markers, 2 on any other failure. */
+static void write_str(const char *s);
+static void child_init(int i, const char *stack_kib, const char *guard_stacks)
+{
+  char err[256];
+  ctx_declare_config();
+  if (cfg_set("contexts/guard-markers", marker_mode(i), CFG_ORIGIN_CMDLINE, err, sizeof err) ||
+      cfg_set("contexts/stack-size", stack_kib, CFG_ORIGIN_CMDLINE, err, sizeof err) ||
+      (guard_stacks &&
+       cfg_set("contexts/guard-stacks", guard_stacks, CFG_ORIGIN_CMDLINE, err, sizeof err)) ||
+      ctx_factory_init(factories[i % NFACTORIES], 0, err, sizeof err) != 0) {
+    write_str(err);
+    _exit(strstr(err, "no guard markers") ? 77 : 2);
+  }
+}
+
+/* The parent's side of child_init's exit 77; true when the test should stop here. */
+static bool skipped_no_markers(int status, const char *test, int i)
+{
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+    printf("%s(%s, markers %s): skipped, the kernel has no guard markers\n", test,
+           factories[i % NFACTORIES], marker_mode(i));
+    return true;
+  }
+  return false;
 }
 
 /* ======================================================================================
@@ -461,16 +508,13 @@ static void overflow_body(void *arg)
   recurse_forever(0);
 }
 
+/* Five neighbours first: with guard markers the overflowing stack is a slot in the middle
+ * of an arena (under its guard lies a neighbour's stack); in the fallback it is a stack with
+ * a guard page of its own among others. */
 static void child_overflow(int i)
 {
-  char err[256];
-  ctx_declare_config();
-  if (cfg_set("contexts/stack-size", "64", CFG_ORIGIN_CMDLINE, err, sizeof err) != 0 ||
-      ctx_factory_init(factories[i], 0, err, sizeof err) != 0) {
-    write_str(err);
-    _exit(2);
-  }
-  for (int k = 0; k < 5; k++) /* a few neighbours, so that the fallback path has company */
+  child_init(i, "64", NULL);
+  for (int k = 0; k < 5; k++)
     ctx_create(return_at_once, NULL, "bystander");
   ctx *c = ctx_create(overflow_body, NULL, "rank 3");
   ctx_switch(ctx_maestro(), c);
@@ -481,12 +525,121 @@ START_TEST(test_overflow_message)
 {
   child_result r;
   run_child(child_overflow, _i, &r);
+  if (skipped_no_markers(r.status, "test_overflow_message", _i))
+    return;
   ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 139, "status %#x, out: %s",
                 r.status, r.out);
   ck_assert_msg(strstr(r.out, "smpi: stack overflow in actor 'rank 3' (stack: 64 KiB); raise "
                               "it, e.g. --cfg=contexts/stack-size:256\n"),
                 "out: %s", r.out);
   ck_assert(strstr(r.out, "contexts/stack-size"));
+}
+END_TEST
+
+/* With guard markers every stack has its own guard, also beyond the first arena (64 stacks)
+ * and beyond contexts/guard-stacks, which then plays no part. Without, contexts/guard-stacks:0
+ * puts every stack in an arena with one guard page under its lowest slot: the overflow of
+ * slot 36 of the second arena runs down through its neighbours' stacks and faults in that
+ * guard, which is blamed on the lowest slot's actor (the limitation the warning tells). */
+static void child_overflow_far(int i)
+{
+  child_init(i, "64", "0");
+  for (int k = 0; k < 100; k++)
+    ctx_create(return_at_once, NULL, "bystander");
+  ctx *c = ctx_create(overflow_body, NULL, "rank 100");
+  for (int k = 0; k < 3; k++)
+    ctx_create(return_at_once, NULL, "bystander");
+  ctx_switch(ctx_maestro(), c);
+  write_str("not reached\n");
+}
+
+START_TEST(test_overflow_every_slot)
+{
+  child_result r;
+  run_child(child_overflow_far, _i, &r);
+  if (skipped_no_markers(r.status, "test_overflow_every_slot", _i))
+    return;
+  ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 139, "status %#x, out: %s",
+                r.status, r.out);
+  if (_i < NFACTORIES)
+    ck_assert_msg(strstr(r.out, "smpi: stack overflow in actor 'rank 100' (stack: 64 KiB)"),
+                  "out: %s", r.out);
+  else
+    ck_assert_msg(strstr(r.out, "smpi: stack overflow in actor 'bystander' (stack: 64 KiB)"),
+                  "out: %s", r.out);
+  ck_assert_msg(!strstr(r.out, "no guard page"), "out: %s", r.out);
+}
+END_TEST
+
+/* Slot reuse with guard markers: the last 16 freed slots keep their pages, older ones are
+ * given back with MADV_DONTNEED, which must leave the guard in place. REUSE_N contexts run
+ * (each touching a page REUSE_DEPTH under its stack top) and are destroyed in order, so
+ * the last one destroyed was given back and is the first one handed out again. The child
+ * reports what it saw on stderr:
+ *   "resident: first 1 last 0"  the kept slot's page is there, the given-back one is not
+ *   "same slot"                 the new context runs on the last destroyed one's stack
+ * then the new context overflows. */
+enum { REUSE_N = 40, REUSE_DEPTH = 16 * 1024 };
+static uintptr_t reuse_page[REUSE_N];
+
+static void reuse_body(void *arg)
+{
+  volatile char buf[REUSE_DEPTH];
+  buf[0] = 1;
+  long page = sysconf(_SC_PAGESIZE);
+  reuse_page[(intptr_t)arg] = (uintptr_t)&buf[0] & ~((uintptr_t)page - 1);
+}
+
+static bool resident(uintptr_t page)
+{
+  unsigned char vec = 0;
+  return mincore((void *)page, (size_t)sysconf(_SC_PAGESIZE), &vec) == 0 && (vec & 1);
+}
+
+static void reuse_overflow_body(void *arg)
+{
+  (void)arg;
+  volatile char buf[REUSE_DEPTH];
+  buf[0] = 1;
+  long page = sysconf(_SC_PAGESIZE);
+  if (((uintptr_t)&buf[0] & ~((uintptr_t)page - 1)) == reuse_page[REUSE_N - 1])
+    write_str("same slot\n");
+  recurse_forever(0);
+}
+
+static void child_reuse(int i)
+{
+  child_init(i, "64", NULL);
+  ctx *cs[REUSE_N];
+  for (intptr_t k = 0; k < REUSE_N; k++) {
+    cs[k] = ctx_create(reuse_body, (void *)k, "reuse");
+    ctx_switch(ctx_maestro(), cs[k]);
+  }
+  for (int k = 0; k < REUSE_N; k++)
+    ctx_destroy(cs[k]);
+  char line[64];
+  snprintf(line, sizeof line, "resident: first %d last %d\n", resident(reuse_page[0]),
+           resident(reuse_page[REUSE_N - 1]));
+  write_str(line);
+  ctx *c = ctx_create(reuse_overflow_body, NULL, "rank 9");
+  ctx_switch(ctx_maestro(), c);
+  write_str("not reached\n");
+}
+
+START_TEST(test_overflow_reused_slot)
+{
+  child_result r;
+  run_child(child_reuse, _i, &r);
+  if (skipped_no_markers(r.status, "test_overflow_reused_slot", _i))
+    return;
+  ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 139, "status %#x, out: %s",
+                r.status, r.out);
+  ck_assert_msg(strstr(r.out, "smpi: stack overflow in actor 'rank 9' (stack: 64 KiB)"),
+                "out: %s", r.out);
+  if (_i < NFACTORIES) {
+    ck_assert_msg(strstr(r.out, "resident: first 1 last 0\n"), "out: %s", r.out);
+    ck_assert_msg(strstr(r.out, "same slot\n"), "out: %s", r.out);
+  }
 }
 END_TEST
 
@@ -503,28 +656,30 @@ __attribute__((noinline, noclone)) static long big_frame_recurse(int n)
 
 static void big_frame_body(void *arg)
 {
-  (void)arg;
-  /* The heuristic needs nothing mapped right under the stack; after fork, top-down mmap
-   * nearly always leaves a hole there, but make sure (exit 77 = cannot test here). */
-  volatile char here;
-  long page = sysconf(_SC_PAGESIZE);
-  uintptr_t stack_hi = ((uintptr_t)&here + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
-  uintptr_t guard = stack_hi - ctx_stack_size() - (uintptr_t)page;
-  unsigned char vec;
-  for (uintptr_t a = guard - 60 * 1024; a < guard; a += (uintptr_t)page)
-    if (mincore((void *)a, (size_t)page, &vec) == 0)
-      _exit(77);
+  /* Without markers the heuristic needs nothing mapped right under the stack; after fork,
+   * top-down mmap nearly always leaves a hole there, but make sure (exit 78 = cannot test
+   * here). With markers the 64 KiB under the stack are the guard itself. */
+  if (arg) {
+    volatile char here;
+    long page = sysconf(_SC_PAGESIZE);
+    uintptr_t stack_hi = ((uintptr_t)&here + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+    uintptr_t guard = stack_hi - ctx_stack_size() - (uintptr_t)page;
+    unsigned char vec;
+    for (uintptr_t a = guard - 60 * 1024; a < guard; a += (uintptr_t)page)
+      if (mincore((void *)a, (size_t)page, &vec) == 0)
+        _exit(78);
+  }
   big_frame_recurse(0);
 }
 
 static void child_big_frame(int i)
 {
-  char err[256];
-  if (ctx_factory_init(factories[i], 64, err, sizeof err) != 0) {
-    write_str(err);
-    _exit(2);
-  }
-  ctx *c = ctx_create(big_frame_body, NULL, "rank 5");
+  child_init(i, "64", NULL);
+  bool markers = i < NFACTORIES;
+  /* with markers, a live stack right under the guard: the frame must not land there */
+  for (int k = 0; markers && k < 5; k++)
+    ctx_create(return_at_once, NULL, "bystander");
+  ctx *c = ctx_create(big_frame_body, markers ? NULL : (void *)1, "rank 5");
   ctx_switch(ctx_maestro(), c);
   write_str("not reached\n");
 }
@@ -533,10 +688,12 @@ START_TEST(test_overflow_big_frame)
 {
   child_result r;
   run_child(child_big_frame, _i, &r);
-  if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 77) {
+  if (skipped_no_markers(r.status, "test_overflow_big_frame", _i))
+    return;
+  if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 78) {
     /* something is mapped right under the stack: the heuristic cannot apply */
     printf("test_overflow_big_frame(%s): skipped, memory mapped under the stack\n",
-           factories[_i]);
+           factories[_i % NFACTORIES]);
     return;
   }
   ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 139, "status %#x, out: %s",
@@ -702,23 +859,33 @@ static void arena_round(ctx **cs, int *ids)
   }
 }
 
+/* Without guard markers: 4 stacks with a guard page of their own (2 mappings each), the
+ * rest in 5 arenas of 64 (2 mappings each, the guard splitting them) = 18 mappings, where
+ * two per stack would have been 600. With markers: 5 arenas, one mapping each (or fewer:
+ * adjacent arenas may merge), contexts/guard-stacks playing no part. Generous slack for
+ * malloc and Check's own mappings. */
 START_TEST(test_arena_stacks)
 {
   char err[256];
   cfg_reset();
   ctx_declare_config();
+  ck_assert_int_eq(
+      cfg_set("contexts/guard-markers", marker_mode(_i), CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
   ck_assert_int_eq(cfg_set("contexts/guard-stacks", "4", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
-  start(_i, 64);
+  if (ctx_factory_init(factories[_i % NFACTORIES], 64, err, sizeof err) != 0) {
+    ck_assert_msg(strstr(err, "no guard markers"), "err: %s", err);
+    printf("test_arena_stacks(markers): skipped, %s\n", err);
+    return;
+  }
   static ctx *cs[ARENA_CTX];
   static int ids[ARENA_CTX];
   long before = count_maps();
   arena_round(cs, ids);
   long after = count_maps();
-  /* 4 guarded stacks (2 mappings each) + 5 arenas of 64 (2 each, the guard splitting them)
-   * = 18, where two mappings per stack would have been 600; generous slack for malloc and
-   * Check's own mappings (31 seen) */
-  ck_assert_msg(after - before <= 60, "%ld mappings for %d contexts", after - before,
-                ARENA_CTX);
+  printf("test_arena_stacks(%s, markers %s): %ld mappings for %d contexts\n",
+         factories[_i % NFACTORIES], marker_mode(_i), after - before, ARENA_CTX);
+  ck_assert_msg(after - before <= (_i < NFACTORIES ? 10 : 60), "%ld mappings for %d contexts",
+                after - before, ARENA_CTX);
   /* the slots come back: a second round maps nothing new */
   arena_round(cs, ids);
   ck_assert_int_le(count_maps(), after + 2);
@@ -728,18 +895,11 @@ START_TEST(test_arena_stacks)
 }
 END_TEST
 
-/* With no guarded stack, the first context is the lowest slot of the first arena, right over
- * the arena's guard page: its overflow is still reported. */
+/* Without guard markers and with no guarded stack, the first context is the lowest slot of
+ * the first arena, right over the arena's guard page: its overflow is still reported. */
 static void child_arena_overflow(int i)
 {
-  char err[256];
-  ctx_declare_config();
-  if (cfg_set("contexts/stack-size", "64", CFG_ORIGIN_CMDLINE, err, sizeof err) != 0 ||
-      cfg_set("contexts/guard-stacks", "0", CFG_ORIGIN_CMDLINE, err, sizeof err) != 0 ||
-      ctx_factory_init(factories[i], 0, err, sizeof err) != 0) {
-    write_str(err);
-    _exit(2);
-  }
+  child_init(NFACTORIES + i, "64", "0"); /* without guard markers */
   ctx *c = ctx_create(overflow_body, NULL, "rank 0");
   for (int k = 0; k < 5; k++)
     ctx_create(return_at_once, NULL, "bystander");
@@ -757,6 +917,143 @@ START_TEST(test_arena_overflow_lowest)
                 "out: %s", r.out);
   /* an explicit budget is a choice: no warning about unguarded stacks */
   ck_assert_msg(!strstr(r.out, "no guard page"), "out: %s", r.out);
+}
+END_TEST
+
+/* Linux 6.13 has guard markers: there, contexts/guard-markers:yes must work, so that the
+ * tests above exercise both layouts (elsewhere they skip the marker half). */
+START_TEST(test_markers_on_new_kernels)
+{
+  struct utsname u;
+  ck_assert_int_eq(uname(&u), 0);
+  int major = 0, minor = 0;
+  bool new_kernel = sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
+                    (major > 6 || (major == 6 && minor >= 13));
+  char err[256] = "";
+  cfg_reset();
+  ctx_declare_config();
+  ck_assert_int_eq(cfg_set("contexts/guard-markers", "yes", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+  int rc = ctx_factory_init(factories[_i], 64, err, sizeof err);
+  if (new_kernel)
+    ck_assert_msg(rc == 0, "Linux %s: %s", u.release, err);
+  else if (rc != 0)
+    ck_assert_msg(strstr(err, "Linux 6.13") && strstr(err, "guard-markers:auto"), "err: %s",
+                  err);
+  if (rc == 0)
+    ctx_factory_shutdown();
+}
+END_TEST
+
+/* What older kernels and sandboxes answer, played by a seccomp filter in the child: the
+ * system call nr fails with errno err when its argument arg (low 32 bits) is val. */
+#if defined(__x86_64__) && defined(SYS_process_madvise)
+#define CAN_FAKE_KERNELS 1
+static void refuse_syscall(int nr, int arg, uint32_t val, int err)
+{
+  struct sock_filter f[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)nr, 1, 0),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[arg])),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, val, 1, 0),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((uint32_t)err & SECCOMP_RET_DATA)),
+  };
+  struct sock_fprog prog = {(unsigned short)(sizeof f / sizeof f[0]), f};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+      prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) {
+    write_str("cannot install the seccomp filter\n");
+    _exit(3);
+  }
+}
+
+static void fake_kernel_child(int i, const char *markers, const char *what)
+{
+  char err[256];
+  ctx_declare_config();
+  if (cfg_set("contexts/guard-markers", markers, CFG_ORIGIN_CMDLINE, err, sizeof err) ||
+      cfg_set("contexts/stack-size", "64", CFG_ORIGIN_CMDLINE, err, sizeof err) ||
+      ctx_factory_init(factories[i], 0, err, sizeof err) != 0) {
+    write_str(err);
+    _exit(2);
+  }
+  /* two mappings per stack without markers (one may merge with a neighbour), a fraction
+   * of one with */
+  long before = count_maps();
+  for (int k = 0; k < 100; k++)
+    ctx_create(return_at_once, NULL, "bystander");
+  char line[64];
+  snprintf(line, sizeof line, "%s: %s layout\n", what,
+           count_maps() - before >= 150 ? "fallback" : "marker");
+  write_str(line);
+  ctx *c = ctx_create(overflow_body, NULL, "rank 100");
+  ctx_switch(ctx_maestro(), c);
+  write_str("not reached\n");
+}
+
+/* A kernel without guard markers answers EINVAL to the unknown advice (Linux < 6.13). */
+static void child_no_markers(int i)
+{
+  refuse_syscall(SYS_madvise, 2, MADV_GUARD_INSTALL_VALUE, EINVAL);
+  fake_kernel_child(i, i < NFACTORIES ? "auto" : "yes", "old kernel");
+}
+
+/* process_madvise unknown or refused (a sandbox, or a kernel that takes only the advice
+ * valid for other processes): one madvise per slot. */
+static void child_no_process_madvise(int i)
+{
+  refuse_syscall(SYS_process_madvise, 3, MADV_GUARD_INSTALL_VALUE, ENOSYS);
+  fake_kernel_child(i, "auto", "no process_madvise");
+}
+
+/* Linux 6.13 and 6.14: guard markers, but no PIDFD_SELF_THREAD (EBADF): a pidfd is opened. */
+static void child_no_pidfd_self(int i)
+{
+  refuse_syscall(SYS_process_madvise, 0, (uint32_t)-10000, EBADF);
+  fake_kernel_child(i, "auto", "no PIDFD_SELF");
+}
+#endif
+
+START_TEST(test_fake_kernels)
+{
+#if defined(CAN_FAKE_KERNELS)
+  static const struct {
+    void (*child)(int);
+    int index;
+    const char *expect;
+  } cases[] = {
+      {child_no_markers, 0, "old kernel: fallback layout\n"},
+      {child_no_markers, NFACTORIES, "no guard markers (madvise MADV_GUARD_INSTALL needs Linux "
+                                     "6.13 or later)"},
+      {child_no_process_madvise, 0, "no process_madvise: marker layout\n"},
+      {child_no_pidfd_self, 0, "no PIDFD_SELF: marker layout\n"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    child_result r;
+    run_child(cases[k].child, cases[k].index + _i, &r);
+    if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 3) {
+      printf("test_fake_kernels: skipped, %s", r.out);
+      return;
+    }
+    ck_assert_msg(strstr(r.out, cases[k].expect), "case %zu: out: %s", k, r.out);
+    if (cases[k].index == NFACTORIES) { /* guard-markers:yes refused */
+      ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2, "status %#x", r.status);
+      continue;
+    }
+    ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 139, "case %zu: status %#x, "
+                  "out: %s", k, r.status, r.out);
+    /* the fallback's arena guards only its lowest slot, so 'rank 100' (slot 36 of the second
+     * arena) is guarded only where markers are used; the fallback's first 16 382 stacks
+     * have guard pages of their own */
+    ck_assert_msg(strstr(r.out, "smpi: stack overflow in actor 'rank 100' (stack: 64 KiB)"),
+                  "case %zu: out: %s", k, r.out);
+  }
+#else
+  printf("test_fake_kernels(%s): skipped, needs x86-64 seccomp\n", factories[_i]);
+#endif
 }
 END_TEST
 
@@ -795,6 +1092,9 @@ START_TEST(test_bad_config)
   ck_assert_int_eq(ctx_factory_init(factories[_i], 0, err, sizeof err), -1);
   ck_assert_msg(strstr(err, "invalid value -2 for 'contexts/guard-stacks'"), "err: %s", err);
   ck_assert_ptr_null(ctx_current());
+  ck_assert_int_eq(cfg_set("contexts/guard-stacks", "-1", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+  ck_assert_int_eq(cfg_set("contexts/guard-markers", "maybe", CFG_ORIGIN_CMDLINE, err, sizeof err),
+                   -1);
 #if !defined(__x86_64__)
   ck_assert_int_eq(ctx_factory_init("raw", 0, err, sizeof err), -1);
   ck_assert_msg(strstr(err, "x86-64"), "err: %s", err);
@@ -820,6 +1120,7 @@ START_TEST(test_defaults)
   ctx_declare_config();
   ck_assert_int_eq(cfg_get_int("contexts/stack-size"), 8192);
   ck_assert_int_eq(cfg_get_int("contexts/guard-stacks"), -1);
+  ck_assert_str_eq(cfg_get_string("contexts/guard-markers"), "auto");
 #if defined(__x86_64__)
   ck_assert_str_eq(cfg_get_string("contexts/factory"), "raw");
 #else
@@ -871,13 +1172,17 @@ static Suite *context_suite(void)
   tcase_add_loop_test(tc, test_registers_preserved, 0, NFACTORIES);
   tcase_add_loop_test(tc, test_fp_control_isolated, 0, NFACTORIES);
   tcase_add_loop_test(tc, test_deep_recursion, 0, NFACTORIES);
-  tcase_add_loop_test(tc, test_arena_stacks, 0, NFACTORIES);
+  tcase_add_loop_test(tc, test_arena_stacks, 0, NMODES);
   tcase_add_loop_test(tc, test_arena_overflow_lowest, 0, NFACTORIES);
-  tcase_add_loop_test(tc, test_overflow_message, 0, NFACTORIES);
-  tcase_add_loop_test(tc, test_overflow_big_frame, 0, NFACTORIES);
+  tcase_add_loop_test(tc, test_overflow_message, 0, NMODES);
+  tcase_add_loop_test(tc, test_overflow_every_slot, 0, NMODES);
+  tcase_add_loop_test(tc, test_overflow_reused_slot, 0, NMODES);
+  tcase_add_loop_test(tc, test_overflow_big_frame, 0, NMODES);
   tcase_add_loop_test(tc, test_crash_hook_then_signal, 0, NFACTORIES);
   tcase_add_loop_test(tc, test_crash_hook_maestro, 0, NFACTORIES);
   tcase_add_loop_test(tc, test_lazy_stacks, 0, NFACTORIES);
+  tcase_add_loop_test(tc, test_markers_on_new_kernels, 0, NFACTORIES);
+  tcase_add_loop_test(tc, test_fake_kernels, 0, NFACTORIES);
   tcase_add_loop_test(tc, test_bad_config, 0, NFACTORIES);
   tcase_add_loop_test(tc, test_defaults, 0, 1);
   tcase_add_loop_test(tc, test_reinit_and_churn, 0, NFACTORIES);
