@@ -1164,6 +1164,176 @@ static bool solve_lone(lmm_system *sys, lmm_variable *v)
   return true;
 }
 
+/* The pass for one loaded constraint c: S holds c, maybe constraints that carry only flows
+ * of c (the other links of their common path) and constraints that lost their last flow; D
+ * holds only flows of c; every other constraint of c's flows is unsaturated and stays so,
+ * or is saturated by other flows and sees a change within precision (below).
+ * Then the pass that solve() would run gives every flow of c the level
+ * lambda = capacity / sum(coef / penalty) (c, the least saturation level of S, is the first
+ * event of the filling and fixes all of them; the rest of S then has nothing left to fix,
+ * and the boundary does not move: checks (a) and (b) cannot fire). So it is computed here
+ * in a few walks of c's active list instead of the machinery, which past the repair limit
+ * fills every flow of the system. This is a link that n flows share equally and that is
+ * nobody else's bottleneck: the root's link in a linear Reduce or Gather, where flows
+ * start and end one at a time (an O(n) event either way, but without the heaps and arrays).
+ *   Why it is the max-min allocation: c's flows have c saturated at an equal, hence maximal,
+ * level; any other flow keeps its certificate, since the only constraints whose load moved
+ * (the other constraints of c's flows) were unsaturated, thus nobody's bottleneck, and
+ * stay unsaturated, or stay saturated with a change that the precision P absorbs (the same
+ * rule as check (a), which would not repair them either). The value of c's flows is computed as by the general pass, but with
+ * the usage summed in c's list order rather than F's: the same allocation to the last bits
+ * or so, not bit for bit. Returns false, having changed nothing, when a condition fails. */
+static bool solve_one_bottleneck(lmm_system *sys)
+{
+  /* c: the non-empty constraint of S with the least saturation level (ties: creation
+   * order, as in the filling's heap); the other non-empty ones must carry only flows of c
+   * (a route's links in series, all saturated by the same flows) */
+  lmm_constraint *c = NULL;
+  double level = INFINITY;
+  size_t n_followers = 0;
+  for (size_t i = 0; i < sys->nS; i++) {
+    lmm_constraint *d = sys->S[i];
+    if (d->n_active == 0)
+      continue;
+    if (d->policy != LMM_SHARED || !(d->capacity > 0) || ++n_followers > 8)
+      return false;
+    double usage = 0;
+    list_foreach(n, &d->active) {
+      const lmm_element *e = list_entry(n, lmm_element, cnode);
+      usage += e->coef / e->var->penalty;
+    }
+    if (!(usage > 0))
+      return false;
+    double key = d->capacity / usage;
+    if (!c || key < level || (key == level && d->seq < c->seq)) {
+      c = d;
+      level = key;
+    }
+    d->nfree = 0; /* counts its flows found on c */
+  }
+  if (!c)
+    return false;
+  for (size_t i = 0; i < sys->nD; i++) {
+    const lmm_variable *d = sys->D[i];
+    bool on_c = false;
+    for (size_t k = 0; k < d->n_elems && !on_c; k++)
+      on_c = d->elems[k].cnst == c && d->elems[k].coef > 0;
+    if (!on_c)
+      return false;
+  }
+  double p = sys->precision;
+
+  /* check, summing each boundary constraint's change of load in its free_old */
+  sys->iter++;
+  sys->nC = 0;
+  list_foreach(n, &c->active) {
+    const lmm_variable *u = list_entry(n, lmm_element, cnode)->var;
+    if (bound_matters(u) && u->bound * u->penalty <= level)
+      return false;
+    double x = level / u->penalty;
+    double nx = value_changed(sys, x, u->value) ? x : u->value;
+    for (size_t k = 0; k < u->n_elems; k++) {
+      const lmm_element *e = &u->elems[k];
+      lmm_constraint *b = e->cnst;
+      if (e->coef <= 0 || b == c)
+        continue;
+      if (b->in_s == sys->solve_no) { /* a follower: counted, checked below */
+        b->nfree++;
+        continue;
+      }
+      if (b->policy == LMM_FATPIPE) {
+        if (b->sat || e->coef * fmax(x, nx) >= b->capacity * (1 - p))
+          return false;
+        continue;
+      }
+      if (b->in_c != sys->iter) {
+        b->in_c = sys->iter;
+        b->free_old = 0;
+        b->usage = 0;
+        XGROW(sys->C, sys->capC, sys->nC + 1);
+        sys->C[sys->nC++] = b;
+      }
+      b->free_old += e->coef * (fmax(x, nx) - u->value);
+      if (value_changed(sys, x, u->value))
+        b->usage += fabs(e->coef * (x - u->value));
+    }
+  }
+  /* An unsaturated b must stay so (its saturation level stays above lambda). A saturated one
+   * (a bottleneck of flows not on c) must see what check (a) lets pass: the flows of c on it
+   * change by at most P * capacity in all and leave it saturated; and it must not overflow
+   * (its level stays at or above lambda, so that c still comes first in the filling). */
+  for (size_t i = 0; i < sys->nC; i++) {
+    const lmm_constraint *b = sys->C[i];
+    double load = b->load + b->free_old;
+    if (b->sat ? !(load < b->capacity) || b->usage > b->capacity * p ||
+                     load < b->capacity * (1 - p)
+               : load >= b->capacity * (1 - p))
+      return false;
+  }
+  for (size_t i = 0; i < sys->nS; i++)
+    if (sys->S[i] != c && sys->S[i]->n_active && sys->S[i]->nfree != sys->S[i]->n_active)
+      return false;
+
+  /* commit: the boundary's loads with the change of the values actually kept */
+  for (size_t i = 0; i < sys->nC; i++)
+    sys->C[i]->free_old = 0;
+  double load = 0, max_level = 0;
+  list_foreach(n, &c->active) {
+    const lmm_element *ec = list_entry(n, lmm_element, cnode);
+    lmm_variable *u = ec->var;
+    double x = level / u->penalty, old = u->value;
+    if (value_changed(sys, x, old)) {
+      u->value = x;
+      if (u->mod_mark != sys->solve_no) {
+        u->mod_mark = sys->solve_no;
+        XGROW(sys->modified, sys->cap_modified, sys->n_modified + 1);
+        sys->modified[sys->n_modified++] = u;
+      }
+    }
+    double ulevel = u->value * u->penalty;
+    for (size_t k = 0; k < u->n_elems; k++) {
+      const lmm_element *e = &u->elems[k];
+      lmm_constraint *b = e->cnst;
+      if (e->coef <= 0 || b == c || b->in_s == sys->solve_no)
+        continue;
+      if (b->policy == LMM_SHARED)
+        b->free_old += e->coef * (u->value - old);
+      if (ulevel > b->max_level)
+        b->max_level = ulevel;
+    }
+    load += ec->coef * u->value;
+    if (ulevel > max_level)
+      max_level = ulevel;
+  }
+  for (size_t i = 0; i < sys->nC; i++) {
+    lmm_constraint *b = sys->C[i];
+    b->load += b->free_old;
+    b->sat = b->load >= b->capacity * (1 - p);
+  }
+  c->load = load;
+  c->max_level = max_level;
+  c->sat = load >= c->capacity * (1 - p);
+  for (size_t i = 0; i < sys->nS; i++) { /* followers, and those that lost their last flow */
+    lmm_constraint *d = sys->S[i];
+    if (d == c)
+      continue;
+    double dload = 0, dmax = 0;
+    list_foreach(n, &d->active) {
+      const lmm_element *e = list_entry(n, lmm_element, cnode);
+      dload += e->coef * e->var->value;
+      if (e->var->value * e->var->penalty > dmax)
+        dmax = e->var->value * e->var->penalty;
+    }
+    d->sat = dload >= d->capacity * (1 - p);
+    d->load = dload;
+    d->max_level = dmax;
+  }
+  sys->stats.passes++;
+  sys->stats.constraints_visited += sys->nS + sys->nC;
+  sys->stats.variables_visited += c->n_active;
+  return true;
+}
+
 static void solve(lmm_system *sys, bool full)
 {
   sys->stats.solves++;
@@ -1205,6 +1375,11 @@ static void solve(lmm_system *sys, bool full)
       return;
     }
     if (sys->nS == 0 && sys->nD == 1 && solve_lone(sys, sys->D[0])) {
+      sys->nD = 0;
+      return;
+    }
+    if (sys->nS && solve_one_bottleneck(sys)) {
+      sys->nS = 0;
       sys->nD = 0;
       return;
     }
