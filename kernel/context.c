@@ -172,12 +172,11 @@ static size_t ctx_nfree, ctx_free_cap;
 static size_t ctx_ndirty;      /* free slots with CTX_SLOT_DIRTY */
 
 /* Guard markers (see the top): whether this factory uses them, and what the kernel was
- * found to accept (a property of the kernel, kept across factories and forks; -1 = not
- * asked yet). */
+ * found to accept (-1 = not asked yet). Asked again by each factory: it costs a system call
+ * or three, and a process may change what it is allowed in between (seccomp). */
 static bool ctx_markers;
 static size_t ctx_guard_len;   /* markers: the guard under each slot */
 static size_t ctx_slot_len;    /* markers: guard + usable stack */
-static int ctx_markers_ok = -1;
 static int ctx_batch_self_ok = -1; /* process_madvise(PIDFD_SELF_THREAD, ...) works */
 static int ctx_batch_ok = -1;      /* process_madvise of MADV_GUARD_INSTALL works at all */
 
@@ -221,19 +220,17 @@ void ctx_declare_config(void)
                      "stack, see contexts/guard-stacks)");
 }
 
-/* Does the kernel have guard markers? One page mapped, marked and unmapped, once per
- * process (old kernels answer EINVAL, as for any unknown advice). */
+/* Does the kernel have guard markers? One page mapped, marked and unmapped (old kernels
+ * answer EINVAL, as for any unknown advice). */
 static bool ctx_markers_supported(void)
 {
-  if (ctx_markers_ok < 0) {
-    void *p = mmap(NULL, ctx_page, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED)
-      return false; /* out of address space: ask again next time */
-    ctx_markers_ok = madvise(p, ctx_page, MADV_GUARD_INSTALL) == 0;
-    munmap(p, ctx_page);
-  }
-  return ctx_markers_ok;
+  void *p = mmap(NULL, ctx_page, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    return false;
+  bool ok = madvise(p, ctx_page, MADV_GUARD_INSTALL) == 0;
+  munmap(p, ctx_page);
+  return ok;
 }
 
 static long ctx_read_max_map_count(void)
@@ -486,6 +483,7 @@ int ctx_factory_init(const char *factory, size_t stack_kib, char *err, size_t er
   ctx_arena_len = ctx_markers ? ctx_arena_slots * ctx_slot_len
                               : ctx_page + ctx_arena_slots * ctx_stack_bytes;
   ctx_ndirty = 0;
+  ctx_batch_self_ok = ctx_batch_ok = -1;
 
   long guards = cfg_get_int("contexts/guard-stacks");
   if (guards < -1) {

@@ -62,6 +62,7 @@ static void child_init(int i, const char *stack_kib, const char *guard_stacks)
 {
   char err[256];
   ctx_declare_config();
+  cfg_reset();
   if (cfg_set("contexts/guard-markers", marker_mode(i), CFG_ORIGIN_CMDLINE, err, sizeof err) ||
       cfg_set("contexts/stack-size", stack_kib, CFG_ORIGIN_CMDLINE, err, sizeof err) ||
       (guard_stacks &&
@@ -986,6 +987,7 @@ static void fake_kernel_child(int i, const char *markers, const char *what)
 {
   char err[256];
   ctx_declare_config();
+  cfg_reset();
   if (cfg_set("contexts/guard-markers", markers, CFG_ORIGIN_CMDLINE, err, sizeof err) ||
       cfg_set("contexts/stack-size", "64", CFG_ORIGIN_CMDLINE, err, sizeof err) ||
       ctx_factory_init(factories[i % NFACTORIES], 0, err, sizeof err) != 0) {
