@@ -201,20 +201,26 @@ SMPI_PUBLIC void smpi_execute_flops(double flops)
   smpi_leave_call();
 }
 
+/* SimGrid 3.32's units, so that programs written for it carry over: smpi_execute takes
+ * seconds of the machine running the simulation, like a measured burst (x smpi/host-speed,
+ * dropped under smpi/cpu-threshold; a negative threshold drops nothing here, as SimGrid's
+ * plain comparison does), smpi_execute_benched seconds of the simulated host. */
 SMPI_PUBLIC void smpi_execute(double seconds)
+{
+  if (!smpi_self() || !(seconds >= smpi_w.cpu_threshold))
+    return;
+  smpi_enter_call();
+  smpi_execute_flops_now(seconds * smpi_w.host_speed);
+  smpi_leave_call();
+}
+
+SMPI_PUBLIC void smpi_execute_benched(double seconds)
 {
   smpi_rank *me = smpi_self();
   if (!me)
     return;
   smpi_enter_call();
   smpi_execute_flops_now(seconds * cpu_host_speed(me->host));
-  smpi_leave_call();
-}
-
-SMPI_PUBLIC void smpi_execute_benched(double seconds)
-{
-  smpi_enter_call();
-  smpi_execute_flops_now(seconds * smpi_w.host_speed);
   smpi_leave_call();
 }
 

@@ -28,7 +28,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "kernel/cpu.h"
 #include "smpi/runtime.h"
 #include "smpi/smpi.h"
 #include "src/cfg.h"
@@ -633,14 +632,15 @@ SMPI_PUBLIC int smpi_sample_loop_cond(smpi_sample_state *st, int cond)
 
 /* ---- given costs ---- */
 
+/* SimGrid 3.32's SMPI_SAMPLE_DELAY(t) is smpi_execute(t): t seconds of the machine running
+ * the simulation (x smpi/host-speed), nothing under smpi/cpu-threshold; the noise is ours. */
 SMPI_PUBLIC void smpi_sample_delay(double seconds)
 {
-  smpi_rank *me = smpi_self();
   ensure_ready();
-  if (!me || !(seconds > 0))
+  if (!smpi_self() || !(seconds > 0) || !(seconds >= smpi_w.cpu_threshold))
     return;
   smpi_enter_call();
-  smpi_execute_flops_now(seconds * smpi_sample_noise_factor() * cpu_host_speed(me->host));
+  inject_benched(seconds);
   smpi_leave_call();
 }
 

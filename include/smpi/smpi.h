@@ -24,10 +24,11 @@ SMPI_PUBLIC const char *smpi_version_string(void);
  * The calling rank computes on its simulated host and its simulated clock advances. */
 /* flops on the rank's host: takes flops / (host speed) seconds when the host is idle */
 SMPI_PUBLIC void smpi_execute_flops(double flops);
-/* seconds of the simulated host's time */
+/* seconds measured on the machine running the simulation, as in SimGrid 3.32: seconds x
+ * smpi/host-speed flops, like a measured CPU burst; nothing when seconds <
+ * smpi/cpu-threshold (a negative threshold drops nothing here) */
 SMPI_PUBLIC void smpi_execute(double seconds);
-/* seconds measured on the machine running the simulation (scaled by smpi/host-speed,
- * exactly as a measured CPU burst would be) */
+/* seconds of the simulated host's time (seconds x its speed flops) */
 SMPI_PUBLIC void smpi_execute_benched(double seconds);
 
 #ifdef __cplusplus
@@ -95,7 +96,8 @@ SMPI_PUBLIC void *smpi_shared_set_call(const char *func, const char *input, void
  *   SMPI_SAMPLE_LOCAL_TAG / SMPI_SAMPLE_GLOBAL_TAG(init, cond, inc, iters, threshold, tag)
  *     the same; tag (a string) only names the sample in messages.
  * SMPI_SAMPLE_DELAY(seconds) { ... } / SMPI_SAMPLE_FLOPS(flops) { ... }: the block never
- *   runs; the rank computes for seconds of its host's time / flops on its host instead.
+ *   runs; the rank computes smpi_execute(seconds) (seconds of the machine running the
+ *   simulation, as SimGrid 3.32 reads them) / flops on its host instead.
  * Blocks must not call MPI nor leave by break, goto or return. Each use is a distinct sample,
  * even several on one source line. Options: smpi/sample-mode, smpi/seed,
  * smpi/compute-noise, smpi/sample-file. */

@@ -1,5 +1,5 @@
 /* coll_nb_overlap: nonblocking collectives progress while the rank computes, in simulated
- * time (our simulator only: it uses smpi_execute, and asserts simulated dates).
+ * time (our simulator only: it uses smpi_execute_benched, and asserts simulated dates).
  *
  * For MPI_Ibcast of 1 MiB and MPI_Iallreduce of 1 MiB, on every rank, against the time T of
  * the blocking call measured in the same run (same algorithm, same platform):
@@ -83,7 +83,7 @@ static void overlap(ctx *c, int which, char *buf, char *out)
     MPI_Barrier(MPI_COMM_WORLD);
     t0 = MPI_Wtime();
     run(which, 1, buf, out, &r);
-    smpi_execute(x);
+    smpi_execute_benched(x);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
     double t = MPI_Wtime() - t0;
     double want = x > tb ? x : tb;
@@ -98,7 +98,7 @@ static void overlap(ctx *c, int which, char *buf, char *out)
   MPI_Barrier(MPI_COMM_WORLD);
   t0 = MPI_Wtime();
   run(which, 1, buf, out, &r);
-  smpi_execute(tb / 3);
+  smpi_execute_benched(tb / 3);
   int flag = 0, polls = 0;
   while (!flag) {
     MPI_Test(&r, &flag, MPI_STATUS_IGNORE);

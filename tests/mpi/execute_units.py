@@ -8,9 +8,9 @@ smpi/cpu-threshold:0.01, each on one rank of platforms/cluster16.xml (1 Gflop/s 
     execute_units.py --record REF.txt                  rewrite REF.txt with SimGrid's smpicc and
                                                        smpirun (from the repository root)
 
-Known to fail today (registered with should_fail): our smpi_execute and smpi_execute_benched
-take the opposite units to SimGrid's, SMPI_SAMPLE_DELAY follows our smpi_execute and ignores
-smpi/cpu-threshold (tests/data/simgrid-ref/hpl_notes.md).
+Until 2026-11-22 ours took the opposite units for smpi_execute and smpi_execute_benched, and
+SMPI_SAMPLE_DELAY ignored smpi/cpu-threshold (tests/data/simgrid-ref/hpl_notes.md); this test
+was registered should_fail then and keeps them SimGrid's now.
 """
 import os
 import shlex

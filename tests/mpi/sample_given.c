@@ -1,6 +1,10 @@
 /* SMPI_SAMPLE_DELAY and SMPI_SAMPLE_FLOPS: the block never runs and the given cost is injected.
+ * SMPI_SAMPLE_DELAY(t) takes SimGrid 3.32's units: t seconds of the machine running the
+ * simulation, t x smpi/host-speed flops on the simulated host. With host-speed 4 Gf on the
+ * built-in 1 Gf hosts, SMPI_SAMPLE_DELAY(0.5) lasts 2 s (0.5 s would be host seconds).
  * Optional argument: the factor smpi/compute-noise multiplies them by (uniform:F:F gives
- * exactly F). Run with --cfg=smpi/cpu-threshold:-1 --cfg=smpi/wtime:0. */
+ * exactly F). Run with --cfg=smpi/cpu-threshold:-1 --cfg=smpi/wtime:0
+ * --cfg=smpi/host-speed:4Gf. */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -8,6 +12,7 @@
 
 #ifdef SMPI_SAMPLE_DELAY /* helpers of the simulated checks */
 static int close_to(double a, double b) { return fabs(a - b) <= 1e-12 * fabs(b); }
+#define HOST_SPEED 4e9 /* --cfg=smpi/host-speed of tests/mpi/meson.build */
 #endif
 
 int main(int argc, char **argv)
@@ -33,9 +38,11 @@ int main(int argc, char **argv)
     fprintf(stderr, "sample_given: a DELAY/FLOPS block ran %d times\n", ran);
     bad = 1;
   }
-  if (!close_to(delay, 0.5 * factor)) {
-    fprintf(stderr, "sample_given: SMPI_SAMPLE_DELAY(0.5) took %.15g s, expected %.15g\n", delay,
-            0.5 * factor);
+  /* ref: 1e9 flops on this host; the delay is 0.5 x HOST_SPEED flops */
+  double want = 0.5 * HOST_SPEED * ref / 1e9 * factor;
+  if (!close_to(delay, want)) {
+    fprintf(stderr, "sample_given: SMPI_SAMPLE_DELAY(0.5) took %.15g s, expected %.15g "
+            "(run with --cfg=smpi/host-speed:4Gf)\n", delay, want);
     bad = 1;
   }
   if (!close_to(flops, ref * factor)) {

@@ -39,7 +39,7 @@ int main(int argc, char **argv)
   } else if (!strcmp(mode, "segv")) {
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 1) {
-      smpi_execute(1.0);
+      smpi_execute_benched(1.0);
       *bad_ptr = 1;
     }
     MPI_Barrier(MPI_COMM_WORLD);

@@ -26,9 +26,10 @@
  * computed, and every kernel is injected from a model, as flops: dgemm by the HPL study's
  * form t = coef * M * N * K + intercept in seconds of a 1 Gflop/s host (the bench platforms'
  * speed), the others by their flop counts. Flops because they mean the same to every
- * simulator, while seconds do not: SimGrid 3.32's SMPI_SAMPLE_DELAY(t) is smpi_execute(t),
+ * simulator and option set, while seconds do not: SMPI_SAMPLE_DELAY(t) is smpi_execute(t),
  * t seconds of the machine running the simulation times smpi/host-speed (20 kflop/s by
- * default, so the dgemm all but vanished there), ours t seconds of the simulated host.
+ * default, so the dgemm all but vanishes; SimGrid 3.32 and we read it so, and until
+ * 2026-11-22 we read it as t seconds of the simulated host, which set the two apart).
  * Since the values are garbage, the pivot of column k is a fixed pseudo-random row >= k
  * (the same on every process), so the communication pattern, and the simulated time, do not
  * depend on what the memory holds: a run with --cfg=smpi/shared-malloc:no must give the same
