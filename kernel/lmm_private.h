@@ -43,9 +43,19 @@ typedef struct lmm_free_elem {
 } lmm_free_elem;
 
 struct lmm_constraint {
-  void *id;
+  /* First cache line: what every solve path reads or writes for each constraint it meets
+   * (a flow's links are scattered over the heap: one line per link instead of three). */
   double capacity;
   lmm_sharing policy;
+  bool sat;         /* saturated within precision at the last solve that touched it */
+  double load;      /* SHARED: sum of coef*value, updated incrementally; FATPIPE: unused */
+  double max_level; /* upper bound of value*penalty over its active elements */
+  uint64_t in_s;    /* scratch: == sys->solve_no: in S (all its variables are free) */
+  uint64_t in_c;    /* scratch: == sys->iter: in S u B for this pass */
+  double free_old;  /* scratch, SHARED: consumption of the free variables before the solve */
+  double usage;     /* scratch, SHARED: sum coef/penalty over unfixed free variables */
+
+  void *id;
   uint64_t seq; /* creation number: deterministic ties */
   list_node all_node;
   list_node active;
@@ -53,17 +63,8 @@ struct lmm_constraint {
   size_t n_active;
   list_node dirty_node; /* on sys->dirty_cnsts when a modification invalidated it */
 
-  /* Kept between solves (valid for the current values once the constraint is not dirty). */
-  double load;      /* SHARED: sum of coef*value, updated incrementally; FATPIPE: unused */
-  double max_level; /* upper bound of value*penalty over its active elements */
-  bool sat;         /* saturated within precision at the last solve that touched it */
-
-  /* Scratch of the current solve. */
-  uint64_t in_s; /* == sys->solve_no: in S (all its variables are free) */
-  uint64_t in_c; /* == sys->iter: in S u B for this pass */
-  double rem;    /* residual capacity left for the unfixed free variables */
-  double usage;  /* SHARED: sum coef/penalty over unfixed free variables */
-  double free_old; /* SHARED: consumption of the free variables before the solve */
+  /* More scratch of the current solve. */
+  double rem;      /* residual capacity left for the unfixed free variables */
   double pf_level; /* level at which it saturated and fixed free variables, -1 if it did not */
   size_t nfree;    /* its free elements: sys->fe[fe_pos .. fe_pos + nfree) */
   size_t nunfixed; /* how many of them are not fixed yet */
