@@ -237,16 +237,13 @@ void smpi_privatize_switch_to(int rank)
 {
   if (!P.ready)
     return;
-  int e = errno;
-  if (P.running >= 0)
-    P.errnos[P.running] = e;
-  else
-    P.maestro_errno = e;
+  int *e = &errno; /* one call to find it: this runs at every switch */
+  *(P.running >= 0 ? &P.errnos[P.running] : &P.maestro_errno) = *e;
   ASSERTF(rank < P.np, "switch to rank %d of %d", rank, P.np);
   P.running = rank;
   if (rank >= 0 && rank != P.live && P.mode != SMPI_PRIV_OFF)
     swap_to(rank);
-  errno = rank >= 0 ? P.errnos[rank] : P.maestro_errno;
+  *e = rank >= 0 ? P.errnos[rank] : P.maestro_errno;
 }
 
 void smpi_privatize_on_switch(eng_actor *to)

@@ -62,10 +62,19 @@ static struct {
   int abort_code; /* set by smpi_abort_job */
 } R;
 
-smpi_rank *smpi_self(void)
+smpi_rank *smpi_running;
+
+/* The engine's switch hook: the actor about to run becomes smpi_self(), and its rank's
+ * globals and errno come into place. A rank's actor carries its smpi_rank; another actor
+ * (a nonblocking collective's helper) carries its owner's, and runs with the owner's
+ * globals; an actor with other data counts as the maestro for privatization. */
+static void on_switch(eng_actor *to)
 {
-  eng_actor *a = eng_self();
-  return a ? eng_actor_data(a) : NULL;
+  smpi_rank *r = to ? eng_actor_data(to) : NULL;
+  smpi_running = r;
+  uintptr_t d = (uintptr_t)r, lo = (uintptr_t)smpi_w.ranks;
+  bool is_rank = r && d >= lo && d < lo + (size_t)smpi_w.np * sizeof *smpi_w.ranks;
+  smpi_privatize_switch_to(is_rank ? r->rank : -1);
 }
 
 void smpi_declare_config(void)
@@ -153,22 +162,14 @@ void smpi_sleep_now(double seconds)
  * (at the leave, where it cannot know yet how long the next burst will be) instead of two;
  * the bursts injected are exactly those the CPU clock alone would inject. SimGrid 3.32
  * reads the thread CPU clock at both ends (xbt_os_threadtimer). */
-static void burst_timer_start(smpi_rank *me)
+void smpi_burst_start(smpi_rank *me)
 {
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &me->burst_start);
   clock_gettime(CLOCK_MONOTONIC, &me->burst_wall);
 }
 
-void smpi_enter_call(void)
+void smpi_burst_end(smpi_rank *me)
 {
-  smpi_rank *me = smpi_self();
-  if (!me || me->call_depth++ > 0)
-    return;
-  if (!smpi_w.simulate_computation)
-    return;
-  /* a negative threshold (SimGrid: -1 = infinity) discards every burst */
-  if (smpi_w.cpu_threshold < 0)
-    return;
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   if (smpi_seconds_between(&me->burst_wall, &now) < 0.999 * smpi_w.cpu_threshold)
@@ -180,16 +181,6 @@ void smpi_enter_call(void)
   me->injected += spent;
   /* smpi/compute-noise applies to measured bursts too, not only to sampled blocks */
   smpi_execute_flops_now(spent * smpi_sample_noise_factor() * smpi_w.host_speed);
-}
-
-void smpi_leave_call(void)
-{
-  smpi_rank *me = smpi_self();
-  if (!me)
-    return;
-  ASSERT(me->call_depth > 0);
-  if (--me->call_depth == 0 && smpi_w.simulate_computation && smpi_w.cpu_threshold >= 0)
-    burst_timer_start(me);
 }
 
 /* ---- public extensions (smpi.h) ---- */
@@ -412,7 +403,7 @@ static void rank_main(void *arg)
     R.rank_argv = xcalloc((size_t)smpi_w.np, sizeof *R.rank_argv);
   R.rank_argv[me->rank] = argv;
   if (smpi_w.simulate_computation && smpi_w.cpu_threshold >= 0)
-    burst_timer_start(me);
+    smpi_burst_start(me);
   me->exit_code = R.real_main(R.argc, argv);
   me->returned = true;
   smpi_progress_rank_done();
@@ -543,7 +534,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   /* per-rank globals and errno; folding options are checked before anything runs */
   if (smpi_shared_init(err, sizeof err) != 0 || smpi_privatize_init(err, sizeof err) != 0)
     return fail("%s", err);
-  eng_on_switch(smpi_privatize_on_switch);
+  eng_on_switch(on_switch);
   if (smpi_trace_init(err, sizeof err) != 0)
     return fail("%s", err);
 

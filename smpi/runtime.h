@@ -13,6 +13,7 @@
 
 #include "kernel/engine.h"
 #include "kernel/routing.h"
+#include "src/invariant.h"
 
 typedef enum {
   SMPI_RANK_CREATED,    /* main not entered MPI yet */
@@ -53,16 +54,40 @@ typedef struct smpi_world {
 
 extern smpi_world smpi_w;
 
-/* The rank running now (NULL outside of any rank, e.g. in the maestro). */
-smpi_rank *smpi_self(void);
+/* The rank running now (NULL outside of any rank, e.g. in the maestro). The engine's switch
+ * hook (runtime.c) keeps it current: it is read several times per MPI call, and a load is
+ * cheaper than asking the engine for its running actor and that actor's data each time. */
+extern smpi_rank *smpi_running;
+static inline smpi_rank *smpi_self(void) { return smpi_running; }
 /* Declares every smpi/ key and those of the kernel modules (idempotent). */
 void smpi_declare_config(void);
 
 /* CPU bursts: called at the entry and exit of every MPI call (nesting-safe). At entry the
  * CPU time the rank spent since its last MPI call is injected as a computation on its
- * host; at exit the timer restarts. */
-void smpi_enter_call(void);
-void smpi_leave_call(void);
+ * host; at exit the timer restarts. Inline because every MPI call pays them, and without
+ * burst measurement (smpi/simulate-computation:no, or a negative smpi/cpu-threshold) they
+ * only count the nesting. */
+void smpi_burst_end(smpi_rank *me);   /* the outermost call begins: inject the burst */
+void smpi_burst_start(smpi_rank *me); /* the outermost call ends: restart the timer */
+static inline bool smpi_bursts_measured(void)
+{
+  return smpi_w.simulate_computation && smpi_w.cpu_threshold >= 0;
+}
+static inline void smpi_enter_call(void)
+{
+  smpi_rank *me = smpi_self();
+  if (me && me->call_depth++ == 0 && smpi_bursts_measured())
+    smpi_burst_end(me);
+}
+static inline void smpi_leave_call(void)
+{
+  smpi_rank *me = smpi_self();
+  if (!me)
+    return;
+  ASSERT(me->call_depth > 0);
+  if (--me->call_depth == 0 && smpi_bursts_measured())
+    smpi_burst_start(me);
+}
 /* Block the current rank while it computes flops on its host (smpi_execute_flops). */
 void smpi_execute_flops_now(double flops);
 /* Block the current rank for a duration of simulated time without using its CPU. */
