@@ -150,16 +150,17 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
 double PMPI_Wtime(void)
 {
   smpi_rank *me = smpi_self();
+  if (!me || me->phase != SMPI_RANK_INITIALIZED)
+    return eng_now();
+  /* The computation since the last MPI call ends here and is injected before the clock is
+   * read, so that t1 - t0 around a computed block measures it (SimGrid does the same); then
+   * the call's own cost (smpi/wtime), so that polling loops on MPI_Wtime advance. */
+  smpi_enter_call();
   double now = eng_now();
-  if (me && me->phase == SMPI_RANK_INITIALIZED) {
-    /* the clock is read first, then the call's own cost is injected (SimGrid does the
-     * same), so that polling loops on MPI_Wtime advance */
-    smpi_enter_call();
-    double t = cfg_get_double("smpi/wtime");
-    if (t > 0)
-      smpi_sleep_now(t);
-    smpi_leave_call();
-  }
+  double t = cfg_get_double("smpi/wtime");
+  if (t > 0)
+    smpi_sleep_now(t);
+  smpi_leave_call();
   return now;
 }
 

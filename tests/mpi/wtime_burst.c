@@ -1,0 +1,52 @@
+/* MPI_Wtime ends the computation burst in progress before it reads the clock (as SimGrid's
+ * does), so that t1 - t0 around a computed block measures the block. Run with
+ * -platform platforms/cluster_flat.xml (1 Gf hosts) --cfg=smpi/host-speed:1Gf
+ * --cfg=smpi/wtime:0: a measured CPU second is then a simulated second. Before the fix the
+ * clock was read first and a block between two MPI_Wtime calls took no simulated time. Under
+ * a real MPI, t1 - t0 is the wall time of the block, at least its CPU time too. */
+#include <mpi.h>
+#include <stdio.h>
+#include <time.h>
+
+static volatile double sink;
+
+static double cpu_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  int failures = 0;
+  /* nothing between two calls: no time (smpi/wtime:0) */
+  double a = MPI_Wtime(), b = MPI_Wtime();
+  /* about 20 ms of computation between two calls */
+  double t0 = MPI_Wtime(), c0 = cpu_now();
+  double x = 0;
+  for (long i = 0; i < 20000000; i++)
+    x += (double)i * 1e-9;
+  sink = x;
+  double c1 = cpu_now(), t1 = MPI_Wtime();
+  double cpu = c1 - c0, sim = t1 - t0;
+  /* the burst is measured from the end of the previous call to the start of this one, so it
+   * holds the loop and a little more; the CPU clock may tick coarsely: 0.8 leaves room */
+  if (sim < 0.8 * cpu || sim > 10 * cpu + 0.05) {
+    fprintf(stderr, "wtime_burst: block of %.6f s of CPU measured as %.6f s\n", cpu, sim);
+    failures++;
+  }
+#ifdef SMPI_SAMPLE_LOCAL /* simulated: an empty window costs nothing with smpi/wtime:0 */
+  if (b - a > 1e-6) {
+    fprintf(stderr, "wtime_burst: empty window measured as %.9f s\n", b - a);
+    failures++;
+  }
+#else
+  (void)a, (void)b;
+#endif
+  MPI_Finalize();
+  if (!failures)
+    printf("wtime_burst: OK\n");
+  return failures ? 1 : 0;
+}
