@@ -192,6 +192,8 @@ SMPI_PUBLIC void smpi_execute_flops(double flops)
   smpi_leave_call();
 }
 
+SMPI_PUBLIC void smpi_execute_flops_benched(double flops) { smpi_execute_flops(flops); }
+
 /* SimGrid 3.32's units, so that programs written for it carry over: smpi_execute takes
  * seconds of the machine running the simulation, like a measured burst (x smpi/host-speed,
  * dropped under smpi/cpu-threshold; a negative threshold drops nothing here, as SimGrid's

@@ -24,6 +24,9 @@ SMPI_PUBLIC const char *smpi_version_string(void);
  * The calling rank computes on its simulated host and its simulated clock advances. */
 /* flops on the rank's host: takes flops / (host speed) seconds when the host is idle */
 SMPI_PUBLIC void smpi_execute_flops(double flops);
+/* the same (SimGrid 3.32's name for it: the computation measured so far ends first, which
+ * every call of ours does) */
+SMPI_PUBLIC void smpi_execute_flops_benched(double flops);
 /* seconds measured on the machine running the simulation, as in SimGrid 3.32: seconds x
  * smpi/host-speed flops, like a measured CPU burst; nothing when seconds <
  * smpi/cpu-threshold (a negative threshold drops nothing here) */

@@ -4,7 +4,8 @@
  *                            smpi/host-speed flops, nothing if t < smpi/cpu-threshold
  *   SMPI_SAMPLE_DELAY(t) {}  smpi_execute(t)
  *   smpi_execute_benched(t)  t seconds of the simulated host (its speed x t flops)
- *   smpi_execute_flops(f), SMPI_SAMPLE_FLOPS(f) {}   f flops on the simulated host
+ *   smpi_execute_flops(f), smpi_execute_flops_benched(f), SMPI_SAMPLE_FLOPS(f) {}
+ *                            f flops on the simulated host
  * Run on one rank with smpi/wtime:0 (MPI_Wtime adds nothing) and simulate-computation:no. */
 #include <mpi.h>
 #include <stdio.h>
@@ -34,6 +35,8 @@ int main(int argc, char **argv)
   report("sample_delay_0.5us");
   smpi_execute_flops(1e6);
   report("execute_flops_1e6");
+  smpi_execute_flops_benched(1e6);
+  report("execute_flops_benched_1e6");
   SMPI_SAMPLE_FLOPS(1e6) {}
   report("sample_flops_1e6");
   MPI_Finalize();
