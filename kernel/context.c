@@ -5,14 +5,15 @@
  *
  * 1. Guard markers (Linux >= 6.13, the default where the kernel has them). Every stack is a
  *    slot of an arena: one mmap (MAP_NORESERVE) of CTX_ARENA_SLOTS slots, each slot a guard
- *    region of CTX_OVERFLOW_WINDOW bytes (64 KiB) under its usable stack. The guards are
+ *    region of CTX_OVERFLOW_WINDOW bytes (64 KiB) plus a page under its usable stack (the
+ *    page staggers the stack tops across cache sets, see ctx_factory_init). The guards are
  *    madvise(MADV_GUARD_INSTALL) markers: page-table entries that fault with SIGSEGV on any
  *    access, without splitting the mapping (the arena stays one mapping whatever its
  *    guards) and without using memory beyond the page table they sit in.
  *
  *     arena (one mmap, MAP_NORESERVE)                                            arena + len
  *      | guard | slot 0 stack   | guard | slot 1 stack   |  ...  | guard | slot 63 stack  |
- *      | 64KiB | <- grows down  | 64KiB | <- grows down  |       | 64KiB | <- grows down  |
+ *      | 68KiB | <- grows down  | 68KiB | <- grows down  |       | 68KiB | <- grows down  |
  *        ^ slot 0 overflows here  ^ slot 1 overflows here           ^ slot 63 overflows here
  *
  *    The guards of a whole arena go in with one process_madvise(2) on ourselves (an iovec
@@ -22,9 +23,10 @@
  *    process_madvise refuses, one madvise per slot installs them. Measured on Linux 6.18:
  *    markers fault on read and write (SIGSEGV, SEGV_MAPERR, si_addr exact), survive
  *    MADV_DONTNEED and MADV_FREE over them, are inherited by fork, and a guarded arena is
- *    one line of /proc/self/maps. The guard is 64 KiB rather than a page because it costs
+ *    one line of /proc/self/maps. The guard spans 64 KiB rather than a page because it costs
  *    nothing more: a frame up to 64 KiB deep that skips the first page still faults in the
- *    guard instead of landing in the neighbouring slot's stack.
+ *    guard instead of landing in the neighbouring slot's stack. A 4 096-rank start-up went
+ *    from 8 192 system calls and 8 298 mappings to 128 and 107.
  *
  * 2. Fallback (older kernels, or contexts/guard-markers:no). One mmap per context with a
  *    PROT_NONE guard page under the usable stack (mprotect), i.e. two mappings per stack:
@@ -57,27 +59,28 @@
  *
  * Overflow detection. A SIGSEGV/SIGBUS handler runs on an alternate signal stack (the
  * faulting stack is unusable). It calls the fault an overflow of the running context when
- * si_addr lies in that context's overflow window [stack_lo - 64 KiB, stack_lo): with guard
- * markers that is exactly the guard; in the fallback it is the guard page and, below it, a
- * heuristic for big frames (a function with a 20 KiB local array) whose first access skips
- * over the one-page guard; a wild pointer that happens to land there would be misreported as
- * an overflow, which is an acceptable error in the message of a dying process. The running
- * context's window is kept in two globals, so the common case is two compares; if they do
- * not match, the guards of all live contexts, [map, stack_lo), are checked (that covers a
- * fault inside ctx_switch after the globals were moved to the next context but before the
- * old stack was left, e.g. the switch pushing its registers into the old context's guard).
+ * si_addr lies in that context's overflow window [window_lo, stack_lo): with guard markers
+ * that is exactly the guard; in the fallback it is the 64 KiB under the stack: the guard
+ * page and, below it, a heuristic for big frames (a function with a 20 KiB local array)
+ * whose first access skips over the one-page guard; a wild pointer that happens to land
+ * there would be misreported as an overflow, which is an acceptable error in the message of
+ * a dying process. The running context's window is kept in two globals, so the common case
+ * is two compares; if they do not match, the guards of all live contexts, [map, stack_lo),
+ * are checked (that covers a fault inside ctx_switch after the globals were moved to the
+ * next context but before the old stack was left, e.g. the switch pushing its registers
+ * into the old context's guard).
  * A frame bigger than the guard can still jump over it into a neighbouring stack, which is
  * writable: nothing faults then, and nothing here can see it.
  *
  * Slots of destroyed contexts (arenas of either layout) go back to a free list. In the
- * fallback their pages are given back at once with MADV_DONTNEED; with markers the last
- * CTX_CACHE_MAX freed slots keep their pages (like the fallback's stack cache: an actor that
- * comes and goes costs no system call) and older ones are given back. MADV_DONTNEED covers
- * only the usable part, and would leave the markers in place anyway. Arenas are unmapped
- * with the factory. Untouched stack pages cost nothing in either layout: a rank that never
- * goes deeper than a few frames costs the few pages it touched (and one page-table page,
- * since 8 MiB stacks put every stack top in its own 2 MiB region; a slot's guard shares the
- * page table of the stack top right under it). */
+ * fallback their pages are given back at once with MADV_DONTNEED; with markers up to
+ * CTX_CACHE_MAX freed slots keep their pages and are handed out first (like the fallback's
+ * stack cache: an actor that comes and goes costs no system call), and the others are given
+ * back. MADV_DONTNEED covers only the usable part, and would leave the markers in place
+ * anyway. Arenas are unmapped with the factory. Untouched stack pages cost nothing in
+ * either layout: a rank that never goes deeper than a few frames costs the few pages it
+ * touched (and one page-table page, since 8 MiB stacks put every stack top in its own 2 MiB
+ * region; a slot's guard shares the page table of the stack top right under it). */
 #include "kernel/context_private.h"
 
 #include "src/cfg.h"
@@ -133,9 +136,8 @@
 #define PIDFD_SELF_THREAD (-10000)
 #endif
 
-/* Free-list entries are stack_lo (page-aligned) with these flags in the low bits. */
+/* Free-list entries are stack_lo (page-aligned), with this flag in the low bit. */
 #define CTX_SLOT_LOWEST ((uintptr_t)1) /* fallback: the arena's slot right over its guard */
-#define CTX_SLOT_DIRTY ((uintptr_t)2)  /* markers: pages not given back yet */
 
 static const ctx_ops *ctx_ops_cur; /* NULL while no factory is initialized */
 static ctx *ctx_maestro_p;
@@ -150,6 +152,8 @@ static list_node ctx_live = {&ctx_live, &ctx_live};
 static volatile uintptr_t ctx_cur_window_lo;
 static volatile uintptr_t ctx_cur_window_hi;
 
+/* Stacks of destroyed contexts kept with their pages, handed out first: the map of a
+ * guarded stack (fallback), or the stack_lo of an arena slot (markers). */
 static char *ctx_cache[CTX_CACHE_MAX];
 static size_t ctx_cache_n;
 
@@ -169,7 +173,6 @@ static size_t ctx_arena_len;   /* markers: ctx_arena_slots slots; fallback: guar
 static size_t ctx_arena_next;  /* next slot of ctx_arenas[ctx_narenas - 1] to carve */
 static uintptr_t *ctx_free_slots; /* stack_lo of free slots | CTX_SLOT_* flags */
 static size_t ctx_nfree, ctx_free_cap;
-static size_t ctx_ndirty;      /* free slots with CTX_SLOT_DIRTY */
 
 /* Guard markers (see the top): whether this factory uses them, and what the kernel was
  * found to accept (-1 = not asked yet). Asked again by each factory: it costs a system call
@@ -470,8 +473,10 @@ int ctx_factory_init(const char *factory, size_t stack_kib, char *err, size_t er
   } else {
     ctx_markers = false;
   }
-  /* the guard covers the whole overflow window (a page when pages are bigger) */
-  ctx_guard_len = (CTX_OVERFLOW_WINDOW + ctx_page - 1) / ctx_page * ctx_page;
+  /* The guard covers the whole overflow window, plus a page so that slots are not 64 KiB
+   * multiples apart: otherwise the tops of all stacks, where actors keep their hottest
+   * frames, share the same cache sets (a 1000-actor round-robin switched 2x slower). */
+  ctx_guard_len = (CTX_OVERFLOW_WINDOW + ctx_page - 1) / ctx_page * ctx_page + ctx_page;
   ctx_slot_len = ctx_guard_len + ctx_stack_bytes;
   /* Every stack is an arena slot with markers: huge stacks come in smaller arenas, so that
    * an arena stays within what one stack of the fallback could reserve alone. */
@@ -482,7 +487,6 @@ int ctx_factory_init(const char *factory, size_t stack_kib, char *err, size_t er
   }
   ctx_arena_len = ctx_markers ? ctx_arena_slots * ctx_slot_len
                               : ctx_page + ctx_arena_slots * ctx_stack_bytes;
-  ctx_ndirty = 0;
   ctx_batch_self_ok = ctx_batch_ok = -1;
 
   long guards = cfg_get_int("contexts/guard-stacks");
@@ -519,8 +523,11 @@ void ctx_factory_shutdown(void)
   /* Contexts still alive (actors killed with the simulation) go with the factory. */
   while (!list_empty(&ctx_live))
     ctx_destroy(list_entry(ctx_live.next, ctx, live));
-  while (ctx_cache_n)
-    munmap(ctx_cache[--ctx_cache_n], ctx_map_len);
+  while (ctx_cache_n) {
+    char *kept = ctx_cache[--ctx_cache_n];
+    if (!ctx_markers) /* slots go with their arenas */
+      munmap(kept, ctx_map_len);
+  }
   ctx_guarded_n = 0;
   while (ctx_narenas)
     munmap(ctx_arenas[--ctx_narenas], ctx_arena_len);
@@ -528,7 +535,7 @@ void ctx_factory_shutdown(void)
   free(ctx_free_slots);
   ctx_arenas = NULL;
   ctx_free_slots = NULL;
-  ctx_arenas_cap = ctx_free_cap = ctx_nfree = ctx_ndirty = ctx_arena_next = 0;
+  ctx_arenas_cap = ctx_free_cap = ctx_nfree = ctx_arena_next = 0;
   ctx_markers = false;
   ctx_uninstall_signals();
   free(ctx_maestro_p->name);
@@ -624,16 +631,15 @@ static void ctx_arena_guard(const ctx *c, char *a)
       ctx_arena_failed(c, "madvise(MADV_GUARD_INSTALL)", errno);
 }
 
-/* With guard markers: a free slot (the most recently freed first: its pages are likely
- * still there), or the next slot of the newest arena. Fills c like ctx_stack_acquire. */
+/* With guard markers: a slot that kept its pages, a free slot, or the next slot of the
+ * newest arena. Fills c like ctx_stack_acquire. */
 static void ctx_marked_acquire(ctx *c)
 {
   char *lo;
-  if (ctx_nfree) {
-    uintptr_t f = ctx_free_slots[--ctx_nfree];
-    lo = (char *)(f & ~CTX_SLOT_DIRTY);
-    if (f & CTX_SLOT_DIRTY)
-      ctx_ndirty--;
+  if (ctx_cache_n) {
+    lo = ctx_cache[--ctx_cache_n];
+  } else if (ctx_nfree) {
+    lo = (char *)ctx_free_slots[--ctx_nfree];
   } else {
     if (ctx_narenas == 0 || ctx_arena_next == ctx_arena_slots) {
       ctx_arena_guard(c, ctx_arena_map(c));
@@ -731,17 +737,15 @@ static void ctx_stack_release(ctx *c)
   VALGRIND_STACK_DEREGISTER(c->valgrind_id);
 #endif
   if (c->arena && ctx_markers) {
-    /* keep the pages of the last few (a stack cache without system calls); the guard under
-     * the slot stays either way */
-    uintptr_t dirty = 0;
-    if (ctx_ndirty < CTX_CACHE_MAX) {
-      dirty = CTX_SLOT_DIRTY;
-      ctx_ndirty++;
+    /* a few keep their pages (a stack cache without system calls), the others give them
+     * back; the guard under the slot stays either way */
+    if (ctx_cache_n < CTX_CACHE_MAX) {
+      ctx_cache[ctx_cache_n++] = (char *)c->stack_lo;
     } else {
       madvise((void *)c->stack_lo, ctx_stack_bytes, MADV_DONTNEED);
+      XGROW(ctx_free_slots, ctx_free_cap, ctx_nfree + 1);
+      ctx_free_slots[ctx_nfree++] = c->stack_lo;
     }
-    XGROW(ctx_free_slots, ctx_free_cap, ctx_nfree + 1);
-    ctx_free_slots[ctx_nfree++] = c->stack_lo | dirty;
   } else if (c->arena) {
     /* give the pages back (and hand the next actor a zeroed stack, as a fresh mmap would) */
     madvise((void *)c->stack_lo, ctx_stack_bytes, MADV_DONTNEED);
@@ -780,7 +784,7 @@ ctx *ctx_create(ctx_fn fn, void *arg, const char *name)
   c->name = xstrdup(name ? name : "(unnamed)");
   ctx_stack_acquire(c);
   uintptr_t window = c->stack_lo > CTX_OVERFLOW_WINDOW ? c->stack_lo - CTX_OVERFLOW_WINDOW : 0;
-  c->window_lo = window;
+  c->window_lo = c->arena && ctx_markers ? (uintptr_t)c->map : window; /* the whole guard */
   ctx_ops_cur->prepare(c);
   /* Linked last: the signal handler may walk the list at any time, and the node's own
    * links are set before it becomes reachable. */

@@ -572,14 +572,15 @@ START_TEST(test_overflow_every_slot)
 }
 END_TEST
 
-/* Slot reuse with guard markers: the last 16 freed slots keep their pages, older ones are
- * given back with MADV_DONTNEED, which must leave the guard in place. REUSE_N contexts run
- * (each touching a page REUSE_DEPTH under its stack top) and are destroyed in order, so
- * the last one destroyed was given back and is the first one handed out again. The child
- * reports what it saw on stderr:
+/* Slot reuse with guard markers: up to 16 freed slots keep their pages (handed out first),
+ * further ones are given back with MADV_DONTNEED, which must leave the guard in place.
+ * REUSE_N contexts run (each touching a page REUSE_DEPTH under its stack top) and are
+ * destroyed in order: the first 16 are kept, the others given back. 16 new contexts take
+ * the kept slots, and the next one the last given back. The child reports what it saw on
+ * stderr:
  *   "resident: first 1 last 0"  the kept slot's page is there, the given-back one is not
- *   "same slot"                 the new context runs on the last destroyed one's stack
- * then the new context overflows. */
+ *   "same slot"                 the 17th new context runs on the last destroyed one's stack
+ * then that context overflows. */
 enum { REUSE_N = 40, REUSE_DEPTH = 16 * 1024 };
 static uintptr_t reuse_page[REUSE_N];
 
@@ -622,6 +623,8 @@ static void child_reuse(int i)
   snprintf(line, sizeof line, "resident: first %d last %d\n", resident(reuse_page[0]),
            resident(reuse_page[REUSE_N - 1]));
   write_str(line);
+  for (int k = 0; k < 16; k++)
+    ctx_create(return_at_once, NULL, "bystander");
   ctx *c = ctx_create(reuse_overflow_body, NULL, "rank 9");
   ctx_switch(ctx_maestro(), c);
   write_str("not reached\n");
