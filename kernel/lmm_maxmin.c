@@ -436,7 +436,7 @@ static void var_withdraw(lmm_system *sys, lmm_variable *v)
     }
     list_remove(&e->cnode);
     list_push_back(&c->idle, &e->cnode);
-    c->n_active--;
+    c->usage_all = --c->n_active ? c->usage_all - e->coef / v->penalty : 0;
     sys->n_active_total--;
   }
   v->value = 0;
@@ -494,6 +494,7 @@ void lmm_expand(lmm_system *sys, lmm_constraint *c, lmm_variable *v, double coef
     c->n_active++;
     sys->n_active_total++;
   }
+  c->usage_all += (was_active ? coef : e->coef) / v->penalty;
   /* keep the invariants "load = sum coef*value" and "max_level >= every level on c" */
   if (c->policy == LMM_SHARED)
     c->load += coef * v->value;
@@ -522,16 +523,23 @@ void lmm_variable_set_penalty(lmm_system *sys, lmm_variable *v, double penalty)
         list_remove(&e->cnode);
         list_push_back(&e->cnst->active, &e->cnode);
         e->cnst->n_active++;
+        e->cnst->usage_all += e->coef / penalty;
         sys->n_active_total++;
       }
     }
   } else {
+    double old = v->penalty;
     v->penalty = penalty;
     /* the level changes with the penalty: keep max_level an upper bound */
     double level = v->value * penalty;
-    for (size_t i = 0; i < v->n_elems; i++)
-      if (v->elems[i].coef > 0 && level > v->elems[i].cnst->max_level)
-        v->elems[i].cnst->max_level = level;
+    for (size_t i = 0; i < v->n_elems; i++) {
+      lmm_element *e = &v->elems[i];
+      if (e->coef <= 0)
+        continue;
+      e->cnst->usage_all += e->coef / penalty - e->coef / old;
+      if (level > e->cnst->max_level)
+        e->cnst->max_level = level;
+    }
   }
   var_mark_dirty(sys, v);
 }
@@ -1172,17 +1180,19 @@ static bool solve_lone(lmm_system *sys, lmm_variable *v)
  * lambda = capacity / sum(coef / penalty) (c, the least saturation level of S, is the first
  * event of the filling and fixes all of them; the rest of S then has nothing left to fix,
  * and the boundary does not move: checks (a) and (b) cannot fire). So it is computed here
- * in a few walks of c's active list instead of the machinery, which past the repair limit
- * fills every flow of the system. This is a link that n flows share equally and that is
+ * in two walks of c's active list (check, then commit; the usage sum is kept up to date by
+ * every modification) instead of the machinery, which past the repair limit fills every
+ * flow of the system. This is a link that n flows share equally and that is
  * nobody else's bottleneck: the root's link in a linear Reduce or Gather, where flows
  * start and end one at a time (an O(n) event either way, but without the heaps and arrays).
  *   Why it is the max-min allocation: c's flows have c saturated at an equal, hence maximal,
  * level; any other flow keeps its certificate, since the only constraints whose load moved
  * (the other constraints of c's flows) were unsaturated, thus nobody's bottleneck, and
  * stay unsaturated, or stay saturated with a change that the precision P absorbs (the same
- * rule as check (a), which would not repair them either). The value of c's flows is computed as by the general pass, but with
- * the usage summed in c's list order rather than F's: the same allocation to the last bits
- * or so, not bit for bit. Returns false, having changed nothing, when a condition fails. */
+ * rule as check (a), which would not repair them either). The value of c's flows is
+ * computed as by the general pass, but with the usage summed incrementally rather than in
+ * F's order: the same allocation to 1e-13 or so, not bit for bit (deterministic all the
+ * same). Returns false, having changed nothing, when a condition fails. */
 static bool solve_one_bottleneck(lmm_system *sys)
 {
   /* c: the non-empty constraint of S with the least saturation level (ties: creation
@@ -1195,21 +1205,17 @@ static bool solve_one_bottleneck(lmm_system *sys)
     lmm_constraint *d = sys->S[i];
     if (d->n_active == 0)
       continue;
-    if (d->policy != LMM_SHARED || !(d->capacity > 0) || ++n_followers > 8)
+    if (d->policy != LMM_SHARED || !(d->capacity > 0) || !(d->usage_all > 0) ||
+        ++n_followers > 8)
       return false;
-    double usage = 0;
-    list_foreach(n, &d->active) {
-      const lmm_element *e = list_entry(n, lmm_element, cnode);
-      usage += e->coef / e->var->penalty;
-    }
-    if (!(usage > 0))
-      return false;
-    double key = d->capacity / usage;
+    double key = d->capacity / d->usage_all;
     if (!c || key < level || (key == level && d->seq < c->seq)) {
       c = d;
       level = key;
     }
-    d->nfree = 0; /* counts its flows found on c */
+    d->nfree = 0;    /* counts its flows found on c */
+    d->free_old = 0; /* a follower's new load and max level, summed by the commit */
+    d->usage = 0;
   }
   if (!c)
     return false;
@@ -1228,14 +1234,17 @@ static bool solve_one_bottleneck(lmm_system *sys)
   sys->nC = 0;
   list_foreach(n, &c->active) {
     const lmm_variable *u = list_entry(n, lmm_element, cnode)->var;
-    if (bound_matters(u) && u->bound * u->penalty <= level)
-      return false;
     double x = level / u->penalty;
     double nx = value_changed(sys, x, u->value) ? x : u->value;
+    bool bound_moot = u->bound < 0; /* bound_matters(u) == false, in the same walk */
     for (size_t k = 0; k < u->n_elems; k++) {
       const lmm_element *e = &u->elems[k];
       lmm_constraint *b = e->cnst;
-      if (e->coef <= 0 || b == c)
+      if (e->coef <= 0)
+        continue;
+      if (u->bound * e->coef >= b->capacity)
+        bound_moot = true;
+      if (b == c)
         continue;
       if (b->in_s == sys->solve_no) { /* a follower: counted, checked below */
         b->nfree++;
@@ -1257,6 +1266,8 @@ static bool solve_one_bottleneck(lmm_system *sys)
       if (value_changed(sys, x, u->value))
         b->usage += fabs(e->coef * (x - u->value));
     }
+    if (!bound_moot && u->bound * u->penalty <= level)
+      return false;
   }
   /* An unsaturated b must stay so (its saturation level stays above lambda). A saturated one
    * (a bottleneck of flows not on c) must see what check (a) lets pass: the flows of c on it
@@ -1294,8 +1305,14 @@ static bool solve_one_bottleneck(lmm_system *sys)
     for (size_t k = 0; k < u->n_elems; k++) {
       const lmm_element *e = &u->elems[k];
       lmm_constraint *b = e->cnst;
-      if (e->coef <= 0 || b == c || b->in_s == sys->solve_no)
+      if (e->coef <= 0 || b == c)
         continue;
+      if (b->in_s == sys->solve_no) { /* a follower: all its flows pass here */
+        b->free_old += e->coef * u->value;
+        if (ulevel > b->usage)
+          b->usage = ulevel;
+        continue;
+      }
       if (b->policy == LMM_SHARED)
         b->free_old += e->coef * (u->value - old);
       if (ulevel > b->max_level)
@@ -1317,16 +1334,9 @@ static bool solve_one_bottleneck(lmm_system *sys)
     lmm_constraint *d = sys->S[i];
     if (d == c)
       continue;
-    double dload = 0, dmax = 0;
-    list_foreach(n, &d->active) {
-      const lmm_element *e = list_entry(n, lmm_element, cnode);
-      dload += e->coef * e->var->value;
-      if (e->var->value * e->var->penalty > dmax)
-        dmax = e->var->value * e->var->penalty;
-    }
-    d->sat = dload >= d->capacity * (1 - p);
-    d->load = dload;
-    d->max_level = dmax;
+    d->load = d->n_active ? d->free_old : 0;
+    d->max_level = d->n_active ? d->usage : 0;
+    d->sat = d->load >= d->capacity * (1 - p);
   }
   sys->stats.passes++;
   sys->stats.constraints_visited += sys->nS + sys->nC;

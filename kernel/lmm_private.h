@@ -61,6 +61,8 @@ struct lmm_constraint {
   list_node active;
   list_node idle;
   size_t n_active;
+  double usage_all; /* SHARED: sum of coef / penalty over the active elements, kept
+                       incrementally (exactly 0 again whenever the last one leaves) */
   list_node dirty_node; /* on sys->dirty_cnsts when a modification invalidated it */
 
   /* More scratch of the current solve. */
