@@ -165,6 +165,9 @@ typedef struct p2p_rank {
 typedef struct p2p_state {
   bool ready;
   fac_func os, or_, ois;
+  /* the overhead of the last size asked, per function (os, ois, or): a message's size is
+   * usually the previous one's, and the lookup walks the sections */
+  double ovh_bytes[3], ovh_cost[3];
   long detached_thresh, async_thresh;
   double test_cost, iprobe_cost, iprobe_usage;
   bool grow;

@@ -79,8 +79,21 @@ int smpi_p2p_init(char *err, size_t errlen)
     return -1;
   }
   P2P.test_n = P2P.testany_n = P2P.iprobe_n = 1;
+  for (int i = 0; i < 3; i++)
+    P2P.ovh_bytes[i] = -1;
   P2P.ready = true;
   return 0;
+}
+
+/* smpi/os (which 0), smpi/ois (1) or smpi/or (2) for a message of bytes */
+static double overhead(int which, double bytes)
+{
+  if (bytes != P2P.ovh_bytes[which]) {
+    const fac_func *f = which == 0 ? &P2P.os : which == 1 ? &P2P.ois : &P2P.or_;
+    P2P.ovh_cost[which] = fac_overhead(f, bytes);
+    P2P.ovh_bytes[which] = bytes;
+  }
+  return P2P.ovh_cost[which];
 }
 
 void p2p_ensure_init(void)
@@ -98,6 +111,8 @@ void p2p_ensure_init(void)
 
 p2p_rank *p2p_rank_of(int world)
 {
+  if (__builtin_expect(world >= 0 && world < P2P.nranks && P2P.ranks[world], 1))
+    return P2P.ranks[world];
   ASSERTF(world >= 0, "bad world rank %d", world);
   if (world >= P2P.nranks) {
     /* an array of pointers: growing it never moves a rank's list heads */
@@ -164,7 +179,8 @@ static smpi_req *req_alloc(void)
 smpi_req *p2p_req_new(req_kind kind, void *buf, size_t count, const smpi_dt *dt, int peer,
                       int tag, smpi_comm *c, unsigned flags, const char *call)
 {
-  p2p_ensure_init();
+  if (__builtin_expect(!P2P.ready, 0))
+    p2p_ensure_init();
   smpi_req *r = req_alloc();
   r->kind = (uint8_t)kind;
   r->mode = MODE_STANDARD;
@@ -186,7 +202,7 @@ smpi_req *p2p_req_new(req_kind kind, void *buf, size_t count, const smpi_dt *dt,
   r->peer_world = (kind == REQ_SEND && peer >= 0) ? smpi_comm_world_rank(c, peer) : -1;
   r->tag = tag;
   r->call = call;
-  r->site = smpi_check_site_of(r->owner);
+  r->site = smpi_check_sites ? smpi_check_sites[r->owner] : NULL; /* smpi_check_site_of */
   return r;
 }
 
@@ -364,9 +380,13 @@ static void transfer_done(act_action *a, void *data)
 
 static void start_transfer(p2p_msg *m)
 {
-  char err[512];
+  /* static, not on the stack: the simulation runs on one thread, only the failure reads it,
+   * and 512 bytes between this frame and the model's would spread the deepest frames of the
+   * send path over more cache lines of a stack that is cold whenever a rank resumes */
+  static char err[512];
   ASSERT(!m->started);
-  flush_dead_actions();
+  if (P2P.dead_count)
+    flush_dead_actions();
   m->started = true;
   P2P.stats.transfers++;
   size_t src = smpi_w.ranks[m->src_world].host, dst = smpi_w.ranks[m->dst_world].host;
@@ -454,8 +474,9 @@ static void post_send(smpi_req *r)
   SMPI_TRACE(smpi_trace_msg_post(m, r->coll));
   double cost = 0;
   if (detached || sync || !r->blocking)
-    cost = fac_overhead(r->blocking ? &P2P.os : &P2P.ois, (double)r->bytes);
-  smpi_sleep_now(cost);
+    cost = overhead(r->blocking ? 0 : 1, (double)r->bytes);
+  if (cost > 0)
+    smpi_sleep_now(cost);
 
   r->detached = detached;
   r->msg = m;
@@ -709,7 +730,9 @@ void p2p_pay_or(smpi_req *r)
 {
   if (r->kind == REQ_RECV && r->from_detached && !r->or_paid && !r->cancelled) {
     r->or_paid = true;
-    smpi_sleep_now(fac_overhead(&P2P.or_, (double)r->status.smpi_count));
+    double cost = overhead(2, (double)r->status.smpi_count);
+    if (cost > 0)
+      smpi_sleep_now(cost);
   }
 }
 
