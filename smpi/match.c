@@ -13,8 +13,11 @@
  *   takes the one posted first (lower seq);
  * - a receive from s scans node s's unexpected list; a receive from ANY scans the arrival
  *   list of node ANY; either way the first tag match is the oldest one, as MPI requires;
- * - a node is freed as soon as both its lists are empty, so memory follows what is pending,
- *   not how many pairs ever talked.
+ * - a node is freed once both its lists are empty, so memory follows what is pending, not
+ *   how many pairs ever talked; except that each receiver keeps its last emptied node, and
+ *   its emptied ANY node, in the table (mq_count.keep, keep_any) and checks them before
+ *   hashing: a ring or a pair that talks again finds its nodes without a probe, and pays no
+ *   create and drop per message. So at most two empty nodes per receiver.
  * Scans only walk the operations pending between that pair (or at that receiver), never
  * anything elsewhere in the simulation. */
 #include <stdint.h>
@@ -48,6 +51,9 @@ typedef struct mq_slot {
 typedef struct mq_count {
   uint32_t any_posted;
   uint32_t unexpected;
+  /* in the table, possibly empty: the node of a source this receiver emptied last, and its
+   * ANY node (two slots, so that emptying one never drops the other) */
+  mq_node *keep, *keep_any;
 } mq_count;
 
 static struct {
@@ -147,9 +153,18 @@ static mq_node *create(uint32_t ctx, int dst, int src)
   return n;
 }
 
-static mq_node *get_or_create(uint32_t ctx, int dst, int src)
+/* lookup, trying the receiver's kept node first */
+static mq_node *find(const mq_count *cnt, uint32_t ctx, int dst, int src)
 {
-  mq_node *n = lookup(ctx, dst, src);
+  mq_node *k = src == MPI_ANY_SOURCE ? cnt->keep_any : cnt->keep;
+  if (k && k->src == src && k->ctx == ctx)
+    return k;
+  return lookup(ctx, dst, src);
+}
+
+static mq_node *get_or_create(const mq_count *cnt, uint32_t ctx, int dst, int src)
+{
+  mq_node *n = find(cnt, ctx, dst, src);
   return n ? n : create(ctx, dst, src);
 }
 
@@ -181,10 +196,22 @@ static void drop(mq_node *n)
   }
 }
 
-static void release_if_empty(mq_node *n)
+static bool node_empty(const mq_node *n)
 {
-  if (n && list_empty(&n->posted) && list_empty(&n->unexpected))
-    drop(n);
+  return list_empty(&n->posted) && list_empty(&n->unexpected);
+}
+
+/* n (of receiver cnt) may have become empty: it becomes the receiver's kept node of its
+ * kind (ANY or not), and the one kept there before goes if it is empty. */
+static void release_if_empty(mq_count *cnt, mq_node *n)
+{
+  mq_node **slot = n && n->src == MPI_ANY_SOURCE ? &cnt->keep_any : &cnt->keep;
+  if (!n || n == *slot || !node_empty(n))
+    return;
+  mq_node *old = *slot;
+  *slot = n;
+  if (old && node_empty(old))
+    drop(old);
 }
 
 static bool tag_ok(int want, int have) { return want == MPI_ANY_TAG || want == have; }
@@ -206,11 +233,11 @@ smpi_req *mq_arrive(p2p_msg *m)
 {
   ASSERT(!m->queued);
   mq_count *cnt = count_of(m->dst_world);
-  mq_node *ns = lookup(m->ctx, m->dst_world, m->src);
+  mq_node *ns = find(cnt, m->ctx, m->dst_world, m->src);
   /* the ANY node exists when the receiver has an ANY_SOURCE receive posted or unexpected
    * messages (their arrival list): otherwise skip the probe */
   bool any_node = cnt->any_posted || cnt->unexpected;
-  mq_node *na = any_node ? lookup(m->ctx, m->dst_world, MPI_ANY_SOURCE) : NULL;
+  mq_node *na = any_node ? find(cnt, m->ctx, m->dst_world, MPI_ANY_SOURCE) : NULL;
   smpi_req *a = first_posted(ns, m->tag);
   smpi_req *b = cnt->any_posted ? first_posted(na, m->tag) : NULL;
   smpi_req *r = a && b ? (a->seq < b->seq ? a : b) : a ? a : b;
@@ -219,14 +246,14 @@ smpi_req *mq_arrive(p2p_msg *m)
     r->queued = false;
     if (r == b)
       cnt->any_posted--;
-    release_if_empty(r == a ? ns : na);
+    release_if_empty(cnt, r == a ? ns : na);
     return r;
   }
   if (!ns)
     ns = create(m->ctx, m->dst_world, m->src);
   if (!na)
     na = any_node ? create(m->ctx, m->dst_world, MPI_ANY_SOURCE)
-                  : get_or_create(m->ctx, m->dst_world, MPI_ANY_SOURCE);
+                  : get_or_create(cnt, m->ctx, m->dst_world, MPI_ANY_SOURCE);
   list_push_back(&ns->unexpected, &m->slink);
   list_push_back(&na->unexpected, &m->alink);
   m->queued = true;
@@ -234,9 +261,10 @@ smpi_req *mq_arrive(p2p_msg *m)
   return NULL;
 }
 
-static p2p_msg *first_unexpected(uint32_t ctx, int dst, int src, int tag, mq_node **node_out)
+static p2p_msg *first_unexpected(const mq_count *cnt, uint32_t ctx, int dst, int src, int tag,
+                                 mq_node **node_out)
 {
-  mq_node *n = lookup(ctx, dst, src);
+  mq_node *n = find(cnt, ctx, dst, src);
   *node_out = n;
   if (!n)
     return NULL;
@@ -261,21 +289,22 @@ static p2p_msg *first_unexpected(uint32_t ctx, int dst, int src, int tag, mq_nod
 p2p_msg *mq_peek(uint32_t ctx, int dst_world, int src, int tag)
 {
   mq_node *n;
-  return first_unexpected(ctx, dst_world, src, tag, &n);
+  return first_unexpected(count_of(dst_world), ctx, dst_world, src, tag, &n);
 }
 
 void mq_remove_msg(p2p_msg *m)
 {
   ASSERT(m->queued);
-  mq_node *ns = lookup(m->ctx, m->dst_world, m->src);
-  mq_node *na = lookup(m->ctx, m->dst_world, MPI_ANY_SOURCE);
+  mq_count *cnt = count_of(m->dst_world);
+  mq_node *ns = find(cnt, m->ctx, m->dst_world, m->src);
+  mq_node *na = find(cnt, m->ctx, m->dst_world, MPI_ANY_SOURCE);
   ASSERT(ns && na);
   list_remove(&m->slink);
   list_remove(&m->alink);
   m->queued = false;
-  count_of(m->dst_world)->unexpected--;
-  release_if_empty(ns);
-  release_if_empty(na);
+  cnt->unexpected--;
+  release_if_empty(cnt, ns);
+  release_if_empty(cnt, na);
 }
 
 p2p_msg *mq_post_recv(smpi_req *r)
@@ -285,7 +314,7 @@ p2p_msg *mq_post_recv(smpi_req *r)
   mq_node *n = NULL;
   bool looked = false;
   if (cnt->unexpected) { /* else nothing can match: no probe */
-    p2p_msg *m = first_unexpected(r->ctx, r->owner, r->peer, r->tag, &n);
+    p2p_msg *m = first_unexpected(cnt, r->ctx, r->owner, r->peer, r->tag, &n);
     if (m) {
       mq_remove_msg(m);
       return m;
@@ -293,7 +322,8 @@ p2p_msg *mq_post_recv(smpi_req *r)
     looked = true;
   }
   if (!n)
-    n = looked ? create(r->ctx, r->owner, r->peer) : get_or_create(r->ctx, r->owner, r->peer);
+    n = looked ? create(r->ctx, r->owner, r->peer)
+               : get_or_create(cnt, r->ctx, r->owner, r->peer);
   list_push_back(&n->posted, &r->qlink);
   r->queued = true;
   if (r->peer == MPI_ANY_SOURCE)
@@ -304,16 +334,26 @@ p2p_msg *mq_post_recv(smpi_req *r)
 void mq_remove_recv(smpi_req *r)
 {
   ASSERT(r->queued);
-  mq_node *n = lookup(r->ctx, r->owner, r->peer);
+  mq_count *cnt = count_of(r->owner);
+  mq_node *n = find(cnt, r->ctx, r->owner, r->peer);
   ASSERT(n);
   list_remove(&r->qlink);
   r->queued = false;
   if (r->peer == MPI_ANY_SOURCE)
-    count_of(r->owner)->any_posted--;
-  release_if_empty(n);
+    cnt->any_posted--;
+  release_if_empty(cnt, n);
 }
 
-size_t mq_node_count(void) { return T.count; }
+/* nodes with something pending: the kept empty ones do not count */
+size_t mq_node_count(void)
+{
+  size_t n = T.count;
+  for (size_t i = 0; i < T.nper_rank; i++) {
+    const mq_count *c = &T.per_rank[i];
+    n -= (c->keep && node_empty(c->keep)) + (c->keep_any && node_empty(c->keep_any));
+  }
+  return n;
+}
 
 void mq_reset(void)
 {
