@@ -116,6 +116,10 @@ static struct {
   void *rcache_mem;        /* its allocation */
   uint32_t rcache_sets;    /* power of two */
   net_route_entry rscratch;
+  /* the factors of the last message size: most messages of a run have the size of the one
+   * before (rings, shifts, collectives), and a piecewise lookup is a binary search */
+  double fac_bytes; /* -1: none yet */
+  double fac_lat, fac_bw;
 } N;
 
 void net_declare_config(void)
@@ -244,6 +248,7 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
   N.weight_s = weight_s;
   N.tcp_gamma = gamma;
   N.crosstraffic = cfg_get_bool("network/crosstraffic");
+  N.fac_bytes = -1;
   N.nlinks = route_link_count(rt);
   /* calloc'ed: the pages of links no flow crosses are never touched */
   N.links = xcalloc(N.nlinks ? N.nlinks : 1, sizeof *N.links);
@@ -428,9 +433,14 @@ act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn f
   const net_route_entry *e = route_entry(src, dst, err, errlen);
   if (!e)
     return NULL;
+  if (bytes != N.fac_bytes) {
+    N.fac_lat = net_lat_factor(bytes);
+    N.fac_bw = net_bw_factor(bytes);
+    N.fac_bytes = bytes;
+  }
   double lat = e->lat;
-  double latency = lat * net_lat_factor(bytes);
-  double bwf = net_bw_factor(bytes);
+  double latency = lat * N.fac_lat;
+  double bwf = N.fac_bw;
   /* without a latency phase SimGrid creates the flow with penalty 1, and keeps it */
   double penalty = latency > 0 ? e->penalty : 1.0;
   double bound = lat > 0 && N.tcp_gamma > 0 ? N.tcp_gamma / (2.0 * lat) : -1.0;
