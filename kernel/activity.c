@@ -28,6 +28,7 @@ static void action_end(act_action *a, act_state state, double now)
   if (a->var) {
     lmm_variable_free(m->sys, a->var);
     a->var = NULL;
+    m->dirty = true;
   }
   a->state = state;
   a->finish = now;
@@ -66,6 +67,13 @@ static void action_rekey(act_action *a, double now)
 static double model_next_event(eng_model *base, double now)
 {
   act_model *m = container_of(base, act_model, base);
+  /* every change to the system goes through this file (an action created, ended, or leaving
+   * its latency phase; the models expand a variable right after creating it): without one,
+   * a solve would report nothing modified, and the models that are idle (the CPUs of a run
+   * without computation) skip it at every event */
+  if (!m->dirty)
+    return heap_size(&m->events) ? heap_top_key(&m->events) : -1.0;
+  m->dirty = false;
   lmm_solve(m->sys);
   size_t n = lmm_modified_count(m->sys);
   for (size_t i = 0; i < n; i++) {
@@ -89,6 +97,7 @@ static void model_advance(eng_model *base, double now)
       a->last_update = now;
       if (a->remaining > 0) {
         lmm_variable_set_penalty(m->sys, a->var, a->penalty);
+        m->dirty = true;
         continue;
       }
     }
@@ -107,6 +116,7 @@ void act_model_init(act_model *m, const char *name, double precision)
   heap_init(&m->events);
   m->name = name;
   m->running = 0;
+  m->dirty = true;
   eng_model_register(&m->base);
 }
 
@@ -146,6 +156,7 @@ act_action *act_action_new(act_model *m, double work, double latency, double pen
   a->on_finish = on_finish;
   a->data = data;
   a->var = lmm_variable_new(m->sys, a, a->in_latency ? 0.0 : penalty, bound, elements_hint);
+  m->dirty = true;
   m->running++;
   /* keyed now so that a zero-work action without latency ends even if lmm gives it no share */
   action_rekey(a, now);

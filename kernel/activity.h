@@ -34,6 +34,7 @@ struct act_model {
   heap events;
   const char *name;
   size_t running; /* actions in ACT_RUNNING */
+  bool dirty;     /* lmm changed since the last solve (else solving would find nothing) */
 };
 
 struct act_action {

@@ -377,7 +377,8 @@ int eng_run(void)
       ctx_switch(ctx_maestro(), next_context());
       ASSERT(E.self == NULL);
     }
-    reap_dead();
+    if (!list_empty(&E.dead))
+      reap_dead();
     if (E.alive_count == 0)
       return ENG_OK;
 
