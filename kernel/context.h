@@ -1,8 +1,9 @@
 /* Execution contexts: user-level threads on which simulated actors (MPI ranks) run.
  *
  * One context runs at a time. The maestro (the engine's main loop) is the context of the
- * thread that called ctx_factory_init(); every other context has its own mmap'ed stack with
- * a PROT_NONE guard page below it. Control moves only by explicit ctx_switch(from, to): the
+ * thread that called ctx_factory_init(); every other context has its own stack with a guard
+ * below it (a guard marker in a shared arena on Linux >= 6.13, else a PROT_NONE page: see
+ * context.c). Control moves only by explicit ctx_switch(from, to): the
  * scheduler may hand control from one actor straight to the next without passing through
  * the maestro.
  *
@@ -44,7 +45,8 @@ ctx_factory_kind ctx_factory_current(void);
 const char *ctx_factory_name(void);
 size_t ctx_stack_size(void); /* bytes, usable part (guard page excluded) */
 
-/* Declares "contexts/factory" and "contexts/stack-size"; called by ctx_factory_init too. */
+/* Declares "contexts/factory", "contexts/stack-size", "contexts/guard-stacks" and
+ * "contexts/guard-markers"; called by ctx_factory_init too. */
 void ctx_declare_config(void);
 
 ctx *ctx_maestro(void);
