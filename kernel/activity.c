@@ -64,15 +64,9 @@ static void action_rekey(act_action *a, double now)
   }
 }
 
-static double model_next_event(eng_model *base, double now)
+/* Solves the system and brings the actions whose share changed up to date. */
+static __attribute__((noinline)) void model_update(act_model *m, double now)
 {
-  act_model *m = container_of(base, act_model, base);
-  /* every change to the system goes through this file (an action created, ended, or leaving
-   * its latency phase; the models expand a variable right after creating it): without one,
-   * a solve would report nothing modified, and the models that are idle (the CPUs of a run
-   * without computation) skip it at every event */
-  if (!m->dirty)
-    return heap_size(&m->events) ? heap_top_key(&m->events) : -1.0;
   m->dirty = false;
   lmm_solve(m->sys);
   size_t n = lmm_modified_count(m->sys);
@@ -82,12 +76,24 @@ static double model_next_event(eng_model *base, double now)
     a->speed = a->in_latency ? 0 : lmm_variable_value(a->var) * a->rate_factor;
     action_rekey(a, now);
   }
+}
+
+/* The engine asks every model at every event; the common answer (nothing changed, nothing
+ * due) stays a few instructions without a frame, the work is out of line. */
+static double model_next_event(eng_model *base, double now)
+{
+  act_model *m = container_of(base, act_model, base);
+  /* every change to the system goes through this file (an action created, ended, or leaving
+   * its latency phase; the models expand a variable right after creating it): without one,
+   * a solve would report nothing modified, and the models that are idle (the CPUs of a run
+   * without computation) skip it at every event */
+  if (m->dirty)
+    model_update(m, now);
   return heap_size(&m->events) ? heap_top_key(&m->events) : -1.0;
 }
 
-static void model_advance(eng_model *base, double now)
+static __attribute__((noinline)) void model_advance_due(act_model *m, double now)
 {
-  act_model *m = container_of(base, act_model, base);
   double eps = eng_timing_precision();
   while (heap_size(&m->events) && heap_top_key(&m->events) <= now + eps) {
     act_action *a = container_of(heap_pop(&m->events), act_action, hnode);
@@ -104,6 +110,13 @@ static void model_advance(eng_model *base, double now)
     LOG_DEBUG("%s action %p of %.17g done at %.17g", m->name, (void *)a, a->total, now);
     action_end(a, ACT_DONE, now);
   }
+}
+
+static void model_advance(eng_model *base, double now)
+{
+  act_model *m = container_of(base, act_model, base);
+  if (heap_size(&m->events))
+    model_advance_due(m, now);
 }
 
 static const eng_model_ops act_model_ops = {"activity", model_next_event, model_advance};
