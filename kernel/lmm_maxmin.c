@@ -1180,8 +1180,8 @@ static bool solve_lone(lmm_system *sys, lmm_variable *v)
  * lambda = capacity / sum(coef / penalty) (c, the least saturation level of S, is the first
  * event of the filling and fixes all of them; the rest of S then has nothing left to fix,
  * and the boundary does not move: checks (a) and (b) cannot fire). So it is computed here
- * in two walks of c's active list (check, then commit; the usage sum is kept up to date by
- * every modification) instead of the machinery, which past the repair limit fills every
+ * in one walk of c's active list into scratch, then a commit over the arrays it filled (the
+ * usage sum is kept up to date by every modification), instead of the machinery, which past the repair limit fills every
  * flow of the system. This is a link that n flows share equally and that is
  * nobody else's bottleneck: the root's link in a linear Reduce or Gather, where flows
  * start and end one at a time (an O(n) event either way, but without the heaps and arrays).
@@ -1229,13 +1229,29 @@ static bool solve_one_bottleneck(lmm_system *sys)
   }
   double p = sys->precision;
 
-  /* check, summing each boundary constraint's change of load in its free_old */
+  /* One walk of c's flows computes everything into scratch: each flow's kept value (F, fx),
+   * and per boundary constraint b the change of its load, counting a flow at the larger of
+   * its computed and kept values for the check (free_old) and at its kept value for the
+   * commit (rem), the summed change of flows that really change (usage, check (a)) and the
+   * largest new level (pf_level); per follower its new load (free_old) and largest level
+   * (usage). Nothing outside scratch is written until every check passed. */
   sys->iter++;
   sys->nC = 0;
+  sys->nF = 0;
+  XGROW(sys->F, sys->capF, c->n_active);
+  if (c->n_active > sys->capfx) {
+    XGROW(sys->fx, sys->capfx, c->n_active);
+    sys->ffixed = xrealloc(sys->ffixed, sys->capfx * sizeof *sys->ffixed);
+    sys->fval = xrealloc(sys->fval, sys->capfx * sizeof *sys->fval);
+    sys->fpen = xrealloc(sys->fpen, sys->capfx * sizeof *sys->fpen);
+  }
+  double load = 0, max_level = 0;
   list_foreach(n, &c->active) {
-    const lmm_variable *u = list_entry(n, lmm_element, cnode)->var;
-    double x = level / u->penalty;
-    double nx = value_changed(sys, x, u->value) ? x : u->value;
+    const lmm_element *ec = list_entry(n, lmm_element, cnode);
+    lmm_variable *u = ec->var;
+    double old = u->value, x = level / u->penalty;
+    double nx = value_changed(sys, x, old) ? x : old;
+    double ulevel = nx * u->penalty;
     bool bound_moot = u->bound < 0; /* bound_matters(u) == false, in the same walk */
     for (size_t k = 0; k < u->n_elems; k++) {
       const lmm_element *e = &u->elems[k];
@@ -1248,26 +1264,33 @@ static bool solve_one_bottleneck(lmm_system *sys)
         continue;
       if (b->in_s == sys->solve_no) { /* a follower: counted, checked below */
         b->nfree++;
+        b->free_old += e->coef * nx;
+        if (ulevel > b->usage)
+          b->usage = ulevel;
         continue;
       }
-      if (b->policy == LMM_FATPIPE) {
-        if (b->sat || e->coef * fmax(x, nx) >= b->capacity * (1 - p))
-          return false;
-        continue;
-      }
+      if (b->policy == LMM_FATPIPE && (b->sat || e->coef * fmax(x, nx) >= b->capacity * (1 - p)))
+        return false;
       if (b->in_c != sys->iter) {
         b->in_c = sys->iter;
-        b->free_old = 0;
-        b->usage = 0;
+        b->free_old = b->rem = b->usage = b->pf_level = 0;
         XGROW(sys->C, sys->capC, sys->nC + 1);
         sys->C[sys->nC++] = b;
       }
-      b->free_old += e->coef * (fmax(x, nx) - u->value);
-      if (value_changed(sys, x, u->value))
-        b->usage += fabs(e->coef * (x - u->value));
+      b->free_old += e->coef * (fmax(x, nx) - old);
+      b->rem += e->coef * (nx - old);
+      if (value_changed(sys, x, old))
+        b->usage += fabs(e->coef * (x - old));
+      if (ulevel > b->pf_level)
+        b->pf_level = ulevel;
     }
     if (!bound_moot && u->bound * u->penalty <= level)
       return false;
+    sys->F[sys->nF] = u;
+    sys->fx[sys->nF++] = nx;
+    load += ec->coef * nx;
+    if (ulevel > max_level)
+      max_level = ulevel;
   }
   /* An unsaturated b must stay so (its saturation level stays above lambda). A saturated one
    * (a bottleneck of flows not on c) must see what check (a) lets pass: the flows of c on it
@@ -1275,57 +1298,38 @@ static bool solve_one_bottleneck(lmm_system *sys)
    * (its level stays at or above lambda, so that c still comes first in the filling). */
   for (size_t i = 0; i < sys->nC; i++) {
     const lmm_constraint *b = sys->C[i];
-    double load = b->load + b->free_old;
-    if (b->sat ? !(load < b->capacity) || b->usage > b->capacity * p ||
-                     load < b->capacity * (1 - p)
-               : load >= b->capacity * (1 - p))
+    if (b->policy != LMM_SHARED)
+      continue;
+    double bload = b->load + b->free_old;
+    if (b->sat ? !(bload < b->capacity) || b->usage > b->capacity * p ||
+                     bload < b->capacity * (1 - p)
+               : bload >= b->capacity * (1 - p))
       return false;
   }
   for (size_t i = 0; i < sys->nS; i++)
     if (sys->S[i] != c && sys->S[i]->n_active && sys->S[i]->nfree != sys->S[i]->n_active)
       return false;
 
-  /* commit: the boundary's loads with the change of the values actually kept */
-  for (size_t i = 0; i < sys->nC; i++)
-    sys->C[i]->free_old = 0;
-  double load = 0, max_level = 0;
-  list_foreach(n, &c->active) {
-    const lmm_element *ec = list_entry(n, lmm_element, cnode);
-    lmm_variable *u = ec->var;
-    double x = level / u->penalty, old = u->value;
-    if (value_changed(sys, x, old)) {
-      u->value = x;
-      if (u->mod_mark != sys->solve_no) {
-        u->mod_mark = sys->solve_no;
-        XGROW(sys->modified, sys->cap_modified, sys->n_modified + 1);
-        sys->modified[sys->n_modified++] = u;
-      }
-    }
-    double ulevel = u->value * u->penalty;
-    for (size_t k = 0; k < u->n_elems; k++) {
-      const lmm_element *e = &u->elems[k];
-      lmm_constraint *b = e->cnst;
-      if (e->coef <= 0 || b == c)
-        continue;
-      if (b->in_s == sys->solve_no) { /* a follower: all its flows pass here */
-        b->free_old += e->coef * u->value;
-        if (ulevel > b->usage)
-          b->usage = ulevel;
-        continue;
-      }
-      if (b->policy == LMM_SHARED)
-        b->free_old += e->coef * (u->value - old);
-      if (ulevel > b->max_level)
-        b->max_level = ulevel;
-    }
-    load += ec->coef * u->value;
-    if (ulevel > max_level)
-      max_level = ulevel;
-  }
+  /* commit */
   for (size_t i = 0; i < sys->nC; i++) {
     lmm_constraint *b = sys->C[i];
-    b->load += b->free_old;
-    b->sat = b->load >= b->capacity * (1 - p);
+    if (b->policy == LMM_SHARED) {
+      b->load += b->rem;
+      b->sat = b->load >= b->capacity * (1 - p);
+    }
+    if (b->pf_level > b->max_level)
+      b->max_level = b->pf_level;
+  }
+  for (size_t i = 0; i < sys->nF; i++) {
+    lmm_variable *u = sys->F[i];
+    if (sys->fx[i] == u->value)
+      continue;
+    u->value = sys->fx[i];
+    if (u->mod_mark != sys->solve_no) {
+      u->mod_mark = sys->solve_no;
+      XGROW(sys->modified, sys->cap_modified, sys->n_modified + 1);
+      sys->modified[sys->n_modified++] = u;
+    }
   }
   c->load = load;
   c->max_level = max_level;
