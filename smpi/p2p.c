@@ -42,8 +42,12 @@ static int peer_count(const smpi_comm *c)
   return smpi_comm_is_inter(c) ? smpi_comm_remote_size(c) : smpi_comm_size(c);
 }
 
-static int check_buffer(const void *buf, int count, MPI_Datatype type, const smpi_dt **out,
-                        why *w)
+/* The checks are inlined into the MPI functions: every send and receive runs them, and
+ * four nested calls cost more than the tests themselves. */
+#define P2P_CHECK_INLINE static inline __attribute__((always_inline))
+
+P2P_CHECK_INLINE int check_buffer(const void *buf, int count, MPI_Datatype type,
+                                  const smpi_dt **out, why *w)
 {
   if (count < 0)
     return WHY(w, "count %d", count), MPI_ERR_COUNT;
@@ -61,7 +65,7 @@ static int check_buffer(const void *buf, int count, MPI_Datatype type, const smp
   return 0;
 }
 
-static int check_rank(const smpi_comm *c, int r, bool any_ok, const char *what, why *w)
+P2P_CHECK_INLINE int check_rank(const smpi_comm *c, int r, bool any_ok, const char *what, why *w)
 {
   if (r == MPI_PROC_NULL || (any_ok && r == MPI_ANY_SOURCE))
     return 0;
@@ -72,7 +76,7 @@ static int check_rank(const smpi_comm *c, int r, bool any_ok, const char *what, 
   return 0;
 }
 
-static int check_tag(int tag, bool any_ok, why *w)
+P2P_CHECK_INLINE int check_tag(int tag, bool any_ok, why *w)
 {
   if (any_ok && tag == MPI_ANY_TAG)
     return 0;
@@ -83,8 +87,8 @@ static int check_tag(int tag, bool any_ok, why *w)
   return 0;
 }
 
-static int check_send(const smpi_comm *c, const void *buf, int count, MPI_Datatype type,
-                      int dst, int tag, const smpi_dt **dt, why *w)
+P2P_CHECK_INLINE int check_send(const smpi_comm *c, const void *buf, int count, MPI_Datatype type,
+                                int dst, int tag, const smpi_dt **dt, why *w)
 {
   int rc = check_buffer(buf, count, type, dt, w);
   if (!rc)
@@ -94,8 +98,8 @@ static int check_send(const smpi_comm *c, const void *buf, int count, MPI_Dataty
   return rc;
 }
 
-static int check_recv(const smpi_comm *c, const void *buf, int count, MPI_Datatype type,
-                      int src, int tag, const smpi_dt **dt, why *w)
+P2P_CHECK_INLINE int check_recv(const smpi_comm *c, const void *buf, int count, MPI_Datatype type,
+                                int src, int tag, const smpi_dt **dt, why *w)
 {
   int rc = check_buffer(buf, count, type, dt, w);
   if (!rc)
