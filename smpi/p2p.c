@@ -42,12 +42,13 @@ static int peer_count(const smpi_comm *c)
   return smpi_comm_is_inter(c) ? smpi_comm_remote_size(c) : smpi_comm_size(c);
 }
 
-/* The checks are inlined into the MPI functions: every send and receive runs them, and
- * four nested calls cost more than the tests themselves. */
-#define P2P_CHECK_INLINE static inline __attribute__((always_inline))
+/* The argument checks and the blocking send and receive steps are inlined into the MPI
+ * functions: every send and receive runs them, and the nested calls cost more than the
+ * tests themselves (and each frame is one more cache line of a rank's cold stack). */
+#define P2P_INLINE static inline __attribute__((always_inline))
 
-P2P_CHECK_INLINE int check_buffer(const void *buf, int count, MPI_Datatype type,
-                                  const smpi_dt **out, why *w)
+P2P_INLINE int check_buffer(const void *buf, int count, MPI_Datatype type, const smpi_dt **out,
+                            why *w)
 {
   if (count < 0)
     return WHY(w, "count %d", count), MPI_ERR_COUNT;
@@ -65,7 +66,7 @@ P2P_CHECK_INLINE int check_buffer(const void *buf, int count, MPI_Datatype type,
   return 0;
 }
 
-P2P_CHECK_INLINE int check_rank(const smpi_comm *c, int r, bool any_ok, const char *what, why *w)
+P2P_INLINE int check_rank(const smpi_comm *c, int r, bool any_ok, const char *what, why *w)
 {
   if (r == MPI_PROC_NULL || (any_ok && r == MPI_ANY_SOURCE))
     return 0;
@@ -76,7 +77,7 @@ P2P_CHECK_INLINE int check_rank(const smpi_comm *c, int r, bool any_ok, const ch
   return 0;
 }
 
-P2P_CHECK_INLINE int check_tag(int tag, bool any_ok, why *w)
+P2P_INLINE int check_tag(int tag, bool any_ok, why *w)
 {
   if (any_ok && tag == MPI_ANY_TAG)
     return 0;
@@ -87,8 +88,8 @@ P2P_CHECK_INLINE int check_tag(int tag, bool any_ok, why *w)
   return 0;
 }
 
-P2P_CHECK_INLINE int check_send(const smpi_comm *c, const void *buf, int count, MPI_Datatype type,
-                                int dst, int tag, const smpi_dt **dt, why *w)
+P2P_INLINE int check_send(const smpi_comm *c, const void *buf, int count, MPI_Datatype type,
+                          int dst, int tag, const smpi_dt **dt, why *w)
 {
   int rc = check_buffer(buf, count, type, dt, w);
   if (!rc)
@@ -98,8 +99,8 @@ P2P_CHECK_INLINE int check_send(const smpi_comm *c, const void *buf, int count, 
   return rc;
 }
 
-P2P_CHECK_INLINE int check_recv(const smpi_comm *c, const void *buf, int count, MPI_Datatype type,
-                                int src, int tag, const smpi_dt **dt, why *w)
+P2P_INLINE int check_recv(const smpi_comm *c, const void *buf, int count, MPI_Datatype type,
+                          int src, int tag, const smpi_dt **dt, why *w)
 {
   int rc = check_buffer(buf, count, type, dt, w);
   if (!rc)
@@ -153,8 +154,8 @@ static send_mode mode_of(unsigned m) { return (send_mode)m; }
 
 /* ---- sends and receives ---- */
 
-static smpi_req *new_send(smpi_comm *c, const void *buf, int count, const smpi_dt *dt, int dst,
-                          int tag, send_mode mode, bool blocking, const char *call)
+P2P_INLINE smpi_req *new_send(smpi_comm *c, const void *buf, int count, const smpi_dt *dt,
+                              int dst, int tag, send_mode mode, bool blocking, const char *call)
 {
   smpi_req *r = p2p_req_new(REQ_SEND, (void *)buf, (size_t)count, dt, dst, tag, c,
                             blocking ? SMPI_P2P_BLOCKING : 0, call);
@@ -172,7 +173,7 @@ static void truncation_detail(const smpi_req *r, why *w)
 
 /* Waits for r and finishes it into status; 0 or its error class, with the detail of a
  * truncation in w (w is left alone otherwise). */
-static int wait_finish(smpi_req *r, MPI_Status *status, const char *call, why *w)
+P2P_INLINE int wait_finish(smpi_req *r, MPI_Status *status, const char *call, why *w)
 {
   p2p_wait_complete(r, call);
   if (r->status.MPI_ERROR == MPI_ERR_TRUNCATE)
@@ -181,8 +182,8 @@ static int wait_finish(smpi_req *r, MPI_Status *status, const char *call, why *w
 }
 
 /* Blocking send of any mode; 0 or an error class. */
-static int blocking_send(smpi_comm *c, const void *buf, int count, const smpi_dt *dt, int dst,
-                         int tag, send_mode mode, const char *call, why *w)
+P2P_INLINE int blocking_send(smpi_comm *c, const void *buf, int count, const smpi_dt *dt,
+                             int dst, int tag, send_mode mode, const char *call, why *w)
 {
   if (dst == MPI_PROC_NULL)
     return MPI_SUCCESS; /* SimGrid: no request, no cost */
