@@ -122,6 +122,44 @@ START_TEST(any_source_unexpected_arrival_order)
 }
 END_TEST
 
+/* A receiver keeps its last emptied node (and its emptied ANY_SOURCE node) for the next
+ * message of the same pair: the node must come back to life, be dropped when another pair
+ * takes its place, and never hold anything after it was emptied (a first version of this
+ * freed a node still kept, and only a 4 096-rank benchmark hung). */
+START_TEST(emptied_nodes_reused)
+{
+  for (int round = 0; round < 3; round++) {
+    /* unexpected then received, twice in a row on the same pair */
+    p2p_msg *a = mk_msg(0, 1, 0, 5);
+    ck_assert_ptr_null(mq_arrive(a));
+    ck_assert_ptr_eq(mq_post_recv(mk_recv(0, 1, 0, 5)), a);
+    p2p_msg *b = mk_msg(0, 1, 0, 5);
+    ck_assert_ptr_null(mq_arrive(b));
+    ck_assert_ptr_eq(mq_post_recv(mk_recv(0, 1, 0, 5)), b);
+    ck_assert_uint_eq(mq_node_count(), 0);
+    /* posted then matched on the same pair, then another source for the same receiver */
+    smpi_req *r = mk_recv(0, 1, 0, 6);
+    ck_assert_ptr_null(mq_post_recv(r));
+    ck_assert_ptr_eq(mq_arrive(mk_msg(0, 1, 0, 6)), r);
+    p2p_msg *c = mk_msg(0, 1, 2, 6);
+    ck_assert_ptr_null(mq_arrive(c));
+    ck_assert_ptr_eq(mq_post_recv(mk_recv(0, 1, MPI_ANY_SOURCE, 6)), c);
+    /* an ANY_SOURCE receive posted and matched, twice */
+    for (int k = 0; k < 2; k++) {
+      smpi_req *any = mk_recv(0, 1, MPI_ANY_SOURCE, 7);
+      ck_assert_ptr_null(mq_post_recv(any));
+      ck_assert_ptr_eq(mq_arrive(mk_msg(0, 1, 3 + k, 7)), any);
+    }
+    /* the first pair again: nothing is left over from before */
+    ck_assert_ptr_null(mq_peek(0, 1, 0, MPI_ANY_TAG));
+    ck_assert_ptr_null(mq_peek(0, 1, MPI_ANY_SOURCE, MPI_ANY_TAG));
+    ck_assert_uint_eq(mq_node_count(), 0);
+    /* the pool of tracked objects is 64: free this round's */
+    teardown();
+  }
+}
+END_TEST
+
 /* Random sequences against a naive model: every posted receive and unexpected message in
  * one list each, in global order. */
 enum { NOPS = 20000, MAXITEMS = NOPS };
@@ -216,6 +254,7 @@ int main(void)
   tcase_add_test(tc, contexts_and_receivers_separate);
   tcase_add_test(tc, any_source_posted_order);
   tcase_add_test(tc, any_source_unexpected_arrival_order);
+  tcase_add_test(tc, emptied_nodes_reused);
   tcase_add_test(tc, random_against_reference);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
