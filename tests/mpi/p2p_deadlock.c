@@ -40,9 +40,14 @@ int main(int argc, char **argv)
       MPI_Probe(1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   } else if (!strcmp(what, "pending")) {
     MPI_Request rq;
-    if (rank == 0)
+    if (rank == 0) {
       MPI_Irecv(&v, 1, MPI_INT, 1, 42, MPI_COMM_WORLD, &rq);
-    else
+      /* the tag-43 message must have arrived (unreceived) before MPI_Finalize, whatever the
+       * measured CPU bursts of either rank: without this, the warning depended on them */
+      int arrived = 0;
+      while (!arrived)
+        MPI_Iprobe(1, 43, MPI_COMM_WORLD, &arrived, MPI_STATUS_IGNORE);
+    } else
       MPI_Send(&v, 1, MPI_INT, 0, 43, MPI_COMM_WORLD);
   }
   MPI_Finalize();
