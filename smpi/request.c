@@ -487,6 +487,12 @@ static void post_send(smpi_req *r)
     match(m, rr);
   } else {
     P2P.stats.unexpected++;
+    if (smpi_w.ranks[m->dst_world].phase == SMPI_RANK_FINALIZED) /* nobody will receive it */
+      LOG_WARN("rank %d sent a message to rank %d after rank %d reached MPI_Finalize: %s, tag "
+               "%d, %zu bytes, on %s%s",
+               m->src_world, m->dst_world, m->dst_world, m->call ? m->call : "send", m->tag,
+               m->bytes, m->comm ? smpi_comm_display_name(m->comm) : "?",
+               smpi_check_where(m->site));
     if (!detached)
       list_push_back(&p2p_rank_of(r->owner)->msgs, &m->olink);
     list_push_back(&p2p_rank_of(m->dst_world)->inbox, &m->ilink);

@@ -7,7 +7,9 @@
  *   p2p_deadlock waitall   rank 0 waits for two receives, only one is sent
  *   p2p_deadlock probe     rank 0 probes for a message rank 1 never sends
  *   p2p_deadlock pending   no deadlock, but MPI_Finalize with a posted receive and a message
- *                          nobody received (warnings, exit status 0) */
+ *                          nobody received (warnings, exit status 0)
+ *   p2p_deadlock late      a message sent to a rank that already reached MPI_Finalize
+ *                          (warning, exit status 0) */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +40,14 @@ int main(int argc, char **argv)
   } else if (!strcmp(what, "probe")) {
     if (rank == 0)
       MPI_Probe(1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else if (!strcmp(what, "late")) {
+    /* rank 0 finalizes at once; rank 1 sends to it some simulated time later */
+    if (rank == 1) {
+      double t0 = MPI_Wtime();
+      while (MPI_Wtime() - t0 < 1e-4)
+        ;
+      MPI_Send(&v, 1, MPI_INT, 0, 44, MPI_COMM_WORLD);
+    }
   } else if (!strcmp(what, "pending")) {
     MPI_Request rq;
     if (rank == 0) {

@@ -17,6 +17,8 @@ CASES = [
                     "any source, any tag, on MPI_COMM_WORLD",
                     "rank 1 (pid 2): MPI_Recv from rank 0, tag 3, on MPI_COMM_WORLD"]),
     ("probe", 1, ["rank 0 (pid 1): MPI_Probe from rank 1, tag 3, on MPI_COMM_WORLD"]),
+    ("late", 0, ["rank 1 sent a message to rank 0 after rank 0 reached MPI_Finalize: MPI_Send, "
+                 "tag 44, 4 bytes, on MPI_COMM_WORLD"]),
     ("pending", 0, ["rank 0 reached MPI_Finalize with a receive still posted: MPI_Irecv from "
                     "rank 1, tag 42, on MPI_COMM_WORLD",
                     "rank 0 reached MPI_Finalize without receiving a message: MPI_Send from "
