@@ -66,6 +66,8 @@
  * the end of a flow that was alone on its links (S holds no active element, D is empty)
  * only resets those constraints (settle_empty), and a flow starting alone on unsaturated
  * links is filled in one loop over its elements (solve_lone): a token ring's every message.
+ * A third shortcut, for one loaded link whose flows come and go one at a time
+ * (solve_one_bottleneck), gives the same allocation but not the same bits: see there.
  * FALLBACK. When the variables that the next pass would free, or the elements of its S,
  * exceed the repair limit (a quarter of the system by default, lmm_set_repair_limit), the
  * solve finishes with one full pass. In a loaded network this is the common case and not
@@ -745,6 +747,17 @@ static bool over_repair_limit(const lmm_system *sys)
          (double)sys->s_incidences > sys->repair_limit * (double)sys->n_active_total;
 }
 
+/* Room for n entries in the arrays indexed like F (fx and the three beside it). */
+static void fx_reserve(lmm_system *sys, size_t n)
+{
+  if (n <= sys->capfx)
+    return;
+  XGROW(sys->fx, sys->capfx, n);
+  sys->ffixed = xrealloc(sys->ffixed, sys->capfx * sizeof *sys->ffixed);
+  sys->fval = xrealloc(sys->fval, sys->capfx * sizeof *sys->fval);
+  sys->fpen = xrealloc(sys->fpen, sys->capfx * sizeof *sys->fpen);
+}
+
 /* F, S u B, the free slices and the residual capacities of one pass. full: all is free.
  * Returns false, having done nothing else, when a local pass would free more than the repair
  * limit (the caller switches to a full pass). */
@@ -770,12 +783,7 @@ static bool build_region(lmm_system *sys, bool full)
         return false;
     }
   }
-  if (sys->nF > sys->capfx) {
-    XGROW(sys->fx, sys->capfx, sys->nF);
-    sys->ffixed = xrealloc(sys->ffixed, sys->capfx * sizeof *sys->ffixed);
-    sys->fval = xrealloc(sys->fval, sys->capfx * sizeof *sys->fval);
-    sys->fpen = xrealloc(sys->fpen, sys->capfx * sizeof *sys->fpen);
-  }
+  fx_reserve(sys, sys->nF);
 
   /* count the free elements of each constraint, discovering B on the way */
   size_t nfe = 0, nfp = 0;
@@ -1239,12 +1247,7 @@ static bool solve_one_bottleneck(lmm_system *sys)
   sys->nC = 0;
   sys->nF = 0;
   XGROW(sys->F, sys->capF, c->n_active);
-  if (c->n_active > sys->capfx) {
-    XGROW(sys->fx, sys->capfx, c->n_active);
-    sys->ffixed = xrealloc(sys->ffixed, sys->capfx * sizeof *sys->ffixed);
-    sys->fval = xrealloc(sys->fval, sys->capfx * sizeof *sys->fval);
-    sys->fpen = xrealloc(sys->fpen, sys->capfx * sizeof *sys->fpen);
-  }
+  fx_reserve(sys, c->n_active);
   double load = 0, max_level = 0;
   list_foreach(n, &c->active) {
     const lmm_element *ec = list_entry(n, lmm_element, cnode);
