@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from simgrid_ref import ROOT, simgrid_build, simgrid_version
 BASE = ["-np", "1", "-platform", "tests/data/simgrid-ref/platforms/cluster16.xml",
         "--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0"]
 VARIANTS = {"default": [], "hostspeed2G": ["--cfg=smpi/host-speed:2Gf"],
@@ -41,20 +41,15 @@ def run(smpirun, prog, variant, extra=()):
 
 
 def record(out):
-    version = subprocess.run(["smpirun", "-version"], stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, text=True).stdout.splitlines()[0]
-    pkg = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${Version}", "libsimgrid-dev"],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    version = simgrid_version()
     with tempfile.TemporaryDirectory() as tmp:
-        prog = os.path.join(tmp, "execute_units")
-        subprocess.run(["smpicc", "-O2", "-o", prog, "tests/mpi/execute_units.c"], cwd=ROOT,
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        prog = simgrid_build(tmp, "execute_units")
         rows = [(v, k, t) for v in VARIANTS
                 for k, t in run("smpirun", prog, v, ["--log=xbt_cfg.thresh:warning"]).items()]
     with open(out, "w") as f:
         f.write("# simulated seconds of each computation-injection call, one rank, cluster16.xml "
                 "(1 Gflop/s hosts)\n")
-        f.write("# simgrid: %s (%s)\n" % (version, pkg or "libsimgrid-dev, version unknown"))
+        f.write("# simgrid: %s\n" % version)
         f.write("# command: smpirun %s [VARIANT OPTIONS] execute_units\n" % " ".join(BASE))
         for v, opts in VARIANTS.items():
             f.write("# variant %s: %s\n" % (v, " ".join(opts) or "(none)"))

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from simgrid_ref import ROOT, simgrid_build, simgrid_version
 PLATFORM = "tests/data/simgrid-ref/platforms/cluster16.xml"
 CONFIGS = [(256, 32, 2, 2), (256, 32, 2, 4), (384, 32, 3, 4), (512, 32, 4, 4)]
 CFG = ["--cfg=smpi/simulate-computation:no"]
@@ -50,21 +50,16 @@ def run(smpirun, prog, cfg, tmp, extra=()):
 
 
 def record(out):
-    version = subprocess.run(["smpirun", "-version"], stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, text=True).stdout.splitlines()[0]
-    pkg = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${Version}", "libsimgrid-dev"],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    version = simgrid_version()
     with tempfile.TemporaryDirectory() as tmp:
-        prog = os.path.join(tmp, "hpl_lu")
-        subprocess.run(["smpicc", "-O2", "-o", prog, "tests/mpi/hpl_lu.c"], cwd=ROOT, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        prog = simgrid_build(tmp, "hpl_lu")
         lines = ["hpl %d %d %d %d %s\n" % (cfg + (run("smpirun", prog, cfg, tmp,
                                                          ["--log=xbt_cfg.thresh:warning"]),))
                  for cfg in CONFIGS]
     with open(out, "w") as f:
         f.write("# HPL-like LU in model mode (tests/mpi/hpl_lu.c N NB P Q), %s, node-i = rank i\n"
                 % PLATFORM.split("/")[-1])
-        f.write("# simgrid: %s (%s)\n" % (version, pkg or "libsimgrid-dev, version unknown"))
+        f.write("# simgrid: %s\n" % version)
         f.write("# command: smpirun -np P*Q -platform %s -hostfile H %s hpl_lu N NB P Q\n"
                 % (PLATFORM, " ".join(CFG)))
         f.write("# (H lists node-0 .. node-(P*Q-1); hpl_lu built by SimGrid's smpicc -O2; "
