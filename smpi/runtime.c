@@ -152,31 +152,76 @@ void smpi_sleep_now(double seconds)
 
 /* Measuring a burst. The thread CPU clock is what a burst costs (the OS may run other
  * processes meanwhile: wall time would charge the rank for them), but reading it is a system
- * call, about 3 us on a virtual machine: more than a whole simulated message. The monotonic
- * clock is read in the vDSO (~0.1 us). Since all ranks run on this one thread, and between
- * leaving an MPI call and entering the next the rank runs alone, the CPU time of a burst is
- * at most its wall time. So the wall time decides first: below smpi/cpu-threshold (1 us by
- * default; the margin covers the two clocks' rate difference, at most 0.05 % under NTP
- * slewing) the CPU time is below it too and the burst would be discarded anyway; only the
- * longer bursts read the CPU clock. A message-heavy rank pays one CPU clock read per MPI call
- * (at the leave, where it cannot know yet how long the next burst will be) instead of two;
- * the bursts injected are exactly those the CPU clock alone would inject. SimGrid 3.32
- * reads the thread CPU clock at both ends (xbt_os_threadtimer). */
+ * call, about 3 us on a virtual machine: more than a whole simulated message, and reading it
+ * at every MPI call made it most of a message-heavy program's simulation. The monotonic
+ * clock is read in the vDSO (~0.1 us). All ranks run on this one thread, and between leaving
+ * an MPI call and entering the next a rank runs alone, so:
+ *
+ *   wall:  ..cp.......|=== burst b ===|....      cp   checkpoint: (CPU, wall) read together
+ *                     start           end        W    wall from cp to end
+ *   CPU at end - CPU at cp = C <= W              w    the burst's wall time, b <= w, C - b <= W - w
+ *
+ * 1. A burst whose wall time w is below smpi/cpu-threshold (1 us by default; the margin
+ *    covers the clocks' rate difference, at most 0.05 % under NTP slewing) is below it in
+ *    CPU time too: discarded with no system call. That is almost every burst of a
+ *    message-heavy rank.
+ * 2. A rank whose previous burst was long reads the CPU clock when its burst starts (it is
+ *    likely computing again): its bursts are measured exactly, as by the CPU clock alone.
+ * 3. A long burst after short ones has no CPU reading at its start. The CPU clock read at its
+ *    end and the latest checkpoint (refreshed by every CPU reading, and at a burst start when
+ *    it is older than CP_REFRESH) bound it: C - (W - w) <= b <= min(w, C). We take
+ *    min(w, C): if the thread lost no time during the burst, C >= w and that is exactly w;
+ *    if it lost D there, the estimate exceeds b by at most min(D, the simulator's CPU time
+ *    between the checkpoint and the burst), and that is at most CP_REFRESH. Time lost
+ *    outside the burst does not matter (spreading W - C over the window would charge it).
+ * A message-heavy rank thus pays a CPU clock read per CP_REFRESH of wall time instead of one
+ * per MPI call. SimGrid 3.32 reads the thread CPU clock at both ends of every burst
+ * (xbt_os_threadtimer). */
+#define CP_REFRESH_NS 1000000 /* 1 ms: one system call per ms is under 0.5 % of the run */
+
+static int64_t cp_cpu, cp_wall; /* checkpoint: thread CPU and monotonic clocks, ns */
+
+static inline int64_t clock_ns(clockid_t id)
+{
+  struct timespec ts;
+  clock_gettime(id, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 void smpi_burst_start(smpi_rank *me)
 {
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &me->burst_start);
-  clock_gettime(CLOCK_MONOTONIC, &me->burst_wall);
+  int64_t wall = clock_ns(CLOCK_MONOTONIC);
+  me->burst_wall = wall;
+  me->burst_exact = me->burst_long;
+  if (me->burst_long || wall - cp_wall > CP_REFRESH_NS) {
+    cp_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    cp_wall = wall;
+    me->burst_cpu = cp_cpu;
+  }
 }
 
 void smpi_burst_end(smpi_rank *me)
 {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  if (smpi_seconds_between(&me->burst_wall, &now) < 0.999 * smpi_w.cpu_threshold)
+  int64_t now = clock_ns(CLOCK_MONOTONIC);
+  int64_t w = now - me->burst_wall;
+  if ((double)w * 1e-9 < 0.999 * smpi_w.cpu_threshold) {
+    me->burst_long = false;
     return;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  double spent = smpi_seconds_between(&me->burst_start, &now);
-  if (spent <= 0 || spent < smpi_w.cpu_threshold)
+  }
+  int64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+  double spent;
+  if (me->burst_exact) {
+    spent = (double)(cpu - me->burst_cpu) * 1e-9;
+  } else {
+    /* the checkpoint was taken at a burst start or end, never during this burst (nothing
+     * else runs then), so C covers the whole burst */
+    int64_t C = cpu - cp_cpu;
+    spent = (double)(C < w ? C : w) * 1e-9;
+  }
+  cp_cpu = cpu;
+  cp_wall = now;
+  me->burst_long = spent >= smpi_w.cpu_threshold;
+  if (spent <= 0 || !me->burst_long)
     return;
   me->injected += spent;
   /* smpi/compute-noise applies to measured bursts too, not only to sampled blocks */

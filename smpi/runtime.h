@@ -8,6 +8,7 @@
 #define SMPI_SMPI_RUNTIME_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -29,8 +30,10 @@ typedef struct smpi_rank {
   int exit_code;       /* main's return value */
   bool returned;       /* main returned */
   int call_depth;      /* nesting of MPI calls: the CPU burst timer runs only at depth 0 */
-  struct timespec burst_start; /* thread CPU clock when the rank left its last MPI call */
-  struct timespec burst_wall;  /* CLOCK_MONOTONIC at the same moment (see runtime.c) */
+  int64_t burst_wall;  /* CLOCK_MONOTONIC (ns) when the rank left its last MPI call */
+  int64_t burst_cpu;   /* thread CPU clock (ns) at the same moment, if burst_exact */
+  bool burst_exact;    /* burst_cpu was read: the rank's previous burst was long (runtime.c) */
+  bool burst_long;     /* the rank's last burst reached smpi/cpu-threshold */
   double injected;     /* computation injected so far, seconds of host time (statistics) */
   void *mpi;           /* per-rank MPI state, owned by the MPI modules */
 } smpi_rank;
