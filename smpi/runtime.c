@@ -191,13 +191,14 @@ static inline int64_t clock_ns(clockid_t id)
 void smpi_burst_start(smpi_rank *me)
 {
   int64_t wall = clock_ns(CLOCK_MONOTONIC);
-  me->burst_wall = wall;
   me->burst_exact = me->burst_long;
   if (me->burst_long || wall - cp_wall > CP_REFRESH_NS) {
     cp_cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    wall = clock_ns(CLOCK_MONOTONIC); /* after the system call: it is not the rank's burst */
     cp_wall = wall;
     me->burst_cpu = cp_cpu;
   }
+  me->burst_wall = wall;
 }
 
 void smpi_burst_end(smpi_rank *me)
