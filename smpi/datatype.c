@@ -1204,6 +1204,26 @@ static void run(const dt_prog *p, const char *base, mover *m)
 /* Slow path for buffers in folded memory (SMPI_SHARED_MALLOC): the same walk as run(), but
  * every run goes through smpi_shared_aware_copy, which skips the bytes folded on either side
  * (see docs/emulation.md, "Messages"). Only taken when a buffer touches folded memory. */
+/* Elements i.. of a strided leaf whose user-side bytes all lie in folded memory move
+ * nothing, whatever the packed side is: skip them at once (with one lookup) instead of one
+ * lookup pair per element (the rows of a matrix folded with SMPI_SHARED_MALLOC, sent with a
+ * vector type, were most of a 256-rank HPL-like run's copying). */
+static bool folded_tail(const dt_node *nd, size_t i, const char *b, mover *m)
+{
+  size_t take = (nd->count - i) * nd->len;
+  if (take > m->left)
+    take = m->left;
+  size_t elems = (take + nd->len - 1) / nd->len;
+  MPI_Aint reach = (MPI_Aint)(elems - 1) * nd->stride;
+  const char *lo = reach < 0 ? at(b, reach) : b;
+  size_t span = (size_t)(reach < 0 ? -reach : reach) + nd->len;
+  if (!smpi_shared_all_folded(lo, span))
+    return false;
+  m->packed += take;
+  m->left -= take;
+  return true;
+}
+
 static void run_folded(const dt_prog *p, const char *base, mover *m)
 {
   for (size_t k = 0; k < p->n && m->left > 0; k++) {
@@ -1214,6 +1234,8 @@ static void run_folded(const dt_prog *p, const char *base, mover *m)
         run_folded(nd->sub, b, m);
         continue;
       }
+      if (i + 1 < nd->count && nd->len > 0 && folded_tail(nd, i, b, m))
+        break;
       size_t len = nd->len < m->left ? nd->len : m->left;
       if (m->unpack)
         smpi_shared_aware_copy(b, m->packed, len);
