@@ -85,6 +85,8 @@ int smpi_p2p_sendrecv(const void *sbuf, size_t scount, const smpi_dt *sdt, int d
  * meanwhile. Ranks blocked in a wait then read
  *   rank 2 (pid 3): MPI_Bcast (root 0) on MPI_COMM_WORLD: receive from rank 0, tag 1 */
 void smpi_p2p_set_activity(const char *what);
+/* The same with a root (>= 0), shown as "WHAT (root ROOT)": formatted only for a report. */
+void smpi_p2p_set_activity_root(const char *what, int root);
 
 /* At MPI_Finalize (the runtime calls it for the finalizing rank): prints one warning per
  * receive the rank still has posted and per message it sent that nobody received yet, then

@@ -154,6 +154,7 @@ typedef struct p2p_rank {
   list_node msgs;       /* its rendezvous sends nobody matched yet (p2p_msg.olink) */
   list_node inbox;      /* unexpected messages addressed to it (p2p_msg.ilink) */
   const char *activity; /* smpi_p2p_set_activity */
+  int activity_root;    /* smpi_p2p_set_activity_root, -1 for none */
   eng_actor *probe_actor; /* blocked in MPI_Probe (smpi/iprobe 0): woken by any arrival */
   p2p_waiter *waiting;  /* the wait it is blocked in (deadlock reports, smpi/check.c) */
   void *bsend_buf;      /* MPI_Buffer_attach */

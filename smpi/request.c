@@ -142,7 +142,14 @@ int p2p_my_world_rank(void)
   return me->rank;
 }
 
-void smpi_p2p_set_activity(const char *what) { p2p_rank_of(p2p_my_world_rank())->activity = what; }
+void smpi_p2p_set_activity(const char *what) { smpi_p2p_set_activity_root(what, -1); }
+
+void smpi_p2p_set_activity_root(const char *what, int root)
+{
+  p2p_rank *r = p2p_rank_of(p2p_my_world_rank());
+  r->activity = what;
+  r->activity_root = root;
+}
 
 /* ---- objects ---- */
 
@@ -636,8 +643,11 @@ static void describe_waiter(eng_actor *a, void *data, char *buf, size_t len)
   char rd[256] = "nothing";
   if (first)
     describe_req(first, rd, sizeof rd);
-  const char *act = w->owner >= 0 ? p2p_rank_of(w->owner)->activity : NULL;
-  if (act)
+  const p2p_rank *owner = w->owner >= 0 ? p2p_rank_of(w->owner) : NULL;
+  const char *act = owner ? owner->activity : NULL;
+  if (act && owner->activity_root >= 0)
+    snprintf(buf, len, "%s (root %d): waiting for %s", act, owner->activity_root, rd);
+  else if (act)
     snprintf(buf, len, "%s: waiting for %s", act, rd);
   else if (w->total <= 1 && first && first->call == w->call)
     snprintf(buf, len, "%s", rd); /* blocking call: "MPI_Recv from rank 0, tag 5, on ..." */

@@ -5,6 +5,7 @@
  *   ok              a correct ping between ranks 0 and 1 (for the option cases)
  *   deadlock        ranks 0 and 1 both receive first
  *   coll-deadlock   rank 0 skips an MPI_Barrier the others enter
+ *   root-deadlock   rank 0 waits in MPI_Bcast from root 1, rank 1 in MPI_Recv from rank 0
  *   segv            rank 1 stores into page 0
  *   abort           rank 1 calls abort()
  *   stack-overflow  rank 1 recurses without end
@@ -81,6 +82,11 @@ int main(int argc, char **argv)
   } else if (!strcmp(mode, "deadlock")) {
     if (rank < 2)
       MPI_Recv(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else if (!strcmp(mode, "root-deadlock")) {
+    if (rank == 0)
+      MPI_Bcast(&x, 1, MPI_INT, 1, MPI_COMM_WORLD);
+    else if (rank == 1)
+      MPI_Recv(&x, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   } else if (!strcmp(mode, "coll-deadlock")) {
     if (rank != 0)
       MPI_Barrier(MPI_COMM_WORLD);

@@ -180,6 +180,8 @@ CASES = [
      r"deadlock.*\n(.*\n)*.*rank 0 .*MPI_Recv from rank 1"),
     ("collective deadlock", ["SR", "-np", "3", "BAD", "coll-deadlock"], NZ,
      r"deadlock(.*\n)*.*MPI_Barrier(.*\n)*.*rank 0 has already finished"),
+    ("deadlock inside a rooted collective", ["SR", "-np", "2", "BAD", "root-deadlock"], NZ,
+     r"deadlock(.*\n)*.*rank 0 .*MPI_Bcast \(root 1\): waiting for .*from rank 1"),
     ("segfault in a rank", ["SR", "-np", "2", "BAD", "segv"], -11,
      r"rank 1 .*crashed with SIGSEGV"),
     ("abort in a rank", ["SR", "-np", "2", "BAD", "abort"], -6, r"rank 1 .*crashed with SIGABRT"),
