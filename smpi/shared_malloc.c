@@ -84,6 +84,7 @@ typedef struct shm_alloc {
   /* what a lookup's walk reads, in the first cache line of the node */
   uintptr_t base;
   size_t len;                     /* address space, a multiple of the mapping granularity */
+  size_t maplen;                  /* its mapping's length: len, or a block (see keep_put) */
   struct shm_alloc *left, *right; /* treap by base */
   uint32_t prio;
   bool partial;
@@ -613,7 +614,12 @@ static int partial_spans(size_t size, const size_t *offsets, int nblocks, size_t
  * mapping shows the same shared block). At most a quarter of vm.max_map_count mappings (16 382
  * by default: 4 096 ranks with 3 buffers each) are kept; they count
  * against vm.max_map_count, so an allocation that would be refused for the map count first
- * gives them back (keep_flush). */
+ * gives them back (keep_flush). Such a mapping spans at least SHM_KEEP_SPAN of the block (or
+ * all of a smaller block), whatever the allocation's length (the address space past it shows
+ * the block's next bytes and costs no memory), so that one kept mapping serves any later
+ * allocation up to that length: a program whose buffers grow (1 KiB, 32 KiB, 1 MiB, each
+ * freed before the next) maps once per rank instead of once per size. */
+#define SHM_KEEP_SPAN ((size_t)1 << 20)
 enum { SHM_KEEP_LENS = 32 };
 typedef struct shm_kept {
   size_t len;
@@ -735,6 +741,7 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
   shm_alloc *a = xcalloc(1, sizeof *a);
   a->size = size;
   a->len = round_up(size ? size : 1, S.gran);
+  a->maplen = a->len;
   a->partial = partial;
   a->spans = spans;
   a->nspans = nspans;
@@ -761,8 +768,12 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
     }
     needed += prev < a->len;
   }
-  if (!partial && needed == 1) {
-    uintptr_t kept = keep_get(a->len);
+  /* one mapping of (the start of) the block: at least SHM_KEEP_SPAN of it, for keep_put */
+  bool whole_block = !partial && needed == 1 && S.gran == S.page;
+  if (whole_block && a->len < SHM_KEEP_SPAN)
+    a->maplen = S.block < SHM_KEEP_SPAN ? S.block : SHM_KEEP_SPAN;
+  if (whole_block) {
+    uintptr_t kept = keep_get(a->maplen);
     if (kept) {
       a->base = kept;
       a->nmaps = 1;
@@ -806,7 +817,7 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
   if (first_mapped) {
     /* one call maps the first chunk and takes the address space of the others (past the
      * block's end until they are mapped over it below) */
-    base = mmap(NULL, a->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    base = mmap(NULL, a->maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (base == MAP_FAILED)
       base = NULL;
   } else {
@@ -840,7 +851,7 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
     }
   }
   if (e) {
-    munmap(base, a->len);
+    munmap(base, a->maplen);
     mapping_error(e, size, needed, err, errlen);
     free(spans);
     free(a);
@@ -907,8 +918,8 @@ static void shared_free(void *ptr)
               ptr, (size_t)((uintptr_t)ptr - a->base), (void *)a->base);
     return;
   }
-  if (a->site || a->partial || a->nmaps != 1 || !keep_put(a->base, a->len))
-    munmap(ptr, a->len);
+  if (a->site || a->partial || a->nmaps != 1 || !keep_put(a->base, a->maplen))
+    munmap(ptr, a->maplen);
   recent_forget();
   S.root = tree_remove(S.root, a->base);
   S.nallocs--;

@@ -116,6 +116,37 @@ START_TEST(global_aliases_one_block)
 }
 END_TEST
 
+/* A freed single-mapping allocation is kept mapped over a whole (1 MiB) block, so buffers that
+ * grow, each freed before the next, take the same mapping back without a system call, and
+ * still alias every other allocation's bytes at the same offset. */
+START_TEST(growing_buffers_reuse_one_mapping)
+{
+  set_cfg("smpi/shared-malloc-blocksize", "1M");
+  volatile char *other = SMPI_SHARED_MALLOC(4096);
+  char *p = SMPI_SHARED_MALLOC(1024);
+  ck_assert(other != NULL && p != NULL);
+  poke(p, 7, 5);
+  SMPI_SHARED_FREE(p);
+  size_t maps = count_maps();
+  char *q = SMPI_SHARED_MALLOC(32 * 1024);
+  ck_assert_ptr_eq(q, p);
+  ck_assert_int_eq(peek(q, 7), 5);
+  poke(q, 32 * 1024 - 1, 6);
+  ck_assert_int_eq(other[7], 5);
+  SMPI_SHARED_FREE(q);
+  char *r = SMPI_SHARED_MALLOC(1024 * 1024);
+  ck_assert_ptr_eq(r, p);
+  ck_assert_int_eq(peek(r, 32 * 1024 - 1), 6);
+  ck_assert_uint_eq(count_maps(), maps);
+  ck_assert(smpi_shared_touches(r + 1024 * 1024 - 1, 1));
+  SMPI_SHARED_FREE(r);
+  SMPI_SHARED_FREE((char *)other);
+  smpi_shared_stats st;
+  smpi_shared_get_stats(&st);
+  ck_assert_uint_eq(st.allocations, 0);
+}
+END_TEST
+
 /* The issue's measurement: 16 ranks' worth of 512 MiB folded buffers, written all over,
  * cost one block of physical memory; a plain write through one mapping shows through another. */
 START_TEST(sixteen_times_512mib_cost_one_block)
@@ -724,6 +755,7 @@ int main(void)
   tcase_add_checked_fixture(fold, setup, NULL);
   tcase_set_timeout(fold, 60);
   tcase_add_test(fold, global_aliases_one_block);
+  tcase_add_test(fold, growing_buffers_reuse_one_mapping);
   tcase_add_test(fold, sixteen_times_512mib_cost_one_block);
   tcase_add_test(fold, map_count_limit_is_explained);
   tcase_add_test(fold, bad_options_are_explained);
