@@ -1257,15 +1257,19 @@ static bool solve_one_bottleneck(lmm_system *sys)
     const lmm_element *ec = list_entry(n, lmm_element, cnode);
     lmm_variable *u = ec->var;
     double old = u->value, x = level / u->penalty;
-    double nx = value_changed(sys, x, old) ? x : old;
+    bool changed = value_changed(sys, x, old);
+    double nx = changed ? x : old;
     double ulevel = nx * u->penalty;
-    bool bound_moot = u->bound < 0; /* bound_matters(u) == false, in the same walk */
+    /* per flow, not per element (the same operations, so the same bits) */
+    double d_check = dmax(x, nx) - old, d_commit = nx - old, d_x = x - old;
+    double bound = u->bound;
+    bool bound_moot = bound < 0; /* bound_matters(u) == false, in the same walk */
     for (size_t k = 0; k < u->n_elems; k++) {
       const lmm_element *e = &u->elems[k];
       lmm_constraint *b = e->cnst;
       if (e->coef <= 0)
         continue;
-      if (u->bound * e->coef >= b->capacity)
+      if (bound * e->coef >= b->capacity)
         bound_moot = true;
       if (b == c)
         continue;
@@ -1284,14 +1288,14 @@ static bool solve_one_bottleneck(lmm_system *sys)
         XGROW(sys->C, sys->capC, sys->nC + 1);
         sys->C[sys->nC++] = b;
       }
-      b->free_old += e->coef * (dmax(x, nx) - old);
-      b->rem += e->coef * (nx - old);
-      if (value_changed(sys, x, old))
-        b->usage += fabs(e->coef * (x - old));
+      b->free_old += e->coef * d_check;
+      b->rem += e->coef * d_commit;
+      if (changed)
+        b->usage += fabs(e->coef * d_x);
       if (ulevel > b->pf_level)
         b->pf_level = ulevel;
     }
-    if (!bound_moot && u->bound * u->penalty <= level)
+    if (!bound_moot && bound * u->penalty <= level)
       return false;
     sys->F[sys->nF] = u;
     sys->fx[sys->nF++] = nx;
