@@ -51,6 +51,10 @@ FILES = {
     "unknown_host.txt": "h0\nnode-77\n",
     "badslots.txt": "h0:0\n",
     "notes.txt": "just a text file\n",
+    # found by fuzz_platform: an entity that references itself and, 10^8 times over, an
+    # undefined one; libxml2 raised errors for over a minute before the parse stopped at the
+    # first one
+    "laughs.xml": '<?xml version=\'1.0\'?>\n<!DOCTYPE platform [\n<!ENTITY e0ol "llollollollol">\n<!ENTITY e1 "&e0;&e0;&e0;&e0;&e0;&e0;&e0;&e0;&e0;&e0;">\n<!ENTITY e2 "&e1;&e1;&e1;&e1;&e1;&e1;&e1;&e1;&e1;&e1;">\n<!ENTITY e3 "&e2;&e2;&e2;&e2;&e2;&e2;&e2;&e2;&e2;&e2;">\n<!ENTITY e4 "&e3;&e3;&e3;&e3;&e3;&e3;&e3;&e3;&e3;&e3;">\n<!ENTITY e5 "&e4;&e4;&e4;&e4;&e4;&e4;&e4;&e4;&e4;&e4;">\n<!ENTITY e6 "&e5;&e5;&e5;&e5;&e5;&e5;&e5;&e5;&e5;&e5;">\n<!ENTITY e7 "&e6;&e6;&e6;&e6;&e6;&e6;&e6;&e6;&e6;&e6;">\n<!ENTITY e8 "&e7;&e7;&e7;&e7;&e7;&e7;&e7;&e7;&e7;&e7;">\n<!ENTITY e9 "&e9;&e8;&e8;&e8;&e8;&e8;&e8;&e8;&e8;&e8;">\n]>\n<platform version="4.1"><zone id="&e9;" routing="Full"platform>\n',
     "empty.sko": "",
 }
 
@@ -90,6 +94,8 @@ CASES = [
      r"truncated.xml:\d+: not well-formed XML"),
     ("platform not XML", ["SR", "-np", "2", "-platform", "{garbage.xml}", "BAD"], NZ,
      r"garbage.xml:1: not well-formed XML: Start tag expected"),
+    ("platform entity expansion", ["SR", "-np", "2", "-platform", "{laughs.xml}", "BAD"], NZ,
+     r"laughs.xml:\d+: not well-formed XML: Detected an entity reference loop"),
     ("platform without hosts", ["SR", "-np", "2", "-platform", "{nohost.xml}", "BAD"], NZ,
      r"platform .*nohost.xml has no host to run on"),
     ("platform bad speed unit", ["SR", "-np", "2", "-platform", "{badspeed.xml}", "BAD"], NZ,
