@@ -768,11 +768,12 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
     }
     needed += prev < a->len;
   }
-  /* one mapping of (the start of) the block: at least SHM_KEEP_SPAN of it, for keep_put */
-  bool whole_block = !partial && needed == 1 && S.gran == S.page;
-  if (whole_block && a->len < SHM_KEEP_SPAN)
+  /* one mapping of (the start of) the block, which SMPI_SHARED_FREE will keep: with small
+   * pages, at least SHM_KEEP_SPAN of it (huge pages map len, their granularity) */
+  bool single = !partial && needed == 1;
+  if (single && S.gran == S.page && a->len < SHM_KEEP_SPAN)
     a->maplen = S.block < SHM_KEEP_SPAN ? S.block : SHM_KEEP_SPAN;
-  if (whole_block) {
+  if (single) {
     uintptr_t kept = keep_get(a->maplen);
     if (kept) {
       a->base = kept;
@@ -866,9 +867,6 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
 
 /* ---- public entry points ---- */
 
-/* The public entry points are simulator work, like an MPI call: bracketing them keeps their
- * mmap/munmap (~5 us each, where a real malloc costs ~0.1 us) out of the rank's measured CPU
- * burst, and keeps the bursts around them short, so they need no CPU clock read. */
 static void *shared_malloc(size_t size, const char *file, int line)
 {
   char err[1024], site[512];
@@ -935,6 +933,9 @@ static void shared_free(void *ptr)
   free(a);
 }
 
+/* The public entry points are simulator work, like an MPI call: bracketing them keeps their
+ * mmap/munmap (~5 us each, where a real malloc costs ~0.1 us) out of the rank's measured CPU
+ * burst, and keeps the bursts around them short, so they need no CPU clock read. */
 SMPI_PUBLIC void *smpi_shared_malloc(size_t size, const char *file, int line)
 {
   smpi_enter_call();
