@@ -723,15 +723,10 @@ void p2p_wait_complete(smpi_req *r, const char *call)
 {
   if (r->complete)
     return;
-  /* p2p_waiter_init and _attach for one incomplete request, without their loop and memset:
-   * every blocking MPI_Send and MPI_Recv comes here */
+  p2p_waiter w;
   smpi_req *one[1] = {r};
-  p2p_waiter w = {.actor = eng_self(), .owner = p2p_my_world_rank(), .call = call,
-                  .reqs = one, .n = 1, .total = r->active ? 1 : 0};
-  ASSERTF(w.actor, "waiting from outside of any rank");
-  list_init(&w.done);
-  ASSERT(!r->waiter);
-  r->waiter = &w;
+  p2p_waiter_init(&w, call, one, 1);
+  p2p_waiter_attach(&w, r);
   p2p_waiter_block(&w);
   ASSERT(p2p_waiter_pop(&w) == r && r->complete);
 }
