@@ -1193,10 +1193,11 @@ static bool solve_lone(lmm_system *sys, lmm_variable *v)
  * event of the filling and fixes all of them; the rest of S then has nothing left to fix,
  * and the boundary does not move: checks (a) and (b) cannot fire). So it is computed here
  * in one walk of c's active list into scratch, then a commit over the arrays it filled (the
- * usage sum is kept up to date by every modification), instead of the machinery, which past the repair limit fills every
- * flow of the system. This is a link that n flows share equally and that is
- * nobody else's bottleneck: the root's link in a linear Reduce or Gather, where flows
- * start and end one at a time (an O(n) event either way, but without the heaps and arrays).
+ * usage sum is kept up to date by every modification), instead of the machinery, which past
+ * the repair limit fills every flow of the system. This is a link that n flows share equally
+ * and that is nobody else's bottleneck: the root's link in a linear Reduce or Gather, where
+ * flows start and end one at a time (an O(n) event either way, but without the heaps and
+ * arrays).
  *   Why it is the max-min allocation: c's flows have c saturated at an equal, hence maximal,
  * level; any other flow keeps its certificate, since the only constraints whose load moved
  * (the other constraints of c's flows) were unsaturated, thus nobody's bottleneck, and

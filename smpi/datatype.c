@@ -1201,9 +1201,6 @@ static void run(const dt_prog *p, const char *base, mover *m)
   }
 }
 
-/* Slow path for buffers in folded memory (SMPI_SHARED_MALLOC): the same walk as run(), but
- * every run goes through smpi_shared_aware_copy, which skips the bytes folded on either side
- * (see docs/emulation.md, "Messages"). Only taken when a buffer touches folded memory. */
 /* Elements i.. of a strided leaf whose user-side bytes all lie in folded memory move
  * nothing, whatever the packed side is: skip them at once (with one lookup) instead of one
  * lookup pair per element (the rows of a matrix folded with SMPI_SHARED_MALLOC, sent with a
@@ -1224,6 +1221,9 @@ static bool folded_tail(const dt_node *nd, size_t i, const char *b, mover *m)
   return true;
 }
 
+/* Slow path for buffers in folded memory (SMPI_SHARED_MALLOC): the same walk as run(), but
+ * every run goes through smpi_shared_aware_copy, which skips the bytes folded on either side
+ * (see docs/emulation.md, "Messages"). Only taken when a buffer touches folded memory. */
 static void run_folded(const dt_prog *p, const char *base, mover *m)
 {
   for (size_t k = 0; k < p->n && m->left > 0; k++) {
