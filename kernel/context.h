@@ -57,6 +57,10 @@ void ctx_destroy(ctx *c); /* not the current one; the maestro is never destroyed
 void ctx_switch(ctx *from, ctx *to); /* from must be the current context */
 void ctx_set_next(ctx *c, ctx *next);  /* where control goes when c's function returns */
 bool ctx_finished(const ctx *c);
+/* Hint that the switched-out context whose frames hold p (an address a little above its
+ * saved stack pointer) will run soon: starts loading those frames into the cache, without
+ * faulting and without leaving p's page (the next page up may be another stack's guard). */
+void ctx_prefetch_frames(const void *p);
 const char *ctx_name(const ctx *c);
 void *ctx_arg(const ctx *c);
 
