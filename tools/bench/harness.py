@@ -409,6 +409,9 @@ def main():
                          "scales); 1 repetition unless --reps is given")
     ap.add_argument("--max-ranks", type=int, default=65536,
                     help="--find-max stops here (past 4096 the platforms are enlarged)")
+    ap.add_argument("--min-ranks", type=int, default=16,
+                    help="--find-max starts here (a power of two times 16: e.g. 4096 to "
+                         "resume a search from a scale already measured)")
     ap.add_argument("--reps", type=int, default=None, help="repetitions (default 3)")
     ap.add_argument("--scales", default=None, help="comma-separated (default 16,64,256,1024)")
     ap.add_argument("--cases", default=None, help="comma-separated, from: " + ",".join(CASES))
@@ -433,7 +436,7 @@ def main():
     else:
         if a.find_max:
             top = a.max_ranks
-            scales = [16 << i for i in range(20) if 16 << i <= top]
+            scales = [16 << i for i in range(20) if a.min_ranks <= 16 << i <= top]
         else:
             scales = [int(s) for s in (a.scales or ("16,64,256,1024,4096" if a.full
                                                      else "16,64,256,1024")).split(",")]
