@@ -59,22 +59,26 @@ LOG_DEFAULT_CATEGORY(network);
  * hit gives bit-identical elements and penalty. Routes with more merged elements than fit
  * an entry are simply not cached.
  *
- * Layout: one set per source host (hosts beyond NET_RC_MAX_SETS share sets), two ways, each
- * way its own array:
+ * Layout: one set per source host (hosts beyond NET_RC_MAX_SETS share sets), NET_RC_WAYS
+ * ways. The keys of a set fill one cache line, so a lookup reads one line of keys and then
+ * the entry it finds; each way's entries are an array of their own:
  *
- *   way0: [src 0: 0->1] [src 1: 1->2] [src 2: 2->3] ...    most recent destination
- *   way1: [src 0: 0->7] [          ] [          ] ...     the one before
+ *   keys:  [src 0: 0->1 0->15 0->240 0->16 ...] [src 1: 1->2 ...] ...
+ *   way0:  [src 0: 0->1 ] [src 1: 1->2] [src 2: 2->3] ...
+ *   way1:  [src 0: 0->15] [          ] [          ] ...
  *
- * A rank talks to few peers at a time (ring and shift patterns: one; trees: a few), so
- * this keeps them without the conflicts of hashing pairs into one table, and a ring's
- * entries fill way0 only: fewer pages to fault in (the arrays are calloc'ed and touched
- * only where used). */
+ * A rank talks to few peers at a time: one in rings and shifts, four in a 2-D stencil, six
+ * in a 3-D one, a few in trees; with two ways a 2-D stencil missed on every message (each
+ * of its four peers came back after the other three), ~900 instructions each on a fat
+ * tree. A miss takes the first empty way, else the set's ways in turn (round robin: the
+ * set's next victim). A ring's entries fill way0 only: fewer pages to fault in (the arrays
+ * are calloc'ed and touched only where used). */
+#define NET_RC_WAYS 8
 #define NET_RC_ELEMS 10 /* 192-byte entries: a flat cluster's 5 elements in two cache lines */
 #define NET_RC_MAX_SETS (1u << 15)
 typedef struct net_route_entry {
-  uint32_t src1, dst; /* the key, src1 = src + 1 (0: empty, so that calloc'ed is empty) */
-  uint32_t nfwd;      /* links of the forward route (0: the message is latency only) */
-  uint32_t n;         /* merged elements */
+  _Alignas(64) uint32_t nfwd; /* links of the forward route (0: latency only) */
+  uint32_t n;    /* merged elements */
   double lat;         /* forward route latency, seconds */
   double penalty;     /* lat + sum of weight_S / capacity, summed in route order */
   struct {
@@ -82,6 +86,12 @@ typedef struct net_route_entry {
     double coef;
   } el[NET_RC_ELEMS]; /* side by side: a message reads both */
 } net_route_entry;
+
+/* the keys of a set, one cache line: src1 = src + 1 (0: empty, so that calloc'ed is empty) */
+typedef struct net_rc_keys {
+  uint32_t src1[NET_RC_WAYS];
+  uint32_t dst[NET_RC_WAYS];
+} net_rc_keys;
 
 typedef struct net_link {
   lmm_constraint *cnst; /* NULL until a flow first crosses the link */
@@ -112,8 +122,11 @@ static struct {
   uint32_t *el_link;
   double *el_coef;
   size_t el_cap;
-  net_route_entry *rcache; /* way 0, then way 1 at rcache + rcache_sets; NULL until used */
+  net_route_entry *rcache; /* way w of set s at rcache[w * rcache_sets + s]; NULL until used */
   void *rcache_mem;        /* its allocation */
+  net_rc_keys *rc_keys;    /* per set */
+  void *rc_keys_mem;
+  uint8_t *rc_victim;      /* per set: the way a miss replaces when none is empty */
   uint32_t rcache_sets;    /* power of two */
   net_route_entry rscratch;
   /* the factors of the last message size: most messages of a run have the size of the one
@@ -274,6 +287,8 @@ void net_model_shutdown(void)
   free(N.el_link);
   free(N.el_coef);
   free(N.rcache_mem);
+  free(N.rc_keys_mem);
+  free(N.rc_victim);
   memset(&N, 0, sizeof N);
 }
 
@@ -371,8 +386,6 @@ static int route_compute(size_t src, size_t dst, net_route_entry *e, char *err, 
   if (N.weight_s > 0)
     for (size_t i = 0; i < N.fwd.count; i++)
       penalty += N.weight_s / lmm_constraint_capacity(N.links[N.fwd.links[i]].cnst);
-  e->src1 = (uint32_t)src + 1;
-  e->dst = (uint32_t)dst;
   e->nfwd = (uint32_t)N.fwd.count;
   e->n = (uint32_t)n;
   e->lat = N.fwd.latency;
@@ -394,28 +407,40 @@ static const net_route_entry *route_entry(size_t src, size_t dst, char *err, siz
     size_t sets = 1;
     while (sets < want && sets < NET_RC_MAX_SETS)
       sets *= 2;
-    /* aligned on a cache line so that an entry spans as few lines as its size allows */
-    ASSERT(sizeof *N.rcache % 64 == 0);
-    N.rcache_mem = xcalloc(2 * sets + 1, sizeof *N.rcache);
+    /* aligned on a cache line so that an entry spans as few lines as its size allows, and
+     * a set's keys fill exactly one */
+    ASSERT(sizeof *N.rcache % 64 == 0 && sizeof *N.rc_keys == 64);
+    N.rcache_mem = xcalloc(NET_RC_WAYS * sets + 1, sizeof *N.rcache);
     N.rcache = (net_route_entry *)(((uintptr_t)N.rcache_mem + 63) & ~(uintptr_t)63);
+    N.rc_keys_mem = xcalloc(sets + 1, sizeof *N.rc_keys);
+    N.rc_keys = (net_rc_keys *)(((uintptr_t)N.rc_keys_mem + 63) & ~(uintptr_t)63);
+    N.rc_victim = xcalloc(sets, 1);
     N.rcache_sets = (uint32_t)sets;
   }
   size_t set = src & (N.rcache_sets - 1);
-  net_route_entry *e0 = &N.rcache[set], *e1 = &N.rcache[N.rcache_sets + set];
+  net_rc_keys *k = &N.rc_keys[set];
   uint32_t key = (uint32_t)src + 1;
-  if (e0->src1 == key && e0->dst == (uint32_t)dst)
-    return e0;
-  if (e1->src1 == key && e1->dst == (uint32_t)dst)
-    return e1;
+  int empty = -1;
+  for (int w = 0; w < NET_RC_WAYS; w++) {
+    if (k->src1[w] == key && k->dst[w] == (uint32_t)dst)
+      return &N.rcache[(size_t)w * N.rcache_sets + set];
+    if (empty < 0 && k->src1[w] == 0)
+      empty = w;
+  }
   if (route_compute(src, dst, &N.rscratch, err, errlen) != 0)
     return NULL;
   if (N.rscratch.n > NET_RC_ELEMS)
     return &N.rscratch;
-  /* the newest pair goes to way 0, the one it displaces to way 1 */
-  if (e0->src1)
-    *e1 = *e0;
-  *e0 = N.rscratch;
-  return e0;
+  int w = empty;
+  if (w < 0) {
+    w = N.rc_victim[set];
+    N.rc_victim[set] = (uint8_t)((w + 1) % NET_RC_WAYS);
+  }
+  k->src1[w] = key;
+  k->dst[w] = (uint32_t)dst;
+  net_route_entry *e = &N.rcache[(size_t)w * N.rcache_sets + set];
+  *e = N.rscratch;
+  return e;
 }
 
 act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn fn, void *data,

@@ -422,6 +422,39 @@ START_TEST(test_config_errors)
 }
 END_TEST
 
+/* The route cache keeps a few destinations per source: with more destinations than ways, in
+ * turn or scattered, every message must still take its own route. Each Di is i ms away and
+ * messages are 0 bytes, one per second, so each date is its start plus its route's latency
+ * (a wrong or stale entry shows as another Dj's latency). */
+START_TEST(test_route_cache)
+{
+  enum { N = 3 * 4 + 3 * 12 + 200 };
+  world_start(DATA "network/fan12.xml", cm02_nocross);
+  static job j[N];
+  int dst[N], n = 0;
+  for (int r = 0; r < 3; r++) /* a 2-D stencil's four peers */
+    for (int i = 1; i <= 4; i++)
+      dst[n++] = i;
+  for (int r = 0; r < 3; r++) /* twelve in turn: each comes back after eleven others */
+    for (int i = 1; i <= 12; i++)
+      dst[n++] = i;
+  unsigned x = 12345;
+  while (n < N) {
+    x = x * 1103515245u + 12345u;
+    dst[n++] = 1 + (int)((x >> 16) % 12);
+  }
+  for (int k = 0; k < N; k++) {
+    char name[8];
+    snprintf(name, sizeof name, "D%d", dst[k]);
+    j[k] = comm("S", name, 0, (double)k);
+  }
+  run_jobs(j, N);
+  for (int k = 0; k < N; k++)
+    ASSERT_DATE(j[k].done, (double)k + dst[k] * 1e-3);
+  world_stop();
+}
+END_TEST
+
 START_TEST(test_model_factors)
 {
   static const struct {
@@ -679,6 +712,7 @@ static Suite *network_suite(void)
   tcase_add_test(tc, test_no_route);
   tcase_add_test(tc, test_config_errors);
   tcase_add_test(tc, test_model_factors);
+  tcase_add_test(tc, test_route_cache);
   tcase_add_test(tc, test_cpu);
   suite_add_tcase(s, tc);
 
