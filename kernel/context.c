@@ -429,6 +429,13 @@ static int ctx_select_factory(const char *name, const ctx_ops **ops, char *err,
 }
 
 #if defined(CTX_ASAN)
+/* Lowest address of c's frames when its stack pointer was at sp: less a margin for the
+ * factory's swap frames, never under the stack (ctx_lsan_roots, ctx_destroy). */
+static uintptr_t ctx_used_lo(const ctx *c, uintptr_t sp)
+{
+  return sp - c->stack_lo > 4096 ? sp - 4096 : c->stack_lo;
+}
+
 /* LeakSanitizer's scan at exit knows the thread's own stack, not the contexts': memory that
  * only a context's frames point to (a rank's collective in progress when another rank calls
  * exit()) would be reported as leaked. Run at exit before LSan's own handler (registered
@@ -442,7 +449,7 @@ static void ctx_lsan_roots(void)
     uintptr_t sp = c == ctx_cur ? (uintptr_t)__builtin_frame_address(0) : c->asan_low;
     if (c->maestro || sp < c->stack_lo || sp >= c->stack_hi)
       continue;
-    uintptr_t lo = sp - c->stack_lo > 4096 ? sp - 4096 : c->stack_lo;
+    uintptr_t lo = ctx_used_lo(c, sp);
     __lsan_register_root_region((const void *)lo, c->stack_hi - lo);
   }
 }
@@ -835,7 +842,7 @@ void ctx_destroy(ctx *c)
    * stacks). A finished context needs nothing: its functions returned, which unpoisoned
    * their frames, and the next context rebuilds the same top frames. */
   if (!c->finished && c->asan_low) {
-    uintptr_t lo = c->asan_low - c->stack_lo > 4096 ? c->asan_low - 4096 : c->stack_lo;
+    uintptr_t lo = ctx_used_lo(c, c->asan_low);
     __asan_unpoison_memory_region((void *)lo, c->stack_hi - lo);
   }
 #endif
@@ -906,7 +913,7 @@ void ctx_set_next(ctx *c, ctx *next)
 void ctx_prefetch_frames(const void *p)
 {
   uintptr_t a = (uintptr_t)p & ~(uintptr_t)63;
-  uintptr_t end = (a | 4095) + 1;
+  uintptr_t end = (a | (ctx_page - 1)) + 1;
   if (end > a + 768)
     end = a + 768;
   for (uintptr_t q = a - 256; q < end; q += 64)
