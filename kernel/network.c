@@ -70,9 +70,9 @@ LOG_DEFAULT_CATEGORY(network);
  * A rank talks to few peers at a time: one in rings and shifts, four in a 2-D stencil, six
  * in a 3-D one, a few in trees; with two ways a 2-D stencil missed on every message (each
  * of its four peers came back after the other three), ~900 instructions each on a fat
- * tree. A miss takes the first empty way, else the set's ways in turn (round robin: the
- * set's next victim). A ring's entries fill way0 only: fewer pages to fault in (the arrays
- * are calloc'ed and touched only where used). */
+ * tree. A miss takes the set's ways in turn (round robin), so they fill in order before any
+ * is replaced, and a ring's entries fill way0 only: fewer pages to fault in (the arrays are
+ * calloc'ed and touched only where used). */
 #define NET_RC_WAYS 8
 #define NET_RC_ELEMS 10 /* 192-byte entries: a flat cluster's 5 elements in two cache lines */
 #define NET_RC_MAX_SETS (1u << 15)
@@ -126,7 +126,7 @@ static struct {
   void *rcache_mem;        /* its allocation */
   net_rc_keys *rc_keys;    /* per set */
   void *rc_keys_mem;
-  uint8_t *rc_victim;      /* per set: the way a miss replaces when none is empty */
+  uint8_t *rc_next;        /* per set: the way its next miss fills */
   uint32_t rcache_sets;    /* power of two */
   net_route_entry rscratch;
   /* the factors of the last message size: most messages of a run have the size of the one
@@ -288,7 +288,7 @@ void net_model_shutdown(void)
   free(N.el_coef);
   free(N.rcache_mem);
   free(N.rc_keys_mem);
-  free(N.rc_victim);
+  free(N.rc_next);
   memset(&N, 0, sizeof N);
 }
 
@@ -414,28 +414,21 @@ static const net_route_entry *route_entry(size_t src, size_t dst, char *err, siz
     N.rcache = (net_route_entry *)(((uintptr_t)N.rcache_mem + 63) & ~(uintptr_t)63);
     N.rc_keys_mem = xcalloc(sets + 1, sizeof *N.rc_keys);
     N.rc_keys = (net_rc_keys *)(((uintptr_t)N.rc_keys_mem + 63) & ~(uintptr_t)63);
-    N.rc_victim = xcalloc(sets, 1);
+    N.rc_next = xcalloc(sets, 1);
     N.rcache_sets = (uint32_t)sets;
   }
   size_t set = src & (N.rcache_sets - 1);
   net_rc_keys *k = &N.rc_keys[set];
   uint32_t key = (uint32_t)src + 1;
-  int empty = -1;
-  for (int w = 0; w < NET_RC_WAYS; w++) {
+  for (int w = 0; w < NET_RC_WAYS; w++)
     if (k->src1[w] == key && k->dst[w] == (uint32_t)dst)
       return &N.rcache[(size_t)w * N.rcache_sets + set];
-    if (empty < 0 && k->src1[w] == 0)
-      empty = w;
-  }
   if (route_compute(src, dst, &N.rscratch, err, errlen) != 0)
     return NULL;
   if (N.rscratch.n > NET_RC_ELEMS)
     return &N.rscratch;
-  int w = empty;
-  if (w < 0) {
-    w = N.rc_victim[set];
-    N.rc_victim[set] = (uint8_t)((w + 1) % NET_RC_WAYS);
-  }
+  int w = N.rc_next[set];
+  N.rc_next[set] = (uint8_t)((w + 1) % NET_RC_WAYS);
   k->src1[w] = key;
   k->dst[w] = (uint32_t)dst;
   net_route_entry *e = &N.rcache[(size_t)w * N.rcache_sets + set];
