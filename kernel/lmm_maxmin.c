@@ -1248,11 +1248,14 @@ static bool solve_one_bottleneck(lmm_system *sys)
    * commit (rem), the summed change of flows that really change (usage, check (a)) and the
    * largest new level (pf_level); per follower its new load (free_old) and largest level
    * (usage). Nothing outside scratch is written until every check passed. */
-  sys->iter++;
-  sys->nC = 0;
-  sys->nF = 0;
+  /* sys's counters and arrays in locals: the stores through b could alias them */
+  const uint64_t solve_no = sys->solve_no, iter = ++sys->iter;
+  size_t nC = 0, nF = 0;
+  sys->nC = sys->nF = 0; /* what a failed walk leaves */
   XGROW(sys->F, sys->capF, c->n_active);
   fx_reserve(sys, c->n_active);
+  lmm_variable **F = sys->F;
+  double *fx = sys->fx;
   double load = 0, max_level = 0;
   list_foreach(n, &c->active) {
     const lmm_element *ec = list_entry(n, lmm_element, cnode);
@@ -1265,16 +1268,16 @@ static bool solve_one_bottleneck(lmm_system *sys)
     double d_check = dmax(x, nx) - old, d_commit = nx - old, d_x = x - old;
     double bound = u->bound;
     bool bound_moot = bound < 0; /* bound_matters(u) == false, in the same walk */
-    for (size_t k = 0; k < u->n_elems; k++) {
+    for (size_t k = 0, ne = u->n_elems; k < ne; k++) {
       const lmm_element *e = &u->elems[k];
       lmm_constraint *b = e->cnst;
       if (e->coef <= 0)
         continue;
-      if (bound * e->coef >= b->capacity)
+      if (!bound_moot && bound * e->coef >= b->capacity)
         bound_moot = true;
       if (b == c)
         continue;
-      if (b->in_s == sys->solve_no) { /* a follower: counted, checked below */
+      if (b->in_s == solve_no) { /* a follower: counted, checked below */
         b->nfree++;
         b->free_old += e->coef * nx;
         if (ulevel > b->usage)
@@ -1283,11 +1286,11 @@ static bool solve_one_bottleneck(lmm_system *sys)
       }
       if (b->policy == LMM_FATPIPE && (b->sat || e->coef * dmax(x, nx) >= b->capacity * (1 - p)))
         return false;
-      if (b->in_c != sys->iter) {
-        b->in_c = sys->iter;
+      if (b->in_c != iter) {
+        b->in_c = iter;
         b->free_old = b->rem = b->usage = b->pf_level = 0;
-        XGROW(sys->C, sys->capC, sys->nC + 1);
-        sys->C[sys->nC++] = b;
+        XGROW(sys->C, sys->capC, nC + 1);
+        sys->C[nC++] = b;
       }
       b->free_old += e->coef * d_check;
       b->rem += e->coef * d_commit;
@@ -1298,12 +1301,14 @@ static bool solve_one_bottleneck(lmm_system *sys)
     }
     if (!bound_moot && bound * u->penalty <= level)
       return false;
-    sys->F[sys->nF] = u;
-    sys->fx[sys->nF++] = nx;
+    F[nF] = u;
+    fx[nF++] = nx;
     load += ec->coef * nx;
     if (ulevel > max_level)
       max_level = ulevel;
   }
+  sys->nC = nC;
+  sys->nF = nF;
   /* An unsaturated b must stay so (its saturation level stays above lambda). A saturated one
    * (a bottleneck of flows not on c) must see what check (a) lets pass: the flows of c on it
    * change by at most P * capacity in all and leave it saturated; and it must not overflow
