@@ -76,10 +76,14 @@ LOG_DEFAULT_CATEGORY(network);
 #define NET_RC_WAYS 8
 #define NET_RC_ELEMS 10 /* 192-byte entries: a flat cluster's 5 elements in two cache lines */
 #define NET_RC_MAX_SETS (1u << 15)
+#define NET_RC_MERGED UINT16_MAX
 typedef struct net_route_entry {
-  _Alignas(64) uint32_t nfwd; /* links of the forward route (0: latency only) */
-  uint32_t n;    /* merged elements */
+  _Alignas(64) uint16_t nfwd; /* links of the forward route (0: latency only) */
+  uint16_t n;         /* merged elements */
+  uint16_t nback;     /* links of the reverse route if no link is used twice (then elements
+                         are the forward links, then the reverse ones); else NET_RC_MERGED */
   double lat;         /* forward route latency, seconds */
+  double back_lat;    /* reverse route latency */
   double penalty;     /* lat + sum of weight_S / capacity, summed in route order */
   struct {
     lmm_constraint *cnst;
@@ -129,6 +133,7 @@ static struct {
   uint8_t *rc_next;        /* per set: the way its next miss fills */
   uint32_t rcache_sets;    /* power of two */
   net_route_entry rscratch;
+  size_t rc_computed, rc_mirrored;
   /* the factors of the last message size: most messages of a run have the size of the one
    * before (rings, shifts, collectives), and a piecewise lookup is a binary search */
   double fac_bytes; /* -1: none yet */
@@ -297,6 +302,12 @@ net_model_kind net_model_get_kind(void) { return N.kind; }
 act_model *net_act_model(void) { return &N.model; }
 size_t net_constraint_count(void) { return N.nconstraints; }
 
+void net_route_cache_stats(size_t *computed, size_t *mirrored)
+{
+  *computed = N.rc_computed;
+  *mirrored = N.rc_mirrored;
+}
+
 double net_bw_factor(double bytes)
 {
   ASSERT(N.initialized);
@@ -386,15 +397,61 @@ static int route_compute(size_t src, size_t dst, net_route_entry *e, char *err, 
   if (N.weight_s > 0)
     for (size_t i = 0; i < N.fwd.count; i++)
       penalty += N.weight_s / lmm_constraint_capacity(N.links[N.fwd.links[i]].cnst);
-  e->nfwd = (uint32_t)N.fwd.count;
-  e->n = (uint32_t)n;
+  ASSERTF(N.fwd.count < NET_RC_MERGED && N.back.count < NET_RC_MERGED,
+           "routes of %zu and %zu links", N.fwd.count, N.back.count);
+  e->nfwd = (uint16_t)N.fwd.count;
+  e->n = (uint16_t)n;
+  e->nback = n == N.fwd.count + N.back.count ? (uint16_t)N.back.count : NET_RC_MERGED;
   e->lat = N.fwd.latency;
+  e->back_lat = N.back.latency;
   e->penalty = penalty;
   for (size_t i = 0; i < n && i < NET_RC_ELEMS; i++) {
     e->el[i].cnst = N.links[N.el_link[i]].cnst;
     e->el[i].coef = N.el_coef[i];
   }
   return 0;
+}
+
+/* The entry of src -> dst made from the cached one of dst -> src, whose routes are the same
+ * two with their roles swapped: in a pairwise exchange every message's reverse comes soon
+ * after it, and each would otherwise look both routes up again (~400 instructions on a fat
+ * tree, a sixth of a pairwise Alltoall's message). Only when no link is used twice (then
+ * the elements are the two routes, each in its order, with coefficients 1 and the
+ * cross-traffic one): the same elements in the same order, and the penalty summed over the
+ * same links in the same order, as route_compute would give, so the same bits. */
+static bool route_mirror(size_t src, size_t dst, net_route_entry *out)
+{
+  if (!N.crosstraffic)
+    return false; /* the reverse route is not there */
+  size_t set = dst & (N.rcache_sets - 1);
+  const net_rc_keys *k = &N.rc_keys[set];
+  for (int w = 0; w < NET_RC_WAYS; w++) {
+    if (k->src1[w] != (uint32_t)dst + 1 || k->dst[w] != (uint32_t)src)
+      continue;
+    const net_route_entry *r = &N.rcache[(size_t)w * N.rcache_sets + set];
+    if (r->nback == NET_RC_MERGED || r == out) /* out: the victim way, when the sets coincide */
+      return false;
+    out->nfwd = r->nback;
+    out->nback = r->nfwd;
+    out->n = r->n;
+    out->lat = r->back_lat;
+    out->back_lat = r->lat;
+    double penalty = out->lat;
+    for (size_t i = 0; i < r->nback; i++) {
+      const lmm_constraint *c = r->el[r->nfwd + i].cnst;
+      if (N.weight_s > 0)
+        penalty += N.weight_s / lmm_constraint_capacity(c);
+      out->el[i].cnst = r->el[r->nfwd + i].cnst;
+      out->el[i].coef = 1.0;
+    }
+    for (size_t i = 0; i < r->nfwd; i++) {
+      out->el[r->nback + i].cnst = r->el[i].cnst;
+      out->el[r->nback + i].coef = CROSS_TRAFFIC_COEF;
+    }
+    out->penalty = penalty;
+    return true;
+  }
+  return false;
 }
 
 /* The cache entry of src -> dst, filled on a miss; NULL with err when there is no route.
@@ -423,16 +480,21 @@ static const net_route_entry *route_entry(size_t src, size_t dst, char *err, siz
   for (int w = 0; w < NET_RC_WAYS; w++)
     if (k->src1[w] == key && k->dst[w] == (uint32_t)dst)
       return &N.rcache[(size_t)w * N.rcache_sets + set];
-  if (route_compute(src, dst, &N.rscratch, err, errlen) != 0)
-    return NULL;
-  if (N.rscratch.n > NET_RC_ELEMS)
-    return &N.rscratch;
   int w = N.rc_next[set];
+  net_route_entry *e = &N.rcache[(size_t)w * N.rcache_sets + set];
+  if (route_mirror(src, dst, e)) {
+    N.rc_mirrored++;
+  } else {
+    N.rc_computed++;
+    if (route_compute(src, dst, &N.rscratch, err, errlen) != 0)
+      return NULL;
+    if (N.rscratch.n > NET_RC_ELEMS)
+      return &N.rscratch;
+    *e = N.rscratch;
+  }
   N.rc_next[set] = (uint8_t)((w + 1) % NET_RC_WAYS);
   k->src1[w] = key;
   k->dst[w] = (uint32_t)dst;
-  net_route_entry *e = &N.rcache[(size_t)w * N.rcache_sets + set];
-  *e = N.rscratch;
   return e;
 }
 

@@ -64,5 +64,7 @@ double net_lat_factor(double bytes);
 /* For tests and benchmarks. */
 act_model *net_act_model(void);
 size_t net_constraint_count(void); /* links crossed so far */
+/* Route cache misses since init: routes looked up, and entries made from the reverse pair's */
+void net_route_cache_stats(size_t *computed, size_t *mirrored);
 
 #endif

@@ -455,6 +455,41 @@ START_TEST(test_route_cache)
 }
 END_TEST
 
+/* A miss whose reverse pair is cached takes that entry with the routes' roles swapped
+ * (route_mirror): the dates must be those of looking the routes up, to the bit. The same
+ * concurrent messages run after their reverse pairs, and in a fresh model. B -> A and C -> A
+ * share ba1, so their shares follow their penalties (latency and weight_S per link, SMPI
+ * model), and a swapped latency, coefficient or link shows in the dates. B <-> C use bc
+ * both ways: not mirrored (merged element), looked up. */
+START_TEST(test_route_mirror)
+{
+  double warm[4], fresh[4];
+  size_t computed, mirrored;
+  for (int pass = 0; pass < 2; pass++) {
+    world_start(DATA "network/mirror.xml", NULL);
+    /* at 1 s, in this order: B -> A (mirrored from the warm-up's A -> B, else looked up),
+     * C -> A (from A -> C), B -> C (looked up: C -> B is merged), A -> B (a hit, else
+     * mirrored from B -> A); the warm-ups end long before 1 s */
+    job j[7] = {
+        comm("B", "A", 8e6, 1.0), comm("C", "A", 3e6, 1.0), comm("B", "C", 2e6, 1.0),
+        comm("A", "B", 4e6, 1.0), comm("A", "B", 1e6, 0.0), comm("A", "C", 1e6, 0.1),
+        comm("C", "B", 1e6, 0.2),
+    };
+    run_jobs(j, pass == 0 ? 7 : 4);
+    for (int k = 0; k < 4; k++)
+      (pass == 0 ? warm : fresh)[k] = j[k].done;
+    net_route_cache_stats(&computed, &mirrored);
+    ck_assert_uint_eq(mirrored, pass == 0 ? 2 : 1);
+    ck_assert_uint_eq(computed, pass == 0 ? 4 : 3);
+    world_stop();
+  }
+  for (int k = 0; k < 4; k++)
+    ck_assert_msg(warm[k] == fresh[k], "message %d: %.17g after its reverse, %.17g alone", k,
+                  warm[k], fresh[k]);
+  ck_assert_double_gt(fresh[0], 1.0 + 2.5e-3); /* they did run */
+}
+END_TEST
+
 START_TEST(test_model_factors)
 {
   static const struct {
@@ -713,6 +748,7 @@ static Suite *network_suite(void)
   tcase_add_test(tc, test_config_errors);
   tcase_add_test(tc, test_model_factors);
   tcase_add_test(tc, test_route_cache);
+  tcase_add_test(tc, test_route_mirror);
   tcase_add_test(tc, test_cpu);
   suite_add_tcase(s, tc);
 
