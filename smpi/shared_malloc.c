@@ -490,10 +490,26 @@ static void *reserve(size_t len, int prot, int flags)
   return a;
 }
 
+/* What to do besides raising vm.max_map_count: larger blocks help an allocation that spans
+ * several; one that fits a block takes one mapping whatever the block size, so the count of
+ * live allocations is what ran out (a small one per rank and call, at tens of thousands of
+ * ranks). */
+static const char *blocks_advice(size_t needed, size_t block, char *buf, size_t n)
+{
+  char c[32];
+  if (needed > 1)
+    snprintf(buf, n, " or use larger blocks (--cfg=smpi/shared-malloc-blocksize:%s)",
+             fmt_cfg_size(block, c, sizeof c));
+  else
+    snprintf(buf, n, "; larger blocks would not help: every live SMPI_SHARED_MALLOC takes a "
+                     "mapping of its own");
+  return buf;
+}
+
 /* The failure of a mapping, explained: the map count, huge pages, or memory. */
 static void mapping_error(int e, size_t size, size_t needed, char *err, size_t errlen)
 {
-  char a[32], b[32], c[32];
+  char a[32], b[32], c[160];
   if (e == ENOMEM && S.huge_path) {
     snprintf(err, errlen,
              "cannot map huge pages for a folded allocation of %s: no free huge page left? "
@@ -504,12 +520,12 @@ static void mapping_error(int e, size_t size, size_t needed, char *err, size_t e
     size_t in_use = count_process_mappings();
     size_t want = in_use + needed + 1024;
     snprintf(err, errlen,
-             "SMPI_SHARED_MALLOC of %s needs %zu mappings of %s; %zu are in use and "
-             "vm.max_map_count is %ld: raise it (sysctl -w vm.max_map_count=%zu) or use larger "
-             "blocks (--cfg=smpi/shared-malloc-blocksize:%s) (or the machine is out of memory)",
-             fmt_size(size, a, sizeof a), needed, fmt_size(S.block, b, sizeof b), in_use,
-             S.max_map_count, want < 262144 ? 262144 : want,
-             fmt_cfg_size(S.block * 64, c, sizeof c));
+             "SMPI_SHARED_MALLOC of %s needs %zu mapping%s of %s; %zu are in use and "
+             "vm.max_map_count is %ld: raise it (sysctl -w vm.max_map_count=%zu)%s (or the "
+             "machine is out of memory)",
+             fmt_size(size, a, sizeof a), needed, needed == 1 ? "" : "s",
+             fmt_size(S.block, b, sizeof b), in_use, S.max_map_count,
+             want < 262144 ? 262144 : want, blocks_advice(needed, S.block * 64, c, sizeof c));
   } else {
     snprintf(err, errlen, "cannot map a folded allocation of %s: %s", fmt_size(size, a, sizeof a),
              strerror(e));
@@ -789,14 +805,15 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
                     ? (size_t)S.max_map_count - S.nmaps
                     : 0;
   if (needed > room) {
-    char x[32], y[32], z[32];
+    char x[32], y[32], z[160];
     size_t want = S.nmaps + needed + 4096;
     snprintf(err, errlen,
-             "SMPI_SHARED_MALLOC of %s needs %zu mappings of %s (and %zu are used by folded "
+             "SMPI_SHARED_MALLOC of %s needs %zu mapping%s of %s (and %zu are used by folded "
              "memory already); vm.max_map_count is %ld: raise it (sysctl -w "
-             "vm.max_map_count=%zu) or use larger blocks (--cfg=smpi/shared-malloc-blocksize:%s)",
-             fmt_size(size, x, sizeof x), needed, fmt_size(S.block, y, sizeof y), S.nmaps,
-             S.max_map_count, want, fmt_cfg_size(suggest_block(size), z, sizeof z));
+             "vm.max_map_count=%zu)%s",
+             fmt_size(size, x, sizeof x), needed, needed == 1 ? "" : "s",
+             fmt_size(S.block, y, sizeof y), S.nmaps, S.max_map_count, want,
+             blocks_advice(needed, suggest_block(size), z, sizeof z));
     free(spans);
     free(a);
     return -1;
@@ -1085,6 +1102,13 @@ size_t smpi_shared_private_ranges(const void *buf, size_t len, smpi_byte_range *
     p += r;
   }
   return n;
+}
+
+void smpi_shared_set_max_map_count(long n)
+{
+  char err[256];
+  if (smpi_shared_init(err, sizeof err) == 0)
+    S.max_map_count = n > 0 ? n : read_max_map_count();
 }
 
 void smpi_shared_get_stats(smpi_shared_stats *out)

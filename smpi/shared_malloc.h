@@ -66,6 +66,9 @@ typedef struct smpi_shared_stats {
   size_t block_size;     /* smpi/shared-malloc-blocksize as used (rounded to huge pages) */
 } smpi_shared_stats;
 void smpi_shared_get_stats(smpi_shared_stats *out);
+/* Tests: count against a vm.max_map_count of n instead of the kernel's (n <= 0: the kernel's
+ * again), to reach the limit without using up the process's mappings. */
+void smpi_shared_set_max_map_count(long n);
 
 /* Forgets the configuration and the backing blocks so that the next allocation reads the
  * options again. Only with no live allocation (tests). Shared-call results are kept. */
