@@ -369,6 +369,15 @@ static void next_stamp(void)
   }
 }
 
+/* A flow's penalty, one forward link at a time from its latency: SimGrid's summation order
+ * (latency first, then the links in route order), so that penalties compare bit for bit.
+ * route_compute and route_mirror both sum with it, hence mirror entries have the bits of
+ * looked-up ones. */
+static inline double penalty_add(double penalty, const lmm_constraint *c)
+{
+  return N.weight_s > 0 ? penalty + N.weight_s / lmm_constraint_capacity(c) : penalty;
+}
+
 /* Looks the route src -> dst up (and dst -> src with cross-traffic) and fills *e with the
  * merged elements; e->n may exceed NET_RC_ELEMS, in which case only N.el_* hold them all.
  * Returns -1 with a message in err when a route is missing. */
@@ -391,12 +400,9 @@ static int route_compute(size_t src, size_t dst, net_route_entry *e, char *err, 
   for (size_t i = 0; i < N.back.count; i++)
     add_use(N.back.links[i], CROSS_TRAFFIC_COEF, &n);
 
-  /* the same summation order as SimGrid (latency first, then the links in route order) so
-   * that penalties compare bit for bit */
   double penalty = N.fwd.latency;
-  if (N.weight_s > 0)
-    for (size_t i = 0; i < N.fwd.count; i++)
-      penalty += N.weight_s / lmm_constraint_capacity(N.links[N.fwd.links[i]].cnst);
+  for (size_t i = 0; i < N.fwd.count; i++)
+    penalty = penalty_add(penalty, N.links[N.fwd.links[i]].cnst);
   ASSERTF(N.fwd.count < NET_RC_MERGED && N.back.count < NET_RC_MERGED,
            "routes of %zu and %zu links", N.fwd.count, N.back.count);
   e->nfwd = (uint16_t)N.fwd.count;
@@ -417,8 +423,9 @@ static int route_compute(size_t src, size_t dst, net_route_entry *e, char *err, 
  * after it, and each would otherwise look both routes up again (~400 instructions on a fat
  * tree, a sixth of a pairwise Alltoall's message). Only when no link is used twice (then
  * the elements are the two routes, each in its order, with coefficients 1 and the
- * cross-traffic one): the same elements in the same order, and the penalty summed over the
- * same links in the same order, as route_compute would give, so the same bits. */
+ * cross-traffic one): the same elements in the same order, and the penalty summed by
+ * penalty_add over the same links in the same order, as route_compute would give, so the
+ * same bits. */
 static bool route_mirror(size_t src, size_t dst, net_route_entry *out)
 {
   if (!N.crosstraffic)
@@ -438,10 +445,9 @@ static bool route_mirror(size_t src, size_t dst, net_route_entry *out)
     out->back_lat = r->lat;
     double penalty = out->lat;
     for (size_t i = 0; i < r->nback; i++) {
-      const lmm_constraint *c = r->el[r->nfwd + i].cnst;
-      if (N.weight_s > 0)
-        penalty += N.weight_s / lmm_constraint_capacity(c);
-      out->el[i].cnst = r->el[r->nfwd + i].cnst;
+      lmm_constraint *c = r->el[r->nfwd + i].cnst;
+      penalty = penalty_add(penalty, c);
+      out->el[i].cnst = c;
       out->el[i].coef = 1.0;
     }
     for (size_t i = 0; i < r->nfwd; i++) {
