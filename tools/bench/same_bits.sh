@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Fingerprints of simulated times, to show that a restructuring or an optimisation left every
+# simulated date where it was (DEVELOPERS: "keep simulated times bit-identical").
+#
+#   tools/bench/same_bits.sh BUILD_DIR > after.txt      then   diff before.txt after.txt
+#
+# For each harness case (tools/bench/harness.py's programs and platforms, computation not
+# measured so nothing depends on the real clock) it runs the program with a Paje trace of
+# every MPI call at 15 decimals (tracing/precision:15: below a double's spacing for dates
+# under ~8 s, so a changed low bit of any date shows) and prints one line:
+#
+#   case platform ranks  sha256-of-the-trace  simulated-time-line
+#
+# Two builds agree on every date of every event when their outputs are identical.
+set -euo pipefail
+build=$(cd "${1:?usage: same_bits.sh BUILD_DIR}" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$build/tools/smpicc" -O2 "$here/programs/bench_mpi.c" -o "$work/bench_mpi"
+"$build/tools/smpicc" -O2 "$here/programs/hpl_like.c" -o "$work/hpl_like" -lm
+
+run() { # name platform np cfg... -- prog args...
+  local name=$1 plat=$2 np=$3
+  shift 3
+  local cfg=()
+  while [ "$1" != -- ]; do cfg+=("$1"); shift; done
+  shift
+  local hf="$work/hosts" trace="$work/trace"
+  : > "$hf"
+  for ((i = 0; i < np; i++)); do echo "node-$i" >> "$hf"; done
+  local out
+  out=$("$build/tools/smpirun" -np "$np" -platform "$here/platforms/$plat.xml" -hostfile "$hf" \
+          --cfg=smpi/display-timing:yes --cfg=tracing/precision:15 -trace -trace-file "$trace" \
+          "${cfg[@]}" "$@" 2>&1 >/dev/null | grep -o 'simulated time: [^ ]* s')
+  printf '%s %s %s %s %s\n' "$name" "$plat" "$np" "$(sha256sum < "$trace" | cut -c1-16)" "$out"
+}
+
+nc=(--cfg=smpi/simulate-computation:no --cfg=smpi/privatization:no)
+for plat in cluster_flat fattree; do
+  for np in 16 64 256; do
+    for c in pingpong tokenring shiftring allreduce bcast reduceburst stencilflops; do
+      run "$c" "$plat" "$np" "${nc[@]}" -- "$work/bench_mpi" "$c"
+    done
+    run allreduce_rdb "$plat" "$np" "${nc[@]}" --cfg=smpi/allreduce:rdb -- "$work/bench_mpi" allreduce
+    if [ "$np" -le 64 ]; then
+      run alltoall "$plat" "$np" "${nc[@]}" -- "$work/bench_mpi" alltoall
+      run alltoall_pair "$plat" "$np" "${nc[@]}" --cfg=smpi/alltoall:pair -- "$work/bench_mpi" alltoall
+    fi
+  done
+  run hpl "$plat" 16 --cfg=smpi/simulate-computation:no -- "$work/hpl_like" 2048 64 4 4
+  run hpl "$plat" 64 --cfg=smpi/simulate-computation:no -- "$work/hpl_like" 4096 64 8 8
+done
