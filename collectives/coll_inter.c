@@ -28,7 +28,7 @@
 
 #include "collectives/coll_inter.h"
 #include "collectives/coll_private.h"
-#include "smpi/comm_impl.h"
+#include "smpi/mpi/comm_impl.h"
 #include "src/invariant.h"
 #include "src/mem.h"
 

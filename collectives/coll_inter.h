@@ -7,7 +7,7 @@
 #ifndef SMPI_COLLECTIVES_COLL_INTER_H
 #define SMPI_COLLECTIVES_COLL_INTER_H
 
-#include "smpi/comm.h"
+#include "smpi/mpi/comm.h"
 #include "smpi/mpi.h"
 
 int coll_inter_barrier(smpi_comm *c, MPI_Comm comm, const char *fname);

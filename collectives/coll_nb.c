@@ -49,12 +49,12 @@
 #include "collectives/coll_neighbor.h"
 #include "collectives/coll_trace.h"
 #include "kernel/engine.h"
-#include "smpi/call.h"
-#include "smpi/comm_impl.h"
-#include "smpi/datatype_impl.h"
-#include "smpi/handle.h"
-#include "smpi/p2p_private.h"
-#include "smpi/runtime.h"
+#include "smpi/bindings/call.h"
+#include "smpi/mpi/comm_impl.h"
+#include "smpi/mpi/datatype_impl.h"
+#include "smpi/mpi/handle.h"
+#include "smpi/mpi/p2p_private.h"
+#include "smpi/runtime/world.h"
 #include "src/invariant.h"
 #include "src/log.h"
 #include "src/mem.h"
@@ -64,7 +64,7 @@ LOG_NEW_SUBCATEGORY(smpi_coll_nb, smpi, "MPI nonblocking collectives");
 LOG_DEFAULT_CATEGORY(smpi_coll_nb);
 
 /* ---- private contexts ----
- * Communicator ids grow from 2 (np + 1) by 2 (smpi/ctx.c); ours come from the top quarter
+ * Communicator ids grow from 2 (np + 1) by 2 (smpi/mpi/ctx.c); ours come from the top quarter
  * of the id space and are recycled, so a job can run any number of nonblocking collectives
  * while at most 2^29 are in progress at once. */
 #define NB_CTX_FIRST 0xC0000000u

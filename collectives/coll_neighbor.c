@@ -16,10 +16,10 @@
 #include <stdlib.h>
 
 #include "collectives/coll_neighbor.h"
-#include "smpi/call.h"
-#include "smpi/comm_impl.h"
-#include "smpi/datatype.h"
-#include "smpi/p2p.h"
+#include "smpi/bindings/call.h"
+#include "smpi/mpi/comm_impl.h"
+#include "smpi/mpi/datatype.h"
+#include "smpi/mpi/p2p.h"
 #include "src/invariant.h"
 #include "src/mem.h"
 

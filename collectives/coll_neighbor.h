@@ -36,7 +36,7 @@
 
 #include <stddef.h>
 
-#include "smpi/comm.h"
+#include "smpi/mpi/comm.h"
 #include "smpi/mpi.h"
 
 /* the tags the blocking calls use (and tag + 1) */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "collectives/coll_private.h"
-#include "smpi/shared_malloc.h"
+#include "smpi/emulation/shared_malloc.h"
 #include "src/invariant.h"
 #include "src/mem.h"
 

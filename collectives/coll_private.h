@@ -7,7 +7,7 @@
  *     computes the decision features (coll_features: communicator size, bytes, ...)
  *     algorithm = smpi/bcast if set, else the smpi/coll-selector's choice
  *     coll_bcast_binomial_tree(&ctx, &args)      collectives/bcast/bcast_binomial_tree.c
- *       coll_recv(...), coll_send(...)           collectives/coll_ops.c -> smpi/p2p.h
+ *       coll_recv(...), coll_send(...)           collectives/coll_ops.c -> smpi/mpi/p2p.h
  *
  * Algorithms only talk to peers through the coll_* operations below, never through the
  * point-to-point API directly, and obey three rules so that the same code can later be
@@ -35,11 +35,11 @@
 
 #include "collectives/coll.h"
 #include "collectives/coll_list.h"
-#include "smpi/comm.h"
-#include "smpi/datatype.h"
+#include "smpi/mpi/comm.h"
+#include "smpi/mpi/datatype.h"
 #include "smpi/mpi.h"
-#include "smpi/op.h"
-#include "smpi/p2p.h"
+#include "smpi/mpi/op.h"
+#include "smpi/mpi/p2p.h"
 
 /* ---- the collectives and their algorithms (generated from coll_list.h) ---- */
 
@@ -171,7 +171,7 @@ extern const size_t coll_nselectors;
 int coll_run(coll_ctx *x, coll_id c, const coll_args *a);
 /* smpi/check-collectives: every member calls it once per collective, in program order,
  * with the resolved arguments and the MPI name ("MPI_Ibcast" for the nonblocking one);
- * a mismatch across members ends the job with a report (smpi/check.h). run_top does it
+ * a mismatch across members ends the job with a report (smpi/mpi/check.h). run_top does it
  * for the blocking collectives. */
 void coll_check_args(smpi_comm *c, coll_id id, const coll_args *a, const char *call);
 

@@ -3,8 +3,8 @@
 #ifndef SMPI_COLLECTIVES_COLL_TRACE_H
 #define SMPI_COLLECTIVES_COLL_TRACE_H
 
-#include "smpi/comm.h"
-#include "smpi/trace.h" /* SMPI_TRACE */
+#include "smpi/mpi/comm.h"
+#include "smpi/observe/trace.h" /* SMPI_TRACE */
 
 struct coll_args;
 

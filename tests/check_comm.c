@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "smpi/comm_impl.h"
-#include "smpi/handle.h"
+#include "smpi/mpi/comm_impl.h"
+#include "smpi/mpi/handle.h"
 #include "src/mem.h"
 
 /* ---- helpers ---- */

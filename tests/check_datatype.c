@@ -1,4 +1,4 @@
-/* Unit tests of datatypes and reduction ops (smpi/datatype*.c, smpi/op.c), through the
+/* Unit tests of datatypes and reduction ops (smpi/datatype*.c, smpi/mpi/op.c), through the
  * internal smpi_type_* / smpi_op_* functions (no runtime needed).
  *
  * Layouts are checked by packing a buffer whose bytes (or ints) hold their own index, so a
@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "smpi/datatype_impl.h"
-#include "smpi/op_impl.h"
+#include "smpi/mpi/datatype_impl.h"
+#include "smpi/mpi/op_impl.h"
 
 static void setup(void)
 {

@@ -1,10 +1,10 @@
-/* Matching queues (smpi/match.c): MPI's matching order, checked on hand-made cases and
+/* Matching queues (smpi/mpi/match.c): MPI's matching order, checked on hand-made cases and
  * against a naive reference on random operation sequences. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "smpi/p2p_private.h"
+#include "smpi/mpi/p2p_private.h"
 
 static uint64_t seq;
 

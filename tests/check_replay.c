@@ -1,4 +1,4 @@
-/* check_replay: the TI trace line parser (smpi/replay_parse.c) on every action shape of
+/* check_replay: the TI trace line parser (smpi/replay/replay_parse.c) on every action shape of
  * SimGrid 3.32's format, the datatype ids, and the messages of malformed lines. The replay
  * itself (timing against SimGrid, file layouts, file:line errors) is tested by
  * tests/mpi/replay_test.py. */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "smpi/replay.h"
+#include "smpi/replay/replay.h"
 
 static ti_action a;
 static char err[256];

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "smpi/win.h"
+#include "smpi/rma/win.h"
 
 static smpi_win make_win(char *base, MPI_Aint size, int unit, int flavor)
 {

@@ -1,4 +1,4 @@
-/* Memory folding (smpi/shared_malloc.c) and privatization of globals (smpi/privatize.c),
+/* Memory folding (smpi/emulation/shared_malloc.c) and privatization of globals (smpi/emulation/privatize.c),
  * tested without the runtime: folding is measured as physical memory of the backing blocks
  * (fstat of the memfd), not RSS, which counts a page once per mapping; privatization is
  * driven by hand on a layout made of this test's own arrays (the simulator is linked into
@@ -13,10 +13,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "smpi/datatype_impl.h"
-#include "smpi/op_impl.h"
-#include "smpi/privatize.h"
-#include "smpi/shared_malloc.h"
+#include "smpi/mpi/datatype_impl.h"
+#include "smpi/mpi/op_impl.h"
+#include "smpi/emulation/privatize.h"
+#include "smpi/emulation/shared_malloc.h"
 #include "smpi/smpi.h"
 #include "src/cfg.h"
 

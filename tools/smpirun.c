@@ -1,7 +1,7 @@
 /* smpirun: launch a program built with smpicc as a simulated MPI job.
  *
  * It checks the command line, then execs the program itself with the options in the
- * SMPI_LAUNCH environment variable (smpi/launch.h); the simulation runs inside the
+ * SMPI_LAUNCH environment variable (smpi/launch/launch.h); the simulation runs inside the
  * program's process, so the program's exit code, stdout and stderr come through unchanged.
  * The simulator prints nothing on stdout unless asked. */
 #include <errno.h>
@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "smpi/launch.h"
+#include "smpi/launch/launch.h"
 
 static const char *prog = "smpirun";
 

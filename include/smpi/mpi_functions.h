@@ -8,14 +8,14 @@
  *     params  the parameter list of the C binding, names included ("(void)" when empty;
  *             MPI_Pcontrol keeps its "...")
  *     args    the parameter names, to forward a call: MPI_Name args -> PMPI_Name args
- *     status  STUB: not implemented yet; smpi/api.c generates a PMPI_Name that reports
+ *     status  STUB: not implemented yet; smpi/bindings/api.c generates a PMPI_Name that reports
  *                   "MPI_Name is not implemented yet" and fails with
  *                   MPI_ERR_UNSUPPORTED_OPERATION (or a null value for non-int returns)
  *             IMPL: a module of smpi/ defines PMPI_Name itself
  *   SMPI_SECTION("title")  starts a group (a chapter of the standard); expands to nothing
  *                          unless the includer defines it (tools/mpi-coverage.c does)
  *
- * Who includes it: include/smpi/mpi.h (prototypes of MPI_Name and PMPI_Name), smpi/api.c
+ * Who includes it: include/smpi/mpi.h (prototypes of MPI_Name and PMPI_Name), smpi/bindings/api.c
  * (stubs and the weak MPI_Name -> PMPI_Name profiling wrappers), tools/mpi-coverage.c (the
  * coverage table: `ninja -C build mpi-coverage`) and tests/mpi/link_all.c.
  *

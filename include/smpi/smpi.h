@@ -37,7 +37,7 @@ SMPI_PUBLIC void smpi_execute_benched(double seconds);
 #ifdef __cplusplus
 }
 #endif
-/* ==== Memory folding and shared calls (smpi/shared_malloc.c; guide: docs/emulation.md) ====
+/* ==== Memory folding and shared calls (smpi/emulation/shared_malloc.c; guide: docs/emulation.md) ====
  *
  * SMPI_SHARED_MALLOC(size): memory whose content does not matter to the simulation (a
  *   matrix only computed on) folded onto one small physical block shared by all ranks
@@ -80,7 +80,7 @@ SMPI_PUBLIC void *smpi_shared_set_call(const char *func, const char *input, void
                                           : smpi_shared_set_call(#func, (input), (func)(__VA_ARGS__)))
 /* ==== end of memory folding ==== */
 
-/* ==== CPU sampling and compute variability (smpi/sample.c; guide: docs/emulation.md) ====
+/* ==== CPU sampling and compute variability (smpi/emulation/sample.c; guide: docs/emulation.md) ====
  *
  * Block form (the SMPI paper's):
  *   SMPI_SAMPLE_LOCAL(n) { ... }    the first n executions of the block by each rank run and

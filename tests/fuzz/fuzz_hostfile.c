@@ -1,4 +1,4 @@
-/* Fuzz target: hostfiles (smpi/hostfile.h), the text smpirun -hostfile reads.
+/* Fuzz target: hostfiles (smpi/runtime/hostfile.h), the text smpirun -hostfile reads.
  *
  * The whole input is the file, NUL bytes included (the parser takes a length). Oracles: a
  * successful parse has at least one entry; every name is non-empty, has no blank at either
@@ -7,7 +7,7 @@
  * that again gives the same entries (the format loses nothing the runtime uses). */
 #include "fuzz_common.h"
 
-#include "smpi/hostfile.h"
+#include "smpi/runtime/hostfile.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

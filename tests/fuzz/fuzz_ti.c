@@ -1,4 +1,4 @@
-/* Fuzz target: one line of a time-independent trace (smpi/replay.h, ti_parse_line), the
+/* Fuzz target: one line of a time-independent trace (smpi/replay/replay.h, ti_parse_line), the
  * function every replayed line goes through.
  *
  * The first byte is the communicator size the v-collectives expect (0..63), the rest the
@@ -8,7 +8,7 @@
  * to call, as the replay does, so stale counts arrays would show up under ASan. */
 #include "fuzz_common.h"
 
-#include "smpi/replay.h"
+#include "smpi/replay/replay.h"
 
 #include <limits.h>
 #include <math.h>

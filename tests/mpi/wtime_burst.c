@@ -5,7 +5,7 @@
  * clock was read first and a block between two MPI_Wtime calls took no simulated time. Under
  * a real MPI, t1 - t0 is the wall time of the block, at least its CPU time too.
  *
- * The block runs three times, one for each way a burst is measured (smpi/runtime.c): after
+ * The block runs three times, one for each way a burst is measured (smpi/emulation/burst.c): after
  * short bursts (no CPU clock read at its start: estimated from the last checkpoint), right
  * after a long one (CPU clock read at both ends), and after 20 000 short calls spanning
  * several checkpoint refreshes. */

@@ -1,4 +1,4 @@
-/* bench_privatize: cost of privatizing globals (smpi/privatize.c), per context switch and at
+/* bench_privatize: cost of privatizing globals (smpi/emulation/privatize.c), per context switch and at
  * start-up, for the copy and remap mechanisms, on a 4 KiB, 64 KiB and 1 MiB block of this
  * program's own .bss standing for a program's writable globals.
  *
@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "smpi/privatize.h"
+#include "smpi/emulation/privatize.h"
 
 static unsigned char seg[1 << 20] __attribute__((aligned(1 << 16)));
 

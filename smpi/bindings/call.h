@@ -1,0 +1,61 @@
+/* What every implemented PMPI function does at its entry and exit.
+ *
+ *   int PMPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+ *   {
+ *     SMPI_ENTER("MPI_Send");                 // stops the CPU burst timer (nesting-safe)
+ *     smpi_comm *c = SMPI_CHECK_COMM(comm);   // or returns MPI_ERR_COMM through the handler
+ *     SMPI_CHECK(count >= 0, comm, MPI_ERR_COUNT);
+ *     ...
+ *     SMPI_RETURN(MPI_SUCCESS);               // restarts the timer, returns
+ *   }
+ *
+ * Errors go through smpi_comm_error (the communicator's error handler), so the default
+ * MPI_ERRORS_ARE_FATAL ends the job with a message naming the rank, the call and the error,
+ * and MPI_ERRORS_RETURN returns the code. SMPI_ENTER also refuses calls before MPI_Init and
+ * after MPI_Finalize (MPI_ERR_OTHER, with a message saying so). */
+#ifndef SMPI_SMPI_CALL_H
+#define SMPI_SMPI_CALL_H
+
+#include "smpi/mpi/comm.h"
+#include "smpi/emulation/burst.h"
+#include "smpi/runtime/world.h"
+
+/* returns 0 when the call may proceed; _at also records where the program called from (the
+ * PMPI function's return address) for diagnostics (smpi/mpi/check.h) */
+int smpi_call_begin(const char *fname);
+int smpi_call_begin_at(const char *fname, const void *site);
+void smpi_call_end(void);
+
+#define SMPI_ENTER(fname)                                                                \
+  __attribute__((unused)) static const char *const smpi_fname_ = (fname);                \
+  do {                                                                                   \
+    int smpi_rc_ = smpi_call_begin_at(smpi_fname_, __builtin_return_address(0));         \
+    if (smpi_rc_ != 0)                                                                   \
+      return smpi_rc_;                                                                   \
+  } while (0)
+/* for the few calls allowed outside Init..Finalize (MPI_Initialized, MPI_Finalized, ...) */
+#define SMPI_ENTER_ANYTIME(fname)                                                        \
+  __attribute__((unused)) static const char *const smpi_fname_ = (fname);                \
+  smpi_enter_call()
+#define SMPI_RETURN(code)                                                                \
+  do {                                                                                   \
+    int smpi_ret_ = (code);                                                              \
+    smpi_call_end();                                                                     \
+    return smpi_ret_;                                                                    \
+  } while (0)
+/* error on comm: through its handler, then return */
+#define SMPI_FAIL(comm, code) SMPI_RETURN(smpi_comm_error((comm), (code), smpi_fname_))
+#define SMPI_CHECK(cond, comm, code)                                                     \
+  do {                                                                                   \
+    if (!(cond))                                                                         \
+      SMPI_FAIL(comm, code);                                                             \
+  } while (0)
+#define SMPI_CHECK_COMM(comm)                                                            \
+  ({                                                                                     \
+    smpi_comm *smpi_c_ = smpi_comm_get(comm);                                            \
+    if (!smpi_c_)                                                                        \
+      SMPI_FAIL(MPI_COMM_WORLD, MPI_ERR_COMM);                                           \
+    smpi_c_;                                                                             \
+  })
+
+#endif

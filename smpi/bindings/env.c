@@ -1,0 +1,215 @@
+/* Environment management: MPI_Init/Finalize and friends, MPI_Wtime, MPI_Abort, and the
+ * entry/exit of every MPI call (smpi/bindings/call.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/engine.h"
+#include "smpi/bindings/call.h"
+#include "smpi/mpi/check.h"
+#include "smpi/mpi/comm.h"
+#include "smpi/mpi/handle.h"
+#include "smpi/mpi/p2p.h"
+#include "smpi/runtime/progress.h"
+#include "smpi/emulation/burst.h"
+#include "smpi/runtime/world.h"
+#include "smpi/mpi/smpi_internal.h"
+#include "smpi/observe/trace.h"
+#include "src/cfg.h"
+#include "src/log.h"
+
+LOG_NEW_SUBCATEGORY(smpi_env, smpi, "MPI environment: init, finalize, time");
+
+static int thread_level_provided = MPI_THREAD_SINGLE;
+
+int smpi_call_begin(const char *fname) { return smpi_call_begin_at(fname, NULL); }
+
+int smpi_call_begin_at(const char *fname, const void *site)
+{
+  smpi_rank *me = smpi_self();
+  if (!me) {
+    fprintf(stderr, "smpi: %s called outside of any MPI process (from a thread the simulator "
+                    "does not know?)\n", fname);
+    smpi_abort_job(1);
+  }
+  /* the outermost call is the program's own: remember where it came from (smpi/mpi/check.h) */
+  bool outermost = me->call_depth == 0;
+  if (outermost)
+    smpi_check_enter(me->rank, fname, site);
+  smpi_enter_call();
+  if (outermost) /* after the CPU burst was measured: printing is the simulator's time */
+    smpi_progress_poll();
+  if (me->phase != SMPI_RANK_INITIALIZED) {
+    fflush(stdout);
+    fprintf(stderr, "smpi: rank %d called %s %s%s (MPI_ERR_OTHER)\n", me->rank, fname,
+            me->phase == SMPI_RANK_CREATED ? "before MPI_Init" : "after MPI_Finalize",
+            smpi_check_where(site));
+    /* no communicator is usable yet (or any more): the error is fatal, as in MPICH */
+    smpi_abort_job(1);
+  }
+  SMPI_TRACE(smpi_trace_call_begin(me, fname));
+  return 0;
+}
+
+void smpi_call_end(void)
+{
+  SMPI_TRACE(smpi_trace_call_end(smpi_self()));
+  smpi_leave_call();
+}
+
+static int init_common(const char *fname)
+{
+  smpi_rank *me = smpi_self();
+  if (!me) {
+    fprintf(stderr, "smpi: %s called outside of any MPI process\n", fname);
+    smpi_abort_job(1);
+  }
+  smpi_enter_call();
+  if (me->phase != SMPI_RANK_CREATED) {
+    fprintf(stderr, "smpi: rank %d called %s %s\n", me->rank, fname,
+            me->phase == SMPI_RANK_INITIALIZED ? "twice" : "after MPI_Finalize");
+    smpi_abort_job(1);
+  }
+  smpi_comm_rank_init(me->rank);
+  me->phase = SMPI_RANK_INITIALIZED;
+  SMPI_TRACE(smpi_trace_call_begin(me, fname));
+  double t = cfg_get_double("smpi/init");
+  if (t > 0)
+    smpi_sleep_now(t);
+  SMPI_TRACE(smpi_trace_call_end(me));
+  smpi_leave_call();
+  return MPI_SUCCESS;
+}
+
+int PMPI_Init(int *argc, char ***argv) { return init_common("MPI_Init"); }
+
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+  /* Ranks are user-level threads of one OS thread: only the thread that called
+   * MPI_Init_thread may call MPI (FUNNELED). */
+  thread_level_provided = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
+  if (provided)
+    *provided = thread_level_provided;
+  return init_common("MPI_Init_thread");
+}
+
+int PMPI_Query_thread(int *provided)
+{
+  SMPI_ENTER("MPI_Query_thread");
+  SMPI_CHECK(provided, MPI_COMM_WORLD, MPI_ERR_ARG);
+  *provided = thread_level_provided;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Is_thread_main(int *flag)
+{
+  SMPI_ENTER("MPI_Is_thread_main");
+  SMPI_CHECK(flag, MPI_COMM_WORLD, MPI_ERR_ARG);
+  *flag = 1;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Initialized(int *flag)
+{
+  smpi_rank *me = smpi_self();
+  if (flag)
+    *flag = me && me->phase != SMPI_RANK_CREATED;
+  return flag ? MPI_SUCCESS : MPI_ERR_ARG;
+}
+
+int PMPI_Finalized(int *flag)
+{
+  smpi_rank *me = smpi_self();
+  if (flag)
+    *flag = me && me->phase == SMPI_RANK_FINALIZED;
+  return flag ? MPI_SUCCESS : MPI_ERR_ARG;
+}
+
+int PMPI_Finalize(void)
+{
+  SMPI_ENTER("MPI_Finalize");
+  smpi_rank *me = smpi_self();
+  /* MPI 3.1 section 8.7.1: MPI_COMM_SELF's attributes are deleted first, while MPI is
+   * still fully usable in their callbacks */
+  smpi_comm_rank_finalize(me->rank);
+  smpi_p2p_report_pending(me->rank);
+  me->phase = SMPI_RANK_FINALIZED;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+  smpi_rank *me = smpi_self();
+  smpi_comm *c = smpi_comm_get(comm);
+  fflush(stdout);
+  fprintf(stderr, "smpi: MPI_Abort called by rank %d on %s with error code %d at simulated time %.9f s\n",
+          me ? me->rank : -1, c ? smpi_comm_display_name(c) : "an invalid communicator", errorcode,
+          eng_now());
+  smpi_abort_job(errorcode);
+}
+
+double PMPI_Wtime(void)
+{
+  smpi_rank *me = smpi_self();
+  if (!me || me->phase != SMPI_RANK_INITIALIZED)
+    return eng_now();
+  /* The computation since the last MPI call ends here and is injected before the clock is
+   * read, so that t1 - t0 around a computed block measures it (SimGrid does the same); then
+   * the call's own cost (smpi/wtime), so that polling loops on MPI_Wtime advance. */
+  smpi_enter_call();
+  double now = eng_now();
+  double t = cfg_get_double("smpi/wtime");
+  if (t > 0)
+    smpi_sleep_now(t);
+  smpi_leave_call();
+  return now;
+}
+
+double PMPI_Wtick(void) { return eng_timing_precision(); }
+
+int PMPI_Get_version(int *version, int *subversion)
+{
+  if (!version || !subversion)
+    return MPI_ERR_ARG;
+  *version = MPI_VERSION;
+  *subversion = MPI_SUBVERSION;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Get_library_version(char *version, int *resultlen)
+{
+  if (!version || !resultlen)
+    return MPI_ERR_ARG;
+  int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                   "smpi %s: simulated MPI %d.%d (on-line simulation of MPI applications)",
+                   smpi_version_string(), MPI_VERSION, MPI_SUBVERSION);
+  *resultlen = n < MPI_MAX_LIBRARY_VERSION_STRING ? n : MPI_MAX_LIBRARY_VERSION_STRING - 1;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Get_processor_name(char *name, int *resultlen)
+{
+  SMPI_ENTER("MPI_Get_processor_name");
+  SMPI_CHECK(name && resultlen, MPI_COMM_WORLD, MPI_ERR_ARG);
+  int n = route_host_name(smpi_w.routes, smpi_self()->host, name, MPI_MAX_PROCESSOR_NAME);
+  *resultlen = n < MPI_MAX_PROCESSOR_NAME ? n : MPI_MAX_PROCESSOR_NAME - 1;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+  SMPI_ENTER("MPI_Alloc_mem");
+  SMPI_CHECK(size >= 0, MPI_COMM_WORLD, MPI_ERR_SIZE);
+  SMPI_CHECK(baseptr, MPI_COMM_WORLD, MPI_ERR_ARG);
+  void *p = malloc(size ? (size_t)size : 1);
+  SMPI_CHECK(p, MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+  *(void **)baseptr = p;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Free_mem(void *base)
+{
+  SMPI_ENTER("MPI_Free_mem");
+  free(base);
+  SMPI_RETURN(MPI_SUCCESS);
+}

@@ -1,0 +1,44 @@
+/* CPU bursts (burst.c): the rank's own computation between MPI calls becomes simulated
+ * work on its host. Every entry point of the MPI layer brackets itself with
+ * smpi_enter_call / smpi_leave_call. */
+#ifndef SMPI_EMULATION_BURST_H
+#define SMPI_EMULATION_BURST_H
+
+#include <stdbool.h>
+
+#include "smpi/runtime/world.h"
+#include "src/invariant.h"
+
+/* CPU bursts: called at the entry and exit of every MPI call (nesting-safe). At entry the
+ * CPU time the rank spent since its last MPI call is injected as a computation on its
+ * host; at exit the timer restarts. Inline because every MPI call pays them, and without
+ * burst measurement (smpi/simulate-computation:no, or a negative smpi/cpu-threshold) they
+ * only count the nesting. */
+void smpi_burst_end(smpi_rank *me);   /* the outermost call begins: inject the burst */
+void smpi_burst_start(smpi_rank *me); /* the outermost call ends: restart the timer */
+static inline bool smpi_bursts_measured(void)
+{
+  return smpi_w.simulate_computation && smpi_w.cpu_threshold >= 0;
+}
+static inline void smpi_enter_call(void)
+{
+  smpi_rank *me = smpi_self();
+  if (me && me->call_depth++ == 0 && smpi_bursts_measured())
+    smpi_burst_end(me);
+}
+static inline void smpi_leave_call(void)
+{
+  smpi_rank *me = smpi_self();
+  if (!me)
+    return;
+  ASSERT(me->call_depth > 0);
+  if (--me->call_depth == 0 && smpi_bursts_measured())
+    smpi_burst_start(me);
+}
+/* Block the current rank while it computes flops on its host (smpi_execute_flops). */
+void smpi_execute_flops_now(double flops);
+/* Block the current rank for a duration of simulated time without using its CPU. */
+void smpi_sleep_now(double seconds);
+
+
+#endif

@@ -1,0 +1,703 @@
+/* Privatization of the program's global variables, and errno, per rank.
+ *
+ * All ranks run in one process, one at a time, on one OS thread. The program's globals live
+ * in the executable's writable segment (the simulator's own state is in libsmpi.so, another
+ * object). Only one rank runs at a time, so one copy in place suffices, swapped at each switch
+ * (kernel/engine.h: eng_on_switch) to the rank about to run:
+ *
+ *   executable's writable segment, after RELRO (found with dl_iterate_phdr):
+ *
+ *     | .got.plt | .data ............ | .bss ....... [stdout] ....... [environ] ... |
+ *       hole                                         hole (R_X86_64_COPY)  hole
+ *
+ *   holes stay shared by all ranks: the copy relocations are libc's own variables (stdout,
+ *   environ, optind...) placed in the executable by the linker; privatizing them would give
+ *   libc a different stdout depending on which rank runs. .got.plt is resolved the same for
+ *   everybody, once.
+ *
+ *   copy mode (small data; the usual case):      remap mode (large data):
+ *     switch A -> B:                               memfd = [rank 0 | rank 1 | ... | rank np-1]
+ *       segment bytes   -> store[A]  (memcpy)      switch A -> B:
+ *       store[B]        -> segment   (memcpy)        save holes; mmap(segment pages,
+ *     mappings: the stores (one region)                MAP_SHARED|MAP_FIXED, memfd,
+ *                                                      B * stride); restore holes
+ *                                                    mappings: the window and one view of
+ *                                                    the memfd (to reach other ranks' copies)
+ *
+ * Neither mechanism keeps a mapping per rank (SimGrid's dlopen of one copy of the program per
+ * rank costs several, so vm.max_map_count stops it near 6 500 ranks). A rank's copy is made the
+ * first time it runs, from the snapshot taken at set-up, so start-up costs O(1) per rank; in
+ * remap mode only the non-zero pages of the snapshot are written into a rank's copy, so an
+ * untouched .bss costs nothing per rank. Switching to the rank whose data is in place costs
+ * nothing; switching to the maestro leaves the data in place (the simulator does not use it).
+ *
+ * The executable's thread-local variables (its PT_TLS block, in the main thread's TLS) are
+ * copied in and out the same way; errno (libc's, per thread) is saved and restored. Other libc
+ * state (stdio buffers, rand(), strtok) stays shared, as in SimGrid. */
+#include "smpi/emulation/privatize.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "smpi/runtime/world.h"
+#include "src/cfg.h"
+#include "src/invariant.h"
+#include "src/log.h"
+#include "src/mem.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define PRIV_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PRIV_ASAN 1
+#endif
+#endif
+#ifdef PRIV_ASAN
+#include <dlfcn.h>
+#endif
+
+/* Copies of the program's data segment as whole ranges: the segment's globals sit between
+ * AddressSanitizer's redzones when the program is built with -fsanitize=address, and the
+ * intercepted memcpy reports a range that crosses them as a global-buffer-overflow although
+ * every byte belongs to the segment. Under ASan these copies go to libc's memcpy, found past
+ * the interceptor; the shadow memory needs nothing, since every rank's copy has the same
+ * layout. */
+static void seg_copy(void *dst, const void *src, size_t n)
+{
+#ifdef PRIV_ASAN
+  static void *(*raw)(void *, const void *, size_t);
+  if (!raw) {
+    raw = (void *(*)(void *, const void *, size_t))dlsym(RTLD_NEXT, "memcpy");
+    ASSERT(raw);
+  }
+  raw(dst, src, n);
+#else
+  memcpy(dst, src, n);
+#endif
+}
+
+LOG_NEW_SUBCATEGORY(smpi_privatize, smpi, "privatization of the program's global variables");
+LOG_DEFAULT_CATEGORY(smpi_privatize);
+
+#if defined(__x86_64__)
+#define PRIV_R_COPY R_X86_64_COPY
+#elif defined(__aarch64__)
+#define PRIV_R_COPY R_AARCH64_COPY
+#endif
+
+/* A privatized piece: addr/len in the program, off in a rank's store. */
+typedef struct priv_seg {
+  uintptr_t addr;
+  size_t len;
+  size_t off;
+} priv_seg;
+
+static struct {
+  bool ready;
+  smpi_priv_mode mode;
+  int np;
+  int live;    /* rank whose data is in place; -1: the initial data */
+  int running; /* rank running now, -1: the maestro (for errno) */
+  int *errnos;
+  int maestro_errno;
+  unsigned char *fresh; /* per rank: its copy has not been made yet */
+  size_t page;
+  /* copied pieces (copy mode: the data minus holes; both modes: the TLS block) */
+  priv_seg *copy;
+  size_t ncopy, copy_stride;
+  unsigned char *copy_store; /* np * copy_stride */
+  size_t copy_store_len;
+  unsigned char *copy_init;
+  /* remapped windows (remap mode) */
+  priv_seg *remap;
+  size_t nremap, remap_stride;
+  int fd;
+  unsigned char *view; /* the whole memfd, once */
+  size_t view_len;
+  size_t *init_pages; /* offsets (in a rank's stride) of the snapshot's non-zero pages */
+  size_t ninit;
+  unsigned char *init_data;
+  priv_seg *carry; /* holes inside the windows, carried across each remap */
+  size_t ncarry, carry_len;
+  unsigned char *carry_buf;
+  size_t private_bytes, hole_bytes;
+  unsigned long swaps;
+} P = {.live = -1, .running = -1, .fd = -1};
+
+void smpi_privatize_declare_config(void)
+{
+  cfg_declare_int("smpi/privatization-copy-max", 65536,
+                  "With smpi/privatization:yes, writable globals of at most this many bytes are "
+                  "copied in and out at each context switch; larger ones are remapped (one mmap "
+                  "per switch)");
+}
+
+static size_t page_up(size_t x) { return (x + P.page - 1) & ~(P.page - 1); }
+static size_t page_down(size_t x) { return x & ~(P.page - 1); }
+
+static int cmp_span(const void *a, const void *b)
+{
+  const smpi_priv_span *x = a, *y = b;
+  return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static smpi_priv_span *sorted_spans(const smpi_priv_span *s, size_t n)
+{
+  smpi_priv_span *c = xmalloc((n ? n : 1) * sizeof *c);
+  if (n)
+    memcpy(c, s, n * sizeof *c);
+  qsort(c, n, sizeof *c, cmp_span);
+  return c;
+}
+
+static void push_seg(priv_seg **v, size_t *n, size_t *cap, uintptr_t addr, size_t len)
+{
+  XGROW(*v, *cap, *n + 1);
+  (*v)[(*n)++] = (priv_seg){addr, len, 0};
+}
+
+/* data minus holes (both sorted) */
+static void subtract_holes(const smpi_priv_span *data, size_t ndata, const smpi_priv_span *holes,
+                           size_t nholes, priv_seg **out, size_t *nout, size_t *cap)
+{
+  for (size_t i = 0; i < ndata; i++) {
+    uintptr_t cur = data[i].addr, end = data[i].addr + data[i].len;
+    for (size_t h = 0; h < nholes && cur < end; h++) {
+      uintptr_t hs = holes[h].addr, he = holes[h].addr + holes[h].len;
+      if (he <= cur || hs >= end)
+        continue;
+      if (hs > cur)
+        push_seg(out, nout, cap, cur, hs - cur);
+      if (he > cur)
+        cur = he;
+    }
+    if (cur < end)
+      push_seg(out, nout, cap, cur, end - cur);
+  }
+}
+
+/* ---- the switch ---- */
+
+static void make_copy(int r)
+{
+  P.fresh[r] = 0;
+  if (P.ncopy)
+    memcpy(P.copy_store + (size_t)r * P.copy_stride, P.copy_init, P.copy_stride);
+  for (size_t k = 0; k < P.ninit; k++)
+    memcpy(P.view + (size_t)r * P.remap_stride + P.init_pages[k], P.init_data + k * P.page,
+           P.page);
+}
+
+static _Noreturn void remap_failed(int e, int rank)
+{
+  LOG_CRITICAL("privatization: cannot map the globals of rank %d in place: %s%s; the "
+               "simulation cannot go on (try --cfg=smpi/privatization:no, or raise "
+               "vm.max_map_count)",
+               rank, strerror(e), e == ENOMEM ? " (vm.max_map_count reached, or out of memory)" : "");
+  smpi_abort_job(1);
+}
+
+static void swap_to(int to)
+{
+  if (P.fresh[to])
+    make_copy(to);
+  if (P.ncopy) {
+    if (P.live >= 0) {
+      unsigned char *st = P.copy_store + (size_t)P.live * P.copy_stride;
+      for (size_t i = 0; i < P.ncopy; i++)
+        seg_copy(st + P.copy[i].off, (const void *)P.copy[i].addr, P.copy[i].len);
+    }
+    const unsigned char *st = P.copy_store + (size_t)to * P.copy_stride;
+    for (size_t i = 0; i < P.ncopy; i++)
+      seg_copy((void *)P.copy[i].addr, st + P.copy[i].off, P.copy[i].len);
+  }
+  if (P.nremap) {
+    for (size_t i = 0; i < P.ncarry; i++)
+      seg_copy(P.carry_buf + P.carry[i].off, (const void *)P.carry[i].addr, P.carry[i].len);
+    for (size_t i = 0; i < P.nremap; i++) {
+      off_t off = (off_t)((size_t)to * P.remap_stride + P.remap[i].off);
+      if (mmap((void *)P.remap[i].addr, P.remap[i].len, PROT_READ | PROT_WRITE,
+               MAP_SHARED | MAP_FIXED, P.fd, off) == MAP_FAILED)
+        remap_failed(errno, to);
+    }
+    for (size_t i = 0; i < P.ncarry; i++)
+      seg_copy((void *)P.carry[i].addr, P.carry_buf + P.carry[i].off, P.carry[i].len);
+  }
+  P.live = to;
+  P.swaps++;
+}
+
+void smpi_privatize_switch_to(int rank)
+{
+  if (!P.ready)
+    return;
+  int *e = &errno; /* one call to find it: this runs at every switch */
+  *(P.running >= 0 ? &P.errnos[P.running] : &P.maestro_errno) = *e;
+  ASSERTF(rank < P.np, "switch to rank %d of %d", rank, P.np);
+  P.running = rank;
+  if (rank >= 0 && rank != P.live && P.mode != SMPI_PRIV_OFF)
+    swap_to(rank);
+  *e = rank >= 0 ? P.errnos[rank] : P.maestro_errno;
+}
+
+void smpi_privatize_on_switch(eng_actor *to)
+{
+  int r = -1;
+  if (to) {
+    /* a rank's actor carries its smpi_rank; any other actor is treated like the maestro */
+    uintptr_t d = (uintptr_t)eng_actor_data(to), lo = (uintptr_t)smpi_w.ranks;
+    if (smpi_w.ranks && d >= lo && d < lo + (size_t)smpi_w.np * sizeof *smpi_w.ranks)
+      r = ((const smpi_rank *)d)->rank;
+  }
+  smpi_privatize_switch_to(r);
+}
+
+void *smpi_privatize_translate(int rank, const void *addr)
+{
+  if (!P.ready || P.mode == SMPI_PRIV_OFF || rank < 0 || rank >= P.np || rank == P.live)
+    return (void *)addr;
+  uintptr_t a = (uintptr_t)addr;
+  for (size_t i = 0; i < P.ncopy; i++)
+    if (a - P.copy[i].addr < P.copy[i].len) {
+      if (P.fresh[rank])
+        make_copy(rank);
+      return P.copy_store + (size_t)rank * P.copy_stride + P.copy[i].off + (a - P.copy[i].addr);
+    }
+  for (size_t i = 0; i < P.ncarry; i++)
+    if (a - P.carry[i].addr < P.carry[i].len)
+      return (void *)addr; /* shared */
+  for (size_t i = 0; i < P.nremap; i++)
+    if (a - P.remap[i].addr < P.remap[i].len) {
+      if (P.fresh[rank])
+        make_copy(rank);
+      return P.view + (size_t)rank * P.remap_stride + P.remap[i].off + (a - P.remap[i].addr);
+    }
+  return (void *)addr;
+}
+
+/* ---- set-up ---- */
+
+/* reads segment pages whole, redzones included: not instrumented (see seg_copy) */
+__attribute__((no_sanitize_address)) static bool is_zero(const unsigned char *p, size_t n)
+{
+  const uint64_t *w = (const uint64_t *)(const void *)p;
+  for (size_t i = 0; i < n / 8; i++)
+    if (w[i])
+      return false;
+  return true;
+}
+
+static int setup_copy(priv_seg *segs, size_t nsegs, char *err, size_t errlen)
+{
+  size_t stride = 0;
+  for (size_t i = 0; i < nsegs; i++) {
+    stride = (stride + 15) & ~(size_t)15; /* keep each piece's copy aligned like memcpy likes */
+    segs[i].off = stride;
+    stride += segs[i].len;
+  }
+  P.copy = segs;
+  P.ncopy = nsegs;
+  P.copy_stride = stride;
+  if (!nsegs)
+    return 0;
+  P.copy_store_len = (size_t)P.np * stride;
+  P.copy_store = mmap(NULL, P.copy_store_len, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (P.copy_store == MAP_FAILED) {
+    P.copy_store = NULL;
+    snprintf(err, errlen,
+             "privatization: cannot reserve %zu bytes for the private globals of %d ranks: %s "
+             "(run fewer ranks, or --cfg=smpi/privatization:no if the program has no global "
+             "state)",
+             P.copy_store_len, P.np, strerror(errno));
+    return -1;
+  }
+  P.copy_init = xmalloc(stride);
+  for (size_t i = 0; i < nsegs; i++)
+    seg_copy(P.copy_init + segs[i].off, (const void *)segs[i].addr, segs[i].len);
+  return 0;
+}
+
+static int setup_remap(const smpi_priv_span *data, size_t ndata, const smpi_priv_span *holes,
+                       size_t nholes, char *err, size_t errlen)
+{
+  /* page windows over the data, adjacent ones merged so that a switch costs one mmap each */
+  size_t cap = 0;
+  for (size_t i = 0; i < ndata; i++) {
+    uintptr_t s = page_down(data[i].addr), e = page_up(data[i].addr + data[i].len);
+    if (P.nremap && s <= P.remap[P.nremap - 1].addr + P.remap[P.nremap - 1].len) {
+      priv_seg *w = &P.remap[P.nremap - 1];
+      if (e > w->addr + w->len)
+        w->len = e - w->addr;
+    } else {
+      push_seg(&P.remap, &P.nremap, &cap, s, e - s);
+    }
+  }
+  for (size_t i = 0; i < P.nremap; i++) {
+    P.remap[i].off = P.remap_stride;
+    P.remap_stride += P.remap[i].len;
+  }
+  /* the holes, carried from the outgoing window to the incoming one */
+  cap = 0;
+  for (size_t h = 0; h < nholes; h++) {
+    for (size_t i = 0; i < P.nremap; i++) {
+      uintptr_t s = holes[h].addr, e = holes[h].addr + holes[h].len;
+      uintptr_t ws = P.remap[i].addr, we = ws + P.remap[i].len;
+      if (s < ws)
+        s = ws;
+      if (e > we)
+        e = we;
+      if (s < e) {
+        push_seg(&P.carry, &P.ncarry, &cap, s, e - s);
+        P.carry[P.ncarry - 1].off = P.carry_len;
+        P.carry_len += e - s;
+      }
+    }
+  }
+  P.carry_buf = xmalloc(P.carry_len ? P.carry_len : 1);
+
+  if (P.remap_stride && (size_t)P.np > (((size_t)1 << 46) / P.remap_stride)) {
+    snprintf(err, errlen,
+             "privatization: %d copies of %zu bytes of globals exceed the address space; run "
+             "fewer ranks or make the big arrays dynamic (malloc, or SMPI_SHARED_MALLOC)",
+             P.np, P.remap_stride);
+    return -1;
+  }
+  P.view_len = (size_t)P.np * P.remap_stride;
+  P.fd = memfd_create("smpi-privatize", MFD_CLOEXEC);
+  if (P.fd < 0) {
+    int e = errno;
+    snprintf(err, errlen, "privatization: cannot create the memory file holding the ranks' "
+             "globals: %s%s", strerror(e),
+             e == EMFILE || e == ENFILE ? " (too many open files: raise the limit, e.g. ulimit "
+                                          "-n 65536)"
+                                        : " (or use --cfg=smpi/privatization:copy)");
+    return -1;
+  }
+  if (ftruncate(P.fd, (off_t)P.view_len) != 0) {
+    snprintf(err, errlen, "privatization: cannot size the memory file holding %d copies of %zu "
+             "bytes of globals: %s", P.np, P.remap_stride, strerror(errno));
+    return -1;
+  }
+  P.view = mmap(NULL, P.view_len, PROT_READ | PROT_WRITE, MAP_SHARED, P.fd, 0);
+  if (P.view == MAP_FAILED) {
+    P.view = NULL;
+    snprintf(err, errlen, "privatization: cannot map the ranks' globals (%zu bytes): %s%s",
+             P.view_len, strerror(errno),
+             errno == ENOMEM ? " (out of address space or vm.max_map_count reached: sysctl -w "
+                               "vm.max_map_count=262144)"
+                             : "");
+    return -1;
+  }
+  /* snapshot of the non-zero pages: a fresh memfd reads as zeros already */
+  size_t icap = 0;
+  for (size_t i = 0; i < P.nremap; i++)
+    for (size_t o = 0; o < P.remap[i].len; o += P.page) {
+      const unsigned char *pg = (const unsigned char *)P.remap[i].addr + o;
+      if (is_zero(pg, P.page))
+        continue;
+      XGROW(P.init_pages, icap, P.ninit + 1);
+      P.init_pages[P.ninit++] = P.remap[i].off + o;
+    }
+  P.init_data = xmalloc(P.ninit ? P.ninit * P.page : 1);
+  for (size_t k = 0, i = 0; i < P.nremap; i++)
+    for (size_t o = 0; o < P.remap[i].len && k < P.ninit; o += P.page)
+      if (P.init_pages[k] == P.remap[i].off + o)
+        seg_copy(P.init_data + P.page * k++, (const void *)(P.remap[i].addr + o), P.page);
+  return 0;
+}
+
+int smpi_privatize_setup(const smpi_priv_layout *l, int np, smpi_priv_mode mode,
+                         size_t copy_max, char *err, size_t errlen)
+{
+  smpi_privatize_teardown();
+  ASSERT(np >= 0);
+  P.page = (size_t)sysconf(_SC_PAGESIZE);
+  P.np = np;
+  P.errnos = xcalloc(np > 0 ? (size_t)np : 1, sizeof *P.errnos);
+  P.mode = SMPI_PRIV_OFF;
+  P.ready = true;
+  if (!l || mode == SMPI_PRIV_OFF || np == 0)
+    return 0;
+
+  smpi_priv_span *data = sorted_spans(l->data, l->ndata);
+  smpi_priv_span *holes = sorted_spans(l->holes, l->nholes);
+  priv_seg *segs = NULL;
+  size_t nsegs = 0, cap = 0;
+  subtract_holes(data, l->ndata, holes, l->nholes, &segs, &nsegs, &cap);
+  size_t bytes = 0, total = 0;
+  for (size_t i = 0; i < nsegs; i++)
+    bytes += segs[i].len;
+  for (size_t i = 0; i < l->ndata; i++)
+    total += data[i].len;
+  P.hole_bytes = total - bytes;
+  P.private_bytes = bytes + l->tls.len;
+  if (P.private_bytes == 0) {
+    free(segs);
+    free(data);
+    free(holes);
+    return 0;
+  }
+  if (mode == SMPI_PRIV_AUTO)
+    mode = bytes <= copy_max ? SMPI_PRIV_COPY : SMPI_PRIV_REMAP;
+  if (bytes == 0)
+    mode = SMPI_PRIV_COPY;
+  P.fresh = xmalloc((size_t)np);
+  memset(P.fresh, 1, (size_t)np);
+
+  int rc;
+  if (mode == SMPI_PRIV_REMAP) {
+    /* only the TLS block is copied */
+    free(segs);
+    segs = NULL;
+    nsegs = cap = 0;
+    rc = setup_remap(data, l->ndata, holes, l->nholes, err, errlen);
+  } else {
+    rc = 0;
+  }
+  if (rc == 0) {
+    if (l->tls.len)
+      push_seg(&segs, &nsegs, &cap, l->tls.addr, l->tls.len);
+    rc = setup_copy(segs, nsegs, err, errlen);
+  } else {
+    free(segs);
+  }
+  free(data);
+  free(holes);
+  if (rc != 0) {
+    smpi_privatize_teardown();
+    return -1;
+  }
+  P.mode = mode;
+  return 0;
+}
+
+void smpi_privatize_teardown(void)
+{
+  if (!P.ready)
+    return;
+  if (P.nremap && P.live >= 0) {
+    /* back to ordinary private memory holding the data in place */
+    for (size_t i = 0; i < P.nremap; i++) {
+      void *w = (void *)P.remap[i].addr;
+      unsigned char *keep = xmalloc(P.remap[i].len);
+      seg_copy(keep, w, P.remap[i].len);
+      if (mmap(w, P.remap[i].len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+               -1, 0) == MAP_FAILED)
+        DIE("cannot turn the privatized globals back into private memory: %s", strerror(errno));
+      seg_copy(w, keep, P.remap[i].len);
+      free(keep);
+    }
+  }
+  if (P.view)
+    munmap(P.view, P.view_len);
+  if (P.fd >= 0)
+    close(P.fd);
+  if (P.copy_store)
+    munmap(P.copy_store, P.copy_store_len);
+  free(P.copy);
+  free(P.copy_init);
+  free(P.remap);
+  free(P.init_pages);
+  free(P.init_data);
+  free(P.carry);
+  free(P.carry_buf);
+  free(P.fresh);
+  free(P.errnos);
+  memset(&P, 0, sizeof P);
+  P.live = P.running = P.fd = -1;
+}
+
+void smpi_privatize_get_stats(smpi_priv_stats *out)
+{
+  memset(out, 0, sizeof *out);
+  out->mode = P.mode;
+  out->private_bytes = P.private_bytes;
+  size_t c = 0;
+  for (size_t i = 0; i < P.ncopy; i++)
+    c += P.copy[i].len;
+  out->copied_bytes = c;
+  out->remapped_bytes = P.remap_stride;
+  out->hole_bytes = P.hole_bytes;
+  out->mappings = (P.copy_store ? 1 : 0) + (P.view ? 1 : 0) + P.nremap;
+  out->swaps = P.swaps;
+}
+
+/* ---- what to privatize: the main executable ---- */
+
+typedef struct exe_info {
+  bool found;
+  uintptr_t bias;
+  const ElfW(Phdr) *phdr;
+  size_t phnum;
+  void *tls_data;
+} exe_info;
+
+static int first_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+  exe_info *x = data;
+  x->found = true;
+  x->bias = info->dlpi_addr;
+  x->phdr = info->dlpi_phdr;
+  x->phnum = info->dlpi_phnum;
+  x->tls_data = size >= offsetof(struct dl_phdr_info, dlpi_tls_data) + sizeof info->dlpi_tls_data
+                    ? info->dlpi_tls_data
+                    : NULL;
+  return 1; /* the main program comes first: stop there */
+}
+
+static void push_span(smpi_priv_span **v, size_t *n, size_t *cap, uintptr_t addr, size_t len)
+{
+  if (!len)
+    return;
+  XGROW(*v, *cap, *n + 1);
+  (*v)[(*n)++] = (smpi_priv_span){addr, len};
+}
+
+/* The dynamic section's holes: copy relocations and .got.plt. */
+static void dynamic_holes(const exe_info *x, const ElfW(Dyn) *dyn, smpi_priv_layout *out,
+                          size_t *cap)
+{
+  uintptr_t rela = 0, symtab = 0, pltgot = 0;
+  size_t relasz = 0, relaent = sizeof(ElfW(Rela)), syment = sizeof(ElfW(Sym)), pltrelsz = 0;
+  long pltrel = DT_RELA;
+  /* ld.so may have relocated these addresses in place, or not: a link-time address of a
+   * position-independent executable is below its load address */
+#define PRIV_FIX(v) ((uintptr_t)(v) < x->bias ? (uintptr_t)(v) + x->bias : (uintptr_t)(v))
+  for (const ElfW(Dyn) *d = dyn; d->d_tag != DT_NULL; d++) {
+    switch (d->d_tag) {
+    case DT_RELA: rela = PRIV_FIX(d->d_un.d_ptr); break;
+    case DT_RELASZ: relasz = d->d_un.d_val; break;
+    case DT_RELAENT: relaent = d->d_un.d_val; break;
+    case DT_SYMTAB: symtab = PRIV_FIX(d->d_un.d_ptr); break;
+    case DT_SYMENT: syment = d->d_un.d_val; break;
+    case DT_PLTGOT: pltgot = PRIV_FIX(d->d_un.d_ptr); break;
+    case DT_PLTRELSZ: pltrelsz = d->d_un.d_val; break;
+    case DT_PLTREL: pltrel = (long)d->d_un.d_val; break;
+    default: break;
+    }
+  }
+#undef PRIV_FIX
+#ifdef PRIV_R_COPY
+  if (rela && symtab && relaent)
+    for (size_t i = 0; i < relasz / relaent; i++) {
+      const ElfW(Rela) *r = (const ElfW(Rela) *)(rela + i * relaent);
+      if (ELF64_R_TYPE(r->r_info) != PRIV_R_COPY)
+        continue;
+      const ElfW(Sym) *s = (const ElfW(Sym) *)(symtab + ELF64_R_SYM(r->r_info) * syment);
+      push_span(&out->holes, &out->nholes, cap, x->bias + r->r_offset, s->st_size);
+    }
+#else
+  (void)rela;
+  (void)symtab;
+  (void)relasz;
+  (void)relaent;
+  (void)syment;
+  LOG_WARN("privatization: copy relocations are not detected on this architecture; libc "
+           "variables such as stdout may be privatized by mistake");
+#endif
+  if (pltgot) {
+    size_t entsz = pltrel == DT_RELA ? sizeof(ElfW(Rela)) : sizeof(ElfW(Rel));
+    push_span(&out->holes, &out->nholes, cap, pltgot, (3 + pltrelsz / entsz) * sizeof(void *));
+  }
+}
+
+int smpi_privatize_discover(smpi_priv_layout *out, char *err, size_t errlen)
+{
+  memset(out, 0, sizeof *out);
+  exe_info x = {0};
+  dl_iterate_phdr(first_object, &x);
+  if (!x.found) {
+    snprintf(err, errlen, "privatization: cannot find the program's program headers");
+    return -1;
+  }
+  uintptr_t relro_s = 0, relro_e = 0;
+  const ElfW(Dyn) *dyn = NULL;
+  size_t tls_len = 0;
+  for (size_t i = 0; i < x.phnum; i++) {
+    const ElfW(Phdr) *ph = &x.phdr[i];
+    if (ph->p_type == PT_GNU_RELRO) {
+      relro_s = x.bias + ph->p_vaddr;
+      relro_e = relro_s + ph->p_memsz;
+    } else if (ph->p_type == PT_DYNAMIC) {
+      dyn = (const ElfW(Dyn) *)(x.bias + ph->p_vaddr);
+    } else if (ph->p_type == PT_TLS) {
+      tls_len = ph->p_memsz;
+    }
+  }
+  size_t dcap = 0, hcap = 0;
+  for (size_t i = 0; i < x.phnum; i++) {
+    const ElfW(Phdr) *ph = &x.phdr[i];
+    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W))
+      continue;
+    uintptr_t s = x.bias + ph->p_vaddr, e = s + ph->p_memsz;
+    /* RELRO is read-only once relocated: what is writable is around it */
+    if (relro_e > s && relro_s < e) {
+      push_span(&out->data, &out->ndata, &dcap, s, relro_s > s ? relro_s - s : 0);
+      s = relro_e;
+    }
+    if (s < e)
+      push_span(&out->data, &out->ndata, &dcap, s, e - s);
+  }
+  if (dyn)
+    dynamic_holes(&x, dyn, out, &hcap);
+  if (tls_len && x.tls_data)
+    out->tls = (smpi_priv_span){(uintptr_t)x.tls_data, tls_len};
+  uintptr_t self = (uintptr_t)&P;
+  for (size_t i = 0; i < out->ndata; i++)
+    if (self - out->data[i].addr < out->data[i].len)
+      out->simulator_inside = true;
+  return 0;
+}
+
+void smpi_privatize_layout_free(smpi_priv_layout *l)
+{
+  free(l->data);
+  free(l->holes);
+  memset(l, 0, sizeof *l);
+}
+
+int smpi_privatize_init(char *err, size_t errlen)
+{
+  smpi_privatize_declare_config();
+  const char *v = cfg_is_declared("smpi/privatization") ? cfg_get_string("smpi/privatization")
+                                                         : "yes";
+  /* "yes" and SimGrid's "dlopen" both mean: privatize, with the cheapest mechanism */
+  smpi_priv_mode mode = !strcmp(v, "no")     ? SMPI_PRIV_OFF
+                        : !strcmp(v, "mmap") ? SMPI_PRIV_REMAP
+                        : !strcmp(v, "copy") ? SMPI_PRIV_COPY
+                                             : SMPI_PRIV_AUTO;
+  int np = smpi_w.np;
+  if (mode == SMPI_PRIV_OFF || np <= 1)
+    return smpi_privatize_setup(NULL, np, SMPI_PRIV_OFF, 0, err, errlen);
+  smpi_priv_layout l;
+  if (smpi_privatize_discover(&l, err, errlen) != 0)
+    return -1;
+  if (l.simulator_inside) {
+    /* the simulator is linked into the executable (not through libsmpi.so): its own state
+     * would be swapped with the program's */
+    if (cfg_is_declared("smpi/privatization") && !cfg_is_default("smpi/privatization"))
+      LOG_WARN("smpi/privatization:%s ignored: the simulator is linked into the program "
+               "statically; link the program with smpicc to privatize its globals", v);
+    smpi_privatize_layout_free(&l);
+    return smpi_privatize_setup(NULL, np, SMPI_PRIV_OFF, 0, err, errlen);
+  }
+  long cm = cfg_get_int("smpi/privatization-copy-max");
+  int rc = smpi_privatize_setup(&l, np, mode, cm > 0 ? (size_t)cm : 0, err, errlen);
+  smpi_privatize_layout_free(&l);
+  if (rc == 0) {
+    smpi_priv_stats st;
+    smpi_privatize_get_stats(&st);
+    LOG_VERB("privatization: %s, %zu bytes of globals per rank (%zu bytes shared: copy "
+             "relocations, .got.plt)",
+             st.mode == SMPI_PRIV_COPY ? "copy" : st.mode == SMPI_PRIV_REMAP ? "remap" : "off",
+             st.private_bytes, st.hole_bytes);
+  }
+  return rc;
+}

@@ -1,0 +1,1042 @@
+/* comm.c: communicators — per-rank objects, context ids, and their collective creation.
+ *
+ * Creation of a communicator (worked example: MPI_Comm_split on MPI_COMM_WORLD of 4 ranks,
+ * colors 0 1 0 1, the parent's 3rd creation):
+ *
+ *   rank r: seq = world->seq++ (= 3 on every rank: creations are collective, so in the
+ *           same order everywhere)
+ *           x = rendezvous "c:0:3" (parent ctx 0, seq 3); deposit (color, key)
+ *           sync: every deposit is visible                        <- simulated time here
+ *           result (computed by whichever member gets there first, shared by all):
+ *               sort members by (color, key, parent rank): color 0 -> {0, 2}, 1 -> {1, 3}
+ *               one smpi_group per color, shared by its members
+ *           ctx = smpi_ctx_derive("c:0:3", color, size of the color)  -> fresh even id
+ *           new per-rank object {group, rank in it, ctx, parent's error handler}
+ *           leave x (the last one frees the shared result)
+ *
+ * Nothing in this scheme scans all ranks per member: the shared result is computed once
+ * (O(n log n) for a split of n ranks), so a split of MPI_COMM_WORLD costs O(n log n) in
+ * total, not O(n^2).
+ *
+ * Synchronisation and time: the members run the message pattern a real implementation
+ * would, through the point-to-point layer on the parent's collective context, so a
+ * creation costs simulated time and contends in the network like any other traffic:
+ *
+ *     MPI_Comm_dup, Cart_create, Graph_create, ...   binomial broadcast from rank 0 (4 B)
+ *     MPI_Comm_split, Comm_create, Cart_sub, ...     gather to rank 0 (8 B each), then
+ *                                                    rank 0 sends each member its part (8 B)
+ *     MPI_Intercomm_create                           leaders exchange on the peer
+ *                                                    communicator, then broadcast locally
+ *
+ * (the shapes SimGrid's SMPI shows for dup and split). The messages carry dummy bytes: the
+ * deposits themselves stay in shared memory, visible once the pattern has made them
+ * causally earlier, so a split of 100 000 ranks moves 100 000 small messages, not 100 000
+ * lists of 100 000 colors. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "smpi/mpi/attr.h"
+#include "smpi/bindings/call.h"
+#include "smpi/mpi/comm_impl.h"
+#include "smpi/mpi/datatype.h"
+#include "smpi/mpi/handle.h"
+#include "smpi/mpi/p2p.h"
+#include "smpi/runtime/world.h"
+#include "src/invariant.h"
+#include "src/log.h"
+#include "src/mem.h"
+#include "src/strmap.h"
+
+LOG_NEW_SUBCATEGORY(smpi_comm, smpi, "MPI communicators, groups, attributes, topologies");
+LOG_DEFAULT_CATEGORY(smpi_comm);
+
+/* ---- the rendezvous ---- */
+
+struct smpi_xchg {
+  char *key;
+  const char *fname;
+  int n, arrived, left, width;
+  int *ints;   /* n * width */
+  void **ptrs; /* n */
+  unsigned char *joined;
+  void *result;
+  void (*result_free)(void *);
+};
+
+static strmap *xchg_table;
+
+smpi_xchg *smpi_xchg_join(const char *key, int n, int index, const int *mine, int width,
+                          void *ptr, const char *fname)
+{
+  if (!xchg_table)
+    xchg_table = strmap_new();
+  smpi_xchg *x = strmap_get(xchg_table, key);
+  if (!x) {
+    x = xcalloc(1, sizeof *x);
+    x->key = xstrdup(key);
+    x->fname = fname;
+    x->n = n;
+    x->width = width;
+    x->ints = xcalloc((size_t)n * (size_t)(width > 0 ? width : 1), sizeof *x->ints);
+    x->ptrs = xcalloc((size_t)n, sizeof *x->ptrs);
+    x->joined = xcalloc((size_t)n, 1);
+    strmap_insert(xchg_table, key, x);
+  }
+  if (x->n != n || x->width != width || strcmp(x->fname, fname) != 0) {
+    /* an erroneous program: members called different collectives on one communicator */
+    smpi_rank *me = smpi_self();
+    fflush(stdout);
+    fprintf(stderr,
+            "smpi: rank %d: %s does not match the call of the other members of the "
+            "communicator (%s with %d members): collective calls must be made in the same "
+            "order by all members (MPI_ERR_NOT_SAME)\n",
+            me ? me->rank : -1, fname, x->fname, x->n);
+    smpi_abort_job(MPI_ERR_NOT_SAME);
+  }
+  ASSERTF(index >= 0 && index < n && !x->joined[index], "member %d joins %s twice", index, key);
+  x->joined[index] = 1;
+  if (width > 0)
+    memcpy(x->ints + (size_t)index * (size_t)width, mine, (size_t)width * sizeof *mine);
+  x->ptrs[index] = ptr;
+  x->arrived++;
+  return x;
+}
+
+const char *smpi_xchg_key(const smpi_xchg *x) { return x->key; }
+int smpi_xchg_members(const smpi_xchg *x) { return x->n; }
+const int *smpi_xchg_ints(const smpi_xchg *x, int index)
+{
+  ASSERTF(x->joined[index], "%s: member %d's deposit read before it was made", x->fname, index);
+  return x->ints + (size_t)index * (size_t)x->width;
+}
+void *smpi_xchg_ptr(const smpi_xchg *x, int index)
+{
+  ASSERTF(x->joined[index], "%s: member %d's deposit read before it was made", x->fname, index);
+  return x->ptrs[index];
+}
+
+void *smpi_xchg_result(smpi_xchg *x, void *(*compute)(smpi_xchg *x, void *arg), void *arg,
+                       void (*free_fn)(void *result))
+{
+  if (!x->result) {
+    x->result = compute(x, arg);
+    x->result_free = free_fn;
+  }
+  return x->result;
+}
+
+void smpi_xchg_leave(smpi_xchg *x)
+{
+  if (++x->left < x->n)
+    return;
+  strmap_remove(xchg_table, x->key, NULL);
+  if (x->result && x->result_free)
+    x->result_free(x->result);
+  free(x->key);
+  free(x->ints);
+  free(x->ptrs);
+  free(x->joined);
+  free(x);
+}
+
+/* Side 0 of an intercommunicator comes first in member indexes. */
+static void members_of(const smpi_comm *c, int *n, int *index)
+{
+  if (!c->remote) {
+    *n = c->group->size;
+    *index = c->rank;
+    return;
+  }
+  *n = c->group->size + c->remote->size;
+  *index = c->side == 0 ? c->rank : c->remote->size + c->rank;
+}
+
+static void parent_key(smpi_comm *c, char *key, size_t len)
+{
+  snprintf(key, len, "c:%u:%u", c->ctx, c->seq++);
+}
+
+/* ---- message patterns ---- */
+
+/* Tags of the creation messages on a collective context (collective calls are made in the
+ * same order by all members, so non-overtaking keeps them apart from other collectives'). */
+enum { TAG_GATHER = 0x7ff00001, TAG_SCATTER, TAG_BCAST, TAG_LEADERS };
+
+static const smpi_dt *byte_type(void) { return smpi_dt_get(MPI_BYTE); }
+
+/* Binomial tree from root over the intracommunicator c (MPICH's and SimGrid's shape). */
+static void pattern_bcast(smpi_comm *c, int root, size_t bytes, const char *fname)
+{
+  int n = c->group->size;
+  if (n == 1)
+    return;
+  char *buf = xcalloc(bytes ? bytes : 1, 1);
+  int rel = (c->rank - root + n) % n;
+  smpi_p2p_set_activity(fname);
+  int mask = 1;
+  while (mask < n) {
+    if (rel & mask) {
+      smpi_p2p_recv(buf, bytes, byte_type(), (rel - mask + root) % n, TAG_BCAST, c,
+                    SMPI_P2P_COLL, NULL);
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (rel + mask < n)
+      smpi_p2p_send(buf, bytes, byte_type(), (rel + mask + root) % n, TAG_BCAST, c,
+                    SMPI_P2P_COLL | SMPI_P2P_BLOCKING);
+  smpi_p2p_set_activity(NULL);
+  free(buf);
+}
+
+/* Members 0..n-1 of a subset of c (rank_of(i, arg): member i's rank in c; member 0 is the
+ * root): all send `bytes` to the root, which then sends `bytes` to each, last member first. */
+static void pattern_gather_scatter(smpi_comm *c, int n, int me, int (*rank_of)(int i, void *arg),
+                                   void *arg, size_t bytes, int tag_up, int tag_down,
+                                   const char *fname)
+{
+  if (n == 1)
+    return;
+  smpi_p2p_set_activity(fname);
+  size_t b = bytes ? bytes : 1;
+  if (me == 0) {
+    char *bufs = xcalloc((size_t)n, b);
+    smpi_req **reqs = xmalloc((size_t)n * sizeof *reqs);
+    for (int i = 1; i < n; i++)
+      reqs[i - 1] = smpi_p2p_irecv(bufs + (size_t)i * b, bytes, byte_type(), rank_of(i, arg),
+                                   tag_up, c, SMPI_P2P_COLL);
+    smpi_p2p_waitall((size_t)n - 1, reqs, NULL);
+    for (int i = n - 1; i >= 1; i--)
+      smpi_p2p_send(bufs + (size_t)i * b, bytes, byte_type(), rank_of(i, arg), tag_down, c,
+                    SMPI_P2P_COLL | SMPI_P2P_BLOCKING);
+    free(reqs);
+    free(bufs);
+  } else {
+    char *buf = xcalloc(1, b);
+    int root = rank_of(0, arg);
+    smpi_p2p_send(buf, bytes, byte_type(), root, tag_up, c, SMPI_P2P_COLL | SMPI_P2P_BLOCKING);
+    smpi_p2p_recv(buf, bytes, byte_type(), root, tag_down, c, SMPI_P2P_COLL, NULL);
+    free(buf);
+  }
+  smpi_p2p_set_activity(NULL);
+}
+
+static int identity_rank(int i, void *arg)
+{
+  (void)arg;
+  return i;
+}
+
+/* Leaders (local rank 0) exchange on the intercommunicator, then broadcast locally. */
+static void pattern_inter(smpi_comm *c, size_t bytes, const char *fname)
+{
+  if (c->rank == 0) {
+    char *b = xcalloc(2, bytes ? bytes : 1);
+    smpi_p2p_set_activity(fname);
+    smpi_p2p_sendrecv(b, bytes, byte_type(), 0, TAG_LEADERS, b + (bytes ? bytes : 1), bytes,
+                      byte_type(), 0, TAG_LEADERS, c, SMPI_P2P_COLL, NULL);
+    smpi_p2p_set_activity(NULL);
+    free(b);
+  }
+  pattern_bcast(smpi_comm_local(c), 0, bytes, fname);
+}
+
+smpi_xchg *smpi_comm_xchg(smpi_comm *parent, const int *mine, int width, void *ptr,
+                          smpi_sync pattern, size_t bytes, const char *fname)
+{
+  char key[64];
+  int n, index;
+  parent_key(parent, key, sizeof key);
+  members_of(parent, &n, &index);
+  smpi_xchg *x = smpi_xchg_join(key, n, index, mine, width, ptr, fname);
+  if (parent->remote)
+    pattern_inter(parent, bytes, fname);
+  else if (pattern == SMPI_SYNC_BCAST)
+    pattern_bcast(parent, 0, bytes, fname);
+  else
+    pattern_gather_scatter(parent, n, index, identity_rank, NULL, bytes, TAG_GATHER, TAG_SCATTER,
+                           fname);
+  return x;
+}
+
+/* ---- per-rank objects ---- */
+
+typedef struct rank_comms {
+  smpi_comm *world, *self;
+} rank_comms;
+
+static rank_comms *per_rank;
+static int per_rank_n;
+static smpi_group *world_group;
+static char predefined_placeholder; /* the handle table needs a non-NULL object */
+static bool warned_foreign;
+
+static smpi_comm *comm_alloc(int owner, smpi_group *g, smpi_group *remote, int side, uint32_t ctx)
+{
+  smpi_comm *c = xcalloc(1, sizeof *c);
+  c->owner = owner;
+  c->refs = 1;
+  c->group = g;
+  c->remote = remote;
+  c->side = side;
+  c->rank = smpi_group_rank_of(g, owner);
+  ASSERTF(c->rank != MPI_UNDEFINED, "rank %d is not in its new communicator", owner);
+  c->ctx = ctx;
+  c->info = MPI_INFO_NULL;
+  return c;
+}
+
+static void comm_register(smpi_comm *c)
+{
+  c->handle = smpi_handle_new(SMPI_KIND_COMM, c);
+  snprintf(c->dname, sizeof c->dname, "communicator %#x", (unsigned)c->handle);
+}
+
+smpi_comm *smpi_comm_new_intra(smpi_comm *parent, smpi_group *g, uint32_t ctx)
+{
+  smpi_comm *c = comm_alloc(smpi_self()->rank, g, NULL, 0, ctx);
+  c->eh = smpi_errhandler_ref(parent->eh);
+  comm_register(c);
+  return c;
+}
+
+static smpi_comm *new_inter(smpi_comm *parent, smpi_group *local, smpi_group *remote, int side,
+                            uint32_t ctx)
+{
+  smpi_comm *c = comm_alloc(smpi_self()->rank, local, remote, side, ctx);
+  c->eh = smpi_errhandler_ref(parent->eh);
+  comm_register(c);
+  return c;
+}
+
+/* The hidden intracommunicator of an intercommunicator's local group (for the local
+ * phase of its creation patterns), made on first use with an id all local members derive. */
+smpi_comm *smpi_comm_local(smpi_comm *c)
+{
+  if (!c->local) {
+    char key[64];
+    snprintf(key, sizeof key, "L:%u:%d", c->ctx, c->side);
+    smpi_comm *l = comm_alloc(c->owner, smpi_group_ref(c->group), NULL, 0,
+                              smpi_ctx_derive(key, 0, c->group->size));
+    l->handle = MPI_COMM_NULL;
+    l->eh = smpi_errhandler_ref(c->eh);
+    snprintf(l->dname, sizeof l->dname, "local group of %#x", (unsigned)c->handle);
+    c->local = l;
+  }
+  return c->local;
+}
+
+void smpi_comm_world_setup(int np)
+{
+  smpi_handle_set_predefined(MPI_COMM_WORLD, &predefined_placeholder);
+  smpi_handle_set_predefined(MPI_COMM_SELF, &predefined_placeholder);
+  smpi_group_setup_predefined();
+  smpi_errhandler_setup_predefined();
+  smpi_info_setup_predefined();
+  smpi_attr_setup_predefined();
+  smpi_ctx_setup(np);
+  per_rank = xrealloc(per_rank, (size_t)(np > 0 ? np : 1) * sizeof *per_rank);
+  for (int i = per_rank_n; i < np; i++)
+    per_rank[i] = (rank_comms){NULL, NULL};
+  per_rank_n = np;
+  if (!world_group || world_group->size != np) {
+    smpi_group_unref(world_group);
+    world_group = smpi_group_identity(np);
+  }
+}
+
+void smpi_comm_rank_init(int w)
+{
+  ASSERT(w >= 0 && w < per_rank_n);
+  if (per_rank[w].world)
+    return;
+  smpi_comm *c = comm_alloc(w, smpi_group_ref(world_group), NULL, 0, 0);
+  c->handle = MPI_COMM_WORLD;
+  c->eh = smpi_errhandler_ref(smpi_errhandler_default());
+  snprintf(c->dname, sizeof c->dname, "MPI_COMM_WORLD");
+  per_rank[w].world = c;
+}
+
+static smpi_comm *self_of(int w)
+{
+  if (!per_rank[w].self) {
+    /* created on first use: most programs never touch MPI_COMM_SELF, and a group per rank
+     * adds up at 100 000 ranks */
+    int *member = xmalloc(sizeof *member);
+    *member = w;
+    smpi_comm *c = comm_alloc(w, smpi_group_new(member, 1), NULL, 0, 2u * ((uint32_t)w + 1u));
+    c->handle = MPI_COMM_SELF;
+    /* its own default, not whatever MPI_COMM_WORLD has been given meanwhile */
+    c->eh = smpi_errhandler_ref(smpi_errhandler_default());
+    snprintf(c->dname, sizeof c->dname, "MPI_COMM_SELF");
+    per_rank[w].self = c;
+  }
+  return per_rank[w].self;
+}
+
+smpi_comm *smpi_comm_world_of(int w)
+{
+  return w >= 0 && w < per_rank_n ? per_rank[w].world : NULL;
+}
+
+smpi_comm *smpi_comm_get(MPI_Comm h)
+{
+  smpi_rank *me = smpi_self();
+  if (h == MPI_COMM_WORLD || h == MPI_COMM_SELF) {
+    if (!me || me->rank >= per_rank_n || !per_rank[me->rank].world)
+      return NULL;
+    return h == MPI_COMM_WORLD ? per_rank[me->rank].world : self_of(me->rank);
+  }
+  if (smpi_handle_is_predefined(h))
+    return NULL;
+  smpi_comm *c = smpi_handle_get(h, SMPI_KIND_COMM);
+  if (c && me && c->owner != me->rank) {
+    if (!warned_foreign) {
+      warned_foreign = true;
+      LOG_WARN("rank %d uses communicator handle %#x, which belongs to rank %d: a handle kept "
+               "in a global variable shared by all ranks? (run with "
+               "--cfg=smpi/privatization:yes)",
+               me->rank, (unsigned)h, c->owner);
+    }
+    return NULL;
+  }
+  return c;
+}
+
+void smpi_comm_ref(smpi_comm *c) { c->refs++; }
+
+void smpi_comm_unref(smpi_comm *c)
+{
+  ASSERT(c->refs > 0);
+  if (--c->refs > 0)
+    return;
+  smpi_group_unref(c->group);
+  smpi_group_unref(c->remote);
+  smpi_errhandler_unref(c->eh);
+  smpi_info_free_handle(c->info);
+  smpi_topo_unref(c->topo);
+  strmap_free(c->counters);
+  if (c->local)
+    smpi_comm_unref(c->local);
+  free(c->name);
+  free(c);
+}
+
+void smpi_comm_rank_finalize(int w)
+{
+  if (w < 0 || w >= per_rank_n || !per_rank[w].self)
+    return;
+  smpi_attr_delete_all(MPI_COMM_SELF);
+}
+
+/* ---- accessors (comm.h) ---- */
+
+int smpi_comm_size(const smpi_comm *c) { return c->group->size; }
+int smpi_comm_rank(const smpi_comm *c) { return c->rank; }
+int smpi_comm_remote_size(const smpi_comm *c) { return c->remote ? c->remote->size : 0; }
+bool smpi_comm_is_inter(const smpi_comm *c) { return c->remote != NULL; }
+int smpi_comm_world_rank(const smpi_comm *c, int rank)
+{
+  return smpi_group_world_of(c->remote ? c->remote : c->group, rank);
+}
+int smpi_comm_local_world_rank(const smpi_comm *c, int r) { return smpi_group_world_of(c->group, r); }
+int smpi_comm_rank_of_world(const smpi_comm *c, int w) { return smpi_group_rank_of(c->group, w); }
+uint32_t smpi_comm_p2p_context(const smpi_comm *c) { return c->ctx; }
+uint32_t smpi_comm_coll_context(const smpi_comm *c) { return c->ctx + 1; }
+MPI_Comm smpi_comm_handle(const smpi_comm *c) { return c->handle; }
+const char *smpi_comm_display_name(const smpi_comm *c) { return c->name ? c->name : c->dname; }
+
+/* ---- simple queries ---- */
+
+int PMPI_Comm_size(MPI_Comm comm, int *size)
+{
+  SMPI_ENTER("MPI_Comm_size");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(size, comm, MPI_ERR_ARG);
+  *size = c->group->size;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+  SMPI_ENTER("MPI_Comm_rank");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(rank, comm, MPI_ERR_ARG);
+  *rank = c->rank;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+  SMPI_ENTER("MPI_Comm_remote_size");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(c->remote, comm, MPI_ERR_COMM);
+  SMPI_CHECK(size, comm, MPI_ERR_ARG);
+  *size = c->remote->size;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+  SMPI_ENTER("MPI_Comm_test_inter");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(flag, comm, MPI_ERR_ARG);
+  *flag = c->remote != NULL;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
+{
+  SMPI_ENTER("MPI_Comm_compare");
+  smpi_comm *a = SMPI_CHECK_COMM(comm1);
+  smpi_comm *b = SMPI_CHECK_COMM(comm2);
+  SMPI_CHECK(result, comm1, MPI_ERR_ARG);
+  if (a == b) {
+    *result = MPI_IDENT;
+  } else if ((a->remote == NULL) != (b->remote == NULL)) {
+    *result = MPI_UNEQUAL;
+  } else {
+    int r = smpi_group_compare(a->group, b->group);
+    if (a->remote) {
+      int rr = smpi_group_compare(a->remote, b->remote);
+      r = rr > r ? rr : r; /* IDENT < SIMILAR < UNEQUAL */
+    }
+    *result = r == MPI_IDENT ? MPI_CONGRUENT : r;
+  }
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+{
+  SMPI_ENTER("MPI_Comm_set_name");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(comm_name, comm, MPI_ERR_ARG);
+  free(c->name);
+  c->name = xstrndup(comm_name, MPI_MAX_OBJECT_NAME - 1);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
+{
+  SMPI_ENTER("MPI_Comm_get_name");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(comm_name && resultlen, comm, MPI_ERR_ARG);
+  /* the predefined communicators are named; others are "" until named, as in MPICH */
+  const char *s = c->name ? c->name
+                  : c->handle == MPI_COMM_WORLD ? "MPI_COMM_WORLD"
+                  : c->handle == MPI_COMM_SELF  ? "MPI_COMM_SELF"
+                                                : "";
+  size_t n = strlen(s);
+  memcpy(comm_name, s, n + 1);
+  *resultlen = (int)n;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+  SMPI_ENTER("MPI_Comm_set_info");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(smpi_info_valid(info), comm, MPI_ERR_INFO);
+  smpi_info_free_handle(c->info);
+  c->info = smpi_info_dup_handle(info);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+  SMPI_ENTER("MPI_Comm_get_info");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(info_used, comm, MPI_ERR_ARG);
+  /* the hints given are all "used": smpi ignores them alike */
+  *info_used = c->info != MPI_INFO_NULL ? smpi_info_dup_handle(c->info) : smpi_info_new_handle();
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+/* ---- free ---- */
+
+int PMPI_Comm_free(MPI_Comm *comm)
+{
+  SMPI_ENTER("MPI_Comm_free");
+  SMPI_CHECK(comm, MPI_COMM_WORLD, MPI_ERR_ARG);
+  smpi_comm *c = SMPI_CHECK_COMM(*comm);
+  if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+    SMPI_RETURN(smpi_comm_errorf(*comm, MPI_ERR_COMM, smpi_fname_,
+                                 "a predefined communicator cannot be freed"));
+  MPI_Comm h = *comm;
+  int rc = smpi_attr_delete_all(h);
+  smpi_handle_free(h);
+  c->freed = true;
+  *comm = MPI_COMM_NULL;
+  smpi_comm_unref(c);
+  /* a failing delete callback fails the call, though the communicator is gone (its other
+   * attributes were deleted too): the error goes to the parent's handler, MPI_COMM_WORLD */
+  SMPI_CHECK(rc == MPI_SUCCESS, MPI_COMM_WORLD, rc);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+/* ---- duplication ---- */
+
+/* The new object for a duplicate of c with context ctx (attributes copied by the caller). */
+static smpi_comm *dup_object(smpi_comm *c, uint32_t ctx, MPI_Info info)
+{
+  smpi_comm *n =
+      c->remote ? new_inter(c, smpi_group_ref(c->group), smpi_group_ref(c->remote), c->side, ctx)
+                : smpi_comm_new_intra(c, smpi_group_ref(c->group), ctx);
+  n->info = smpi_info_dup_handle(info);
+  n->topo = c->topo ? smpi_topo_ref(c->topo) : NULL;
+  return n;
+}
+
+static int finish_dup(smpi_comm *c, smpi_comm *n, MPI_Comm *newcomm)
+{
+  int rc = smpi_attr_copy_all(c->handle, n->handle);
+  if (rc != MPI_SUCCESS) {
+    smpi_handle_free(n->handle);
+    smpi_comm_unref(n);
+    *newcomm = MPI_COMM_NULL;
+    return rc;
+  }
+  *newcomm = n->handle;
+  return MPI_SUCCESS;
+}
+
+static int comm_dup(MPI_Comm comm, MPI_Info info, bool use_info, MPI_Comm *newcomm,
+                    const char *fname)
+{
+  smpi_comm *c = smpi_comm_get(comm);
+  if (!c)
+    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fname);
+  if (!newcomm)
+    return smpi_comm_error(comm, MPI_ERR_ARG, fname);
+  if (use_info && !smpi_info_valid(info))
+    return smpi_comm_error(comm, MPI_ERR_INFO, fname);
+  smpi_xchg *x = smpi_comm_xchg(c, NULL, 0, NULL, SMPI_SYNC_BCAST, 4, fname);
+  uint32_t ctx = smpi_ctx_derive(smpi_xchg_key(x), 0, smpi_xchg_members(x));
+  smpi_xchg_leave(x);
+  smpi_comm *n = dup_object(c, ctx, use_info ? info : c->info);
+  int rc = finish_dup(c, n, newcomm);
+  return rc == MPI_SUCCESS ? rc : smpi_comm_error(comm, rc, fname);
+}
+
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+  SMPI_ENTER("MPI_Comm_dup");
+  SMPI_RETURN(comm_dup(comm, MPI_INFO_NULL, false, newcomm, smpi_fname_));
+}
+
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+  SMPI_ENTER("MPI_Comm_dup_with_info");
+  SMPI_RETURN(comm_dup(comm, info, true, newcomm, smpi_fname_));
+}
+
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Comm_idup");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(newcomm && request, comm, MPI_ERR_ARG);
+  /* The context id needs no agreement (it is derived), so the duplicate is complete at
+   * once and the request is already "done": MPI_REQUEST_NULL, which MPI_Wait/MPI_Test
+   * accept. No simulated time is spent. */
+  char key[64];
+  int n, index;
+  parent_key(c, key, sizeof key);
+  members_of(c, &n, &index);
+  smpi_comm *d = dup_object(c, smpi_ctx_derive(key, 0, n), c->info);
+  int rc = finish_dup(c, d, newcomm);
+  SMPI_CHECK(rc == MPI_SUCCESS, comm, rc);
+  *request = MPI_REQUEST_NULL;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+/* ---- split ---- */
+
+typedef struct split_entry {
+  int color, key, index;
+} split_entry;
+
+typedef struct split_result {
+  int n;
+  smpi_group **group_of; /* per member: its color's group, NULL for MPI_UNDEFINED */
+} split_result;
+
+static int split_cmp(const void *pa, const void *pb)
+{
+  const split_entry *a = pa, *b = pb;
+  if (a->color != b->color)
+    return a->color < b->color ? -1 : 1;
+  if (a->key != b->key)
+    return a->key < b->key ? -1 : 1;
+  return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static void *split_compute(smpi_xchg *x, void *arg)
+{
+  smpi_group *parent = arg;
+  int n = smpi_xchg_members(x);
+  split_result *r = xmalloc(sizeof *r);
+  r->n = n;
+  r->group_of = xcalloc((size_t)n, sizeof *r->group_of);
+  split_entry *e = xmalloc((size_t)(n ? n : 1) * sizeof *e);
+  int m = 0;
+  for (int i = 0; i < n; i++) {
+    const int *v = smpi_xchg_ints(x, i);
+    if (v[0] != MPI_UNDEFINED)
+      e[m++] = (split_entry){v[0], v[1], i};
+  }
+  qsort(e, (size_t)m, sizeof *e, split_cmp);
+  for (int s = 0; s < m;) {
+    int t = s;
+    while (t < m && e[t].color == e[s].color)
+      t++;
+    bool same = t - s == n; /* everybody, in the parent's order: share the parent's group */
+    for (int i = s; i < t && same; i++)
+      same = e[i].index == i;
+    smpi_group *g;
+    if (same) {
+      g = parent;
+      g->refs += n; /* one reference per member, below */
+    } else {
+      int *w = xmalloc((size_t)(t - s) * sizeof *w);
+      for (int i = s; i < t; i++)
+        w[i - s] = smpi_group_world_of(parent, e[i].index);
+      g = smpi_group_new(w, t - s);
+      g->refs = t - s;
+    }
+    for (int i = s; i < t; i++)
+      r->group_of[e[i].index] = g;
+    s = t;
+  }
+  free(e);
+  return r;
+}
+
+static void split_free(void *p)
+{
+  split_result *r = p;
+  free(r->group_of);
+  free(r);
+}
+
+int smpi_comm_split_internal(smpi_comm *c, int color, int key, smpi_comm **out, const char *fname)
+{
+  *out = NULL;
+  if (c->remote)
+    return MPI_ERR_COMM;
+  int mine[2] = {color, key};
+  smpi_xchg *x = smpi_comm_xchg(c, mine, 2, NULL, SMPI_SYNC_ALL, 8, fname);
+  split_result *r = smpi_xchg_result(x, split_compute, c->group, split_free);
+  smpi_group *g = r->group_of[c->rank]; /* carries this member's reference */
+  if (g)
+    *out = smpi_comm_new_intra(c, g, smpi_ctx_derive(smpi_xchg_key(x), color, g->size));
+  smpi_xchg_leave(x);
+  /* then each new communicator settles its context from its rank 0, as SimGrid does */
+  if (*out)
+    pattern_bcast(*out, 0, 4, fname);
+  return MPI_SUCCESS;
+}
+
+static void *prefix_compute(smpi_xchg *x, void *arg)
+{
+  smpi_comm *c = arg;
+  int size = smpi_xchg_ints(x, 0)[0]; /* rank 0's: the broadcast made it visible */
+  if (size == 0)
+    return NULL;
+  if (size == c->group->size) {
+    c->group->refs += size; /* one reference per member */
+    return c->group;
+  }
+  int *w = xmalloc((size_t)(size > 0 ? size : 1) * sizeof *w);
+  for (int i = 0; i < size; i++)
+    w[i] = smpi_group_world_of(c->group, i);
+  smpi_group *g = smpi_group_new(w, size);
+  g->refs = size;
+  return g;
+}
+
+void smpi_comm_prefix_internal(smpi_comm *c, int size, smpi_comm **out, const char *fname)
+{
+  *out = NULL;
+  smpi_xchg *x = smpi_comm_xchg(c, &size, 1, NULL, SMPI_SYNC_BCAST, 4, fname);
+  smpi_group *g = smpi_xchg_result(x, prefix_compute, c, NULL);
+  if (c->rank < size)
+    *out = smpi_comm_new_intra(c, g, smpi_ctx_derive(smpi_xchg_key(x), 0, size));
+  smpi_xchg_leave(x);
+}
+
+static int split_common(MPI_Comm comm, int color, int key, MPI_Comm *newcomm, const char *fname)
+{
+  smpi_comm *c = smpi_comm_get(comm);
+  if (!c)
+    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fname);
+  if (!newcomm)
+    return smpi_comm_error(comm, MPI_ERR_ARG, fname);
+  if (color < 0 && color != MPI_UNDEFINED)
+    return smpi_comm_errorf(comm, MPI_ERR_ARG, fname, "color %d is negative", color);
+  if (c->remote)
+    return smpi_comm_errorf(comm, MPI_ERR_COMM, fname,
+                            "splitting an intercommunicator is not supported by smpi");
+  smpi_comm *n;
+  int rc = smpi_comm_split_internal(c, color, key, &n, fname);
+  if (rc != MPI_SUCCESS)
+    return smpi_comm_error(comm, rc, fname);
+  *newcomm = n ? n->handle : MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+  SMPI_ENTER("MPI_Comm_split");
+  SMPI_RETURN(split_common(comm, color, key, newcomm, smpi_fname_));
+}
+
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+  SMPI_ENTER("MPI_Comm_split_type");
+  (void)info; /* no hint is meaningful for MPI_COMM_TYPE_SHARED */
+  int color;
+  if (split_type == MPI_UNDEFINED) {
+    color = MPI_UNDEFINED;
+  } else if (split_type == MPI_COMM_TYPE_SHARED) {
+    /* processes on the same simulated host share memory */
+    color = (int)smpi_self()->host;
+  } else {
+    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_ARG, smpi_fname_, "unknown split type %d",
+                                 split_type));
+  }
+  SMPI_RETURN(split_common(comm, color, key, newcomm, smpi_fname_));
+}
+
+/* ---- creation from groups ---- */
+
+static bool subset_of(const smpi_group *g, const smpi_group *of)
+{
+  for (int i = 0; i < g->size; i++)
+    if (smpi_group_rank_of(of, smpi_group_world_of(g, i)) == MPI_UNDEFINED)
+      return false;
+  return true;
+}
+
+static void *first_group(smpi_xchg *x, void *arg)
+{
+  (void)x;
+  return smpi_group_ref(arg);
+}
+
+static void group_unref_void(void *g) { smpi_group_unref(g); }
+
+/* The communicator of group g (a subset of c, me = my rank in it) whose members all call
+ * this with the same key and color: no message but the broadcast from rank 0 in the new
+ * communicator (4 B), which is SimGrid's cost for MPI_Comm_create. */
+static smpi_comm *create_among(smpi_comm *c, smpi_group *g, int me, const char *key, int color,
+                               const char *fname)
+{
+  char k[128];
+  snprintf(k, sizeof k, "%s:%d", key, color);
+  smpi_xchg *x = smpi_xchg_join(k, g->size, me, NULL, 0, g, fname);
+  /* the first member's group is shared by all, unless the program passed different groups,
+   * which is erroneous: then each keeps its own */
+  smpi_group *canon = smpi_xchg_result(x, first_group, g, group_unref_void);
+  smpi_group *use = smpi_group_equal(canon, g) ? canon : g;
+  smpi_comm *n = smpi_comm_new_intra(c, smpi_group_ref(use), smpi_ctx_derive(key, color, g->size));
+  smpi_xchg_leave(x);
+  pattern_bcast(n, 0, 4, fname);
+  return n;
+}
+
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+  SMPI_ENTER("MPI_Comm_create");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(newcomm, comm, MPI_ERR_ARG);
+  smpi_group *g = smpi_group_get(group);
+  SMPI_CHECK(g, comm, MPI_ERR_GROUP);
+  if (c->remote)
+    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_COMM, smpi_fname_,
+                                 "MPI_Comm_create on an intercommunicator is not supported by smpi"));
+  if (!subset_of(g, c->group))
+    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_GROUP, smpi_fname_,
+                                 "the group has processes outside of the communicator"));
+  /* MPI 2.2 semantics: each process passes the group it will belong to (disjoint groups),
+   * or any group not containing it. Each group is settled among its members only, by a
+   * broadcast from its rank 0 in the new communicator (SimGrid's cost); processes outside
+   * get MPI_COMM_NULL at once. */
+  char key[64];
+  parent_key(c, key, sizeof key);
+  *newcomm = MPI_COMM_NULL;
+  int r = smpi_group_rank_of(g, smpi_self()->rank);
+  if (r == MPI_UNDEFINED)
+    SMPI_RETURN(MPI_SUCCESS);
+  smpi_comm *n = create_among(c, g, r, key, smpi_group_world_of(g, 0), smpi_fname_);
+  *newcomm = n->handle;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+/* How many times this process already used key on c (0 the first time). */
+static uint32_t next_count(smpi_comm *c, const char *key)
+{
+  if (!c->counters)
+    c->counters = strmap_new();
+  /* stored as count + 1, so that an absent key (NULL) reads as 0 calls */
+  uintptr_t v = (uintptr_t)strmap_get(c->counters, key);
+  uintptr_t before = v ? v - 1 : 0;
+  strmap_set(c->counters, key, (void *)(before + 2));
+  return (uint32_t)before;
+}
+
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+  SMPI_ENTER("MPI_Comm_create_group");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(newcomm, comm, MPI_ERR_ARG);
+  smpi_group *g = smpi_group_get(group);
+  SMPI_CHECK(g, comm, MPI_ERR_GROUP);
+  SMPI_CHECK(tag >= 0, comm, MPI_ERR_TAG);
+  if (c->remote)
+    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_COMM, smpi_fname_,
+                                 "intercommunicators are not supported here by smpi"));
+  int me = smpi_group_rank_of(g, smpi_self()->rank);
+  if (me == MPI_UNDEFINED)
+    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_GROUP, smpi_fname_,
+                                 "the calling process is not in the group"));
+  if (!subset_of(g, c->group))
+    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_GROUP, smpi_fname_,
+                                 "the group has processes outside of the communicator"));
+  /* only the group's members call: they number their calls per (tag, group) themselves */
+  char base[96], key[128];
+  snprintf(base, sizeof base, "g:%u:%d:%llx:%d", c->ctx, tag, (unsigned long long)g->fp, g->size);
+  snprintf(key, sizeof key, "%s:%u", base, next_count(c, base));
+  smpi_comm *n = create_among(c, g, me, key, 0, smpi_fname_);
+  *newcomm = n->handle;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+/* ---- intercommunicators ---- */
+
+/* What a leader hands to the members of its local group. */
+typedef struct inter_info {
+  smpi_group *remote; /* one reference, released with the record */
+  uint32_t ctx;
+  int side;
+} inter_info;
+
+static void inter_info_free(void *p)
+{
+  inter_info *i = p;
+  smpi_group_unref(i->remote);
+  free(i);
+}
+
+static void *inter_info_take(smpi_xchg *x, void *arg)
+{
+  (void)x;
+  return arg;
+}
+
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                          int remote_leader, int tag, MPI_Comm *newintercomm)
+{
+  SMPI_ENTER("MPI_Intercomm_create");
+  smpi_comm *c = SMPI_CHECK_COMM(local_comm);
+  SMPI_CHECK(newintercomm, local_comm, MPI_ERR_ARG);
+  SMPI_CHECK(!c->remote, local_comm, MPI_ERR_COMM);
+  if (local_leader < 0 || local_leader >= c->group->size)
+    SMPI_RETURN(smpi_comm_errorf(local_comm, MPI_ERR_RANK, smpi_fname_,
+                                 "local leader %d with %d processes", local_leader,
+                                 c->group->size));
+  inter_info *info = NULL;
+  if (c->rank == local_leader) {
+    smpi_comm *p = smpi_comm_get(peer_comm);
+    SMPI_CHECK(p, local_comm, MPI_ERR_COMM);
+    int psize = p->remote ? p->remote->size : p->group->size;
+    if (remote_leader < 0 || remote_leader >= psize)
+      SMPI_RETURN(smpi_comm_errorf(local_comm, MPI_ERR_RANK, smpi_fname_,
+                                   "remote leader %d with %d processes in the peer communicator",
+                                   remote_leader, psize));
+    SMPI_CHECK(tag >= 0, local_comm, MPI_ERR_TAG);
+    int mine = smpi_self()->rank, other = smpi_comm_world_rank(p, remote_leader);
+    SMPI_CHECK(mine != other, local_comm, MPI_ERR_RANK);
+    int lo = mine < other ? mine : other, hi = mine < other ? other : mine;
+    /* the two leaders meet on the peer communicator, numbering their meetings per pair */
+    char base[96], key[128];
+    snprintf(base, sizeof base, "i:%u:%d:%d:%d", p->ctx, tag, lo, hi);
+    snprintf(key, sizeof key, "%s:%u", base, next_count(p, base));
+    int side = mine == lo ? 0 : 1;
+    smpi_xchg *x = smpi_xchg_join(key, 2, side, NULL, 0, smpi_group_ref(c->group), smpi_fname_);
+    /* MPICH's exchange on peer_comm with the user's tag: group sizes, then members */
+    const smpi_dt *int_type = smpi_dt_get(MPI_INT);
+    int sizes[2] = {c->group->size, 0};
+    smpi_p2p_set_activity(smpi_fname_);
+    smpi_p2p_sendrecv(&sizes[0], 1, int_type, remote_leader, tag, &sizes[1], 1, int_type,
+                      remote_leader, tag, p, 0, NULL);
+    int rsize = ((smpi_group *)smpi_xchg_ptr(x, 1 - side))->size;
+    int *b = xcalloc((size_t)c->group->size + (size_t)rsize + 1, sizeof *b);
+    smpi_p2p_sendrecv(b, (size_t)c->group->size, int_type, remote_leader, tag,
+                      b + c->group->size, (size_t)rsize, int_type, remote_leader, tag, p, 0, NULL);
+    smpi_p2p_set_activity(NULL);
+    free(b);
+    info = xmalloc(sizeof *info);
+    info->remote = smpi_xchg_ptr(x, 1 - side); /* the other leader's reference, now ours */
+    info->ctx = smpi_ctx_derive(key, 0, 2);
+    info->side = side;
+    smpi_xchg_leave(x);
+  }
+  /* then each leader tells its local group */
+  char key[64];
+  parent_key(c, key, sizeof key);
+  smpi_xchg *x = smpi_xchg_join(key, c->group->size, c->rank, NULL, 0, info, smpi_fname_);
+  if (info)
+    smpi_xchg_result(x, inter_info_take, info, inter_info_free);
+  /* the leader broadcasts the remote group's size and context, then its members */
+  pattern_bcast(c, local_leader, 8, smpi_fname_);
+  const inter_info *i = smpi_xchg_ptr(x, local_leader);
+  pattern_bcast(c, local_leader, 4 * (size_t)i->remote->size, smpi_fname_);
+  smpi_comm *n = new_inter(c, smpi_group_ref(c->group), smpi_group_ref(i->remote), i->side, i->ctx);
+  smpi_xchg_leave(x);
+  *newintercomm = n->handle;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+typedef struct merge_result {
+  smpi_group *merged; /* one reference per member */
+  int first_side;
+} merge_result;
+
+static void *merge_compute(smpi_xchg *x, void *arg)
+{
+  const smpi_comm *c = arg;
+  const smpi_group *side0 = c->side == 0 ? c->group : c->remote;
+  const smpi_group *side1 = c->side == 0 ? c->remote : c->group;
+  int high0 = smpi_xchg_ints(x, 0)[0], high1 = smpi_xchg_ints(x, side0->size)[0];
+  merge_result *r = xmalloc(sizeof *r);
+  /* the group that passed high = false comes first; on a tie, side 0 */
+  r->first_side = (high0 && !high1) ? 1 : 0;
+  const smpi_group *a = r->first_side == 0 ? side0 : side1;
+  const smpi_group *b = r->first_side == 0 ? side1 : side0;
+  int *w = xmalloc((size_t)(a->size + b->size) * sizeof *w);
+  for (int i = 0; i < a->size; i++)
+    w[i] = smpi_group_world_of(a, i);
+  for (int i = 0; i < b->size; i++)
+    w[a->size + i] = smpi_group_world_of(b, i);
+  r->merged = smpi_group_new(w, a->size + b->size);
+  r->merged->refs = a->size + b->size;
+  return r;
+}
+
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+  SMPI_ENTER("MPI_Intercomm_merge");
+  smpi_comm *c = SMPI_CHECK_COMM(intercomm);
+  SMPI_CHECK(newintracomm, intercomm, MPI_ERR_ARG);
+  SMPI_CHECK(c->remote, intercomm, MPI_ERR_COMM);
+  int mine = high ? 1 : 0;
+  smpi_xchg *x = smpi_comm_xchg(c, &mine, 1, NULL, SMPI_SYNC_BCAST, 4, smpi_fname_);
+  merge_result *r = smpi_xchg_result(x, merge_compute, c, free);
+  smpi_comm *n = smpi_comm_new_intra(c, r->merged,
+                                     smpi_ctx_derive(smpi_xchg_key(x), 0, smpi_xchg_members(x)));
+  smpi_xchg_leave(x);
+  *newintracomm = n->handle;
+  SMPI_RETURN(MPI_SUCCESS);
+}

@@ -1,0 +1,290 @@
+/* errhandler.c: error handler objects and the dispatch of errors to them.
+ *
+ * Every failing MPI call ends in smpi_comm_error(comm, code, "MPI_Xxx"), which runs the
+ * handler attached to the calling rank's communicator object:
+ *
+ *     MPI_ERRORS_ARE_FATAL  one line on stderr, the job ends with the error class as exit
+ *                           code (as MPICH's); the default, unless smpi/errors-are-fatal:no
+ *     MPI_ERRORS_RETURN     the call returns the code
+ *     user handler          called with (&comm, &code); then the call returns the code
+ *
+ * Handlers are refcounted: a communicator holds one reference, so MPI_Errhandler_free on a
+ * handler still attached somewhere only drops the user's reference (MPI 3.1 section 8.3.4). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "smpi/bindings/call.h"
+#include "smpi/mpi/comm_impl.h"
+#include "smpi/mpi/handle.h"
+#include "smpi/runtime/world.h"
+#include "src/cfg.h"
+#include "src/invariant.h"
+#include "src/mem.h"
+
+static smpi_errhandler fatal_eh = {.refs = 1,
+                                   .kinds = SMPI_EH_COMM | SMPI_EH_WIN | SMPI_EH_FILE,
+                                   .handle = MPI_ERRORS_ARE_FATAL,
+                                   .fatal = true};
+static smpi_errhandler return_eh = {.refs = 1,
+                                    .kinds = SMPI_EH_COMM | SMPI_EH_WIN | SMPI_EH_FILE,
+                                    .handle = MPI_ERRORS_RETURN,
+                                    .ret = true};
+
+static bool is_predefined(const smpi_errhandler *e) { return e == &fatal_eh || e == &return_eh; }
+
+void smpi_errhandler_setup_predefined(void)
+{
+  smpi_handle_set_predefined(MPI_ERRORS_ARE_FATAL, &fatal_eh);
+  smpi_handle_set_predefined(MPI_ERRORS_RETURN, &return_eh);
+}
+
+smpi_errhandler *smpi_errhandler_get(MPI_Errhandler h)
+{
+  return smpi_handle_get(h, SMPI_KIND_ERRHANDLER);
+}
+
+smpi_errhandler *smpi_errhandler_default(void)
+{
+  /* the key is declared by the runtime (smpi_declare_config); without it, MPI's default */
+  if (cfg_is_declared("smpi/errors-are-fatal") && !cfg_get_bool("smpi/errors-are-fatal"))
+    return &return_eh;
+  return &fatal_eh;
+}
+
+smpi_errhandler *smpi_errhandler_ref(smpi_errhandler *e)
+{
+  e->refs++;
+  return e;
+}
+
+void smpi_errhandler_unref(smpi_errhandler *e)
+{
+  if (!e || is_predefined(e))
+    return;
+  ASSERT(e->refs > 0);
+  if (--e->refs == 0) {
+    smpi_handle_free(e->handle);
+    free(e);
+  }
+}
+
+/* ---- dispatch ---- */
+
+int smpi_errhandler_run(smpi_errhandler *eh, int handle, const char *on, int code,
+                        const char *fname, const char *detail)
+{
+  if (eh->ret)
+    return code;
+  if (eh->fatal) {
+    smpi_rank *me = smpi_self();
+    const char *s = smpi_error_string(code);
+    char unknown[48];
+    if (!s || !*s) {
+      snprintf(unknown, sizeof unknown, "error code %d", code);
+      s = unknown;
+    }
+    fflush(stdout);
+    if (me)
+      fprintf(stderr, "smpi: rank %d: %s on %s: %s%s%s%s\n", me->rank, fname, on, s,
+              detail ? " (" : "", detail ? detail : "", detail ? ")" : "");
+    else
+      fprintf(stderr, "smpi: %s: %s%s%s%s\n", fname, s, detail ? " (" : "", detail ? detail : "",
+              detail ? ")" : "");
+    int klass = smpi_error_class(code);
+    smpi_abort_job(klass > 0 && klass < 256 ? klass : 1);
+  }
+  int e = code;
+  eh->fn(&handle, &e);
+  return code;
+}
+
+static int run_handler(smpi_comm *c, smpi_errhandler *eh, int code, const char *fname,
+                       const char *detail)
+{
+  return smpi_errhandler_run(eh, c ? smpi_comm_handle(c) : MPI_COMM_WORLD,
+                             c ? smpi_comm_display_name(c) : "MPI_COMM_WORLD", code, fname,
+                             detail);
+}
+
+static int comm_error_detail(MPI_Comm h, int code, const char *fname, const char *detail)
+{
+  if (code == MPI_SUCCESS)
+    return code;
+  smpi_comm *c = smpi_comm_get(h);
+  if (!c)
+    c = smpi_comm_get(MPI_COMM_WORLD); /* NULL outside of a rank or before MPI_Init */
+  smpi_errhandler *eh = c ? c->eh : smpi_errhandler_default();
+  return run_handler(c, eh, code, fname, detail);
+}
+
+int smpi_comm_error(MPI_Comm h, int code, const char *fname)
+{
+  return comm_error_detail(h, code, fname, NULL);
+}
+
+int smpi_comm_errorf(MPI_Comm h, int code, const char *fname, const char *fmt, ...)
+{
+  char detail[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(detail, sizeof detail, fmt, ap);
+  va_end(ap);
+  return comm_error_detail(h, code, fname, detail);
+}
+
+/* ---- MPI functions ---- */
+
+static int create(MPI_Comm_errhandler_function *fn, int kinds, MPI_Errhandler *out)
+{
+  smpi_errhandler *e = xcalloc(1, sizeof *e);
+  e->refs = 1;
+  e->kinds = kinds;
+  e->fn = fn;
+  e->handle = smpi_handle_new(SMPI_KIND_ERRHANDLER, e);
+  *out = e->handle;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
+                                MPI_Errhandler *errhandler)
+{
+  SMPI_ENTER("MPI_Comm_create_errhandler");
+  SMPI_CHECK(comm_errhandler_fn && errhandler, MPI_COMM_WORLD, MPI_ERR_ARG);
+  SMPI_RETURN(create(comm_errhandler_fn, SMPI_EH_COMM, errhandler));
+}
+
+int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler)
+{
+  SMPI_ENTER("MPI_Errhandler_create");
+  SMPI_CHECK(function && errhandler, MPI_COMM_WORLD, MPI_ERR_ARG);
+  SMPI_RETURN(create(function, SMPI_EH_COMM, errhandler));
+}
+
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+                               MPI_Errhandler *errhandler)
+{
+  SMPI_ENTER("MPI_Win_create_errhandler");
+  SMPI_CHECK(win_errhandler_fn && errhandler, MPI_COMM_WORLD, MPI_ERR_ARG);
+  SMPI_RETURN(create(win_errhandler_fn, SMPI_EH_WIN, errhandler));
+}
+
+int PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn,
+                                MPI_Errhandler *errhandler)
+{
+  SMPI_ENTER("MPI_File_create_errhandler");
+  SMPI_CHECK(file_errhandler_fn && errhandler, MPI_COMM_WORLD, MPI_ERR_ARG);
+  SMPI_RETURN(create(file_errhandler_fn, SMPI_EH_FILE, errhandler));
+}
+
+static int set_comm_eh(MPI_Comm comm, MPI_Errhandler errhandler, const char *fname)
+{
+  smpi_comm *c = smpi_comm_get(comm);
+  if (!c)
+    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fname);
+  smpi_errhandler *e = smpi_errhandler_get(errhandler);
+  if (!e || !(e->kinds & SMPI_EH_COMM))
+    return smpi_comm_errorf(comm, MPI_ERR_ARG, fname, "not a communicator error handler");
+  smpi_errhandler_ref(e);
+  smpi_errhandler_unref(c->eh);
+  c->eh = e;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+  SMPI_ENTER("MPI_Comm_set_errhandler");
+  SMPI_RETURN(set_comm_eh(comm, errhandler, smpi_fname_));
+}
+
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+  SMPI_ENTER("MPI_Errhandler_set");
+  SMPI_RETURN(set_comm_eh(comm, errhandler, smpi_fname_));
+}
+
+static int get_comm_eh(MPI_Comm comm, MPI_Errhandler *errhandler, const char *fname)
+{
+  smpi_comm *c = smpi_comm_get(comm);
+  if (!c)
+    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fname);
+  if (!errhandler)
+    return smpi_comm_error(comm, MPI_ERR_ARG, fname);
+  /* the caller gets a reference of its own, released by MPI_Errhandler_free */
+  *errhandler = smpi_errhandler_ref(c->eh)->handle;
+  return MPI_SUCCESS;
+}
+
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+  SMPI_ENTER("MPI_Comm_get_errhandler");
+  SMPI_RETURN(get_comm_eh(comm, errhandler, smpi_fname_));
+}
+
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+  SMPI_ENTER("MPI_Errhandler_get");
+  SMPI_RETURN(get_comm_eh(comm, errhandler, smpi_fname_));
+}
+
+int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
+{
+  SMPI_ENTER("MPI_Errhandler_free");
+  SMPI_CHECK(errhandler, MPI_COMM_WORLD, MPI_ERR_ARG);
+  smpi_errhandler *e = smpi_errhandler_get(*errhandler);
+  SMPI_CHECK(e, MPI_COMM_WORLD, MPI_ERR_ARG);
+  smpi_errhandler_unref(e);
+  *errhandler = MPI_ERRHANDLER_NULL;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+  SMPI_ENTER("MPI_Comm_call_errhandler");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  run_handler(c, c->eh, errorcode, smpi_fname_, NULL);
+  /* "MPI_SUCCESS if the error handler was successfully called" (MPI 3.1 section 8.3.4),
+   * whatever the handler is: MPICH returns MPI_SUCCESS for MPI_ERRORS_RETURN too */
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+/* ---- files: only MPI_FILE_NULL (the default handler of files opened later) ---- */
+
+static smpi_errhandler **file_default; /* per world rank; NULL entry: MPI_ERRORS_RETURN */
+static int file_default_n;
+
+static smpi_errhandler **my_file_default(void)
+{
+  smpi_rank *me = smpi_self();
+  if (file_default_n < smpi_w.np) {
+    file_default = xrealloc(file_default, (size_t)smpi_w.np * sizeof *file_default);
+    for (int i = file_default_n; i < smpi_w.np; i++)
+      file_default[i] = NULL;
+    file_default_n = smpi_w.np;
+  }
+  return &file_default[me->rank];
+}
+
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
+{
+  SMPI_ENTER("MPI_File_set_errhandler");
+  /* MPI-IO is not simulated: only the default for future files can be set */
+  SMPI_CHECK(file == MPI_FILE_NULL, MPI_COMM_WORLD, MPI_ERR_FILE);
+  smpi_errhandler *e = smpi_errhandler_get(errhandler);
+  SMPI_CHECK(e && (e->kinds & SMPI_EH_FILE), MPI_COMM_WORLD, MPI_ERR_ARG);
+  smpi_errhandler **slot = my_file_default();
+  smpi_errhandler_ref(e);
+  smpi_errhandler_unref(*slot);
+  *slot = e;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
+{
+  SMPI_ENTER("MPI_File_get_errhandler");
+  SMPI_CHECK(file == MPI_FILE_NULL, MPI_COMM_WORLD, MPI_ERR_FILE);
+  SMPI_CHECK(errhandler, MPI_COMM_WORLD, MPI_ERR_ARG);
+  smpi_errhandler *e = *my_file_default();
+  *errhandler = smpi_errhandler_ref(e ? e : &return_eh)->handle;
+  SMPI_RETURN(MPI_SUCCESS);
+}

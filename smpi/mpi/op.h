@@ -1,0 +1,22 @@
+/* Reduction operations (smpi/mpi/op.c): predefined ops with the standard's type rules, user
+ * ops from MPI_Op_create. */
+#ifndef SMPI_SMPI_OP_H
+#define SMPI_SMPI_OP_H
+
+#include <stdbool.h>
+
+#include "smpi/mpi.h"
+
+typedef struct smpi_op smpi_op;
+
+void smpi_op_init(void); /* registers the predefined ops (idempotent) */
+smpi_op *smpi_op_get(MPI_Op h); /* NULL if invalid */
+bool smpi_op_is_commutative(const smpi_op *op);
+bool smpi_op_is_predefined(const smpi_op *op);
+/* inout[i] = in[i] op inout[i] for count elements of datatype dt (which may be derived:
+ * the op applies to its basic elements). Returns MPI_SUCCESS, or MPI_ERR_OP when op is not
+ * defined on dt's basic type (e.g. MPI_BAND on MPI_DOUBLE), with no change made.
+ * The order matters for non-commutative user ops: in is the left operand. */
+int smpi_op_apply(const smpi_op *op, const void *in, void *inout, int count, MPI_Datatype dt);
+
+#endif

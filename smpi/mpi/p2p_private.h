@@ -1,0 +1,238 @@
+/* What request.c, match.c and p2p.c share: the request and message objects and the
+ * matching queues.
+ *
+ * Life of a message (one send; "msg" is the envelope the receiver side sees):
+ *
+ *   sender                          matching queues of (context, receiver)       receiver
+ *   ------                          --------------------------------------       --------
+ *   pack if detached, sleep os/ois
+ *   post msg ---------------------> posted receive waiting?  yes: match ----+
+ *                                   no: msg queued as unexpected            |
+ *                                          ... receiver posts ------------> match
+ *                                                                           |
+ *   network transfer of size + 16 bytes starts at the match (or at once when eager)
+ *   transfer ends: copy data into the receive buffer, complete the receive (and the
+ *   send when it was not detached); the receiver pays smpi/or in its wait if the sender
+ *   was detached.
+ */
+#ifndef SMPI_SMPI_P2P_PRIVATE_H
+#define SMPI_SMPI_P2P_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/activity.h"
+#include "kernel/engine.h"
+#include "kernel/factors.h"
+#include "smpi/mpi/p2p.h"
+#include "src/list.h"
+
+typedef struct p2p_msg p2p_msg;
+
+/* Freed requests, messages and queue nodes are kept for reuse up to this many each: a root
+ * that waits for 100 000 receives per collective reuses them instead of calling malloc
+ * 200 000 times per round; memory stays bounded by the peak in use. */
+#define P2P_FREE_LIST_MAX (1u << 20)
+typedef struct p2p_waiter p2p_waiter;
+
+/* REQ_COLL: a nonblocking collective (collectives/coll_nb.c): no transfer of its own, its
+ * helper actor completes it */
+typedef enum { REQ_SEND = 1, REQ_RECV, REQ_COLL } req_kind;
+typedef enum { MODE_STANDARD, MODE_BUFFERED, MODE_SYNC, MODE_READY } send_mode;
+
+struct smpi_req {
+  uint8_t kind;       /* req_kind */
+  uint8_t mode;       /* send_mode */
+  bool persistent;
+  bool blocking;      /* send: pays os rather than ois */
+  bool active;        /* started and not yet collected by a wait/test */
+  bool complete;      /* the operation itself is over (data moved, or cancelled) */
+  bool cancelled;
+  bool user_freed;    /* MPI_Request_free while active: destroy at completion */
+  bool detached;      /* send: data copied at post, complete for the sender at once */
+  bool from_detached; /* receive: its sender was detached, the receiver pays smpi/or */
+  bool or_paid;       /* receive: smpi/or already paid (by a failing MPI_Testall) */
+  bool reported;      /* seen complete by a failing MPI_Testall (SimGrid forgets it then) */
+  bool queued;        /* receive: in a posted-receive queue */
+  bool coll;          /* collective context */
+  int handle;         /* MPI handle, MPI_REQUEST_NULL for internal requests */
+  int owner;          /* world rank that created it */
+  void *buf;
+  size_t count;
+  const smpi_dt *dt;
+  size_t bytes;       /* count x type size */
+  smpi_comm *comm;
+  uint32_t ctx;
+  int peer;           /* rank in comm: destination, or source (may be ANY/PROC_NULL) */
+  int peer_world;     /* send: world rank of the destination */
+  int tag;
+  uint64_t seq;       /* receive: posting order, for MPI's matching order */
+  const char *call;   /* the MPI call that created it ("MPI_Irecv"), for reports */
+  const void *site;   /* where the program called it (smpi/mpi/check.h), for reports */
+  uint64_t check_sum; /* smpi/check-buffers: checksum of a send's data when it started */
+  bool check_set;
+  list_node qlink;    /* posted-receive queue */
+  list_node olink;    /* owner's pending receives (reports at Finalize) */
+  list_node wlink;    /* waiter's completion queue */
+  size_t widx;        /* index in the array the waiter waits on */
+  smpi_req *free_next;
+  p2p_msg *msg;       /* send: its message until matched (detached) or delivered;
+                         receive: the matched message until delivered */
+  p2p_waiter *waiter;
+  MPI_Status status;  /* result, valid once complete */
+};
+
+struct p2p_msg {
+  list_node slink;    /* per-source unexpected queue */
+  list_node alink;    /* arrival-ordered unexpected queue of the (context, receiver) */
+  list_node olink;    /* sender's unmatched rendezvous messages (reports at Finalize) */
+  list_node ilink;    /* receiver's unexpected messages (reports at Finalize) */
+  uint32_t ctx;
+  int dst_world;
+  int src;            /* sender's rank in the communicator (what MPI_SOURCE reports) */
+  int src_world;
+  int tag;
+  size_t bytes;
+  void *data;         /* packed copy (detached or eager), else NULL: read the sender's buffer */
+  bool folded;        /* detached or eager, but every byte sent was folded: no copy, nothing
+                       * to deliver (the receive buffer keeps its bytes) */
+  smpi_req *sreq;     /* the send request while linked (see smpi_req.msg) */
+  bool waits;         /* sreq completes with the transfer (not detached) */
+  smpi_req *rreq;     /* the matched receive */
+  act_action *action; /* network transfer, NULL before it starts and once it ended */
+  bool queued;        /* in the unexpected queues */
+  bool started;       /* transfer started */
+  bool arrived;       /* transfer over, receiver not matched yet (eager) */
+  bool detached;
+  bool buffered;      /* MPI_Bsend: holds bytes of the sender's attached buffer */
+  unsigned bsend_gen; /* which attachment of the buffer it counts against */
+  smpi_comm *comm;    /* sender's communicator object (reports) */
+  const char *call;
+  const void *site;   /* where the sender called it (smpi/mpi/check.h) */
+  p2p_msg *free_next;
+  unsigned char small[64]; /* data of small detached messages: no allocation */
+};
+
+/* A rank blocked in a wait. Requests point to it while it waits on them; completions
+ * queue themselves on `done` and unblock the rank once (eng_unblock must not run twice). */
+struct p2p_waiter {
+  eng_actor *actor;
+  int owner;          /* world rank */
+  bool blocked;
+  unsigned long block_seq; /* when it blocked: simultaneous completions wake in that order */
+  list_node done;     /* completed requests not yet processed (wlink) */
+  const char *call;   /* "MPI_Waitall" */
+  smpi_req **reqs;    /* what it waits for, for the deadlock report */
+  size_t n;
+  size_t total;       /* active requests when the call began (reports) */
+};
+
+/* ---- matching queues (match.c) ----
+ * Keyed by (context, receiver world rank, source rank): posted receives and unexpected
+ * messages per source, plus one queue per (context, receiver) for ANY_SOURCE receives
+ * and for all unexpected messages in arrival order. Receives carry a global sequence
+ * number so a message picks the earliest-posted of the exact-source and ANY_SOURCE
+ * candidates. */
+
+/* A message arrives: returns the earliest-posted matching receive, taken off its queue;
+ * or NULL after queuing m as unexpected. */
+smpi_req *mq_arrive(p2p_msg *m);
+/* A receive is posted (r->ctx, r->owner, r->peer, r->tag): returns the first matching
+ * unexpected message, taken off the queues; or NULL after queuing r. */
+p2p_msg *mq_post_recv(smpi_req *r);
+/* First matching unexpected message, left in place (probes). src may be MPI_ANY_SOURCE. */
+p2p_msg *mq_peek(uint32_t ctx, int dst_world, int src, int tag);
+void mq_remove_msg(p2p_msg *m);   /* m->queued */
+void mq_remove_recv(smpi_req *r); /* r->queued */
+size_t mq_node_count(void);
+void mq_reset(void);
+
+/* ---- module state (request.c) ---- */
+typedef struct p2p_rank {
+  list_node recvs;      /* posted receives (smpi_req.olink) */
+  list_node msgs;       /* its rendezvous sends nobody matched yet (p2p_msg.olink) */
+  list_node inbox;      /* unexpected messages addressed to it (p2p_msg.ilink) */
+  const char *activity; /* smpi_p2p_set_activity */
+  int activity_root;    /* smpi_p2p_set_activity_root, -1 for none */
+  eng_actor *probe_actor; /* blocked in MPI_Probe (smpi/iprobe 0): woken by any arrival */
+  p2p_waiter *waiting;  /* the wait it is blocked in (deadlock reports, smpi/mpi/check.c) */
+  void *bsend_buf;      /* MPI_Buffer_attach */
+  int bsend_size;
+  size_t bsend_used;    /* bytes + MPI_BSEND_OVERHEAD of each message not yet delivered */
+  unsigned bsend_gen;   /* attachments so far: messages count against their own */
+} p2p_rank;
+
+typedef struct p2p_state {
+  bool ready;
+  fac_func os, or_, ois;
+  /* the overhead of the last size asked, per function (os, ois, or): a message's size is
+   * usually the previous one's, and the lookup walks the sections */
+  double ovh_bytes[3], ovh_cost[3];
+  long detached_thresh, async_thresh;
+  double test_cost, iprobe_cost, iprobe_usage;
+  bool grow;
+  /* SimGrid keeps these multipliers in function-static variables: one per process,
+   * shared by all ranks. Same here, so polling costs match. */
+  long test_n, testany_n, iprobe_n;
+  uint64_t seq;
+  unsigned long block_seq;
+  p2p_rank **ranks; /* allocated on first use */
+  int nranks;
+  act_action **dead;
+  size_t dead_count, dead_cap;
+  smpi_req *free_reqs;
+  size_t free_req_count;
+  p2p_msg *free_msgs;
+  size_t free_msg_count;
+  smpi_p2p_stats stats;
+} p2p_state;
+
+extern p2p_state P2P;
+
+void p2p_ensure_init(void);
+p2p_rank *p2p_rank_of(int world);
+int p2p_my_world_rank(void);
+
+/* requests and messages */
+smpi_req *p2p_req_new(req_kind kind, void *buf, size_t count, const smpi_dt *dt, int peer,
+                      int tag, smpi_comm *c, unsigned flags, const char *call);
+void p2p_req_destroy(smpi_req *r);
+void p2p_req_start(smpi_req *r);
+/* cancels if still possible (not matched); true if it was */
+bool p2p_req_cancel(smpi_req *r);
+/* an inactive receive takes a message already dequeued (MPI_Mrecv) */
+void p2p_recv_matched(smpi_req *r, p2p_msg *m);
+void p2p_msg_destroy(p2p_msg *m);
+void p2p_complete(smpi_req *r);
+
+/* waiting */
+void p2p_waiter_init(p2p_waiter *w, const char *call, smpi_req **reqs, size_t n);
+void p2p_waiter_attach(p2p_waiter *w, smpi_req *r);
+void p2p_waiter_detach(p2p_waiter *w, smpi_req *r);
+void p2p_waiter_block(p2p_waiter *w);
+smpi_req *p2p_waiter_pop(p2p_waiter *w);
+void p2p_wait_complete(smpi_req *r, const char *call);
+/* collects a complete request: pays smpi/or if due, copies its status, deactivates it and
+ * destroys it unless persistent. Returns its error code. */
+int p2p_req_finish(smpi_req *r, MPI_Status *st);
+void p2p_pay_or(smpi_req *r);
+int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call);
+/* index finished, or -1 when no request is active; *err = its error */
+long p2p_waitany(size_t n, smpi_req **rs, MPI_Status *st, const char *call, int *err);
+/* MPI_Sendrecv (SimGrid's: a send-receive with oneself is a plain copy) */
+int p2p_sendrecv(smpi_comm *c, const void *sbuf, size_t scount, const smpi_dt *sdt, int dst,
+                 int stag, void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int rtag,
+                 unsigned flags, MPI_Status *status, const char *call);
+bool p2p_status_wanted(const MPI_Status *st);
+void p2p_status_empty(MPI_Status *st);
+
+/* injected costs of polling calls */
+void p2p_test_inject(void);
+void p2p_test_outcome(bool success);
+void p2p_testany_inject(void);
+void p2p_testany_outcome(bool success);
+void p2p_iprobe_inject(void);
+void p2p_iprobe_outcome(bool success);
+
+#endif

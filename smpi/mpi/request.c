@@ -1,0 +1,1141 @@
+/* Requests and the SMPI protocol: posting, matching, transfers, data movement, completion
+ * and the waits, with SimGrid 3.32's timing (see p2p.h and p2p_private.h for the picture).
+ *
+ * Timeline of a detached MPI_Send (size < smpi/send-is-detached-thresh) and its MPI_Recv:
+ *
+ *   sender:    [pack][sleep os(s)] post -> returns
+ *   receiver:          MPI_Recv posted ---- match: transfer of s+16 B ---- done [sleep or(s)]
+ *
+ * and of a rendezvous one: the sender posts without overhead and blocks; the transfer
+ * starts when both are there; both complete when it ends; nobody pays or.
+ *
+ * Everything a rank waits for goes through one p2p_waiter on its stack: requests point to
+ * it, a completion queues itself on the waiter and unblocks the rank if it is blocked, once.
+ * Completions run in the maestro (end of a transfer) or in the rank that caused them
+ * (matching an arrived eager message, cancel), never by scanning anything. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/context.h"
+#include "kernel/cpu.h"
+#include "kernel/factors.h"
+#include "kernel/network.h"
+#include "smpi/mpi/check.h"
+#include "smpi/mpi/handle.h"
+#include "smpi/mpi/p2p_private.h"
+#include "smpi/emulation/privatize.h"
+#include "smpi/observe/trace.h"
+#include "smpi/emulation/burst.h"
+#include "smpi/runtime/world.h"
+#include "src/cfg.h"
+#include "src/invariant.h"
+#include "src/log.h"
+#include "src/mem.h"
+
+LOG_NEW_SUBCATEGORY(smpi_p2p, smpi, "MPI point-to-point: requests, matching, protocol");
+LOG_DEFAULT_CATEGORY(smpi_p2p);
+
+p2p_state P2P;
+
+/* ---- configuration ---- */
+
+void smpi_p2p_declare_config(void)
+{
+  cfg_declare_bool("smpi/grow-injected-times", true,
+                   "Each unsuccessful MPI_Test/MPI_Iprobe in a row injects one more multiple of "
+                   "smpi/test resp. smpi/iprobe (polling loops advance faster)");
+  cfg_declare_double("smpi/iprobe-cpu-usage", 1.0,
+                     "Share of the host's CPU an MPI_Iprobe uses while it injects smpi/iprobe");
+}
+
+/* --cfg is parsed before MPI_Init: the keys must exist by then, whoever runs first. */
+__attribute__((constructor)) static void p2p_declare_at_load(void) { smpi_p2p_declare_config(); }
+
+int smpi_p2p_init(char *err, size_t errlen)
+{
+  static const char *const keys[3] = {"smpi/os", "smpi/or", "smpi/ois"};
+  fac_func *dst[3] = {&P2P.os, &P2P.or_, &P2P.ois};
+  smpi_p2p_declare_config();
+  for (int i = 0; i < 3; i++) {
+    fac_free(dst[i]);
+    if (!cfg_is_declared(keys[i]))
+      continue; /* unit tests without the runtime's keys: no overhead */
+    if (fac_parse_overhead(keys[i], cfg_get_string(keys[i]), dst[i], err, errlen) != 0)
+      return -1;
+  }
+  P2P.detached_thresh = cfg_is_declared("smpi/send-is-detached-thresh")
+                            ? cfg_get_int("smpi/send-is-detached-thresh") : 65536;
+  P2P.async_thresh = cfg_is_declared("smpi/async-small-thresh") ? cfg_get_int("smpi/async-small-thresh") : 0;
+  P2P.test_cost = cfg_is_declared("smpi/test") ? cfg_get_double("smpi/test") : 0;
+  P2P.iprobe_cost = cfg_is_declared("smpi/iprobe") ? cfg_get_double("smpi/iprobe") : 0;
+  P2P.grow = cfg_get_bool("smpi/grow-injected-times");
+  P2P.iprobe_usage = cfg_get_double("smpi/iprobe-cpu-usage");
+  if (P2P.test_cost < 0 || P2P.iprobe_cost < 0) {
+    snprintf(err, errlen, "%s must be >= 0", P2P.test_cost < 0 ? "smpi/test" : "smpi/iprobe");
+    return -1;
+  }
+  if (!(P2P.iprobe_usage > 0 && P2P.iprobe_usage <= 1)) {
+    snprintf(err, errlen, "smpi/iprobe-cpu-usage must be in (0, 1], not %g", P2P.iprobe_usage);
+    return -1;
+  }
+  P2P.test_n = P2P.testany_n = P2P.iprobe_n = 1;
+  for (int i = 0; i < 3; i++)
+    P2P.ovh_bytes[i] = -1;
+  P2P.ready = true;
+  return 0;
+}
+
+/* smpi/os (which 0), smpi/ois (1) or smpi/or (2) for a message of bytes */
+static double overhead(int which, double bytes)
+{
+  if (bytes != P2P.ovh_bytes[which]) {
+    const fac_func *f = which == 0 ? &P2P.os : which == 1 ? &P2P.ois : &P2P.or_;
+    P2P.ovh_cost[which] = fac_overhead(f, bytes);
+    P2P.ovh_bytes[which] = bytes;
+  }
+  return P2P.ovh_cost[which];
+}
+
+void p2p_ensure_init(void)
+{
+  if (P2P.ready)
+    return;
+  char err[512];
+  if (smpi_p2p_init(err, sizeof err) != 0) {
+    fprintf(stderr, "smpi: %s\n", err);
+    smpi_abort_job(1);
+  }
+}
+
+/* ---- per-rank state ---- */
+
+p2p_rank *p2p_rank_of(int world)
+{
+  if (__builtin_expect(world >= 0 && world < P2P.nranks && P2P.ranks[world], 1))
+    return P2P.ranks[world];
+  ASSERTF(world >= 0, "bad world rank %d", world);
+  if (world >= P2P.nranks) {
+    /* an array of pointers: growing it never moves a rank's list heads */
+    int n = P2P.nranks ? P2P.nranks : 16;
+    while (n <= world)
+      n *= 2;
+    if (n < smpi_w.np)
+      n = smpi_w.np;
+    P2P.ranks = xrealloc(P2P.ranks, (size_t)n * sizeof *P2P.ranks);
+    memset(P2P.ranks + P2P.nranks, 0, (size_t)(n - P2P.nranks) * sizeof *P2P.ranks);
+    P2P.nranks = n;
+  }
+  p2p_rank *rk = P2P.ranks[world];
+  if (!rk) {
+    rk = P2P.ranks[world] = xcalloc(1, sizeof *rk);
+    list_init(&rk->recvs);
+    list_init(&rk->msgs);
+    list_init(&rk->inbox);
+  }
+  return rk;
+}
+
+int p2p_my_world_rank(void)
+{
+  smpi_rank *me = smpi_self();
+  ASSERTF(me, "point-to-point call outside of any rank");
+  return me->rank;
+}
+
+void smpi_p2p_set_activity(const char *what) { smpi_p2p_set_activity_root(what, -1); }
+
+void smpi_p2p_set_activity_root(const char *what, int root)
+{
+  p2p_rank *r = p2p_rank_of(p2p_my_world_rank());
+  r->activity = what;
+  r->activity_root = root;
+}
+
+/* ---- objects ---- */
+
+static void defer_free_action(act_action *a)
+{
+  XGROW(P2P.dead, P2P.dead_cap, P2P.dead_count + 1);
+  P2P.dead[P2P.dead_count++] = a;
+}
+
+/* Actions end in their model's callbacks, where they may not be freed: free them later. */
+static void flush_dead_actions(void)
+{
+  for (size_t i = 0; i < P2P.dead_count; i++)
+    act_action_free(P2P.dead[i]);
+  P2P.dead_count = 0;
+}
+
+static smpi_req *req_alloc(void)
+{
+  smpi_req *r = P2P.free_reqs;
+  if (r)
+    P2P.free_reqs = r->free_next, P2P.free_req_count--;
+  else
+    r = xmalloc(sizeof *r);
+  memset(r, 0, sizeof *r);
+  list_init(&r->qlink);
+  list_init(&r->olink);
+  list_init(&r->wlink);
+  r->handle = MPI_REQUEST_NULL;
+  P2P.stats.live_requests++;
+  return r;
+}
+
+smpi_req *p2p_req_new(req_kind kind, void *buf, size_t count, const smpi_dt *dt, int peer,
+                      int tag, smpi_comm *c, unsigned flags, const char *call)
+{
+  if (__builtin_expect(!P2P.ready, 0))
+    p2p_ensure_init();
+  smpi_req *r = req_alloc();
+  r->kind = (uint8_t)kind;
+  r->mode = MODE_STANDARD;
+  r->blocking = (flags & SMPI_P2P_BLOCKING) != 0;
+  if (flags & SMPI_P2P_SYNC)
+    r->mode = MODE_SYNC;
+  r->coll = (flags & SMPI_P2P_COLL) != 0;
+  r->owner = p2p_my_world_rank();
+  r->buf = buf;
+  r->count = count;
+  r->dt = dt;
+  if (dt) /* MPI_Type_free may come before the operation completes */
+    smpi_dt_ref((smpi_dt *)dt);
+  r->bytes = count && dt ? count * smpi_dt_size(dt) : 0;
+  r->comm = c;
+  smpi_comm_ref(c); /* MPI_Comm_free may come before the operation completes */
+  r->ctx = r->coll ? smpi_comm_coll_context(c) : smpi_comm_p2p_context(c);
+  r->peer = peer;
+  r->peer_world = (kind == REQ_SEND && peer >= 0) ? smpi_comm_world_rank(c, peer) : -1;
+  r->tag = tag;
+  r->call = call;
+  r->site = smpi_check_sites ? smpi_check_sites[r->owner] : NULL; /* smpi_check_site_of */
+  return r;
+}
+
+void p2p_req_destroy(smpi_req *r)
+{
+  ASSERTF(!r->active || r->complete, "destroying a request still in progress");
+  ASSERT(!r->queued && !list_linked(&r->wlink));
+  if (r->msg) {
+    /* a detached send whose message is still unmatched: the message lives on alone */
+    ASSERT(r->kind == REQ_SEND && r->detached && r->msg->sreq == r);
+    r->msg->sreq = NULL;
+    r->msg = NULL;
+  }
+  if (list_linked(&r->olink))
+    list_remove(&r->olink);
+  if (r->handle != MPI_REQUEST_NULL)
+    smpi_handle_free(r->handle);
+  smpi_comm_unref(r->comm);
+  if (r->dt)
+    smpi_dt_unref((smpi_dt *)r->dt);
+  P2P.stats.live_requests--;
+  if (P2P.free_req_count < P2P_FREE_LIST_MAX) {
+    r->free_next = P2P.free_reqs;
+    P2P.free_reqs = r;
+    P2P.free_req_count++;
+  } else {
+    free(r);
+  }
+}
+
+static p2p_msg *msg_new(void)
+{
+  p2p_msg *m = P2P.free_msgs;
+  if (m) {
+    P2P.free_msgs = m->free_next;
+    P2P.free_msg_count--;
+    memset(m, 0, offsetof(p2p_msg, small));
+  } else {
+    m = xcalloc(1, sizeof *m);
+  }
+  list_init(&m->slink);
+  list_init(&m->alink);
+  list_init(&m->olink);
+  list_init(&m->ilink);
+  P2P.stats.live_messages++;
+  return m;
+}
+
+void p2p_msg_destroy(p2p_msg *m)
+{
+  ASSERT(!m->queued && !m->action);
+  SMPI_TRACE(smpi_trace_msg_drop(m));
+  if (list_linked(&m->olink))
+    list_remove(&m->olink);
+  if (list_linked(&m->ilink))
+    list_remove(&m->ilink);
+  if (m->buffered) {
+    p2p_rank *rk = p2p_rank_of(m->src_world);
+    if (rk->bsend_gen == m->bsend_gen) {
+      ASSERT(rk->bsend_used >= m->bytes + MPI_BSEND_OVERHEAD);
+      rk->bsend_used -= m->bytes + MPI_BSEND_OVERHEAD;
+    }
+  }
+  if (m->data != m->small)
+    free(m->data);
+  if (m->comm)
+    smpi_comm_unref(m->comm);
+  P2P.stats.live_messages--;
+  if (P2P.free_msg_count < P2P_FREE_LIST_MAX) {
+    m->free_next = P2P.free_msgs;
+    P2P.free_msgs = m;
+    P2P.free_msg_count++;
+  } else {
+    free(m);
+  }
+}
+
+/* ---- completion ---- */
+
+static void waiter_signal(p2p_waiter *w, smpi_req *r)
+{
+  list_push_back(&w->done, &r->wlink);
+  if (w->blocked) {
+    w->blocked = false;
+    eng_unblock(w->actor);
+  }
+}
+
+void p2p_complete(smpi_req *r)
+{
+  ASSERT(r->active && !r->complete);
+  r->complete = true;
+  if (r->user_freed) {
+    r->active = false;
+    p2p_req_destroy(r);
+    return;
+  }
+  if (r->waiter)
+    waiter_signal(r->waiter, r);
+}
+
+/* Both ends of a synchronous transfer complete together: wake whoever blocked first first,
+ * so that ranks resume in a deterministic order that does not depend on who sent. */
+static void complete_pair(smpi_req *a, smpi_req *b)
+{
+  unsigned long sa = a->waiter && a->waiter->blocked ? a->waiter->block_seq : ~0ul;
+  unsigned long sb = b->waiter && b->waiter->blocked ? b->waiter->block_seq : ~0ul;
+  if (sb < sa) {
+    smpi_req *t = a;
+    a = b;
+    b = t;
+  }
+  p2p_complete(a);
+  p2p_complete(b);
+}
+
+/* Transfer over and receive matched: move the data, complete the receive (and the send). */
+static void deliver(p2p_msg *m)
+{
+  SMPI_TRACE(smpi_trace_msg_deliver(m));
+  smpi_req *r = m->rreq;
+  ASSERT(r && !m->action);
+  size_t n = m->bytes < r->bytes ? m->bytes : r->bytes;
+  if (n > 0) {
+    /* this runs in the maestro or in another rank: a buffer that is a global variable of
+     * the program must be reached through its owner's private copy */
+    void *rbuf = smpi_privatize_translate(r->owner, r->buf);
+    if (m->folded) {
+      /* nothing meaningful was sent: the receive buffer keeps its bytes, as a copy from
+       * folded memory leaves private bytes (smpi_shared_aware_copy) */
+    } else if (m->data) {
+      smpi_dt_unpack(m->data, n, rbuf, r->count, r->dt);
+    } else {
+      smpi_req *s = m->sreq;
+      ASSERT(s);
+      const void *sbuf = smpi_privatize_translate(s->owner, s->buf);
+      size_t moved = smpi_dt_copy(sbuf, s->count, s->dt, rbuf, r->count, r->dt);
+      ASSERTF(moved == n, "copied %zu bytes instead of %zu", moved, n);
+    }
+  }
+  r->status.MPI_SOURCE = m->src;
+  r->status.MPI_TAG = m->tag;
+  r->status.MPI_ERROR = m->bytes > r->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+  r->status.smpi_count = (long long)n;
+  r->status.smpi_cancelled = 0;
+  r->from_detached = m->detached;
+  r->msg = NULL;
+  smpi_req *s = NULL;
+  if (m->sreq) {
+    s = m->waits ? m->sreq : NULL;
+    m->sreq->msg = NULL;
+    m->sreq = NULL;
+  }
+  p2p_msg_destroy(m);
+  if (s) {
+    s->status.MPI_ERROR = MPI_SUCCESS;
+    complete_pair(s, r);
+  } else {
+    p2p_complete(r);
+  }
+}
+
+static void transfer_done(act_action *a, void *data)
+{
+  p2p_msg *m = data;
+  if (a->state != ACT_DONE)
+    return; /* cancelled: whoever cancelled it cleans up */
+  m->action = NULL;
+  defer_free_action(a);
+  if (m->rreq)
+    deliver(m);
+  else
+    m->arrived = true; /* eager: the receiver takes it when it posts */
+}
+
+static void start_transfer(p2p_msg *m)
+{
+  /* static, not on the stack: the simulation runs on one thread, only the failure reads it,
+   * and 512 bytes between this frame and the model's would spread the deepest frames of the
+   * send path over more cache lines of a stack that is cold whenever a rank resumes */
+  static char err[512];
+  ASSERT(!m->started);
+  if (P2P.dead_count)
+    flush_dead_actions();
+  m->started = true;
+  P2P.stats.transfers++;
+  size_t src = smpi_w.ranks[m->src_world].host, dst = smpi_w.ranks[m->dst_world].host;
+  m->action = net_comm_start(src, dst, (double)m->bytes + 16.0, transfer_done, m, err, sizeof err);
+  if (!m->action) {
+    char a[128], b[128];
+    route_host_name(smpi_w.routes, src, a, sizeof a);
+    route_host_name(smpi_w.routes, dst, b, sizeof b);
+    fprintf(stderr,
+            "smpi: rank %d cannot send to rank %d: %s (hosts %s -> %s); check the routes of "
+            "platform %s\n",
+            m->src_world, m->dst_world, err, a, b, smpi_w.platform_name);
+    smpi_abort_job(1);
+  }
+}
+
+/* r's owner is blocked on r, and resumes once this message is delivered: start loading what
+ * the delivery and the resumption touch, so that their misses overlap with the rest of the
+ * sender's call and the engine's step to the delivery (a 4 096-rank ring's loop: ~30 %
+ * faster). The waiter lives in the blocked rank's frames: its address needs no load. */
+static void prefetch_resume(const smpi_req *r)
+{
+  if (r->bytes)
+    __builtin_prefetch(r->buf, 1, 3);
+  ctx_prefetch_frames(r->waiter);
+}
+
+static void match(p2p_msg *m, smpi_req *r)
+{
+  ASSERT(!m->rreq && !r->msg);
+  m->rreq = r;
+  r->msg = m;
+  if (list_linked(&m->olink))
+    list_remove(&m->olink);
+  if (list_linked(&m->ilink))
+    list_remove(&m->ilink);
+  if (list_linked(&r->olink))
+    list_remove(&r->olink);
+  if (m->sreq && !m->waits) {
+    /* a matched detached send can no longer be cancelled: forget its request */
+    m->sreq->msg = NULL;
+    m->sreq = NULL;
+  }
+  if (r->waiter)
+    prefetch_resume(r);
+  if (m->arrived)
+    deliver(m);
+  else if (!m->started)
+    start_transfer(m);
+}
+
+/* ---- posting ---- */
+
+static void post_send(smpi_req *r)
+{
+  if (r->peer == MPI_PROC_NULL) {
+    r->status = (MPI_Status){.MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG};
+    p2p_complete(r);
+    return;
+  }
+  P2P.stats.messages++;
+  bool sync = r->mode == MODE_SYNC;
+  bool detached = !sync && (r->mode == MODE_BUFFERED || (long)r->bytes < P2P.detached_thresh);
+  bool eager = !sync && (long)r->bytes < P2P.async_thresh;
+  p2p_msg *m = msg_new();
+  m->ctx = r->ctx;
+  m->dst_world = r->peer_world;
+  m->src = smpi_comm_rank(r->comm);
+  m->src_world = r->owner;
+  m->tag = r->tag;
+  m->bytes = r->bytes;
+  m->detached = detached;
+  m->comm = r->comm;
+  smpi_comm_ref(m->comm); /* for reports about it */
+  m->call = r->call;
+  m->site = r->site;
+  if (r->mode == MODE_BUFFERED) {
+    p2p_rank *rk = p2p_rank_of(r->owner);
+    m->buffered = true;
+    m->bsend_gen = rk->bsend_gen;
+    rk->bsend_used += r->bytes + MPI_BSEND_OVERHEAD; /* room checked by the caller */
+  }
+  /* the sender copies before its overhead, as SimGrid does; eager data needs a copy too
+   * because it may land before the receive exists */
+  if ((detached || eager) && r->bytes > 0) {
+    const void *sbuf = smpi_privatize_translate(r->owner, r->buf);
+    /* Folded bytes are never moved (smpi_shared_aware_copy): a payload that is folded from
+     * end to end would give a copy nobody reads. Skipping it keeps a million outstanding
+     * eager messages of folded data (a 1 024-rank linear all-to-all) from allocating and
+     * touching a gigabyte of copies. */
+    if (smpi_dt_is_contiguous(r->dt) && smpi_dt_all_folded(sbuf, r->count, r->dt)) {
+      m->folded = true;
+    } else {
+      m->data = r->bytes <= sizeof m->small ? m->small : xmalloc(r->bytes);
+      smpi_dt_pack(sbuf, r->count, r->dt, m->data);
+    }
+  }
+  SMPI_TRACE(smpi_trace_msg_post(m, r->coll));
+  double cost = 0;
+  if (detached || sync || !r->blocking)
+    cost = overhead(r->blocking ? 0 : 1, (double)r->bytes);
+  if (cost > 0)
+    smpi_sleep_now(cost);
+
+  r->detached = detached;
+  r->msg = m;
+  m->sreq = r;
+  m->waits = !detached;
+  smpi_req *rr = mq_arrive(m);
+  if (rr) {
+    match(m, rr);
+  } else {
+    P2P.stats.unexpected++;
+    if (smpi_w.ranks[m->dst_world].phase == SMPI_RANK_FINALIZED) /* nobody will receive it */
+      LOG_WARN("rank %d sent a message to rank %d after rank %d reached MPI_Finalize: %s, tag "
+               "%d, %zu bytes, on %s%s",
+               m->src_world, m->dst_world, m->dst_world, m->call ? m->call : "send", m->tag,
+               m->bytes, m->comm ? smpi_comm_display_name(m->comm) : "?",
+               smpi_check_where(m->site));
+    if (!detached)
+      list_push_back(&p2p_rank_of(r->owner)->msgs, &m->olink);
+    list_push_back(&p2p_rank_of(m->dst_world)->inbox, &m->ilink);
+    if (eager)
+      start_transfer(m);
+    p2p_rank *d = p2p_rank_of(m->dst_world);
+    if (d->probe_actor) {
+      eng_actor *a = d->probe_actor;
+      d->probe_actor = NULL;
+      eng_unblock(a);
+    }
+  }
+  if (detached) {
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    r->status.smpi_count = (long long)r->bytes;
+    p2p_complete(r);
+  }
+}
+
+static void post_recv(smpi_req *r)
+{
+  if (r->peer == MPI_PROC_NULL) {
+    r->status = (MPI_Status){.MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG};
+    p2p_complete(r);
+    return;
+  }
+  r->seq = ++P2P.seq;
+  p2p_msg *m = mq_post_recv(r);
+  if (m)
+    match(m, r);
+  else
+    list_push_back(&p2p_rank_of(r->owner)->recvs, &r->olink);
+}
+
+void p2p_req_start(smpi_req *r)
+{
+  ASSERT(!r->active);
+  SMPI_TRACE(smpi_trace_req_start(r));
+  if (r->msg) {
+    /* a persistent send restarted while its previous detached message is still unmatched:
+     * that message goes on alone (it can no longer be cancelled through r) */
+    ASSERT(r->kind == REQ_SEND && r->msg->sreq == r && !r->msg->waits);
+    r->msg->sreq = NULL;
+    r->msg = NULL;
+  }
+  r->active = true;
+  r->complete = false;
+  r->cancelled = false;
+  r->from_detached = false;
+  r->or_paid = false;
+  r->reported = false;
+  r->detached = false;
+  memset(&r->status, 0, sizeof r->status);
+  /* user-visible sends only: a blocking send cannot be touched before it returns */
+  if (smpi_check_buffers && r->kind == REQ_SEND && r->handle != MPI_REQUEST_NULL)
+    smpi_check_send_posted(r);
+  if (r->kind == REQ_SEND)
+    post_send(r);
+  else
+    post_recv(r);
+}
+
+void p2p_recv_matched(smpi_req *r, p2p_msg *m)
+{
+  ASSERT(r->kind == REQ_RECV && !r->active);
+  r->active = true;
+  r->seq = ++P2P.seq;
+  match(m, r);
+}
+
+bool p2p_req_cancel(smpi_req *r)
+{
+  if (!r->active)
+    return false;
+  if (r->kind == REQ_RECV) {
+    if (!r->queued)
+      return false;
+    mq_remove_recv(r);
+    if (list_linked(&r->olink))
+      list_remove(&r->olink);
+    r->cancelled = true;
+    r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG,
+                             .smpi_cancelled = 1};
+    p2p_complete(r);
+    return true;
+  }
+  p2p_msg *m = r->msg;
+  if (!m || !m->queued || m->rreq)
+    return false;
+  mq_remove_msg(m);
+  if (m->action) {
+    act_action *a = m->action;
+    m->action = NULL;
+    act_action_cancel(a, ACT_CANCELED);
+    defer_free_action(a);
+  }
+  r->msg = NULL;
+  m->sreq = NULL;
+  p2p_msg_destroy(m);
+  r->cancelled = true;
+  r->status.smpi_cancelled = 1;
+  if (!r->complete)
+    p2p_complete(r);
+  return true;
+}
+
+/* ---- waiting ---- */
+
+static void describe_req(const smpi_req *r, char *buf, size_t len)
+{
+  char peer[48], tag[32];
+  const char *name = r->comm ? smpi_comm_display_name(r->comm) : "?";
+  if (r->kind == REQ_COLL) {
+    snprintf(buf, len, "%s on %s", r->call ? r->call : "nonblocking collective", name);
+    return;
+  }
+  if (r->peer == MPI_ANY_SOURCE)
+    snprintf(peer, sizeof peer, "any source");
+  else
+    snprintf(peer, sizeof peer, "rank %d", r->peer);
+  if (r->tag == MPI_ANY_TAG)
+    snprintf(tag, sizeof tag, "any tag");
+  else
+    snprintf(tag, sizeof tag, "tag %d", r->tag);
+  const char *what = r->call ? r->call : (r->kind == REQ_SEND ? "send" : "receive");
+  snprintf(buf, len, "%s %s %s, %s, on %s%s", what, r->kind == REQ_SEND ? "to" : "from", peer,
+           tag, name, r->coll ? " (collective traffic)" : "");
+}
+
+static void describe_waiter(eng_actor *a, void *data, char *buf, size_t len)
+{
+  (void)a;
+  p2p_waiter *w = data;
+  size_t pending = 0;
+  const smpi_req *first = NULL;
+  for (size_t i = 0; i < w->n; i++) {
+    const smpi_req *r = w->reqs[i];
+    if (r && r->waiter == w && !r->complete && pending++ == 0)
+      first = r;
+  }
+  char rd[256] = "nothing";
+  if (first)
+    describe_req(first, rd, sizeof rd);
+  const p2p_rank *owner = w->owner >= 0 ? p2p_rank_of(w->owner) : NULL;
+  const char *act = owner ? owner->activity : NULL;
+  if (act && owner->activity_root >= 0)
+    snprintf(buf, len, "%s (root %d): waiting for %s", act, owner->activity_root, rd);
+  else if (act)
+    snprintf(buf, len, "%s: waiting for %s", act, rd);
+  else if (w->total <= 1 && first && first->call == w->call)
+    snprintf(buf, len, "%s", rd); /* blocking call: "MPI_Recv from rank 0, tag 5, on ..." */
+  else if (w->total <= 1)
+    snprintf(buf, len, "%s for %s", w->call, rd);
+  else
+    snprintf(buf, len, "%s for %zu of %zu requests, first: %s", w->call, pending, w->total, rd);
+}
+
+void p2p_waiter_init(p2p_waiter *w, const char *call, smpi_req **reqs, size_t n)
+{
+  memset(w, 0, sizeof *w);
+  w->actor = eng_self();
+  ASSERTF(w->actor, "waiting from outside of any rank");
+  list_init(&w->done);
+  w->call = call;
+  w->reqs = reqs;
+  w->n = n;
+  for (size_t i = 0; i < n; i++)
+    if (reqs[i] && reqs[i]->active)
+      w->total++;
+  w->owner = p2p_my_world_rank();
+}
+
+/* Blocks until some request the waiter is attached to completes (returns at once if one
+ * already did). */
+void p2p_waiter_block(p2p_waiter *w)
+{
+  if (!list_empty(&w->done))
+    return;
+  w->blocked = true;
+  w->block_seq = ++P2P.block_seq;
+  /* for the wait-for graph of a deadlock report (smpi/mpi/check.c); a nonblocking collective's
+   * helper actor waits on behalf of the rank but is not the rank */
+  p2p_rank *rk = w->owner >= 0 && w->owner < smpi_w.np && smpi_w.ranks[w->owner].actor == w->actor
+                     ? p2p_rank_of(w->owner) : NULL;
+  if (rk)
+    rk->waiting = w;
+  eng_block(describe_waiter, w);
+  if (rk)
+    rk->waiting = NULL;
+  ASSERT(!w->blocked && !list_empty(&w->done));
+}
+
+void p2p_waiter_attach(p2p_waiter *w, smpi_req *r)
+{
+  ASSERT(!r->waiter);
+  r->waiter = w;
+  if (r->complete)
+    list_push_back(&w->done, &r->wlink);
+}
+
+void p2p_waiter_detach(p2p_waiter *w, smpi_req *r)
+{
+  if (r->waiter != w)
+    return;
+  r->waiter = NULL;
+  if (list_linked(&r->wlink))
+    list_remove(&r->wlink);
+}
+
+smpi_req *p2p_waiter_pop(p2p_waiter *w)
+{
+  list_node *n = list_pop_front(&w->done);
+  if (!n)
+    return NULL;
+  smpi_req *r = list_entry(n, smpi_req, wlink);
+  r->waiter = NULL;
+  return r;
+}
+
+void p2p_wait_complete(smpi_req *r, const char *call)
+{
+  if (r->complete)
+    return;
+  p2p_waiter w;
+  smpi_req *one[1] = {r};
+  p2p_waiter_init(&w, call, one, 1);
+  p2p_waiter_attach(&w, r);
+  p2p_waiter_block(&w);
+  ASSERT(p2p_waiter_pop(&w) == r && r->complete);
+}
+
+bool p2p_status_wanted(const MPI_Status *st)
+{
+  return st && st != MPI_STATUS_IGNORE && st != MPI_STATUSES_IGNORE;
+}
+
+void p2p_status_empty(MPI_Status *st)
+{
+  if (p2p_status_wanted(st))
+    *st = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG};
+}
+
+void p2p_pay_or(smpi_req *r)
+{
+  if (r->kind == REQ_RECV && r->from_detached && !r->or_paid && !r->cancelled) {
+    r->or_paid = true;
+    double cost = overhead(2, (double)r->status.smpi_count);
+    if (cost > 0)
+      smpi_sleep_now(cost);
+  }
+}
+
+int p2p_req_finish(smpi_req *r, MPI_Status *st)
+{
+  ASSERT(r->active && r->complete);
+  if (r->check_set)
+    smpi_check_send_finished(r);
+  SMPI_TRACE(smpi_trace_req_seen(r));
+  p2p_pay_or(r);
+  int err = r->status.MPI_ERROR;
+  if (p2p_status_wanted(st))
+    *st = r->status;
+  r->active = false;
+  if (!r->persistent)
+    p2p_req_destroy(r);
+  return err;
+}
+
+int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
+{
+  SMPI_TRACE(smpi_trace_wait_count(n));
+  bool want = p2p_status_wanted(sts);
+  p2p_waiter w;
+  p2p_waiter_init(&w, call, rs, n);
+  size_t pending = 0;
+  bool failed = false;
+  for (size_t i = 0; i < n; i++) {
+    smpi_req *r = rs[i];
+    if (!r || !r->active) {
+      if (want)
+        p2p_status_empty(&sts[i]);
+      continue;
+    }
+    r->widx = i;
+    if (!r->complete) {
+      p2p_waiter_attach(&w, r);
+      pending++;
+    }
+  }
+  /* already complete ones first, in order (SimGrid's waitany picks them that way) */
+  for (size_t i = 0; i < n; i++) {
+    smpi_req *r = rs[i];
+    if (r && r->active && r->complete && r->waiter != &w) {
+      bool keep = r->persistent;
+      if (p2p_req_finish(r, want ? &sts[i] : NULL) != MPI_SUCCESS)
+        failed = true;
+      if (!keep)
+        rs[i] = NULL;
+    }
+  }
+  while (pending > 0) {
+    p2p_waiter_block(&w);
+    smpi_req *r = p2p_waiter_pop(&w);
+    pending--;
+    size_t i = r->widx;
+    bool keep = r->persistent;
+    if (p2p_req_finish(r, want ? &sts[i] : NULL) != MPI_SUCCESS)
+      failed = true;
+    if (!keep)
+      rs[i] = NULL;
+  }
+  return failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+}
+
+long p2p_waitany(size_t n, smpi_req **rs, MPI_Status *st, const char *call, int *err)
+{
+  SMPI_TRACE(smpi_trace_wait_count(n));
+  *err = MPI_SUCCESS;
+  long found = -1;
+  bool any_active = false;
+  for (size_t i = 0; i < n && found < 0; i++) {
+    smpi_req *r = rs[i];
+    if (r && r->active) {
+      any_active = true;
+      if (r->complete)
+        found = (long)i;
+    }
+  }
+  if (!any_active) {
+    p2p_status_empty(st);
+    return -1;
+  }
+  if (found < 0) {
+    p2p_waiter w;
+    p2p_waiter_init(&w, call, rs, n);
+    for (size_t i = 0; i < n; i++)
+      if (rs[i] && rs[i]->active) {
+        rs[i]->widx = i;
+        p2p_waiter_attach(&w, rs[i]);
+      }
+    p2p_waiter_block(&w);
+    /* the first completion wins, as in SimGrid's waitany */
+    smpi_req *first = list_entry(list_first(&w.done), smpi_req, wlink);
+    found = (long)first->widx;
+    for (size_t i = 0; i < n; i++)
+      if (rs[i])
+        p2p_waiter_detach(&w, rs[i]);
+  }
+  smpi_req *r = rs[found];
+  bool keep = r->persistent;
+  *err = p2p_req_finish(r, st);
+  if (!keep)
+    rs[found] = NULL;
+  return found;
+}
+
+/* ---- injected costs of polling calls (SimGrid 3.32's, counters shared by all ranks) ---- */
+
+void p2p_test_inject(void)
+{
+  p2p_ensure_init();
+  smpi_sleep_now(P2P.test_n * P2P.test_cost);
+}
+
+void p2p_test_outcome(bool success)
+{
+  if (success)
+    P2P.test_n = 1;
+  else if (P2P.grow)
+    P2P.test_n++;
+}
+
+void p2p_testany_inject(void)
+{
+  p2p_ensure_init();
+  smpi_sleep_now(P2P.testany_n * P2P.test_cost);
+}
+
+void p2p_testany_outcome(bool success)
+{
+  /* SimGrid grows this one whatever smpi/grow-injected-times says */
+  P2P.testany_n = success ? 1 : P2P.testany_n + 1;
+}
+
+/* An iprobe computes: n x smpi/iprobe seconds of the host at smpi/iprobe-cpu-usage of its
+ * speed, so it shares the CPU with whatever else runs there. */
+void p2p_iprobe_inject(void)
+{
+  p2p_ensure_init();
+  if (P2P.iprobe_cost <= 0)
+    return;
+  smpi_rank *me = smpi_self();
+  ASSERT(me);
+  double speed = cpu_host_speed(me->host) * P2P.iprobe_usage;
+  SMPI_TRACE(smpi_trace_ti_compute(P2P.iprobe_n * P2P.iprobe_cost * cpu_host_speed(me->host)));
+  act_action *a = cpu_exec_start(me->host, P2P.iprobe_n * P2P.iprobe_cost * speed, speed, NULL, NULL);
+  act_wait(a);
+  act_action_free(a);
+}
+
+void p2p_iprobe_outcome(bool success)
+{
+  if (success)
+    P2P.iprobe_n = 1;
+  else if (P2P.grow)
+    P2P.iprobe_n++;
+}
+
+/* ---- internal API (p2p.h) ---- */
+
+smpi_req *smpi_p2p_isend(const void *buf, size_t count, const smpi_dt *dt, int dst, int tag,
+                         smpi_comm *c, unsigned flags)
+{
+  smpi_req *r = smpi_p2p_send_init(buf, count, dt, dst, tag, c, flags);
+  r->persistent = false;
+  p2p_req_start(r);
+  return r;
+}
+
+smpi_req *smpi_p2p_irecv(void *buf, size_t count, const smpi_dt *dt, int src, int tag,
+                         smpi_comm *c, unsigned flags)
+{
+  smpi_req *r = smpi_p2p_recv_init(buf, count, dt, src, tag, c, flags);
+  r->persistent = false;
+  p2p_req_start(r);
+  return r;
+}
+
+smpi_req *smpi_p2p_send_init(const void *buf, size_t count, const smpi_dt *dt, int dst,
+                             int tag, smpi_comm *c, unsigned flags)
+{
+  smpi_req *r = p2p_req_new(REQ_SEND, (void *)buf, count, dt, dst, tag, c, flags, NULL);
+  r->persistent = true;
+  return r;
+}
+
+smpi_req *smpi_p2p_recv_init(void *buf, size_t count, const smpi_dt *dt, int src, int tag,
+                             smpi_comm *c, unsigned flags)
+{
+  smpi_req *r = p2p_req_new(REQ_RECV, buf, count, dt, src, tag, c, flags, NULL);
+  r->persistent = true;
+  return r;
+}
+
+void smpi_p2p_start(smpi_req *r) { p2p_req_start(r); }
+
+void smpi_p2p_free(smpi_req *r)
+{
+  ASSERTF(r->persistent && !r->active, "smpi_p2p_free of an active or non-persistent request");
+  p2p_req_destroy(r);
+}
+
+int smpi_p2p_wait(smpi_req **r, MPI_Status *status)
+{
+  if (!*r || !(*r)->active) {
+    p2p_status_empty(status);
+    return MPI_SUCCESS;
+  }
+  smpi_req *q = *r;
+  bool keep = q->persistent;
+  p2p_wait_complete(q, "wait");
+  int err = p2p_req_finish(q, status);
+  if (!keep)
+    *r = NULL;
+  return err;
+}
+
+int smpi_p2p_waitall(size_t n, smpi_req **rs, MPI_Status *statuses)
+{
+  return p2p_waitall(n, rs, statuses, "waitall");
+}
+
+bool smpi_p2p_is_complete(const smpi_req *r) { return !r || !r->active || r->complete; }
+
+int smpi_p2p_send(const void *buf, size_t count, const smpi_dt *dt, int dst, int tag,
+                  smpi_comm *c, unsigned flags)
+{
+  smpi_req *r = smpi_p2p_isend(buf, count, dt, dst, tag, c, flags | SMPI_P2P_BLOCKING);
+  return smpi_p2p_wait(&r, NULL);
+}
+
+int smpi_p2p_recv(void *buf, size_t count, const smpi_dt *dt, int src, int tag, smpi_comm *c,
+                  unsigned flags, MPI_Status *status)
+{
+  smpi_req *r = smpi_p2p_irecv(buf, count, dt, src, tag, c, flags);
+  return smpi_p2p_wait(&r, status);
+}
+
+/* SimGrid copies a send-receive with oneself directly, at no cost; so do we, when nothing
+ * else from oneself is pending there (it would have to be received first). */
+static bool self_sendrecv(smpi_comm *c, int dst, int stag, int src, int rtag, unsigned flags)
+{
+  int me = smpi_comm_rank(c);
+  if (smpi_comm_is_inter(c) || dst != me || src != me || (rtag != MPI_ANY_TAG && rtag != stag))
+    return false;
+  uint32_t cid = (flags & SMPI_P2P_COLL) ? smpi_comm_coll_context(c) : smpi_comm_p2p_context(c);
+  return !mq_peek(cid, p2p_my_world_rank(), me, MPI_ANY_TAG);
+}
+
+int p2p_sendrecv(smpi_comm *c, const void *sbuf, size_t scount, const smpi_dt *sdt, int dst,
+                 int stag, void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int rtag,
+                 unsigned flags, MPI_Status *status, const char *call)
+{
+  if (self_sendrecv(c, dst, stag, src, rtag, flags)) {
+    size_t sbytes = scount * smpi_dt_size(sdt);
+    size_t n = smpi_dt_copy(sbuf, scount, sdt, rbuf, rcount, rdt);
+    int err = sbytes > n ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    if (p2p_status_wanted(status))
+      *status = (MPI_Status){.MPI_SOURCE = src, .MPI_TAG = stag, .MPI_ERROR = err,
+                             .smpi_count = (long long)n};
+    return err;
+  }
+  /* both sides nonblocking: the send pays smpi/ois, as SimGrid's sendrecv does */
+  unsigned f = flags & ~(unsigned)(SMPI_P2P_BLOCKING | SMPI_P2P_SYNC);
+  smpi_req *r[2];
+  MPI_Status st[2];
+  r[0] = p2p_req_new(REQ_SEND, (void *)sbuf, scount, sdt, dst, stag, c, f, call);
+  r[1] = p2p_req_new(REQ_RECV, rbuf, rcount, rdt, src, rtag, c, f, call);
+  p2p_req_start(r[0]);
+  p2p_req_start(r[1]);
+  p2p_waitall(2, r, st, call ? call : "sendrecv");
+  if (p2p_status_wanted(status))
+    *status = st[1];
+  return st[1].MPI_ERROR != MPI_SUCCESS ? st[1].MPI_ERROR : st[0].MPI_ERROR;
+}
+
+int smpi_p2p_sendrecv(const void *sbuf, size_t scount, const smpi_dt *sdt, int dst, int stag,
+                      void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int rtag,
+                      smpi_comm *c, unsigned flags, MPI_Status *status)
+{
+  return p2p_sendrecv(c, sbuf, scount, sdt, dst, stag, rbuf, rcount, rdt, src, rtag, flags,
+                      status, NULL);
+}
+
+/* ---- Finalize, statistics, reset ---- */
+
+size_t smpi_p2p_report_pending(int world_rank)
+{
+  if (world_rank >= P2P.nranks)
+    return 0;
+  p2p_rank *rk = p2p_rank_of(world_rank);
+  size_t n = 0;
+  char d[256];
+  list_foreach(it, &rk->recvs)
+  {
+    smpi_req *r = list_entry(it, smpi_req, olink);
+    describe_req(r, d, sizeof d);
+    LOG_WARN("rank %d reached MPI_Finalize with a receive still posted: %s%s", world_rank, d,
+             smpi_check_where(r->site));
+    n++;
+    mq_remove_recv(r);
+    list_remove(&r->olink);
+    r->cancelled = true;
+    r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG,
+                             .smpi_cancelled = 1};
+    p2p_complete(r);
+  }
+  /* messages sent to it that it never received: nobody can receive them any more */
+  list_foreach(it, &rk->inbox)
+  {
+    p2p_msg *m = list_entry(it, p2p_msg, ilink);
+    LOG_WARN("rank %d reached MPI_Finalize without receiving a message: %s from rank %d, tag "
+             "%d, %zu bytes, on %s%s",
+             world_rank, m->call ? m->call : "send", m->src, m->tag, m->bytes,
+             m->comm ? smpi_comm_display_name(m->comm) : "?", smpi_check_where(m->site));
+    n++;
+    list_remove(&m->ilink);
+  }
+  /* its own rendezvous sends nobody matched: their buffers are about to go away */
+  list_foreach(it, &rk->msgs)
+  {
+    p2p_msg *m = list_entry(it, p2p_msg, olink);
+    smpi_req *s = m->sreq;
+    ASSERT(s && m->waits);
+    describe_req(s, d, sizeof d);
+    LOG_WARN("rank %d reached MPI_Finalize with a send nobody received (withdrawn): %s, %zu "
+             "bytes%s", world_rank, d, m->bytes, smpi_check_where(s->site));
+    n++;
+    if (m->action) {
+      act_action *a = m->action;
+      m->action = NULL;
+      act_action_cancel(a, ACT_CANCELED);
+      defer_free_action(a);
+    }
+    mq_remove_msg(m);
+    s->msg = NULL;
+    m->sreq = NULL;
+    p2p_msg_destroy(m);
+    s->cancelled = true;
+    s->status.smpi_cancelled = 1;
+    p2p_complete(s);
+  }
+  return n;
+}
+
+void smpi_p2p_get_stats(smpi_p2p_stats *out)
+{
+  *out = P2P.stats;
+  out->queue_nodes = mq_node_count();
+}
+
+void smpi_p2p_reset(void)
+{
+  /* objects still referenced from queues are leaked on purpose: their owners are gone */
+  mq_reset();
+  flush_dead_actions();
+  free(P2P.dead);
+  while (P2P.free_reqs) {
+    smpi_req *r = P2P.free_reqs;
+    P2P.free_reqs = r->free_next;
+    free(r);
+  }
+  while (P2P.free_msgs) {
+    p2p_msg *m = P2P.free_msgs;
+    P2P.free_msgs = m->free_next;
+    free(m);
+  }
+  for (int i = 0; i < 3; i++)
+    fac_free(i == 0 ? &P2P.os : i == 1 ? &P2P.or_ : &P2P.ois);
+  for (int i = 0; i < P2P.nranks; i++)
+    free(P2P.ranks[i]);
+  free(P2P.ranks);
+  memset(&P2P, 0, sizeof P2P);
+}

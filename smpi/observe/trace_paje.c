@@ -1,0 +1,338 @@
+/* Paje traces as SimGrid 3.32's SMPI writes them (tracing:yes, smpirun -trace), readable by
+ * pajeng (pj_dump), ViTE and smpi-gantt.
+ *
+ *   %EventDef PajeDefineContainerType 0 ... %EndEventDef      the 18 event definitions
+ *   0 1 0 MPI                                   container type MPI under the root
+ *   2 2 1 MPI_STATE                             its state type
+ *   4 3 0 1 1 MPI_LINK                          links between two MPI containers
+ *   6 0.000000 1 1 0 "rank-0"                   one container per rank, alias = rank + 1
+ *   5 5 2 PMPI_Send "0 0 1"                     a state value (defined at first use)
+ *   12 0.000010 2 1 5                           rank 0 enters MPI_Send
+ *   15 0.000010 3 0 PTP 1 1_2_7_1               its message to rank 1 (key src_dst_tag_n)
+ *   13 0.000012 2 1                             rank 0 leaves MPI_Send
+ *   16 0.000015 3 0 PTP 2 1_2_7_1               the message arrives at rank 1
+ *   7 0.000020 1 1                              rank 0 finalized
+ *
+ * With tracing/smpi/group, a HOST container type sits between the root and the ranks
+ * (one container per host, named after it). With tracing/smpi/display-sizes, states and
+ * link starts carry a Size field (elements of the call, bytes of the message; "NA" when
+ * the call has none), which is why a state is written only once its size is known: the
+ * hooks that know it (request start, collective) run before the call can block, and any
+ * other event first writes the states still waiting, so the file stays in time order. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/routing.h"
+#include "smpi/smpi.h"
+#include "smpi/observe/trace_private.h"
+#include "src/cfg.h"
+#include "src/mem.h"
+
+#define T_MPI "1"
+#define T_STATE "2"
+#define T_LINK "3"
+#define T_HOST "4"
+
+static struct {
+  FILE *f;
+  char *buf;           /* stdio buffer */
+  int *pending;        /* ranks whose state waits for its size, in time order */
+  size_t npending, cappending;
+  /* state values: call id -> value alias (0: not defined yet); computing's own */
+  int *value_of;
+  size_t nvalues;
+  int next_alias;
+  int computing_alias;
+  size_t nhosts;       /* grouped: hosts used, their container aliases follow the ranks */
+} P;
+
+static void put_time(double t) { fprintf(P.f, " %.*f", TR.precision, t); }
+
+static void header(const char *path)
+{
+  static const char *const defs[] = {
+      "PajeDefineContainerType 0|Alias string|Type string|Name string",
+      "PajeDefineVariableType 1|Alias string|Type string|Name string|Color color",
+      "PajeDefineStateType 2|Alias string|Type string|Name string",
+      "PajeDefineEventType 3|Alias string|Type string|Name string",
+      "PajeDefineLinkType 4|Alias string|Type string|StartContainerType string|"
+      "EndContainerType string|Name string",
+      "PajeDefineEntityValue 5|Alias string|Type string|Name string|Color color",
+      "PajeCreateContainer 6|Time date|Alias string|Type string|Container string|Name string",
+      "PajeDestroyContainer 7|Time date|Type string|Name string",
+      "PajeSetVariable 8|Time date|Type string|Container string|Value double",
+      "PajeAddVariable 9|Time date|Type string|Container string|Value double",
+      "PajeSubVariable 10|Time date|Type string|Container string|Value double",
+      "PajeSetState 11|Time date|Type string|Container string|Value string",
+      "PajePushState 12|Time date|Type string|Container string|Value string",
+      "PajePopState 13|Time date|Type string|Container string",
+      "PajeResetState 14|Time date|Type string|Container string",
+      "PajeStartLink 15|Time date|Type string|Container string|Value string|"
+      "StartContainer string|Key string",
+      "PajeEndLink 16|Time date|Type string|Container string|Value string|"
+      "EndContainer string|Key string",
+      "PajeNewEvent 17|Time date|Type string|Container string|Value string",
+  };
+  fprintf(P.f, "#This file was generated using smpi %s\n", smpi_version_string());
+  const char *comment = cfg_get_string("tracing/comment");
+  if (*comment)
+    fprintf(P.f, "#%s\n", comment);
+  const char *cfile = cfg_get_string("tracing/comment-file");
+  if (*cfile) {
+    FILE *c = fopen(cfile, "r");
+    if (c) {
+      char line[4096];
+      while (fgets(line, sizeof line, c))
+        fprintf(P.f, "#%s%s", line, strchr(line, '\n') ? "" : "\n");
+      fclose(c);
+    } else {
+      fprintf(stderr, "smpi: cannot read tracing/comment-file '%s': %s (ignored)\n", cfile,
+              strerror(errno));
+    }
+  }
+  (void)path;
+  for (size_t i = 0; i < sizeof defs / sizeof *defs; i++) {
+    const char *d = defs[i];
+    size_t len = strcspn(d, "|");
+    fprintf(P.f, "%%EventDef %.*s\n", (int)len, d);
+    d += len;
+    while (*d == '|') {
+      d++;
+      len = strcspn(d, "|");
+      fprintf(P.f, "%%       %.*s\n", (int)len, d);
+      d += len;
+    }
+    /* the Size fields of display-sizes */
+    if (TR.sizes && (!strncmp(defs[i], "PajePushState", 13) || !strncmp(defs[i], "PajeStartLink", 13)))
+      fprintf(P.f, "%%       Size int\n");
+    fprintf(P.f, "%%EndEventDef\n");
+  }
+}
+
+int paje_open(const char *path, char *err, size_t errlen)
+{
+  P.f = fopen(path, "w");
+  if (!P.f) {
+    snprintf(err, errlen, "cannot create the trace file '%s': %s (check tracing/filename)",
+             path, strerror(errno));
+    return -1;
+  }
+  P.buf = xmalloc(1 << 16);
+  setvbuf(P.f, P.buf, _IOFBF, 1 << 16);
+  header(path);
+  P.next_alias = 5;
+  if (TR.group) {
+    fprintf(P.f, "0 " T_HOST " 0 HOST\n0 " T_MPI " " T_HOST " MPI\n");
+  } else {
+    fprintf(P.f, "0 " T_MPI " 0 MPI\n");
+  }
+  fprintf(P.f, "2 " T_STATE " " T_MPI " MPI_STATE\n4 " T_LINK " 0 " T_MPI " " T_MPI " MPI_LINK\n");
+  /* host containers (grouped), in the order of their first rank */
+  long *host_alias = NULL;
+  size_t nroutes = route_host_count(smpi_w.routes);
+  if (TR.group) {
+    host_alias = xmalloc(nroutes * sizeof *host_alias);
+    for (size_t h = 0; h < nroutes; h++)
+      host_alias[h] = -1;
+    for (int r = 0; r < TR.np; r++) {
+      size_t h = smpi_w.ranks[r].host;
+      if (host_alias[h] >= 0)
+        continue;
+      host_alias[h] = TR.np + 1 + (long)P.nhosts++;
+      char name[256];
+      route_host_name(smpi_w.routes, h, name, sizeof name);
+      fprintf(P.f, "6");
+      put_time(0);
+      fprintf(P.f, " %ld " T_HOST " 0 \"%s\"\n", host_alias[h], name);
+    }
+  }
+  for (int r = 0; r < TR.np; r++) {
+    fprintf(P.f, "6");
+    put_time(0);
+    if (TR.group)
+      fprintf(P.f, " %d " T_MPI " %ld \"rank-%d\"\n", r + 1, host_alias[smpi_w.ranks[r].host], r);
+    else
+      fprintf(P.f, " %d " T_MPI " 0 \"rank-%d\"\n", r + 1, r);
+  }
+  free(host_alias);
+  return 0;
+}
+
+/* A colour per call, stable across runs: families of calls get related hues. */
+static void color_of(const char *name, char *out, size_t len)
+{
+  static const struct {
+    const char *prefix;
+    const char *rgb;
+  } fixed[] = {
+      {"computing", "0 1 1"},     {"MPI_Init", "0 1 0"},      {"MPI_Finalize", "0 1 0"},
+      {"MPI_Send", "0 0 1"},      {"MPI_Isend", "0.5 0.5 1"}, {"MPI_Recv", "1 0 0"},
+      {"MPI_Irecv", "1 0.5 0.5"}, {"MPI_Wait", "1 1 0"},      {"MPI_Test", "0.8 0.8 0.2"},
+      {"MPI_Barrier", "0.5 0 0.5"}, {"MPI_Bcast", "0 0.5 0.5"}, {"MPI_Reduce", "0 0.5 0"},
+      {"MPI_Allreduce", "0.5 0.5 0"}, {"MPI_Alltoall", "0.5 0.25 0"},
+      {"MPI_Sendrecv", "0.3 0.3 0.8"},
+  };
+  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+    if (!strcmp(name, fixed[i].prefix)) {
+      snprintf(out, len, "%s", fixed[i].rgb);
+      return;
+    }
+  unsigned h = 2166136261u;
+  for (const char *p = name; *p; p++)
+    h = (h ^ (unsigned char)*p) * 16777619u;
+  snprintf(out, len, "%.2f %.2f %.2f", (h & 255) / 255.0, ((h >> 8) & 255) / 255.0,
+           ((h >> 16) & 255) / 255.0);
+}
+
+static int define_value(const char *name, const char *shown)
+{
+  char rgb[64];
+  color_of(name, rgb, sizeof rgb);
+  int alias = P.next_alias++;
+  fprintf(P.f, "5 %d " T_STATE " %s \"%s\"\n", alias, shown, rgb);
+  return alias;
+}
+
+static int call_value(const char *call)
+{
+  int id = trace_call_id(call);
+  if ((size_t)id >= P.nvalues) {
+    size_t n = P.nvalues;
+    XGROW(P.value_of, P.nvalues, (size_t)id + 1);
+    memset(P.value_of + n, 0, (P.nvalues - n) * sizeof *P.value_of);
+  }
+  if (!P.value_of[id]) {
+    /* SimGrid names the states after the PMPI functions */
+    char shown[128];
+    snprintf(shown, sizeof shown, "P%s", call);
+    P.value_of[id] = define_value(call, shown);
+  }
+  return P.value_of[id];
+}
+
+static void write_push(int rank)
+{
+  trace_rank *t = &TR.ranks[rank];
+  int v = call_value(t->call);
+  fprintf(P.f, "12");
+  put_time(t->t0);
+  fprintf(P.f, " " T_STATE " %d %d", rank + 1, v);
+  if (TR.sizes) {
+    if (t->size >= 0)
+      fprintf(P.f, " %lld", t->size);
+    else
+      fprintf(P.f, " NA");
+  }
+  fputc('\n', P.f);
+  t->push_pending = false;
+}
+
+void paje_flush_pending(void)
+{
+  for (size_t i = 0; i < P.npending; i++)
+    if (TR.ranks[P.pending[i]].push_pending)
+      write_push(P.pending[i]);
+  P.npending = 0;
+}
+
+#define FLUSH()                                                                          \
+  do {                                                                                   \
+    if (P.npending)                                                                      \
+      paje_flush_pending();                                                              \
+  } while (0)
+
+void paje_call_begin(int rank, double t)
+{
+  (void)t;
+  FLUSH();
+  if (!TR.sizes) {
+    write_push(rank);
+    return;
+  }
+  TR.ranks[rank].push_pending = true;
+  XGROW(P.pending, P.cappending, P.npending + 1);
+  P.pending[P.npending++] = rank;
+}
+
+void paje_call_size(int rank)
+{
+  if (TR.ranks[rank].push_pending)
+    paje_flush_pending();
+}
+
+void paje_call_end(int rank, double t)
+{
+  FLUSH();
+  fprintf(P.f, "13");
+  put_time(t);
+  fprintf(P.f, " " T_STATE " %d\n", rank + 1);
+}
+
+void paje_compute_begin(int rank, double t, double flops)
+{
+  FLUSH();
+  if (!P.computing_alias)
+    P.computing_alias = define_value("computing", "computing");
+  fprintf(P.f, "12");
+  put_time(t);
+  fprintf(P.f, " " T_STATE " %d %d", rank + 1, P.computing_alias);
+  if (TR.sizes)
+    fprintf(P.f, " %f", flops);
+  fputc('\n', P.f);
+}
+
+void paje_compute_end(int rank, double t)
+{
+  FLUSH();
+  fprintf(P.f, "13");
+  put_time(t);
+  fprintf(P.f, " " T_STATE " %d\n", rank + 1);
+}
+
+void paje_link_start(int src, double t, uint64_t key, int tag, int dst, size_t bytes)
+{
+  FLUSH();
+  fprintf(P.f, "15");
+  put_time(t);
+  fprintf(P.f, " " T_LINK " 0 PTP %d %d_%d_%d_%llu", src + 1, src + 1, dst + 1, tag,
+          (unsigned long long)key);
+  if (TR.sizes)
+    fprintf(P.f, " %zu", bytes);
+  fputc('\n', P.f);
+}
+
+void paje_link_end(int src, int dst, double t, uint64_t key, int tag)
+{
+  FLUSH();
+  fprintf(P.f, "16");
+  put_time(t);
+  fprintf(P.f, " " T_LINK " 0 PTP %d %d_%d_%d_%llu\n", dst + 1, src + 1, dst + 1, tag,
+          (unsigned long long)key);
+}
+
+void paje_rank_end(int rank, double t)
+{
+  FLUSH();
+  fprintf(P.f, "7");
+  put_time(t);
+  fprintf(P.f, " " T_MPI " %d\n", rank + 1);
+}
+
+void paje_close(double t)
+{
+  FLUSH();
+  for (size_t i = 0; i < P.nhosts; i++) {
+    fprintf(P.f, "7");
+    put_time(t);
+    fprintf(P.f, " " T_HOST " %zu\n", (size_t)TR.np + 1 + i);
+  }
+  if (fclose(P.f) != 0)
+    fprintf(stderr, "smpi: error while writing the trace file '%s': %s\n", TR.filename,
+            strerror(errno));
+  P.f = NULL;
+  free(P.buf);
+  free(P.pending);
+  free(P.value_of);
+}

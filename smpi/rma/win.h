@@ -1,0 +1,140 @@
+/* One-sided communication (RMA): windows (smpi/rma/win.c) and the operations and
+ * synchronisations on them (smpi/rma/rma.c). Internal to the MPI layer.
+ *
+ * Objects of one window of 3 ranks:
+ *
+ *     rank 0: smpi_win (handle A) --+    each rank: its own handle, name, error handler,
+ *     rank 1: smpi_win (handle B) --+--> info, attributes, epoch state, and the
+ *     rank 2: smpi_win (handle C) --+    target-side state of its own memory (lock queue,
+ *                                   |    post/complete counters)
+ *                                   v
+ *                       smpi_win_shared: members[3] (rank -> object), the per-(origin,
+ *                       target) pair states, the lock_all bookkeeping, and the memory of a
+ *                       shared-memory window. Freed by the last member's MPI_Win_free.
+ *
+ * Every member also holds a private duplicate of the window's communicator (MPICH's
+ * Win_create does the same): the collective parts of the synchronisations (the barrier of
+ * MPI_Win_fence, of MPI_Win_free) run on it as real messages. Everything else (the data
+ * and the handshakes of PSCW and locks) moves as flows of the network model started by
+ * rma.c; the timing model is described in docs/rma.md. */
+#ifndef SMPI_SMPI_WIN_H
+#define SMPI_SMPI_WIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kernel/engine.h"
+#include "smpi/mpi/comm_impl.h"
+#include "smpi/mpi.h"
+#include "src/list.h"
+
+typedef struct smpi_win smpi_win;
+typedef struct smpi_win_shared smpi_win_shared;
+
+/* Access epochs an origin can be in (MPI 3.1 section 11.5). FENCE_READY: a fence without
+ * MPI_MODE_NOSUCCEED was called: operations may follow (then it is FENCE), but as long as
+ * none did, another kind of epoch may start instead (as in MPICH). */
+typedef enum {
+  RMA_ACC_NONE,
+  RMA_ACC_FENCE_READY,
+  RMA_ACC_FENCE,
+  RMA_ACC_START,
+  RMA_ACC_LOCK,     /* one or more MPI_Win_lock epochs (pairs say which targets) */
+  RMA_ACC_LOCK_ALL,
+} rma_access;
+
+/* A dynamic window's attached memory. */
+typedef struct rma_region {
+  char *base;
+  size_t size;
+} rma_region;
+
+struct smpi_win {
+  MPI_Win handle;
+  smpi_win_shared *sh;
+  int rank;        /* in the window's group */
+  int world;       /* the owner's world rank */
+  MPI_Comm comm;   /* private duplicate of the creation communicator */
+  smpi_comm *c;    /* its object */
+  /* this rank's memory (for MPI_WIN_FLAVOR_DYNAMIC: MPI_BOTTOM, 0, 1 and the regions) */
+  char *base;
+  MPI_Aint size;
+  int disp_unit;
+  int flavor;      /* MPI_WIN_FLAVOR_* */
+  int model;       /* MPI_WIN_UNIFIED */
+  bool allocated;  /* Win_allocate: base is ours to free */
+  rma_region *regions;
+  size_t nregions, cap_regions;
+  char *name;
+  smpi_errhandler *eh;
+  MPI_Info info;
+
+  /* ---- origin side ---- */
+  rma_access access;
+  smpi_group *start_group; /* RMA_ACC_START */
+  long locks_held;         /* RMA_ACC_LOCK: targets locked */
+  long outstanding;        /* operations issued and not complete at the origin */
+  long local_outstanding;  /* of which not locally complete (origin buffer in use) */
+  unsigned long issued;    /* operations issued since the last fence (NOPRECEDE check) */
+  bool lock_all_nocheck;   /* MPI_Win_lock_all(MPI_MODE_NOCHECK): no lock was taken */
+  int *dirty;              /* targets of Put/Accumulate awaiting an acknowledged flush */
+  size_t ndirty, cap_dirty;
+
+  /* ---- target side ---- */
+  bool posted;             /* exposure epoch of MPI_Win_post */
+  smpi_group *post_group;
+  int post_assert;
+  /* assertions of the fence epoch this rank opened last and of the one before: an origin
+   * still in epoch k may target a rank already inside the fence that opens k + 1 */
+  int fence_assert, fence_assert_prev;
+  unsigned long fence_seq; /* fences called so far */
+  long completes;          /* MPI_Win_complete notifications arrived, not yet consumed */
+  int excl;                /* window rank holding the exclusive lock, or -1 */
+  long shared_holders;     /* MPI_Win_lock(SHARED) holders of this rank's memory */
+  list_node lock_queue;    /* rma_lockreq waiting for this rank's lock */
+  list_node pending_link;  /* in sh->lock_pending while lock_queue is not empty */
+
+  /* a blocked call of the owner waits here; whatever may change its condition wakes it */
+  eng_actor *waiter;
+  const char *waiting_for; /* deadlock reports */
+};
+
+struct smpi_win_shared {
+  int n;
+  int refs;                /* members that have not freed it yet */
+  smpi_win **members;
+  int flavor;
+  char *shm;               /* Win_allocate_shared: the one block */
+  smpi_u64map pairs;       /* origin * n + target -> rma_pair */
+  long excl_held;          /* exclusive locks held on any member */
+  long lock_all_held;      /* MPI_Win_lock_all epochs open */
+  list_node lock_all_queue;/* rma_lockreq of MPI_Win_lock_all waiting for excl_held == 0 */
+  list_node lock_pending;  /* members whose lock_queue is not empty */
+};
+
+/* ---- win.c ---- */
+smpi_win *smpi_win_get(MPI_Win h); /* NULL for null, freed and non-window handles */
+/* Reports code raised by fname on win through the window's error handler (MPI_COMM_WORLD's
+ * when win is NULL), like smpi_comm_error; returns the code the call must return. */
+int smpi_win_error(smpi_win *win, int code, const char *fname);
+int smpi_win_errorf(smpi_win *win, int code, const char *fname, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* The pointer a rank's window memory has for the origin: base + disp * disp_unit, or the
+ * absolute address for dynamic windows; NULL with *err set when [lo, hi) of it (relative
+ * byte offsets) is not inside the window's memory. */
+char *smpi_win_target_addr(const smpi_win *target, MPI_Aint disp, MPI_Aint lo, MPI_Aint hi,
+                           int *err);
+
+/* ---- rma.c ---- */
+/* The calling rank blocks until cond(w, arg) holds; rma.c wakes w->waiter whenever
+ * something that conditions depend on changes for w. */
+void smpi_rma_wait_until(smpi_win *w, bool (*cond)(smpi_win *w, void *arg), void *arg,
+                         const char *what);
+void smpi_rma_wake(smpi_win *w);
+/* Per-window clean-up of the RMA state when the shared object goes away. */
+void smpi_rma_shared_destroy(smpi_win_shared *sh);
+/* The state of the calling rank's epochs allows MPI_Win_free: MPI_SUCCESS or
+ * MPI_ERR_RMA_SYNC. */
+int smpi_rma_can_free(const smpi_win *w);
+
+#endif

@@ -1,0 +1,66 @@
+/* The world of one simulation: one actor per MPI rank, the rank running now, the job's end.
+ *
+ * smpi_main() (launch/launch.c, called by the program's wrapped main) fills it in once;
+ * the rest of the MPI layer finds "who am I" through smpi_self(). */
+#ifndef SMPI_SMPI_RUNTIME_H
+#define SMPI_SMPI_RUNTIME_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "kernel/engine.h"
+#include "kernel/routing.h"
+#include "src/invariant.h"
+
+typedef enum {
+  SMPI_RANK_CREATED,    /* main not entered MPI yet */
+  SMPI_RANK_INITIALIZED, /* between MPI_Init and MPI_Finalize */
+  SMPI_RANK_FINALIZED,
+} smpi_rank_phase;
+
+typedef struct smpi_rank {
+  int rank;            /* in MPI_COMM_WORLD */
+  size_t host;         /* routing host index */
+  eng_actor *actor;
+  smpi_rank_phase phase;
+  int exit_code;       /* main's return value */
+  bool returned;       /* main returned */
+  int call_depth;      /* nesting of MPI calls: the CPU burst timer runs only at depth 0 */
+  int64_t burst_wall;  /* CLOCK_MONOTONIC (ns) when the rank left its last MPI call */
+  int64_t burst_cpu;   /* thread CPU clock (ns) at the same moment, if burst_exact */
+  bool burst_exact;    /* burst_cpu was read: the rank's previous burst was long (burst.c) */
+  bool burst_long;     /* the rank's last burst reached smpi/cpu-threshold */
+  double injected;     /* computation injected so far, seconds of host time (statistics) */
+  void *mpi;           /* per-rank MPI state, owned by the MPI modules */
+} smpi_rank;
+
+/* Seconds from t0 to t1. */
+static inline double smpi_seconds_between(const struct timespec *t0, const struct timespec *t1)
+{
+  return (double)(t1->tv_sec - t0->tv_sec) + (double)(t1->tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+/* Job-wide state. */
+typedef struct smpi_world {
+  int np;
+  smpi_rank *ranks;
+  const route_table *routes;
+  const char *platform_name;
+  double host_speed;     /* smpi/host-speed, flop/s of the machine running the simulation */
+  double cpu_threshold;  /* smpi/cpu-threshold */
+  bool simulate_computation;
+} smpi_world;
+
+extern smpi_world smpi_w;
+
+/* The rank running now (NULL outside of any rank, e.g. in the maestro). The engine's switch
+ * hook (launch/launch.c) keeps it current: it is read several times per MPI call, and a load is
+ * cheaper than asking the engine for its running actor and that actor's data each time. */
+extern smpi_rank *smpi_running;
+static inline smpi_rank *smpi_self(void) { return smpi_running; }
+/* Ends the whole job now with this exit code (MPI_Abort, fatal errors). */
+_Noreturn void smpi_abort_job(int code);
+
+#endif
