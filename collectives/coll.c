@@ -457,7 +457,8 @@ void coll_check_args(smpi_comm *c, coll_id id, const coll_args *a, const char *c
 static int run_top(smpi_comm *c, coll_id id, const coll_args *a, const char *what, int root)
 {
   coll_check_args(c, id, a, coll_infos[id].mpi_name);
-  SMPI_TRACE(coll_trace(c, id, a));
+  if (__builtin_expect(smpi_observed, 0))
+    coll_trace(c, id, a);
   coll_ctx x;
   ctx_init(&x, c, id);
   coll_fold_decide(&x, id, a);

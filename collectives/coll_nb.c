@@ -343,7 +343,8 @@ static void nb_launch(smpi_comm *c, nb_op *op, const char *fname, MPI_Request *r
 int coll_nb_start(smpi_comm *c, coll_id id, const coll_args *a, coll_ctx *scratch,
                   const char *fname, MPI_Request *request)
 {
-  SMPI_TRACE(coll_trace(c, id, a)); /* records MPI_Ibcast & co. as ibcast, ... */
+  if (__builtin_expect(smpi_observed, 0))
+    coll_trace(c, id, a); /* records MPI_Ibcast & co. as ibcast, ... */
   nb_op *op = xcalloc(1, sizeof *op);
   op->id = id;
   args_copy(&op->a, a, smpi_comm_size(c));

@@ -1,4 +1,4 @@
-/* What the traces record of a collective call (smpi/observe/trace.h): its kind in SimGrid's TI
+/* What the traces record of a collective call (the coll hook of smpi/runtime/observer.h): its kind in SimGrid's TI
  * vocabulary and its counts, from the resolved arguments run_top gets. Fields follow what
  * SimGrid 3.32's recorder writes, e.g. for 4 ranks
  *
@@ -10,7 +10,7 @@
 
 #include "collectives/coll_private.h"
 #include "collectives/coll_trace.h"
-#include "smpi/observe/trace.h"
+#include "smpi/runtime/observer.h"
 #include "src/mem.h"
 
 void coll_trace(smpi_comm *c, int id, const coll_args *a)
@@ -110,7 +110,7 @@ void coll_trace(smpi_comm *c, int id, const coll_args *a)
   default:
     break;
   }
-  smpi_trace_coll(&t);
+  smpi_obs.coll(&t);
   free(tmp);
   free(tmp2);
 }

@@ -14,7 +14,7 @@
 #include "smpi/emulation/burst.h"
 #include "smpi/runtime/world.h"
 #include "smpi/mpi/smpi_internal.h"
-#include "smpi/observe/trace.h"
+#include "smpi/runtime/observer.h"
 #include "src/cfg.h"
 #include "src/log.h"
 
@@ -47,13 +47,13 @@ int smpi_call_begin_at(const char *fname, const void *site)
     /* no communicator is usable yet (or any more): the error is fatal, as in MPICH */
     smpi_abort_job(1);
   }
-  SMPI_TRACE(smpi_trace_call_begin(me, fname));
+  SMPI_OBSERVE(call_begin, me, fname);
   return 0;
 }
 
 void smpi_call_end(void)
 {
-  SMPI_TRACE(smpi_trace_call_end(smpi_self()));
+  SMPI_OBSERVE(call_end, smpi_self());
   smpi_leave_call();
 }
 
@@ -72,11 +72,11 @@ static int init_common(const char *fname)
   }
   smpi_comm_rank_init(me->rank);
   me->phase = SMPI_RANK_INITIALIZED;
-  SMPI_TRACE(smpi_trace_call_begin(me, fname));
+  SMPI_OBSERVE(call_begin, me, fname);
   double t = cfg_get_double("smpi/init");
   if (t > 0)
     smpi_sleep_now(t);
-  SMPI_TRACE(smpi_trace_call_end(me));
+  SMPI_OBSERVE(call_end, me);
   smpi_leave_call();
   return MPI_SUCCESS;
 }

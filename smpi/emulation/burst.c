@@ -9,7 +9,7 @@
 
 #include "kernel/cpu.h"
 #include "smpi/emulation/sample.h"
-#include "smpi/observe/trace.h"
+#include "smpi/runtime/observer.h"
 #include "smpi/smpi.h"
 #include "src/invariant.h"
 
@@ -21,11 +21,11 @@ void smpi_execute_flops_now(double flops)
   ASSERT(me);
   if (flops <= 0)
     return;
-  SMPI_TRACE(smpi_trace_compute_begin(flops));
+  SMPI_OBSERVE(compute_begin, flops);
   act_action *a = cpu_exec_start(me->host, flops, -1, NULL, NULL);
   act_wait(a);
   act_action_free(a);
-  SMPI_TRACE(smpi_trace_compute_end(flops));
+  SMPI_OBSERVE(compute_end, flops);
 }
 
 void smpi_sleep_now(double seconds)

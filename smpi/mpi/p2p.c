@@ -20,7 +20,7 @@
 #include "smpi/bindings/call.h"
 #include "smpi/mpi/handle.h"
 #include "smpi/mpi/p2p_private.h"
-#include "smpi/observe/trace.h"
+#include "smpi/runtime/observer.h"
 #include "smpi/mpi/smpi_internal.h"
 #include "src/invariant.h"
 #include "src/mem.h"
@@ -621,7 +621,7 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
   }
   smpi_req *r = req_get(*request);
   SMPI_CHECK(r, MPI_COMM_WORLD, MPI_ERR_REQUEST);
-  SMPI_TRACE(smpi_trace_req_seen(r)); /* its "test" line, complete or not */
+  SMPI_OBSERVE(req_seen, r); /* its "test" line, complete or not */
   p2p_test_inject(); /* first: the request may complete meanwhile */
   if (!r->active) {
     *flag = 1;

@@ -26,7 +26,7 @@
 #include "smpi/mpi/handle.h"
 #include "smpi/mpi/p2p_private.h"
 #include "smpi/emulation/privatize.h"
-#include "smpi/observe/trace.h"
+#include "smpi/runtime/observer.h"
 #include "smpi/emulation/burst.h"
 #include "smpi/runtime/world.h"
 #include "src/cfg.h"
@@ -263,7 +263,7 @@ static p2p_msg *msg_new(void)
 void p2p_msg_destroy(p2p_msg *m)
 {
   ASSERT(!m->queued && !m->action);
-  SMPI_TRACE(smpi_trace_msg_drop(m));
+  SMPI_OBSERVE(msg_drop, m);
   if (list_linked(&m->olink))
     list_remove(&m->olink);
   if (list_linked(&m->ilink))
@@ -331,7 +331,7 @@ static void complete_pair(smpi_req *a, smpi_req *b)
 /* Transfer over and receive matched: move the data, complete the receive (and the send). */
 static void deliver(p2p_msg *m)
 {
-  SMPI_TRACE(smpi_trace_msg_deliver(m));
+  SMPI_OBSERVE(msg_deliver, m);
   smpi_req *r = m->rreq;
   ASSERT(r && !m->action);
   size_t n = m->bytes < r->bytes ? m->bytes : r->bytes;
@@ -493,7 +493,7 @@ static void post_send(smpi_req *r)
       smpi_dt_pack(sbuf, r->count, r->dt, m->data);
     }
   }
-  SMPI_TRACE(smpi_trace_msg_post(m, r->coll));
+  SMPI_OBSERVE(msg_post, m, r->coll);
   double cost = 0;
   if (detached || sync || !r->blocking)
     cost = overhead(r->blocking ? 0 : 1, (double)r->bytes);
@@ -552,7 +552,7 @@ static void post_recv(smpi_req *r)
 void p2p_req_start(smpi_req *r)
 {
   ASSERT(!r->active);
-  SMPI_TRACE(smpi_trace_req_start(r));
+  SMPI_OBSERVE(req_start, r);
   if (r->msg) {
     /* a persistent send restarted while its previous detached message is still unmatched:
      * that message goes on alone (it can no longer be cancelled through r) */
@@ -772,7 +772,7 @@ int p2p_req_finish(smpi_req *r, MPI_Status *st)
   ASSERT(r->active && r->complete);
   if (r->check_set)
     smpi_check_send_finished(r);
-  SMPI_TRACE(smpi_trace_req_seen(r));
+  SMPI_OBSERVE(req_seen, r);
   p2p_pay_or(r);
   int err = r->status.MPI_ERROR;
   if (p2p_status_wanted(st))
@@ -785,7 +785,7 @@ int p2p_req_finish(smpi_req *r, MPI_Status *st)
 
 int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
 {
-  SMPI_TRACE(smpi_trace_wait_count(n));
+  SMPI_OBSERVE(wait_count, n);
   bool want = p2p_status_wanted(sts);
   p2p_waiter w;
   p2p_waiter_init(&w, call, rs, n);
@@ -831,7 +831,7 @@ int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
 
 long p2p_waitany(size_t n, smpi_req **rs, MPI_Status *st, const char *call, int *err)
 {
-  SMPI_TRACE(smpi_trace_wait_count(n));
+  SMPI_OBSERVE(wait_count, n);
   *err = MPI_SUCCESS;
   long found = -1;
   bool any_active = false;
@@ -909,7 +909,7 @@ void p2p_iprobe_inject(void)
   smpi_rank *me = smpi_self();
   ASSERT(me);
   double speed = cpu_host_speed(me->host) * P2P.iprobe_usage;
-  SMPI_TRACE(smpi_trace_ti_compute(P2P.iprobe_n * P2P.iprobe_cost * cpu_host_speed(me->host)));
+  SMPI_OBSERVE(ti_compute, P2P.iprobe_n * P2P.iprobe_cost * cpu_host_speed(me->host));
   act_action *a = cpu_exec_start(me->host, P2P.iprobe_n * P2P.iprobe_cost * speed, speed, NULL, NULL);
   act_wait(a);
   act_action_free(a);

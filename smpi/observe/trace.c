@@ -30,7 +30,6 @@
 #include "src/invariant.h"
 #include "src/mem.h"
 
-bool smpi_trace_on;
 trace_state TR;
 
 /* message -> its open link, from its post to its delivery (traced messages only) */
@@ -164,7 +163,20 @@ int smpi_trace_init(char *err, size_t errlen)
     rc = ti_open(TR.filename, cfg_get_bool("tracing/smpi/format/ti-one-file"), err, errlen);
   if (rc)
     return rc;
-  smpi_trace_on = true;
+  smpi_observer_install(&(smpi_observer){
+      .call_begin = smpi_trace_call_begin,
+      .call_end = smpi_trace_call_end,
+      .compute_begin = smpi_trace_compute_begin,
+      .compute_end = smpi_trace_compute_end,
+      .ti_compute = smpi_trace_ti_compute,
+      .req_start = smpi_trace_req_start,
+      .req_seen = smpi_trace_req_seen,
+      .wait_count = smpi_trace_wait_count,
+      .msg_post = smpi_trace_msg_post,
+      .msg_deliver = smpi_trace_msg_deliver,
+      .msg_drop = smpi_trace_msg_drop,
+      .coll = smpi_trace_coll,
+  });
   return 0;
 }
 
@@ -178,7 +190,7 @@ static int by_key(const void *a, const void *b)
 
 void smpi_trace_finish(void)
 {
-  if (!smpi_trace_on)
+  if (!smpi_observed)
     return;
   double now = eng_now();
   /* messages nobody received: their links end with the simulation (in key order, so the
@@ -208,7 +220,7 @@ void smpi_trace_finish(void)
     ti_close();
   if (TR.profile)
     prof_report(now);
-  smpi_trace_on = false;
+  smpi_observer_remove();
 }
 
 /* ---- calls ---- */
