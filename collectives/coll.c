@@ -649,6 +649,77 @@ int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Co
   return bcast_body(buffer, count, datatype, root, comm, request, smpi_fname_);
 }
 
+/* Gather(v), Scatter(v) and Allgather(v) move one block per rank between a buffer of n
+ * blocks ("many": gather's receive buffer, scatter's send buffer) and each rank's buffer of
+ * one block ("one"). A side as the caller gives it; dt is filled by the checks. */
+typedef struct blocks {
+  const char *what; /* "send" or "receive", for the messages */
+  const void *buf;
+  int count;                  /* of one block; 0 with counts */
+  const int *counts, *displs; /* the v variants (counts != NULL) */
+  MPI_Datatype type;
+  const smpi_dt *dt;
+} blocks;
+
+/* Checks both sides where this rank has them (has_many: the root, or every rank of an
+ * Allgather). In place, the one side becomes block self of the many side. alias_v: also
+ * refuse sendbuf == recvbuf in the v variants (Allgatherv does, Gatherv/Scatterv do not). */
+static int blocks_check(check *k, blocks *many, blocks *one, bool has_many, int self, int size,
+                        bool alias_v, bool *in_place)
+{
+  int rc;
+  bool v = many->counts != NULL;
+  if (has_many) {
+    if (v) {
+      if ((rc = check_counts(k, many->what, many->counts, many->displs, true, size)))
+        return rc;
+      if ((rc = check_type(k, many->what, many->type, &many->dt)))
+        return rc;
+      for (int i = 0; i < size; i++)
+        if (many->counts[i] > 0 &&
+            (rc = check_buf(k, many->what, many->buf, 1, many->type, &many->dt)))
+          return rc;
+    } else if ((rc = check_buf(k, many->what, many->buf, many->count, many->type, &many->dt))) {
+      return rc;
+    }
+    if (one->buf == MPI_IN_PLACE) {
+      *in_place = true;
+      one->dt = many->dt;
+      one->type = many->type;
+      one->count = v ? many->counts[self] : many->count;
+      one->buf = coll_at(many->buf,
+                         v ? (size_t)many->displs[self] : (size_t)self * (size_t)many->count,
+                         many->dt);
+      return 0;
+    }
+  }
+  if ((rc = check_buf(k, one->what, one->buf, one->count, one->type, &one->dt)))
+    return rc;
+  if (has_many && (!v || alias_v) && one->count > 0 && one->buf == many->buf)
+    return bad(k, MPI_ERR_BUFFER, "send and receive buffers are the same (use MPI_IN_PLACE)");
+  return 0;
+}
+
+static void set_send(coll_args *a, const blocks *b)
+{
+  a->sbuf = b->buf;
+  a->scount = b->count;
+  a->sdt = b->dt;
+  a->sdt_h = b->type;
+  a->scounts = b->counts;
+  a->sdispls = b->displs;
+}
+
+static void set_recv(coll_args *a, const blocks *b)
+{
+  a->rbuf = (void *)b->buf;
+  a->rcount = b->count;
+  a->rdt = b->dt;
+  a->rdt_h = b->type;
+  a->rcounts = b->counts;
+  a->rdispls = b->displs;
+}
+
 /* Gather and Gatherv: the root's contribution in place is its block of recvbuf. */
 static int gather_args(check *k, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                        void *recvbuf, int recvcount, const int *recvcounts, const int *displs,
@@ -658,41 +729,13 @@ static int gather_args(check *k, const void *sendbuf, int sendcount, MPI_Datatyp
   if (rc)
     return rc;
   a->root = root;
-  bool v = recvcounts != NULL || displs != NULL;
-  if (rank == root) {
-    if (v) {
-      if ((rc = check_counts(k, "receive", recvcounts, displs, true, size)))
-        return rc;
-      if ((rc = check_type(k, "receive", recvtype, &a->rdt)))
-        return rc;
-      for (int i = 0; i < size; i++)
-        if (recvcounts[i] > 0 && (rc = check_buf(k, "receive", recvbuf, 1, recvtype, &a->rdt)))
-          return rc;
-    } else if ((rc = check_buf(k, "receive", recvbuf, recvcount, recvtype, &a->rdt))) {
-      return rc;
-    }
-    a->rbuf = recvbuf;
-    a->rcount = recvcount;
-    a->rdt_h = recvtype;
-    a->rcounts = recvcounts;
-    a->rdispls = displs;
-    if (sendbuf == MPI_IN_PLACE) {
-      a->in_place = true;
-      a->sdt = a->rdt;
-      a->sdt_h = recvtype;
-      a->scount = v ? recvcounts[root] : recvcount;
-      a->sbuf = coll_at(recvbuf, v ? (size_t)displs[root] : (size_t)root * (size_t)recvcount,
-                        a->rdt);
-      return 0;
-    }
-  }
-  if ((rc = check_buf(k, "send", sendbuf, sendcount, sendtype, &a->sdt)))
+  blocks many = {"receive", recvbuf, recvcount, recvcounts, displs, recvtype, NULL};
+  blocks one = {"send", sendbuf, sendcount, NULL, NULL, sendtype, NULL};
+  if ((rc = blocks_check(k, &many, &one, rank == root, root, size, false, &a->in_place)))
     return rc;
-  if (rank == root && !v && sendcount > 0 && sendbuf == recvbuf)
-    return bad(k, MPI_ERR_BUFFER, "send and receive buffers are the same (use MPI_IN_PLACE)");
-  a->sbuf = sendbuf;
-  a->scount = sendcount;
-  a->sdt_h = sendtype;
+  if (rank == root)
+    set_recv(a, &many);
+  set_send(a, &one);
   return 0;
 }
 
@@ -772,41 +815,13 @@ static int scatter_args(check *k, const void *sendbuf, int sendcount, const int 
   if (rc)
     return rc;
   a->root = root;
-  bool v = sendcounts != NULL;
-  if (rank == root) {
-    if (v) {
-      if ((rc = check_counts(k, "send", sendcounts, displs, true, size)))
-        return rc;
-      if ((rc = check_type(k, "send", sendtype, &a->sdt)))
-        return rc;
-      for (int i = 0; i < size; i++)
-        if (sendcounts[i] > 0 && (rc = check_buf(k, "send", sendbuf, 1, sendtype, &a->sdt)))
-          return rc;
-    } else if ((rc = check_buf(k, "send", sendbuf, sendcount, sendtype, &a->sdt))) {
-      return rc;
-    }
-    a->sbuf = sendbuf;
-    a->scount = sendcount;
-    a->sdt_h = sendtype;
-    a->scounts = sendcounts;
-    a->sdispls = displs;
-    if (recvbuf == MPI_IN_PLACE) {
-      a->in_place = true;
-      a->rdt = a->sdt;
-      a->rdt_h = sendtype;
-      a->rcount = v ? sendcounts[root] : sendcount;
-      a->rbuf = coll_at(sendbuf, v ? (size_t)displs[root] : (size_t)root * (size_t)sendcount,
-                        a->sdt);
-      return 0;
-    }
-  }
-  if ((rc = check_buf(k, "receive", recvbuf, recvcount, recvtype, &a->rdt)))
+  blocks many = {"send", sendbuf, sendcount, sendcounts, displs, sendtype, NULL};
+  blocks one = {"receive", recvbuf, recvcount, NULL, NULL, recvtype, NULL};
+  if ((rc = blocks_check(k, &many, &one, rank == root, root, size, false, &a->in_place)))
     return rc;
-  if (rank == root && !v && recvcount > 0 && sendbuf == recvbuf)
-    return bad(k, MPI_ERR_BUFFER, "send and receive buffers are the same (use MPI_IN_PLACE)");
-  a->rbuf = recvbuf;
-  a->rcount = recvcount;
-  a->rdt_h = recvtype;
+  if (rank == root)
+    set_send(a, &many);
+  set_recv(a, &one);
   return 0;
 }
 
@@ -883,40 +898,13 @@ static int allgather_args(check *k, const void *sendbuf, int sendcount, MPI_Data
                           const int *displs, MPI_Datatype recvtype, int rank, int size,
                           coll_args *a)
 {
-  int rc;
-  bool v = recvcounts != NULL;
-  if (v) {
-    if ((rc = check_counts(k, "receive", recvcounts, displs, true, size)))
-      return rc;
-    if ((rc = check_type(k, "receive", recvtype, &a->rdt)))
-      return rc;
-    for (int i = 0; i < size; i++)
-      if (recvcounts[i] > 0 && (rc = check_buf(k, "receive", recvbuf, 1, recvtype, &a->rdt)))
-        return rc;
-  } else if ((rc = check_buf(k, "receive", recvbuf, recvcount, recvtype, &a->rdt))) {
+  blocks many = {"receive", recvbuf, recvcount, recvcounts, displs, recvtype, NULL};
+  blocks one = {"send", sendbuf, sendcount, NULL, NULL, sendtype, NULL};
+  int rc = blocks_check(k, &many, &one, true, rank, size, true, &a->in_place);
+  if (rc)
     return rc;
-  }
-  a->rbuf = recvbuf;
-  a->rcount = recvcount;
-  a->rdt_h = recvtype;
-  a->rcounts = recvcounts;
-  a->rdispls = displs;
-  if (sendbuf == MPI_IN_PLACE) {
-    a->in_place = true;
-    a->sdt = a->rdt;
-    a->sdt_h = recvtype;
-    a->scount = v ? recvcounts[rank] : recvcount;
-    a->sbuf = coll_at(recvbuf, v ? (size_t)displs[rank] : (size_t)rank * (size_t)recvcount,
-                      a->rdt);
-    return 0;
-  }
-  if ((rc = check_buf(k, "send", sendbuf, sendcount, sendtype, &a->sdt)))
-    return rc;
-  if (sendcount > 0 && sendbuf == recvbuf)
-    return bad(k, MPI_ERR_BUFFER, "send and receive buffers are the same (use MPI_IN_PLACE)");
-  a->sbuf = sendbuf;
-  a->scount = sendcount;
-  a->sdt_h = sendtype;
+  set_recv(a, &many);
+  set_send(a, &one);
   return 0;
 }
 

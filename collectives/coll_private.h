@@ -149,6 +149,10 @@ extern const coll_info coll_infos[COLL_COUNT];
 COLL_ALGORITHMS(COLL_X_PROTO)
 #undef COLL_X_PROTO
 
+/* Algorithms that several of the names above run with another parameter: */
+/* Alltoallv posting `throttle` peers at a time (alltoallv_mpich_scattered.c) */
+int coll_alltoallv_batches(coll_ctx *x, const coll_args *a, int throttle);
+
 /* ---- selectors (collectives/selector_*.c) ---- */
 
 typedef coll_alg_id (*coll_selector_fn)(coll_features *f);

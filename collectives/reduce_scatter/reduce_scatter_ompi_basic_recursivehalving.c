@@ -3,7 +3,7 @@
  * odd neighbour and wait; the p others halve the block range log2 p times, largest
  * distance first (send the half they drop to rank ^ mask, fold in the half they keep);
  * finally each odd helper sends its neighbour's block. Commutative ops only. */
-#include "collectives/coll_private.h"
+#include "collectives/coll_halving.h"
 
 int coll_reduce_scatter_ompi_basic_recursivehalving(coll_ctx *x, const coll_args *a)
 {
@@ -18,19 +18,10 @@ int coll_reduce_scatter_ompi_basic_recursivehalving(coll_ctx *x, const coll_args
     disps[i] = disps[i - 1] + (size_t)a->rcounts[i - 1];
   char *recvb = coll_tmp_dt(x, count, dt), *res = coll_tmp_dt(x, count, dt);
   coll_copy(x, a->sbuf, count, a->sdt, res, count, dt);
-  int p = coll_pof2_floor(n), rem = n - p, trank;
-  if (me < 2 * rem) {
-    if (me % 2 == 0) {
-      coll_send(x, res, count, dt, me + 1, COLL_TAG_REDUCE_SCATTER);
-      trank = -1;
-    } else {
-      coll_recv(x, recvb, count, dt, me - 1, COLL_TAG_REDUCE_SCATTER);
-      coll_reduce(x, a, recvb, res, count);
-      trank = me / 2;
-    }
-  } else {
-    trank = me - rem;
-  }
+  coll_halving h;
+  coll_halving_init(&h, n, 1);
+  int p = h.p, rem = h.rem;
+  int trank = coll_halving_fold(x, a, &h, res, recvb, count, dt, COLL_TAG_REDUCE_SCATTER);
   if (trank >= 0) {
     /* blocks of the p participants (a helper's block merged with its neighbour's) */
     size_t *tc = coll_tmp(x, (size_t)p * sizeof *tc), *td = coll_tmp(x, (size_t)p * sizeof *td);
@@ -40,35 +31,21 @@ int coll_reduce_scatter_ompi_basic_recursivehalving(coll_ctx *x, const coll_args
     td[0] = 0;
     for (int i = 0; i < p - 1; i++)
       td[i + 1] = td[i] + tc[i];
-    int send_idx = 0, recv_idx = 0, last_idx = p;
+    h.cnts = tc;
+    h.disps = td;
     for (int mask = p >> 1; mask > 0; mask >>= 1) {
-      int tpeer = trank ^ mask, peer = tpeer < rem ? tpeer * 2 + 1 : tpeer + rem;
-      size_t scnt = 0, rcnt = 0;
-      if (trank < tpeer) {
-        send_idx = recv_idx + mask;
-        for (int i = send_idx; i < last_idx; i++)
-          scnt += tc[i];
-        for (int i = recv_idx; i < send_idx; i++)
-          rcnt += tc[i];
-      } else {
-        recv_idx = send_idx + mask;
-        for (int i = send_idx; i < recv_idx; i++)
-          scnt += tc[i];
-        for (int i = recv_idx; i < last_idx; i++)
-          rcnt += tc[i];
-      }
+      int tpeer = trank ^ mask, peer = coll_halving_real(&h, tpeer);
+      coll_halving_step s = coll_halving_split(&h, trank < tpeer, mask);
       int r = -1;
-      if (rcnt)
-        r = coll_irecv(x, coll_at(recvb, td[recv_idx], dt), rcnt, dt, peer, COLL_TAG_REDUCE_SCATTER);
-      if (scnt)
-        coll_send(x, coll_at(res, td[send_idx], dt), scnt, dt, peer, COLL_TAG_REDUCE_SCATTER);
-      if (rcnt) {
+      if (s.rcnt)
+        r = coll_irecv(x, coll_at(recvb, s.roff, dt), s.rcnt, dt, peer, COLL_TAG_REDUCE_SCATTER);
+      if (s.scnt)
+        coll_send(x, coll_at(res, s.soff, dt), s.scnt, dt, peer, COLL_TAG_REDUCE_SCATTER);
+      if (s.rcnt) {
         coll_wait_req(x, r);
-        coll_reduce(x, a, coll_at(recvb, td[recv_idx], dt), coll_at(res, td[recv_idx], dt), rcnt);
+        coll_reduce(x, a, coll_at(recvb, s.roff, dt), coll_at(res, s.roff, dt), s.rcnt);
       }
       coll_wait(x);
-      send_idx = recv_idx;
-      last_idx = recv_idx + mask;
     }
     coll_copy(x, coll_at(res, disps[me], dt), (size_t)a->rcounts[me], dt, a->rbuf,
               (size_t)a->rcounts[me], dt);
