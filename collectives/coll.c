@@ -20,7 +20,6 @@
 #include "collectives/coll_nb.h"
 #include "collectives/coll_private.h"
 #include "collectives/coll_trace.h"
-#include "smpi/bindings/call.h"
 #include "smpi/mpi/check.h"
 #include "smpi/runtime/world.h"
 #include "src/cfg.h"
@@ -544,18 +543,19 @@ static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth,
   return 0;
 }
 
-/* Every PMPI function below: SMPI_ENTER, then a body shared by the blocking and the
+/* Every MPI entry point below (coll_mpi_*, called by the PMPI functions of
+ * smpi/bindings/coll.c between their SMPI_ENTER and SMPI_RETURN): a body shared by the blocking and the
  * nonblocking entry point (request_ NULL for the blocking one): comm checks, then
  * FAIL_IF(check(...)), then RUN, which runs the collective now or starts it (coll_nb.c). */
 #define COMM_CHECKS()                                                                    \
-  smpi_comm *c = SMPI_CHECK_COMM(comm);                                                  \
+  smpi_comm *c = COLL_CHECK_COMM(comm);                                                  \
   check k_;                                                                              \
   k_.why[0] = 0;                                                                         \
   (void)k_;                                                                              \
   if (smpi_comm_is_inter(c))                                                             \
-    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_UNSUPPORTED_OPERATION, smpi_fname_,       \
+    return smpi_comm_errorf(comm, MPI_ERR_UNSUPPORTED_OPERATION, smpi_fname_,       \
                                  "collectives on intercommunicators are not implemented " \
-                                 "yet"));                                                \
+                                 "yet");                                                \
   int size_ = smpi_comm_size(c), rank_ = smpi_comm_rank(c);                              \
   (void)size_;                                                                           \
   (void)rank_
@@ -563,7 +563,7 @@ static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth,
   do {                                                                                   \
     int rc_ = (expr);                                                                    \
     if (rc_)                                                                             \
-      SMPI_RETURN(smpi_comm_errorf(comm, rc_, smpi_fname_, "%s", k_.why));               \
+      return smpi_comm_errorf(comm, rc_, smpi_fname_, "%s", k_.why);               \
   } while (0)
 /* name and root (-1: none) describe a blocked rank in a deadlock report; formatting them
  * for every call cost ~760 instructions, 2 % of an HPL-like run */
@@ -573,16 +573,16 @@ static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth,
                           coll_nb_start(c, id, args, NULL, smpi_fname_, request_))       \
                        : run_top(c, id, args, name, root);                               \
     if (rc_)                                                                             \
-      SMPI_FAIL(comm, rc_);                                                              \
-    SMPI_RETURN(MPI_SUCCESS);                                                            \
+      return smpi_comm_error(comm, rc_, smpi_fname_);                                                              \
+    return MPI_SUCCESS;                                                            \
   } while (0)
 
 /* nonblocking entry points: the request pointer is checked before anything else */
 #define NB_REQUEST_CHECK()                                                               \
   do {                                                                                   \
     if (!request) {                                                                      \
-      (void)SMPI_CHECK_COMM(comm);                                                       \
-      SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_ARG, smpi_fname_, "request is NULL"));  \
+      (void)COLL_CHECK_COMM(comm);                                                       \
+      return smpi_comm_errorf(comm, MPI_ERR_ARG, smpi_fname_, "request is NULL");  \
     }                                                                                    \
   } while (0)
 
@@ -593,7 +593,7 @@ static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth,
   do {                                                                                   \
     smpi_comm *ic_ = smpi_comm_get(comm);                                                \
     if (ic_ && smpi_comm_is_inter(ic_))                                                  \
-      SMPI_RETURN(call);                                                                 \
+      return call;                                                                 \
   } while (0)
 
 /* ---- the MPI functions ---- */
@@ -605,16 +605,14 @@ static int barrier_body(MPI_Comm comm, MPI_Request *request_, const char *smpi_f
   RUN(COLL_barrier, &a, "MPI_Barrier", -1);
 }
 
-int PMPI_Barrier(MPI_Comm comm)
+int coll_mpi_barrier(MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Barrier");
   INTER(coll_inter_barrier(ic_, comm, smpi_fname_));
   return barrier_body(comm, NULL, smpi_fname_);
 }
 
-int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+int coll_mpi_ibarrier(MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Ibarrier");
   NB_REQUEST_CHECK();
   return barrier_body(comm, request, smpi_fname_);
 }
@@ -634,17 +632,15 @@ static int bcast_body(void *buffer, int count, MPI_Datatype datatype, int root, 
   RUN(COLL_bcast, &a, "MPI_Bcast", root);
 }
 
-int PMPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+int coll_mpi_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Bcast");
   INTER(coll_inter_bcast(ic_, comm, smpi_fname_, buffer, count, datatype, root));
   return bcast_body(buffer, count, datatype, root, comm, NULL, smpi_fname_);
 }
 
-int PMPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-                MPI_Request *request)
+int coll_mpi_ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                    MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Ibcast");
   NB_REQUEST_CHECK();
   return bcast_body(buffer, count, datatype, root, comm, request, smpi_fname_);
 }
@@ -750,21 +746,19 @@ static int gather_body(const void *sendbuf, int sendcount, MPI_Datatype sendtype
   RUN(COLL_gather, &a, "MPI_Gather", root);
 }
 
-int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int coll_mpi_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Gather");
   INTER(coll_inter_gather(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
                           recvcount, recvtype, root));
   return gather_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, NULL,
                      smpi_fname_);
 }
 
-int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                 MPI_Request *request)
+int coll_mpi_igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Igather");
   NB_REQUEST_CHECK();
   return gather_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                      request, smpi_fname_);
@@ -787,20 +781,18 @@ static int gatherv_body(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
   RUN(COLL_gatherv, &a, "MPI_Gatherv", root);
 }
 
-int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                 MPI_Comm comm)
+int coll_mpi_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                     MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Gatherv");
   return gatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                       comm, NULL, smpi_fname_);
 }
 
-int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                  MPI_Comm comm, MPI_Request *request)
+int coll_mpi_igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                      MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Igatherv");
   NB_REQUEST_CHECK();
   return gatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                       comm, request, smpi_fname_);
@@ -836,21 +828,19 @@ static int scatter_body(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
   RUN(COLL_scatter, &a, "MPI_Scatter", root);
 }
 
-int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+int coll_mpi_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Scatter");
   INTER(coll_inter_scatter(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
                            recvcount, recvtype, root));
   return scatter_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, NULL,
                       smpi_fname_);
 }
 
-int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                  MPI_Request *request)
+int coll_mpi_iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                      MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Iscatter");
   NB_REQUEST_CHECK();
   return scatter_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                       request, smpi_fname_);
@@ -873,20 +863,18 @@ static int scatterv_body(const void *sendbuf, const int sendcounts[], const int 
   RUN(COLL_scatterv, &a, "MPI_Scatterv", root);
 }
 
-int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm)
+int coll_mpi_scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                      int root, MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Scatterv");
   return scatterv_body(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, NULL, smpi_fname_);
 }
 
-int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                   MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                   int root, MPI_Comm comm, MPI_Request *request)
+int coll_mpi_iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                       int root, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Iscatterv");
   NB_REQUEST_CHECK();
   return scatterv_body(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, request, smpi_fname_);
@@ -919,20 +907,18 @@ static int allgather_body(const void *sendbuf, int sendcount, MPI_Datatype sendt
   RUN(COLL_allgather, &a, "MPI_Allgather", -1);
 }
 
-int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int coll_mpi_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Allgather");
   INTER(coll_inter_allgather(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
                              recvcount, recvtype));
   return allgather_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
                         smpi_fname_);
 }
 
-int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int coll_mpi_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Iallgather");
   NB_REQUEST_CHECK();
   return allgather_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
                         smpi_fname_);
@@ -951,22 +937,20 @@ static int allgatherv_body(const void *sendbuf, int sendcount, MPI_Datatype send
   RUN(COLL_allgatherv, &a, "MPI_Allgatherv", -1);
 }
 
-int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                    MPI_Comm comm)
+int coll_mpi_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                        MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Allgatherv");
   INTER(coll_inter_allgatherv(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
                               recvcounts, displs, recvtype));
   return allgatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                          NULL, smpi_fname_);
 }
 
-int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                     MPI_Comm comm, MPI_Request *request)
+int coll_mpi_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Iallgatherv");
   NB_REQUEST_CHECK();
   return allgatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                          request, smpi_fname_);
@@ -1012,24 +996,22 @@ static int alltoall_body(const void *sendbuf, int sendcount, MPI_Datatype sendty
                    : run_top(c, COLL_alltoall, &a, "MPI_Alltoall", -1);
   ctx_done(&scratch);
   if (rc)
-    SMPI_FAIL(comm, rc);
-  SMPI_RETURN(MPI_SUCCESS);
+    return smpi_comm_error(comm, rc, smpi_fname_);
+  return MPI_SUCCESS;
 }
 
-int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int coll_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Alltoall");
   INTER(coll_inter_alltoall(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
                             recvcount, recvtype));
   return alltoall_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL,
                        smpi_fname_);
 }
 
-int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int coll_mpi_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Ialltoall");
   NB_REQUEST_CHECK();
   return alltoall_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
                        smpi_fname_);
@@ -1084,26 +1066,24 @@ static int alltoallv_body(const void *sendbuf, const int sendcounts[], const int
                    : run_top(c, COLL_alltoallv, &a, "MPI_Alltoallv", -1);
   ctx_done(&scratch);
   if (rc)
-    SMPI_FAIL(comm, rc);
-  SMPI_RETURN(MPI_SUCCESS);
+    return smpi_comm_error(comm, rc, smpi_fname_);
+  return MPI_SUCCESS;
 }
 
-int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+int coll_mpi_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                       MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Alltoallv");
   INTER(coll_inter_alltoallv(ic_, comm, smpi_fname_, sendbuf, sendcounts, sdispls, sendtype,
                              recvbuf, recvcounts, rdispls, recvtype));
   return alltoallv_body(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                         recvtype, comm, NULL, smpi_fname_);
 }
 
-int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int coll_mpi_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Ialltoallv");
   NB_REQUEST_CHECK();
   return alltoallv_body(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                         recvtype, comm, request, smpi_fname_);
@@ -1182,25 +1162,23 @@ static int alltoallw_body(const void *sendbuf, const int sendcounts[], const int
                : run_top(c, COLL_alltoallw, &a, "MPI_Alltoallw", -1);
   ctx_done(&scratch);
   if (rc)
-    SMPI_FAIL(comm, rc);
-  SMPI_RETURN(MPI_SUCCESS);
+    return smpi_comm_error(comm, rc, smpi_fname_);
+  return MPI_SUCCESS;
 }
 
-int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+int coll_mpi_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                       const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                       const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Alltoallw");
   return alltoallw_body(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, comm, NULL, smpi_fname_);
 }
 
-int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                    MPI_Request *request)
+int coll_mpi_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                        MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Ialltoallw");
   NB_REQUEST_CHECK();
   return alltoallw_body(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, comm, request, smpi_fname_);
@@ -1245,18 +1223,16 @@ static int reduce_body(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
   RUN(COLL_reduce, &a, "MPI_Reduce", root);
 }
 
-int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm)
+int coll_mpi_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    int root, MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Reduce");
   INTER(coll_inter_reduce(ic_, comm, smpi_fname_, sendbuf, recvbuf, count, datatype, op, root));
   return reduce_body(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, smpi_fname_);
 }
 
-int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 int root, MPI_Comm comm, MPI_Request *request)
+int coll_mpi_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                     int root, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Ireduce");
   NB_REQUEST_CHECK();
   return reduce_body(sendbuf, recvbuf, count, datatype, op, root, comm, request, smpi_fname_);
 }
@@ -1270,18 +1246,16 @@ static int allreduce_body(const void *sendbuf, void *recvbuf, int count, MPI_Dat
   RUN(COLL_allreduce, &a, "MPI_Allreduce", -1);
 }
 
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm)
+int coll_mpi_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                       MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Allreduce");
   INTER(coll_inter_allreduce(ic_, comm, smpi_fname_, sendbuf, recvbuf, count, datatype, op));
   return allreduce_body(sendbuf, recvbuf, count, datatype, op, comm, NULL, smpi_fname_);
 }
 
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                    MPI_Comm comm, MPI_Request *request)
+int coll_mpi_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Iallreduce");
   NB_REQUEST_CHECK();
   return allreduce_body(sendbuf, recvbuf, count, datatype, op, comm, request, smpi_fname_);
 }
@@ -1295,17 +1269,15 @@ static int scan_body(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
   RUN(COLL_scan, &a, "MPI_Scan", -1);
 }
 
-int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-              MPI_Comm comm)
+int coll_mpi_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Scan");
   return scan_body(sendbuf, recvbuf, count, datatype, op, comm, NULL, smpi_fname_);
 }
 
-int PMPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               MPI_Comm comm, MPI_Request *request)
+int coll_mpi_iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Iscan");
   NB_REQUEST_CHECK();
   return scan_body(sendbuf, recvbuf, count, datatype, op, comm, request, smpi_fname_);
 }
@@ -1319,17 +1291,15 @@ static int exscan_body(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
   RUN(COLL_exscan, &a, "MPI_Exscan", -1);
 }
 
-int PMPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                MPI_Comm comm)
+int coll_mpi_exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Exscan");
   return exscan_body(sendbuf, recvbuf, count, datatype, op, comm, NULL, smpi_fname_);
 }
 
-int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                 MPI_Comm comm, MPI_Request *request)
+int coll_mpi_iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                     MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Iexscan");
   NB_REQUEST_CHECK();
   return exscan_body(sendbuf, recvbuf, count, datatype, op, comm, request, smpi_fname_);
 }
@@ -1354,17 +1324,15 @@ static int reduce_scatter_body(const void *sendbuf, void *recvbuf, const int rec
   RUN(COLL_reduce_scatter, &a, "MPI_Reduce_scatter", -1);
 }
 
-int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int coll_mpi_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Reduce_scatter");
   return reduce_scatter_body(sendbuf, recvbuf, recvcounts, datatype, op, comm, NULL, smpi_fname_);
 }
 
-int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
+int coll_mpi_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Ireduce_scatter");
   NB_REQUEST_CHECK();
   return reduce_scatter_body(sendbuf, recvbuf, recvcounts, datatype, op, comm, request,
                              smpi_fname_);
@@ -1388,21 +1356,19 @@ static int reduce_scatter_block_body(const void *sendbuf, void *recvbuf, int rec
   RUN(COLL_reduce_scatter_block, &a, "MPI_Reduce_scatter_block", -1);
 }
 
-int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+int coll_mpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Reduce_scatter_block");
   INTER(coll_inter_reduce_scatter_block(ic_, comm, smpi_fname_, sendbuf, recvbuf, recvcount,
                                         datatype, op));
   return reduce_scatter_block_body(sendbuf, recvbuf, recvcount, datatype, op, comm, NULL,
                                    smpi_fname_);
 }
 
-int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-                               MPI_Request *request)
+int coll_mpi_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                   MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Ireduce_scatter_block");
   NB_REQUEST_CHECK();
   return reduce_scatter_block_body(sendbuf, recvbuf, recvcount, datatype, op, comm, request,
                                    smpi_fname_);

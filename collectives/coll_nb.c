@@ -48,8 +48,6 @@
 #include "collectives/coll_nb.h"
 #include "collectives/coll_neighbor.h"
 #include "collectives/coll_trace.h"
-#include "kernel/engine.h"
-#include "smpi/bindings/call.h"
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/mpi/datatype_impl.h"
 #include "smpi/mpi/handle.h"
@@ -330,14 +328,12 @@ static void nb_launch(smpi_comm *c, nb_op *op, const char *fname, MPI_Request *r
 
   char name[64];
   snprintf(name, sizeof name, "rank %d: %s", me->rank, fname);
-  eng_actor *h = eng_actor_create(name, nb_main, op);
-  eng_actor_set_data(h, me);
   LOG_DEBUG("%s on %s started (context %u)", fname, smpi_comm_display_name(c),
             op->slot->base + 1);
-  /* let the helper start now (same date): the algorithm is chosen and the first messages
+  /* the helper starts now (same date): the algorithm is chosen and the first messages
    * posted before the rank's next call, as a real library's start would, so that what the
    * rank does next (smpi_coll_force, another collective) cannot change this one */
-  eng_yield();
+  smpi_spawn_helper(name, nb_main, op);
 }
 
 int coll_nb_start(smpi_comm *c, coll_id id, const coll_args *a, coll_ctx *scratch,
@@ -416,62 +412,57 @@ static int neighbor_start(MPI_Comm comm, const coll_neighbor_args *a, const char
   return MPI_SUCCESS;
 }
 
-int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request *request)
+int coll_mpi_ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Ineighbor_allgather");
   coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLGATHER, .sbuf = sendbuf,
                           .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
                           .rcount = recvcount, .rtype = recvtype};
-  SMPI_RETURN(neighbor_start(comm, &a, smpi_fname_, request));
+  return neighbor_start(comm, &a, smpi_fname_, request);
 }
 
-int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                              void *recvbuf, const int recvcounts[], const int displs[],
-                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+int coll_mpi_ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                  void *recvbuf, const int recvcounts[], const int displs[],
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Ineighbor_allgatherv");
   coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLGATHERV, .sbuf = sendbuf,
                           .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
                           .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype};
-  SMPI_RETURN(neighbor_start(comm, &a, smpi_fname_, request));
+  return neighbor_start(comm, &a, smpi_fname_, request);
 }
 
-int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                            MPI_Request *request)
+int coll_mpi_ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Ineighbor_alltoall");
   coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALL, .sbuf = sendbuf,
                           .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
                           .rcount = recvcount, .rtype = recvtype};
-  SMPI_RETURN(neighbor_start(comm, &a, smpi_fname_, request));
+  return neighbor_start(comm, &a, smpi_fname_, request);
 }
 
-int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                             MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request *request)
+int coll_mpi_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                 const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Ineighbor_alltoallv");
   coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALLV, .sbuf = sendbuf,
                           .scounts = sendcounts, .sdispls = sdispls, .stype = sendtype,
                           .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
                           .rtype = recvtype};
-  SMPI_RETURN(neighbor_start(comm, &a, smpi_fname_, request));
+  return neighbor_start(comm, &a, smpi_fname_, request);
 }
 
-int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-                             const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                             void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                             const MPI_Datatype recvtypes[], MPI_Comm comm,
-                             MPI_Request *request)
+int coll_mpi_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                 void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                 const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                 MPI_Request *request, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Ineighbor_alltoallw");
   coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALLW, .sbuf = sendbuf,
                           .scounts = sendcounts, .swdispls = sdispls, .stypes = sendtypes,
                           .rbuf = recvbuf, .rcounts = recvcounts, .rwdispls = rdispls,
                           .rtypes = recvtypes};
-  SMPI_RETURN(neighbor_start(comm, &a, smpi_fname_, request));
+  return neighbor_start(comm, &a, smpi_fname_, request);
 }

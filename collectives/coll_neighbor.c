@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 #include "collectives/coll_neighbor.h"
-#include "smpi/bindings/call.h"
+#include "collectives/coll_private.h"
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/mpi/datatype.h"
 #include "smpi/mpi/p2p.h"
@@ -290,63 +290,58 @@ static int run_blocking(MPI_Comm comm, smpi_comm *c, const coll_neighbor_args *a
   return rc ? smpi_comm_error(comm, rc, fname) : MPI_SUCCESS;
 }
 
-int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int coll_mpi_neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Neighbor_allgather");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  smpi_comm *c = COLL_CHECK_COMM(comm);
   coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLGATHER, .sbuf = sendbuf,
                           .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
                           .rcount = recvcount, .rtype = recvtype};
-  SMPI_RETURN(run_blocking(comm, c, &a, smpi_fname_));
+  return run_blocking(comm, c, &a, smpi_fname_);
 }
 
-int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, const int recvcounts[], const int displs[],
-                             MPI_Datatype recvtype, MPI_Comm comm)
+int coll_mpi_neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, const int recvcounts[], const int displs[],
+                                 MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Neighbor_allgatherv");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  smpi_comm *c = COLL_CHECK_COMM(comm);
   coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLGATHERV, .sbuf = sendbuf,
                           .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
                           .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype};
-  SMPI_RETURN(run_blocking(comm, c, &a, smpi_fname_));
+  return run_blocking(comm, c, &a, smpi_fname_);
 }
 
-int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+int coll_mpi_neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Neighbor_alltoall");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  smpi_comm *c = COLL_CHECK_COMM(comm);
   coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALL, .sbuf = sendbuf,
                           .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
                           .rcount = recvcount, .rtype = recvtype};
-  SMPI_RETURN(run_blocking(comm, c, &a, smpi_fname_));
+  return run_blocking(comm, c, &a, smpi_fname_);
 }
 
-int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+int coll_mpi_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Neighbor_alltoallv");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  smpi_comm *c = COLL_CHECK_COMM(comm);
   coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALLV, .sbuf = sendbuf,
                           .scounts = sendcounts, .sdispls = sdispls, .stype = sendtype,
                           .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
                           .rtype = recvtype};
-  SMPI_RETURN(run_blocking(comm, c, &a, smpi_fname_));
+  return run_blocking(comm, c, &a, smpi_fname_);
 }
 
-int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf,
-                            const int recvcounts[], const MPI_Aint rdispls[],
-                            const MPI_Datatype recvtypes[], MPI_Comm comm)
+int coll_mpi_neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                const MPI_Datatype sendtypes[], void *recvbuf,
+                                const int recvcounts[], const MPI_Aint rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm, const char *smpi_fname_)
 {
-  SMPI_ENTER("MPI_Neighbor_alltoallw");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  smpi_comm *c = COLL_CHECK_COMM(comm);
   coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALLW, .sbuf = sendbuf,
                           .scounts = sendcounts, .swdispls = sdispls, .stypes = sendtypes,
                           .rbuf = recvbuf, .rcounts = recvcounts, .rwdispls = rdispls,
                           .rtypes = recvtypes};
-  SMPI_RETURN(run_blocking(comm, c, &a, smpi_fname_));
+  return run_blocking(comm, c, &a, smpi_fname_);
 }

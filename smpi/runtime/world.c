@@ -17,6 +17,15 @@ smpi_world smpi_w;
 
 smpi_rank *smpi_running;
 
+void smpi_spawn_helper(const char *name, void (*fn)(void *arg), void *arg)
+{
+  smpi_rank *me = smpi_self();
+  ASSERT(me);
+  eng_actor *h = eng_actor_create(name, fn, arg);
+  eng_actor_set_data(h, me);
+  eng_yield();
+}
+
 _Noreturn void smpi_abort_job(int code)
 {
   fflush(NULL);

@@ -60,6 +60,11 @@ extern smpi_world smpi_w;
  * cheaper than asking the engine for its running actor and that actor's data each time. */
 extern smpi_rank *smpi_running;
 static inline smpi_rank *smpi_self(void) { return smpi_running; }
+/* Starts an actor that works for the calling rank (a nonblocking collective's helper): its
+ * data is the rank's smpi_rank, so inside it smpi_self() is the rank, with the rank's
+ * privatized globals; then lets it run first, at this same date, before the rank goes on. */
+void smpi_spawn_helper(const char *name, void (*fn)(void *arg), void *arg);
+
 /* Ends the whole job now with this exit code (MPI_Abort, fatal errors). */
 _Noreturn void smpi_abort_job(int code);
 
