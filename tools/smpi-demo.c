@@ -1,6 +1,7 @@
-/* A kernel-level demonstration (until the MPI layer lands): four actors share one
- * two-core machine through the max-min solver, sleep, and hand work to each other.
- * It prints the simulated date of every step; the dates follow from the numbers below. */
+/* A kernel-level demonstration, without MPI: four actors share one two-core machine
+ * through the max-min solver, sleep, and hand work to each other, using the kernel's API
+ * as the MPI layer does. It prints the simulated date of every step; the dates follow from
+ * the numbers below. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -20,11 +20,14 @@
  * coverage table: `ninja -C build mpi-coverage`) and tests/mpi/link_all.c.
  *
  * To implement a function: define `int PMPI_Name(params)` in your module of smpi/ and flip
- * its status here from STUB to IMPL — nothing else (MPI_Name comes from api.c). Never add a
+ * its status here from STUB to IMPL — nothing else (MPI_Name comes from api.c), except
+ * `ninja -C build update-docs` to regenerate docs/mpi-coverage.md. Never add a
  * function that is not in the standard; the deprecated and removed MPI-1 names are here on
  * purpose because old codes still call them.
  *
- * Order: by chapter of the MPI 3.1 standard, alphabetical within a chapter. */
+ * Order: by chapter of the MPI 3.1 standard, alphabetical within a chapter. One function per
+ * line however long, so that each is one grep hit: not reformatted (.clang-format). */
+/* clang-format off */
 #ifndef SMPI_FN
 #error "define SMPI_FN(ret, name, params, args, status) before including mpi_functions.h"
 #endif

@@ -10,12 +10,8 @@
 #include "kernel/engine.h"
 #include "kernel/routing.h"
 #include "src/cfg.h"
-#if FUZZ_HAVE_CPU
 #include "kernel/cpu.h"
-#endif
-#if FUZZ_HAVE_NETWORK
 #include "kernel/network.h"
-#endif
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -24,14 +20,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
   fuzz_quiet();
   eng_declare_config();
   route_declare_config();
-#if FUZZ_HAVE_CPU
   cpu_declare_config();
-#endif
-#if FUZZ_HAVE_NETWORK
   net_declare_config();
-#endif
   /* one key of each type that no kernel module declares, so that every parser is reached
-   * even if a module above is not built */
+   * whatever keys the modules above declare */
   cfg_declare_bool("fuzz/bool", false, "fuzz target: a boolean");
   cfg_declare_int("fuzz/int", 0, "fuzz target: an integer");
   cfg_declare_double("fuzz/double", 0.0, "fuzz target: a double");

@@ -23,12 +23,8 @@
 #include "kernel/routing.h"
 #include "src/cfg.h"
 #include "src/platform.h"
-#if FUZZ_HAVE_CPU
 #include "kernel/cpu.h"
-#endif
-#if FUZZ_HAVE_NETWORK
 #include "kernel/network.h"
-#endif
 
 #include <errno.h>
 #include <limits.h>
@@ -106,12 +102,8 @@ static void fuzz_platform_setup(void)
   log_set_threshold(&log_cat_root, LOG_LVL_OFF);
   eng_declare_config();
   route_declare_config();
-#if FUZZ_HAVE_CPU
   cpu_declare_config();
-#endif
-#if FUZZ_HAVE_NETWORK
   net_declare_config();
-#endif
   const char *tmp = getenv("TMPDIR");
   char tmpl[PATH_MAX];
   snprintf(tmpl, sizeof tmpl, "%s/smpi-fuzz-XXXXXX", tmp && *tmp ? tmp : "/tmp");

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fingerprints of simulated times, to show that a restructuring or an optimisation left every
-# simulated date where it was (DEVELOPERS: "keep simulated times bit-identical").
+# simulated date where it was (CONTRIBUTING.md, "Performance and simulated times").
 #
 #   tools/bench/same_bits.sh BUILD_DIR > after.txt      then   diff before.txt after.txt
 #

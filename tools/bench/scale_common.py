@@ -1,7 +1,8 @@
 """Shared by tools/bench/ring_scale, hpl_like and ep_sampling: build a program with the
 build-tree smpicc and run it under smpirun in its own memory cgroup, so that what is reported
 is the physical memory really charged (RSS counts a folded page once per mapping; see
-../shared/design/measuring.md), along with wall and CPU time and max RSS."""
+docs/emulation.md, "Limits and options", Measuring), along with wall and CPU time and max
+RSS."""
 import os
 import resource
 import subprocess

@@ -6,7 +6,9 @@
  * fills a buffer there through an intercepted memset: ASan reports a stack-buffer-overflow
  * (GCC's libasan may instead fail its own CHECK while describing the stale frame).
  *
- *   cd /work/main && gcc -fsanitize=address,undefined -g -O1 -I. -D_GNU_SOURCE \
+ * From the top of the source tree, with an ASan build of it in build-asan:
+ *
+ *   gcc -fsanitize=address,undefined -g -O1 -I. -D_GNU_SOURCE \
  *     tests/fuzz/crashes/asan-killed-actor-stack-reuse.c build-asan/libsmpi_internal.a \
  *     -lglpk -lxml2 -lm -o /tmp/reuse && /tmp/reuse raw    # or: /tmp/reuse ucontext
  *

@@ -4,7 +4,7 @@
  * process uses: memory mappings (lines of /proc/self/maps, counted by rank 0 before the ring
  * starts, when every rank exists: ranks that finished the ring are gone by the end), max RSS.
  * No collective: a barrier of 131 072 ranks costs the flow solver far more than the ring. Used by
- * tools/bench/ring_scale/run.sh to show what one rank costs at 1 024 to 131 072 ranks. */
+ * tools/bench/ring_scale to show what one rank costs at 1 024 to 131 072 ranks. */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
