@@ -170,7 +170,7 @@ START_TEST(three_links_classic)
     CLOSE(lmm_constraint_load(l[i]), 1);
 
   /* E leaves: back to 1/2 everywhere; the local repair has to grow from L3 to L1 and L2
-   * (the worked example of lmm_maxmin.c) */
+   * (the worked example of lmm_fill.c and lmm_repair.c) */
   lmm_variable_free(sys, e);
   lmm_solve(sys);
   CLOSE(lmm_variable_value(a), 0.5);
@@ -234,7 +234,7 @@ END_TEST
 
 START_TEST(repair_grows_as_in_the_worked_example)
 {
-  /* lmm_maxmin.c's worked example: L1 = {A, B}, L2 = {A, C}, L3 = {A, D, E}, capacity 1.
+  /* lmm_repair.c's worked example: L1 = {A, B}, L2 = {A, C}, L3 = {A, D, E}, capacity 1.
    * When E ends, the repair starts from L3 and needs 3 passes (L3, then L1, then L2).
    * With the default repair limit (a quarter), S = {L3} already holds 2 of the 6 active
    * elements: one full pass at once. */
