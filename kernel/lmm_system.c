@@ -37,6 +37,7 @@
 #include "src/mem.h"
 
 LOG_NEW_SUBCATEGORY(lmm, kernel, "max-min bandwidth-sharing solver");
+LOG_DEFAULT_CATEGORY(lmm);
 
 void lmm_declare_config(void)
 {
@@ -72,6 +73,12 @@ lmm_system *lmm_system_new(double precision)
   sys->iter = 1;
   lmm_declare_config();
   sys->use_glpk = strcmp(cfg_get_string("maxmin/solver"), "glpk") == 0;
+  static bool glpk_announced; /* once per run, not per model */
+  if (sys->use_glpk && !glpk_announced) {
+    glpk_announced = true;
+    LOG_INFO("max-min sharing solved by GLPK's linear programs (maxmin/solver:glpk): slow, "
+             "for debugging");
+  }
   sys->fast_empty = cfg_get_bool("maxmin/fast-path-empty");
   sys->fast_lone = cfg_get_bool("maxmin/fast-path-lone");
   sys->fast_bottleneck = cfg_get_bool("maxmin/fast-path-bottleneck");
