@@ -4,9 +4,12 @@
  * not bit for bit: the level uses the usage kept incrementally (a running sum) where the
  * filling sums over F in its order. tests/check_lmm.c compares the two to the precision.
  *
- *   c:  [u1 u2 u3 u4]  cap 8, usage_all = sum coef / p = 4  ->  level 8 / 4 = 2, x_i = 2 / p_i
- *   u3: c -> b3        b3 unsaturated before and after (its load moves by x3's change)
- *   u4: c -> f4 -> c'  f4 in S too: a "follower", carrying only flows of c
+ *   S = {c, f}:  c [u1 u2 u3 u4]  cap 8, usage_all = sum coef / p = 4 -> level 2, x_i = 2 / p_i
+ *                f [u3 u4]        a "follower": in S, carries only flows of c (same route)
+ *   boundary:    b [u2 w]         unsaturated before and after, or saturated by w and u2's
+ *                                 change within P * capacity: no check would repair it
+ * Any other case (a follower carrying another flow, b overflowing, a bound that binds...)
+ * returns false and the general pass runs.
  */
 #include "kernel/lmm_private.h"
 
@@ -19,7 +22,7 @@
  * of c (the other links of their common path) and constraints that lost their last flow; D
  * holds only flows of c; every other constraint of c's flows is unsaturated and stays so,
  * or is saturated by other flows and sees a change within precision (below).
- * Then the pass that solve() would run gives every flow of c the level
+ * Then the pass that lmm_repair.c's solve() would run gives every flow of c the level
  * lambda = capacity / sum(coef / penalty) (c, the least saturation level of S, is the first
  * event of the filling and fixes all of them; the rest of S then has nothing left to fix,
  * and the boundary does not move: checks (a) and (b) cannot fire). So it is computed here
@@ -115,7 +118,8 @@ bool lmm_fast_bottleneck(lmm_system *sys)
           b->usage = ulevel;
         continue;
       }
-      if (b->policy == LMM_FATPIPE && (b->sat || e->coef * lmm_dmax(x, nx) >= b->capacity * (1 - p)))
+      if (b->policy == LMM_FATPIPE &&
+          (b->sat || e->coef * lmm_dmax(x, nx) >= b->capacity * (1 - p)))
         return false;
       if (b->in_c != iter) {
         b->in_c = iter;

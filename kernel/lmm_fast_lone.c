@@ -14,10 +14,10 @@
 
 #include "src/mem.h"
 
-/* The pass that lmm_repair.c's solve() would run for one dirty variable v that is the only active one on
- * each of its constraints, none of them saturated (S is empty), computed directly with the
- * same floating-point operations in the same order, so that the result is bit for bit the
- * same: a flow starting alone on its links (a token ring's every message).
+/* The pass that lmm_repair.c's solve() would run for one dirty variable v that is the only
+ * active one on each of its constraints, none of them saturated (S is empty), computed
+ * directly with the same floating-point operations in the same order, so that the result is
+ * bit for bit the same: a flow starting alone on its links (a token ring's every message).
  *   F = {v}, C = v's constraints; SHARED c: key = rem / usage with usage = coef / p and
  *   rem = max(0, capacity - (load - coef * value)), or 0 once rem <= P * capacity; FATPIPE c:
  *   key = capacity * p / coef; bound (if bound_matters): key = bound * p. The heap would pop

@@ -826,7 +826,7 @@ static lmm_system *system_with(double prec, const char *settings)
 static const struct fast_case {
   const char *name;
   const char *settings; /* the system under test; its twin has every fast path off */
-  bool bitwise;         /* bottleneck: the same allocation to rounding only (lmm_fast_bottleneck.c) */
+  bool bitwise; /* bottleneck: the same allocation to rounding only (lmm_fast_bottleneck.c) */
 } fast_cases[] = {
     {"empty", "maxmin/fast-path-lone:no maxmin/fast-path-bottleneck:no", true},
     {"lone", "maxmin/fast-path-empty:no maxmin/fast-path-bottleneck:no", true},
