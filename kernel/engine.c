@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kernel/context.h"
+#include "kernel/lmm.h"
 #include "src/cfg.h"
 #include "src/heap.h"
 #include "src/invariant.h"
@@ -84,6 +85,7 @@ void eng_declare_config(void)
                    "An actor that stops running hands control straight to the next runnable "
                    "actor (no: always through the maestro; for measurements)");
   ctx_declare_config();
+  lmm_declare_config();
 }
 
 static double now_hook(void) { return E.now; }

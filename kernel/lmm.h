@@ -9,11 +9,21 @@
  * and the allocation is weighted max-min fair: every variable's "level" value * penalty is as
  * large as possible, raising all levels together (progressive filling). A penalty of 0
  * disables the variable (value 0, consumes nothing): that is how a flow in its latency phase
- * waits. See lmm_maxmin.c for the algorithm and a worked example.
+ * waits. See lmm_fill.c for the algorithm and lmm_repair.c for the local re-solve, each with
+ * a worked example; lmm_private.h lists the solver's files.
  *
  * lmm_solve() re-solves only the part of the system that changed since the last solve and
  * records which variables changed value (lmm_modified_*), so that the models re-key only
  * those activities' completion dates.
+ *
+ * Configuration (lmm_declare_config), read by lmm_system_new into the new system:
+ *   maxmin/solver:maxmin|glpk   glpk: every solve from scratch by GLPK's linear programs
+ *                               (lmm_glpk.c), for debugging; slow; values agree to about the
+ *                               precision P (default maxmin)
+ *   maxmin/fast-path-empty, maxmin/fast-path-lone, maxmin/fast-path-bottleneck: yes|no
+ *                               the solve's shortcuts (lmm_repair.c), for debugging: off, the
+ *                               general pass runs instead, with the same results (bottleneck:
+ *                               to rounding) (default yes)
  */
 #ifndef SMPI_KERNEL_LMM_H
 #define SMPI_KERNEL_LMM_H
@@ -28,7 +38,11 @@ typedef struct lmm_system lmm_system;
 typedef struct lmm_constraint lmm_constraint;
 typedef struct lmm_variable lmm_variable;
 
-/* precision: relative tolerance used to decide saturation and changes (maxmin/precision) */
+/* Declares the maxmin/ configuration keys above (idempotent). */
+void lmm_declare_config(void);
+
+/* precision: relative tolerance used to decide saturation and changes (maxmin/precision).
+ * The solver and its fast paths follow the configuration at this call. */
 lmm_system *lmm_system_new(double precision);
 void lmm_system_free(lmm_system *sys); /* frees all constraints and variables left */
 
@@ -77,7 +91,8 @@ lmm_variable *lmm_variable_at(const lmm_system *sys, size_t i);
 lmm_constraint *lmm_constraint_at(const lmm_system *sys, size_t i);
 
 /* Reference solver (lmm_glpk.c): the same max-min allocation computed by successive linear
- * programs with GLPK, written into values[i] for lmm_variable_at(sys, i). Slow: tests only.
+ * programs with GLPK, written into values[i] for lmm_variable_at(sys, i). Slow: tests (and,
+ * through lmm_solve, maxmin/solver:glpk).
  * Returns 0, or -1 if GLPK failed. */
 int lmm_solve_glpk(const lmm_system *sys, double *values);
 
@@ -88,6 +103,7 @@ typedef struct lmm_stats {
   unsigned long variables_visited;
   unsigned long passes;    /* progressive fillings (a local repair may need several) */
   unsigned long fallbacks; /* local repairs that spread too far and finished as a full solve */
+  unsigned long fast_empty, fast_lone, fast_bottleneck; /* solves done by each fast path */
 } lmm_stats;
 void lmm_get_stats(const lmm_system *sys, lmm_stats *out);
 

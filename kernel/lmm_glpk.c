@@ -1,5 +1,8 @@
-/* Reference max-min solver: the same allocation as lmm_maxmin.c, by successive linear
- * programs solved with GLPK. Written to be obviously right rather than fast (tests only).
+/* Reference max-min solver: the same allocation as lmm_fill.c's progressive filling, by
+ * successive linear programs solved with GLPK. Written to be obviously right rather than
+ * fast: the tests compare the solver with it (lmm_solve_glpk), and --cfg=maxmin/solver:glpk
+ * runs a whole simulation on it (lmm_glpk_solve_system: every lmm_solve from scratch), to
+ * tell a solver bug from a model bug.
  *
  * METHOD. Variables are either fixed (with a value) or unfixed. Each round solves
  *
@@ -22,7 +25,7 @@
  * bounds above; after each round every FATPIPE with L_c <= t* freezes its unfixed variables.
  *
  * Variables disabled (penalty 0) get 0; a variable without any element of coefficient > 0
- * gets its bound, or 0 without bound (lmm_maxmin.c's convention).
+ * gets its bound, or 0 without bound (lmm_fill.c's convention).
  *
  * Each LP is solved by GLPK's floating-point primal simplex with feasibility tolerances
  * tightened to 1e-9 and automatic scaling. An optimal basis gives values accurate to about
@@ -32,6 +35,14 @@
  * arithmetic) is deliberately not used: on some of these problems it returned a level 7e-11
  * (relative) below the optimum, with a KKT primal error of 5e-6 on its own solution, which
  * the floating simplex did not.
+ *
+ * TOLERANCE against the maxmin solver. On one system, both give the exact allocation to
+ * about 1e-13 relative (tests/check_lmm.c: 1e-9 relative plus 1e-13 of the capacities'
+ * scale, since both subtract consumptions from capacities). GLPK ignores the precision P's
+ * saturation rule (rem <= P * capacity counts as full), and as a simulation's solver
+ * (lmm_glpk_solve_system) it keeps a variable's old value when the new one is within P of
+ * it, as lmm_commit does; so values, and the simulated dates that follow from them, agree
+ * with the maxmin solver's to a few P relative (P = precision/work-amount, 1e-5 by default).
  *
  * WORKED EXAMPLE (capacities 1, penalties 1): L1 = {A, B}, L2 = {A, C}, L3 = {A, D, E}.
  *   Round 1: max t s.t. xA+xB <= 1, xA+xC <= 1, xA+xD+xE <= 1, x_v - t >= 0.
@@ -45,6 +56,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "src/invariant.h"
 #include "src/mem.h"
 
 typedef struct gvar {
@@ -250,4 +262,49 @@ int lmm_solve_glpk(const lmm_system *sys, double *values)
   free(ar);
   free(g);
   return ret;
+}
+
+void lmm_glpk_solve_system(lmm_system *sys)
+{
+  size_t n = lmm_variable_count(sys);
+  double *values = xmalloc((n ? n : 1) * sizeof *values);
+  ASSERTF(lmm_solve_glpk(sys, values) == 0,
+          "GLPK failed on a max-min system of %zu variables and %zu constraints "
+          "(maxmin/solver:glpk is for debugging; the default, maxmin, does not use GLPK)",
+          n, lmm_constraint_count(sys));
+  for (size_t i = 0; i < n; i++) {
+    lmm_variable *v = lmm_variable_at(sys, i);
+    if (!lmm_value_changed(sys, values[i], v->value))
+      continue; /* as lmm_commit: rounding noise does not re-key activities */
+    v->value = values[i];
+    if (v->mod_mark != sys->solve_no) {
+      v->mod_mark = sys->solve_no;
+      XGROW(sys->modified, sys->cap_modified, sys->n_modified + 1);
+      sys->modified[sys->n_modified++] = v;
+    }
+  }
+  free(values);
+  /* What the maxmin solver keeps between solves, kept here too so that the system stays
+   * one the other solver could take over: load, max_level, saturation. */
+  double p = sys->precision;
+  list_foreach(it, &sys->constraints) {
+    lmm_constraint *c = list_entry(it, lmm_constraint, all_node);
+    double load = 0, max_level = 0;
+    list_foreach(m, &c->active) {
+      const lmm_element *e = list_entry(m, lmm_element, cnode);
+      double x = e->coef * e->var->value;
+      if (c->policy == LMM_SHARED)
+        load += x;
+      else if (x > load)
+        load = x;
+      if (e->var->value * e->var->penalty > max_level)
+        max_level = e->var->value * e->var->penalty;
+    }
+    c->sat = load >= c->capacity * (1 - p);
+    c->load = c->policy == LMM_SHARED ? load : 0;
+    c->max_level = max_level;
+  }
+  sys->stats.passes++;
+  sys->stats.constraints_visited += sys->n_cnsts;
+  sys->stats.variables_visited += n;
 }

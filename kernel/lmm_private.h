@@ -1,5 +1,13 @@
-/* Internals of the max-min solver, shared by lmm_maxmin.c (the solver) and lmm_glpk.c (the
- * reference). Nothing outside these two files may include this header.
+/* Internals of the max-min solver, shared by its files and nothing else:
+ *   lmm_system.c        bookkeeping: system, constraints, variables, elements, the marks that
+ *                       modifications leave for the next solve, configuration, accessors
+ *   lmm_repair.c        lmm_solve: which part to re-solve, local repair growing it, fallback
+ *   lmm_fill.c          progressive filling of one region (F over S u B) and its commit
+ *   lmm_fast_empty.c    fast path: the changed constraints have no flow left
+ *   lmm_fast_lone.c     fast path: one flow starting alone on unsaturated links
+ *   lmm_fast_bottleneck.c  fast path: flows coming and going on one loaded link
+ *   lmm_glpk.c          the same allocation by linear programs (tests, maxmin/solver:glpk)
+ *
  *
  *   constraint c1 ── active list ──> e(v1,c1) <──> e(v2,c1) <──> ...   (intrusive, O(1) removal)
  *                  └─ idle list ──> elements with coef 0 or of disabled variables
@@ -13,6 +21,7 @@
 #include "kernel/lmm.h"
 #include "src/list.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -144,7 +153,79 @@ struct lmm_system {
   lmm_variable **modified;
   size_t n_modified, cap_modified;
 
+  /* Read once from the configuration by lmm_system_new (lmm_declare_config). */
+  bool use_glpk;        /* maxmin/solver:glpk: every solve by lmm_glpk_solve_system */
+  bool fast_empty;      /* maxmin/fast-path-empty */
+  bool fast_lone;       /* maxmin/fast-path-lone */
+  bool fast_bottleneck; /* maxmin/fast-path-bottleneck */
+
   lmm_stats stats;
 };
+
+/* Event order bit: constraints after bounds at equal keys */
+#define LMM_ORDER_CNST ((uint64_t)1 << 62)
+
+/* max of two finite numbers: libm's fmax is a call (its NaN rule keeps GCC from inlining it),
+ * 3 % of a fat-tree Allreduce's instructions in the one-bottleneck loop */
+static inline double lmm_dmax(double a, double b) { return a >= b ? a : b; }
+
+static inline bool lmm_var_enabled(const lmm_variable *v)
+{
+  return v->penalty > 0;
+}
+
+static inline bool lmm_elem_active(const lmm_element *e)
+{
+  return e->coef > 0 && lmm_var_enabled(e->var);
+}
+
+/* A value "changed" when it moved by more than the precision (relative): otherwise the old
+ * value is kept, so that rounding noise does not re-key activities or spread repairs. */
+static inline bool lmm_value_changed(const lmm_system *sys, double x_new, double x_old)
+{
+  return fabs(x_new - x_old) > sys->precision * lmm_dmax(fabs(x_new), fabs(x_old));
+}
+
+static inline bool lmm_ev_before(const lmm_event *a, const lmm_event *b)
+{
+  return a->key < b->key || (a->key == b->key && a->order < b->order);
+}
+
+/* A bound that cannot bind: some constraint alone stops the variable before it (x <= cap/coef
+ * on any SHARED or FATPIPE constraint). SMPI's bound min(route bandwidth, gamma / 2 lat) is
+ * mostly of this kind; skipping it keeps such events out of the queue. */
+static inline bool lmm_bound_matters(const lmm_variable *v)
+{
+  if (v->bound < 0)
+    return false;
+  for (size_t k = 0; k < v->n_elems; k++) {
+    const lmm_element *e = &v->elems[k];
+    if (e->coef > 0 && v->bound * e->coef >= e->cnst->capacity)
+      return false;
+  }
+  return true;
+}
+
+static inline bool lmm_over_repair_limit(const lmm_system *sys)
+{
+  return (double)sys->nF > sys->repair_limit * (double)sys->n_vars ||
+         (double)sys->s_incidences > sys->repair_limit * (double)sys->n_active_total;
+}
+
+/* lmm_fill.c: one pass over the region of sys->S and sys->D (see there) */
+bool lmm_build_region(lmm_system *sys, bool full);
+void lmm_progressive_filling(lmm_system *sys);
+void lmm_commit(lmm_system *sys);
+void lmm_fx_reserve(lmm_system *sys, size_t n);
+
+/* Fast paths, tried by lmm_repair.c's solve in this order, each when its switch is on. Each
+ * returns false, having changed nothing, when its case does not apply; true when it did the
+ * whole solve (S and D are then to be emptied by the caller). */
+bool lmm_fast_empty(lmm_system *sys);
+bool lmm_fast_lone(lmm_system *sys, lmm_variable *v);
+bool lmm_fast_bottleneck(lmm_system *sys);
+
+/* lmm_glpk.c: a whole lmm_solve by linear programs (maxmin/solver:glpk) */
+void lmm_glpk_solve_system(lmm_system *sys);
 
 #endif

@@ -1,7 +1,9 @@
 /* Tests of the max-min solver: textbook cases with the arithmetic written out, then
- * randomized cross-checks (progressive filling against GLPK's successive LPs, and the local
- * repair of lmm_solve against a full solve after random modifications). */
+ * randomized cross-checks (progressive filling against GLPK's successive LPs, the local
+ * repair of lmm_solve against a full solve after random modifications, and each fast path
+ * against the general pass, bit for bit). */
 #include "kernel/lmm.h"
+#include "src/cfg.h"
 
 #include <check.h>
 #include <math.h>
@@ -170,7 +172,7 @@ START_TEST(three_links_classic)
     CLOSE(lmm_constraint_load(l[i]), 1);
 
   /* E leaves: back to 1/2 everywhere; the local repair has to grow from L3 to L1 and L2
-   * (the worked example of lmm_maxmin.c) */
+   * (the worked example of lmm_fill.c and lmm_repair.c) */
   lmm_variable_free(sys, e);
   lmm_solve(sys);
   CLOSE(lmm_variable_value(a), 0.5);
@@ -234,7 +236,7 @@ END_TEST
 
 START_TEST(repair_grows_as_in_the_worked_example)
 {
-  /* lmm_maxmin.c's worked example: L1 = {A, B}, L2 = {A, C}, L3 = {A, D, E}, capacity 1.
+  /* lmm_repair.c's worked example: L1 = {A, B}, L2 = {A, C}, L3 = {A, D, E}, capacity 1.
    * When E ends, the repair starts from L3 and needs 3 passes (L3, then L1, then L2).
    * With the default repair limit (a quarter), S = {L3} already holds 2 of the 6 active
    * elements: one full pass at once. */
@@ -799,6 +801,193 @@ START_TEST(random_incremental_vs_full)
 }
 END_TEST
 
+
+/* ======================================================================================
+ * Fast paths against the general pass
+ * ====================================================================================== */
+
+/* A system created under the given maxmin/ settings ("" for the defaults): the solver reads
+ * them once, at creation. */
+static lmm_system *system_with(double prec, const char *settings)
+{
+  char err[256];
+  lmm_declare_config();
+  cfg_reset();
+  if (*settings)
+    ck_assert_msg(cfg_parse(settings, CFG_ORIGIN_CMDLINE, err, sizeof err) == 0, "%s", err);
+  lmm_system *sys = lmm_system_new(prec);
+  cfg_reset();
+  return sys;
+}
+
+#define ALL_FAST_OFF                                                                       \
+  "maxmin/fast-path-empty:no maxmin/fast-path-lone:no maxmin/fast-path-bottleneck:no"
+
+static const struct fast_case {
+  const char *name;
+  const char *settings; /* the system under test; its twin has every fast path off */
+  bool bitwise; /* bottleneck: the same allocation to rounding only (lmm_fast_bottleneck.c) */
+} fast_cases[] = {
+    {"empty", "maxmin/fast-path-lone:no maxmin/fast-path-bottleneck:no", true},
+    {"lone", "maxmin/fast-path-empty:no maxmin/fast-path-bottleneck:no", true},
+    {"empty+lone", "maxmin/fast-path-bottleneck:no", true},
+    {"bottleneck", "maxmin/fast-path-empty:no maxmin/fast-path-lone:no", false},
+    {"all", "", false},
+};
+
+static unsigned long fast_count(const lmm_stats *st, const char *name)
+{
+  return !strcmp(name, "empty")  ? st->fast_empty
+         : !strcmp(name, "lone") ? st->fast_lone
+         : !strcmp(name, "bottleneck") ? st->fast_bottleneck
+                                       : st->fast_empty + st->fast_lone + st->fast_bottleneck;
+}
+
+/* Random systems of three shapes, each modified step by step the same way in two systems,
+ * one with the fast path(s) of the case on, the other with all off; after each lmm_solve the
+ * values must be the same doubles (memcmp), the modified lists the same variables in the
+ * same order, and lmm_dump the same text (loads and saturation flags, which the next solve
+ * starts from). For bottleneck, whose level is computed from a running sum, they must agree to
+ * a few times the precision instead (a kept value may differ by up to P from a new one).
+ *   shape 0, "ring": many links, few flows of 1-3 links each coming and going, mostly alone;
+ *   shape 1, "star": a hub link in every flow, private links, some shared ones (followers and
+ *            saturated cross links), a few cross-traffic flows;
+ *   shape 2, "mesh": the random systems of random_incremental_vs_full, FATPIPEs included.
+ * Operations: flows created (penalty 0 sometimes, bounds), freed, disabled and enabled,
+ * bounds set and lifted, capacities changed (to 0 sometimes), elements added. */
+START_TEST(random_fast_paths_vs_general)
+{
+  const struct fast_case *fc = &fast_cases[_i];
+  rng_state = 0xA0761D6478BD642FULL + (uint64_t)_i * 1000003;
+  enum { MAXV = 48, MAXC = 96 };
+  unsigned long fired = 0, solves = 0;
+  double worst = 0;
+  for (int seq = 0; seq < 150; seq++) {
+    int shape = seq % 3;
+    double scale = pow(10, unif(0, 9));
+    int nc = shape == 0 ? 30 + irand(60) : shape == 1 ? 10 + irand(40) : 1 + irand(30);
+    lmm_system *sys[2] = {system_with(PREC, fc->settings), system_with(PREC, ALL_FAST_OFF)};
+    lmm_constraint *c[2][MAXC];
+    lmm_variable *v[2][MAXV];
+    int nv = 0;
+    uint64_t save = rng_state, after = 0;
+    for (int s = 0; s < 2; s++) {
+      rng_state = save;
+      for (int i = 0; i < nc; i++) {
+        double cap = scale * unif(0.1, 10);
+        if (shape == 1 && i == 0)
+          cap = scale; /* the hub: the tightest */
+        else if (shape == 1 && irand(3) == 0)
+          cap = scale * unif(0.5, 1.5); /* may bind flows with the hub or be a follower */
+        lmm_sharing pol = shape == 2 && irand(5) == 0 ? LMM_FATPIPE : LMM_SHARED;
+        c[s][i] = lmm_constraint_new(sys[s], NULL, cap, pol);
+      }
+      after = rng_state;
+    }
+    rng_state = after;
+    for (int step = 0; step < 60; step++) {
+      int op = irand(20);
+      save = rng_state;
+      for (int s = 0; s < 2; s++) {
+        rng_state = save;
+        lmm_system *y = sys[s];
+        int live_max = shape == 0 ? 4 : MAXV;
+        if ((op < 8 || nv == 0) && nv < live_max) {
+          double pen = irand(12) == 0 ? 0 : shape == 1 && irand(2) ? 1 : unif(0.1, 10);
+          double bound = irand(6) == 0 ? scale * unif(0.05, 3) : -1;
+          lmm_variable *x = lmm_variable_new(y, NULL, pen, bound, 2);
+          if (shape == 1 && irand(8) != 0)
+            lmm_expand(y, c[s][0], x, irand(4) ? 1 : unif(0.5, 2));
+          int ne = shape == 1 ? irand(3) : irand(15) == 0 ? 0 : 1 + irand(3);
+          for (int k = 0; k < ne; k++)
+            lmm_expand(y, c[s][shape == 1 ? 1 + irand(nc - 1) : irand(nc)], x, random_coef());
+          v[s][nv] = x;
+          if (s == 1)
+            nv++;
+        } else if (op < 14 && nv > 0) {
+          int k = irand(nv);
+          lmm_variable_free(y, v[s][k]);
+          v[s][k] = v[s][nv - 1];
+          if (s == 1)
+            nv--;
+        } else if (op < 16 && nv > 0) {
+          lmm_variable_set_penalty(y, v[s][irand(nv)], irand(3) == 0 ? 0 : unif(0.1, 10));
+        } else if (op < 17 && nv > 0) {
+          lmm_variable_set_bound(y, v[s][irand(nv)], irand(2) ? -1 : scale * unif(0.05, 3));
+        } else if (op < 19) {
+          int k = irand(nc);
+          lmm_constraint_set_capacity(y, c[s][k], irand(10) ? scale * unif(0.1, 10) : 0);
+        } else if (nv > 0) {
+          lmm_expand(y, c[s][irand(nc)], v[s][irand(nv)], random_coef());
+        }
+        after = rng_state;
+      }
+      rng_state = after;
+      for (int s = 0; s < 2; s++)
+        lmm_solve(sys[s]);
+      solves++;
+      for (int k = 0; k < nv; k++) {
+        double a = lmm_variable_value(v[0][k]), b = lmm_variable_value(v[1][k]);
+        if (fc->bitwise) {
+          if (memcmp(&a, &b, sizeof a) != 0) {
+            lmm_dump(sys[1], stderr);
+            ck_abort_msg("%s: sequence %d step %d variable %d: fast %a, general %a", fc->name,
+                         seq, step, k, a, b);
+          }
+        } else {
+          double dev = fabs(a - b) / fmax(fmax(fabs(a), fabs(b)), 1e-300);
+          if (dev > worst && fabs(a - b) > 1e-13 * scale)
+            worst = dev;
+          ck_assert_msg(fabs(a - b) <= 10 * PREC * fmax(fabs(a), fabs(b)) + 1e-13 * scale,
+                        "%s: sequence %d step %d variable %d: fast %.17g, general %.17g",
+                        fc->name, seq, step, k, a, b);
+        }
+      }
+      if (fc->bitwise) {
+        /* the state the next solve starts from too: loads, saturation flags, values */
+        char *dump[2];
+        size_t len[2];
+        for (int s = 0; s < 2; s++) {
+          FILE *f = open_memstream(&dump[s], &len[s]);
+          lmm_dump(sys[s], f);
+          fclose(f);
+        }
+        if (strcmp(dump[0], dump[1]) != 0) {
+          fprintf(stderr, "fast:\n%s\ngeneral:\n%s", dump[0], dump[1]);
+          ck_abort_msg("%s: sequence %d step %d: the systems differ", fc->name, seq, step);
+        }
+        free(dump[0]);
+        free(dump[1]);
+        size_t nm = lmm_modified_count(sys[0]);
+        ck_assert_uint_eq(nm, lmm_modified_count(sys[1]));
+        for (size_t i = 0; i < nm; i++) {
+          int ka = -1, kb = -1;
+          for (int k = 0; k < nv; k++) {
+            if (v[0][k] == lmm_modified_get(sys[0], i))
+              ka = k;
+            if (v[1][k] == lmm_modified_get(sys[1], i))
+              kb = k;
+          }
+          ck_assert_msg(ka == kb, "%s: sequence %d step %d: modified #%zu is %d, general %d",
+                        fc->name, seq, step, i, ka, kb);
+        }
+      }
+    }
+    lmm_stats st[2];
+    for (int s = 0; s < 2; s++) {
+      lmm_get_stats(sys[s], &st[s]);
+      lmm_system_free(sys[s]);
+    }
+    ck_assert_uint_eq(fast_count(&st[1], "all"), 0); /* the switches really switch */
+    fired += fast_count(&st[0], fc->name);
+  }
+  /* the fast path under test did run, on a fair share of the solves */
+  ck_assert_msg(fired >= solves / 20, "%s: %lu fast solves out of %lu", fc->name, fired, solves);
+  fprintf(stderr, "fast path %s: %lu of %lu solves, worst deviation %.3g\n", fc->name, fired,
+          solves, worst);
+}
+END_TEST
+
 static Suite *lmm_suite(void)
 {
   Suite *s = suite_create("lmm");
@@ -824,6 +1013,8 @@ static Suite *lmm_suite(void)
   tcase_set_timeout(tr, 120);
   tcase_add_loop_test(tr, random_full_vs_glpk, 0, 8);
   tcase_add_loop_test(tr, random_incremental_vs_full, 0, 8);
+  tcase_add_loop_test(tr, random_fast_paths_vs_general, 0,
+                      (int)(sizeof fast_cases / sizeof fast_cases[0]));
   suite_add_tcase(s, tr);
   return s;
 }

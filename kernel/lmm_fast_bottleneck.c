@@ -1,0 +1,202 @@
+/* Fast path "bottleneck" (maxmin/fast-path-bottleneck): flows coming and going one at a time
+ * on one loaded link that is nobody else's bottleneck (the root's link of a linear Reduce or
+ * Gather). Unlike the two other fast paths, it gives the general pass's allocation to rounding,
+ * not bit for bit: the level uses the usage kept incrementally (a running sum) where the
+ * filling sums over F in its order. tests/check_lmm.c compares the two to the precision.
+ *
+ *   S = {c, f}:  c [u1 u2 u3 u4]  cap 8, usage_all = sum coef / p = 4 -> level 2, x_i = 2 / p_i
+ *                f [u3 u4]        a "follower": in S, carries only flows of c (same route)
+ *   boundary:    b [u2 w]         unsaturated before and after, or saturated by w and u2's
+ *                                 change within P * capacity: no check would repair it
+ * Any other case (a follower carrying another flow, b overflowing, a bound that binds...)
+ * returns false and the general pass runs.
+ */
+#include "kernel/lmm_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "src/mem.h"
+
+/* The pass for one loaded constraint c: S holds c, maybe constraints that carry only flows
+ * of c (the other links of their common path) and constraints that lost their last flow; D
+ * holds only flows of c; every other constraint of c's flows is unsaturated and stays so,
+ * or is saturated by other flows and sees a change within precision (below).
+ * Then the pass that lmm_repair.c's solve() would run gives every flow of c the level
+ * lambda = capacity / sum(coef / penalty) (c, the least saturation level of S, is the first
+ * event of the filling and fixes all of them; the rest of S then has nothing left to fix,
+ * and the boundary does not move: checks (a) and (b) cannot fire). So it is computed here
+ * in one walk of c's active list into scratch, then a commit over the arrays it filled (the
+ * usage sum is kept up to date by every modification), instead of the machinery, which past
+ * the repair limit fills every flow of the system. This is a link that n flows share equally
+ * and that is nobody else's bottleneck: the root's link in a linear Reduce or Gather, where
+ * flows start and end one at a time (an O(n) event either way, but without the heaps and
+ * arrays).
+ *   Why it is the max-min allocation: c's flows have c saturated at an equal, hence maximal,
+ * level; any other flow keeps its certificate, since the only constraints whose load moved
+ * (the other constraints of c's flows) were unsaturated, thus nobody's bottleneck, and
+ * stay unsaturated, or stay saturated with a change that the precision P absorbs (the same
+ * rule as check (a), which would not repair them either). The value of c's flows is
+ * computed as by the general pass, but with the usage summed incrementally rather than in
+ * F's order: the same allocation to 1e-13 or so, not bit for bit (deterministic all the
+ * same). Returns false, having changed nothing, when a condition fails. */
+bool lmm_fast_bottleneck(lmm_system *sys)
+{
+  /* c: the non-empty constraint of S with the least saturation level (ties: creation
+   * order, as in the filling's heap); the other non-empty ones must carry only flows of c
+   * (a route's links in series, all saturated by the same flows) */
+  lmm_constraint *c = NULL;
+  double level = INFINITY;
+  size_t n_followers = 0;
+  for (size_t i = 0; i < sys->nS; i++) {
+    lmm_constraint *d = sys->S[i];
+    if (d->n_active == 0)
+      continue;
+    if (d->policy != LMM_SHARED || !(d->capacity > 0) || !(d->usage_all > 0) ||
+        ++n_followers > 8)
+      return false;
+    double key = d->capacity / d->usage_all;
+    if (!c || key < level || (key == level && d->seq < c->seq)) {
+      c = d;
+      level = key;
+    }
+    d->nfree = 0;    /* counts its flows found on c */
+    d->free_old = 0; /* a follower's new load and max level, summed by the commit */
+    d->usage = 0;
+  }
+  if (!c)
+    return false;
+  for (size_t i = 0; i < sys->nD; i++) {
+    const lmm_variable *d = sys->D[i];
+    bool on_c = false;
+    for (size_t k = 0; k < d->n_elems && !on_c; k++)
+      on_c = d->elems[k].cnst == c && d->elems[k].coef > 0;
+    if (!on_c)
+      return false;
+  }
+  double p = sys->precision;
+
+  /* One walk of c's flows computes everything into scratch: each flow's kept value (F, fx),
+   * and per boundary constraint b the change of its load, counting a flow at the larger of
+   * its computed and kept values for the check (free_old) and at its kept value for the
+   * commit (rem), the summed change of flows that really change (usage, check (a)) and the
+   * largest new level (pf_level); per follower its new load (free_old) and largest level
+   * (usage). Nothing outside scratch is written until every check passed. */
+  /* sys's counters and arrays in locals: the stores through b could alias them */
+  const uint64_t solve_no = sys->solve_no, iter = ++sys->iter;
+  size_t nC = 0, nF = 0;
+  sys->nC = sys->nF = 0; /* what a failed walk leaves */
+  XGROW(sys->F, sys->capF, c->n_active);
+  lmm_fx_reserve(sys, c->n_active);
+  lmm_variable **F = sys->F;
+  double *fx = sys->fx;
+  double load = 0, max_level = 0;
+  list_foreach(n, &c->active) {
+    const lmm_element *ec = list_entry(n, lmm_element, cnode);
+    lmm_variable *u = ec->var;
+    double old = u->value, x = level / u->penalty;
+    bool changed = lmm_value_changed(sys, x, old);
+    double nx = changed ? x : old;
+    double ulevel = nx * u->penalty;
+    /* per flow, not per element (the same operations, so the same bits) */
+    double d_check = lmm_dmax(x, nx) - old, d_commit = nx - old, d_x = x - old;
+    double bound = u->bound;
+    bool bound_moot = bound < 0; /* lmm_bound_matters(u) == false, in the same walk */
+    for (size_t k = 0, ne = u->n_elems; k < ne; k++) {
+      const lmm_element *e = &u->elems[k];
+      lmm_constraint *b = e->cnst;
+      if (e->coef <= 0)
+        continue;
+      if (!bound_moot && bound * e->coef >= b->capacity)
+        bound_moot = true;
+      if (b == c)
+        continue;
+      if (b->in_s == solve_no) { /* a follower: counted, checked below */
+        b->nfree++;
+        b->free_old += e->coef * nx;
+        if (ulevel > b->usage)
+          b->usage = ulevel;
+        continue;
+      }
+      if (b->policy == LMM_FATPIPE &&
+          (b->sat || e->coef * lmm_dmax(x, nx) >= b->capacity * (1 - p)))
+        return false;
+      if (b->in_c != iter) {
+        b->in_c = iter;
+        b->free_old = b->rem = b->usage = b->pf_level = 0;
+        XGROW(sys->C, sys->capC, nC + 1);
+        sys->C[nC++] = b;
+      }
+      b->free_old += e->coef * d_check;
+      b->rem += e->coef * d_commit;
+      if (changed)
+        b->usage += fabs(e->coef * d_x);
+      if (ulevel > b->pf_level)
+        b->pf_level = ulevel;
+    }
+    if (!bound_moot && bound * u->penalty <= level)
+      return false;
+    F[nF] = u;
+    fx[nF++] = nx;
+    load += ec->coef * nx;
+    if (ulevel > max_level)
+      max_level = ulevel;
+  }
+  sys->nC = nC;
+  sys->nF = nF;
+  /* An unsaturated b must stay so (its saturation level stays above lambda). A saturated one
+   * (a bottleneck of flows not on c) must see what check (a) lets pass: the flows of c on it
+   * change by at most P * capacity in all and leave it saturated; and it must not overflow
+   * (its level stays at or above lambda, so that c still comes first in the filling). */
+  for (size_t i = 0; i < sys->nC; i++) {
+    const lmm_constraint *b = sys->C[i];
+    if (b->policy != LMM_SHARED)
+      continue;
+    double bload = b->load + b->free_old;
+    if (b->sat ? !(bload < b->capacity) || b->usage > b->capacity * p ||
+                     bload < b->capacity * (1 - p)
+               : bload >= b->capacity * (1 - p))
+      return false;
+  }
+  for (size_t i = 0; i < sys->nS; i++)
+    if (sys->S[i] != c && sys->S[i]->n_active && sys->S[i]->nfree != sys->S[i]->n_active)
+      return false;
+
+  /* commit */
+  for (size_t i = 0; i < sys->nC; i++) {
+    lmm_constraint *b = sys->C[i];
+    if (b->policy == LMM_SHARED) {
+      b->load += b->rem;
+      b->sat = b->load >= b->capacity * (1 - p);
+    }
+    if (b->pf_level > b->max_level)
+      b->max_level = b->pf_level;
+  }
+  for (size_t i = 0; i < sys->nF; i++) {
+    lmm_variable *u = sys->F[i];
+    if (sys->fx[i] == u->value)
+      continue;
+    u->value = sys->fx[i];
+    if (u->mod_mark != sys->solve_no) {
+      u->mod_mark = sys->solve_no;
+      XGROW(sys->modified, sys->cap_modified, sys->n_modified + 1);
+      sys->modified[sys->n_modified++] = u;
+    }
+  }
+  c->load = load;
+  c->max_level = max_level;
+  c->sat = load >= c->capacity * (1 - p);
+  for (size_t i = 0; i < sys->nS; i++) { /* followers, and those that lost their last flow */
+    lmm_constraint *d = sys->S[i];
+    if (d == c)
+      continue;
+    d->load = d->n_active ? d->free_old : 0;
+    d->max_level = d->n_active ? d->usage : 0;
+    d->sat = d->load >= d->capacity * (1 - p);
+  }
+  sys->stats.passes++;
+  sys->stats.constraints_visited += sys->nS + sys->nC;
+  sys->stats.variables_visited += c->n_active;
+  sys->stats.fast_bottleneck++;
+  return true;
+}

@@ -1,0 +1,523 @@
+/* Bookkeeping of the max-min solver: the system, its constraints and variables, the
+ * elements joining them, and the marks each modification leaves for the next solve
+ * (lmm_repair.c reads them). No solving here.
+ *
+ *              active list (coef > 0, variable enabled)           idle list (the rest)
+ *   link L1 ──> e(A,L1) <-> e(B,L1)                                 ──> e(Z,L1) (Z disabled)
+ *   link L2 ──> e(A,L2) <-> e(C,L2)
+ *   link L3 ──> e(A,L3) <-> e(D,L3) <-> e(E,L3)
+ *                  ^
+ *   flow A: elems[] = { e(A,L1), e(A,L2), e(A,L3) }   (the element lives in the array, the
+ *                                                       constraint lists link into it)
+ *
+ * What a modification marks (the repair starts from these):
+ *   - dirty constraint (sys->dirty_cnsts, joins S): its capacity changed, or a variable with a
+ *     value > 0 left it (freed or disabled) while it was saturated; a constraint that was not
+ *     saturated was nobody's bottleneck, so nothing needs repair there;
+ *   - dirty variable (sys->dirty_vars, D): created, enabled, penalty or bound changed,
+ *     element added, or one of its constraints freed;
+ *   - pending modified (sys->pending_mod): created or penalty/bound changed, reported by the
+ *     next solve whatever its value does.
+ * Kept incrementally for the solve: each constraint's load (SHARED: sum of coef * value),
+ * max_level (an upper bound of value * penalty over its active elements) and usage_all (sum of
+ * coef / penalty, exactly 0 again whenever the last active element leaves).
+ *
+ * The configuration (maxmin/solver, maxmin/fast-path-*) is declared here and read once, into
+ * the system, when it is created.
+ */
+#include "kernel/lmm_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/cfg.h"
+#include "src/invariant.h"
+#include "src/log.h"
+#include "src/mem.h"
+
+LOG_NEW_SUBCATEGORY(lmm, kernel, "max-min bandwidth-sharing solver");
+LOG_DEFAULT_CATEGORY(lmm);
+
+void lmm_declare_config(void)
+{
+  cfg_declare_string("maxmin/solver", "maxmin", "maxmin|glpk",
+                     "Solver of the max-min sharing: maxmin (progressive filling, re-solving "
+                     "only what changed) or glpk (every solve from scratch by GLPK linear "
+                     "programs: very slow, for debugging; values agree with maxmin's to the "
+                     "solver precision)");
+  cfg_declare_bool("maxmin/fast-path-empty", true,
+                   "Solver shortcut for a solve whose changed constraints lost their last flow "
+                   "(no: the general pass, same results; for debugging)");
+  cfg_declare_bool("maxmin/fast-path-lone", true,
+                   "Solver shortcut for a flow starting alone on unsaturated links (no: the "
+                   "general pass, same results; for debugging)");
+  cfg_declare_bool("maxmin/fast-path-bottleneck", true,
+                   "Solver shortcut for flows coming and going on one loaded link (no: the "
+                   "general pass, the same allocation to rounding; for debugging)");
+}
+
+lmm_system *lmm_system_new(double precision)
+{
+  ASSERTF(precision >= 0 && precision < 1, "bad max-min precision %g", precision);
+  lmm_system *sys = xcalloc(1, sizeof *sys);
+  sys->precision = precision;
+  sys->repair_limit = 0.25;
+  list_init(&sys->variables);
+  list_init(&sys->constraints);
+  list_init(&sys->spare_vars);
+  list_init(&sys->dirty_cnsts);
+  list_init(&sys->dirty_vars);
+  list_init(&sys->pending_mod);
+  sys->solve_no = 1;
+  sys->iter = 1;
+  lmm_declare_config();
+  sys->use_glpk = strcmp(cfg_get_string("maxmin/solver"), "glpk") == 0;
+  static bool glpk_announced; /* once per run, not per model */
+  if (sys->use_glpk && !glpk_announced) {
+    glpk_announced = true;
+    LOG_INFO("max-min sharing solved by GLPK's linear programs (maxmin/solver:glpk): slow, "
+             "for debugging");
+  }
+  sys->fast_empty = cfg_get_bool("maxmin/fast-path-empty");
+  sys->fast_lone = cfg_get_bool("maxmin/fast-path-lone");
+  sys->fast_bottleneck = cfg_get_bool("maxmin/fast-path-bottleneck");
+  return sys;
+}
+
+void lmm_system_free(lmm_system *sys)
+{
+  if (!sys)
+    return;
+  list_foreach(n, &sys->variables) {
+    lmm_variable *v = list_entry(n, lmm_variable, all_node);
+    free(v->elems);
+    free(v);
+  }
+  while (!list_empty(&sys->spare_vars)) {
+    lmm_variable *v = list_entry(list_pop_front(&sys->spare_vars), lmm_variable, all_node);
+    free(v->elems);
+    free(v);
+  }
+  list_foreach(n, &sys->constraints) free(list_entry(n, lmm_constraint, all_node));
+  free(sys->var_at);
+  free(sys->cnst_at);
+  free(sys->S);
+  free(sys->C);
+  free(sys->D);
+  free(sys->F);
+  free(sys->fx);
+  free(sys->fval);
+  free(sys->fpen);
+  free(sys->ffixed);
+  free(sys->fe);
+  free(sys->heap);
+  free(sys->fp);
+  free(sys->modified);
+  free(sys);
+}
+
+static uint64_t next_seq(lmm_system *sys)
+{
+  return sys->next_seq++;
+}
+
+static void cnst_mark_dirty(lmm_system *sys, lmm_constraint *c)
+{
+  if (!list_linked(&c->dirty_node))
+    list_push_back(&sys->dirty_cnsts, &c->dirty_node);
+}
+
+static void var_mark_dirty(lmm_system *sys, lmm_variable *v)
+{
+  if (v->penalty > 0 && !list_linked(&v->dirty_node))
+    list_push_back(&sys->dirty_vars, &v->dirty_node);
+}
+
+static void var_mark_modified(lmm_system *sys, lmm_variable *v)
+{
+  if (!list_linked(&v->mod_node))
+    list_push_back(&sys->pending_mod, &v->mod_node);
+}
+
+/* The element array moved: re-point the list neighbours at the new node addresses. Two
+ * elements of one variable are never neighbours (they sit on different constraints). */
+static void elem_relink(lmm_element *e)
+{
+  e->cnode.prev->next = &e->cnode;
+  e->cnode.next->prev = &e->cnode;
+}
+
+lmm_constraint *lmm_constraint_new(lmm_system *sys, void *id, double capacity, lmm_sharing policy)
+{
+  ASSERTF(capacity >= 0 && !isnan(capacity), "bad constraint capacity %g", capacity);
+  lmm_constraint *c = xcalloc(1, sizeof *c);
+  c->id = id;
+  c->capacity = capacity;
+  c->policy = policy;
+  c->seq = next_seq(sys);
+  list_init(&c->active);
+  list_init(&c->idle);
+  list_init(&c->dirty_node);
+  c->ev.pos = LMM_NOT_IN_HEAP;
+  c->ev.order = LMM_ORDER_CNST | c->seq;
+  c->pf_level = -1;
+  list_push_back(&sys->constraints, &c->all_node);
+  sys->n_cnsts++;
+  sys->cnst_at_ok = false;
+  return c;
+}
+
+/* Take element e out of its variable's array (keeping the order of the others). */
+static void var_remove_elem(lmm_variable *v, lmm_element *e)
+{
+  size_t i = (size_t)(e - v->elems);
+  ASSERT(i < v->n_elems);
+  list_remove(&e->cnode);
+  memmove(e, e + 1, (v->n_elems - i - 1) * sizeof *e);
+  v->n_elems--;
+  for (size_t j = i; j < v->n_elems; j++)
+    elem_relink(&v->elems[j]);
+}
+
+void lmm_constraint_free(lmm_system *sys, lmm_constraint *c)
+{
+  list_node *lists[2] = {&c->active, &c->idle};
+  for (int l = 0; l < 2; l++) {
+    while (!list_empty(lists[l])) {
+      lmm_element *e = list_entry(list_first(lists[l]), lmm_element, cnode);
+      lmm_variable *v = e->var;
+      bool was_active = lmm_elem_active(e);
+      var_remove_elem(v, e);
+      if (was_active)
+        var_mark_dirty(sys, v); /* one constraint less: it may get more */
+    }
+  }
+  sys->n_active_total -= c->n_active;
+  if (list_linked(&c->dirty_node))
+    list_remove(&c->dirty_node);
+  list_remove(&c->all_node);
+  sys->n_cnsts--;
+  sys->cnst_at_ok = false;
+  free(c);
+}
+
+void lmm_constraint_set_capacity(lmm_system *sys, lmm_constraint *c, double capacity)
+{
+  ASSERTF(capacity >= 0 && !isnan(capacity), "bad constraint capacity %g", capacity);
+  if (capacity == c->capacity)
+    return;
+  c->capacity = capacity;
+  cnst_mark_dirty(sys, c);
+}
+
+double lmm_constraint_capacity(const lmm_constraint *c)
+{
+  return c->capacity;
+}
+
+lmm_sharing lmm_constraint_sharing(const lmm_constraint *c)
+{
+  return c->policy;
+}
+
+void *lmm_constraint_id(const lmm_constraint *c)
+{
+  return c->id;
+}
+
+double lmm_constraint_load(const lmm_constraint *c)
+{
+  double load = 0;
+  list_foreach(n, &c->active) {
+    const lmm_element *e = list_entry(n, lmm_element, cnode);
+    double x = e->coef * e->var->value;
+    if (c->policy == LMM_SHARED)
+      load += x;
+    else if (x > load)
+      load = x;
+  }
+  return load;
+}
+
+lmm_variable *lmm_variable_new(lmm_system *sys, void *id, double penalty, double bound,
+                               size_t elements_hint)
+{
+  ASSERTF(penalty >= 0 && isfinite(penalty), "bad sharing penalty %g", penalty);
+  ASSERTF(!isnan(bound), "bad bound");
+  lmm_variable *v;
+  if (!list_empty(&sys->spare_vars)) {
+    /* Every field starts as from xcalloc except the element array, which is empty (no
+     * element of it is linked anywhere) and merely keeps its capacity. */
+    v = list_entry(list_pop_front(&sys->spare_vars), lmm_variable, all_node);
+    lmm_element *elems = v->elems;
+    size_t cap = v->cap_elems;
+    memset(v, 0, sizeof *v);
+    v->elems = elems;
+    v->cap_elems = cap;
+  } else {
+    v = xcalloc(1, sizeof *v);
+  }
+  v->id = id;
+  v->penalty = penalty;
+  v->bound = bound;
+  v->seq = next_seq(sys);
+  if (elements_hint > v->cap_elems) {
+    free(v->elems); /* nothing to keep or relink: n_elems is 0 */
+    v->elems = xmalloc(elements_hint * sizeof *v->elems);
+    v->cap_elems = elements_hint;
+  }
+  list_init(&v->dirty_node);
+  list_init(&v->mod_node);
+  v->ev.pos = LMM_NOT_IN_HEAP;
+  v->ev.order = v->seq;
+  list_push_back(&sys->variables, &v->all_node);
+  sys->n_vars++;
+  sys->var_at_ok = false;
+  var_mark_modified(sys, v);
+  var_mark_dirty(sys, v);
+  return v;
+}
+
+/* The variable's consumption leaves its constraints (freed or disabled). A constraint that
+ * was not saturated was nobody's bottleneck: nothing to repair there. */
+static void var_withdraw(lmm_system *sys, lmm_variable *v)
+{
+  for (size_t i = 0; i < v->n_elems; i++) {
+    lmm_element *e = &v->elems[i];
+    if (!lmm_elem_active(e))
+      continue;
+    lmm_constraint *c = e->cnst;
+    if (v->value > 0) {
+      if (c->policy == LMM_SHARED)
+        c->load -= e->coef * v->value;
+      if (c->sat)
+        cnst_mark_dirty(sys, c);
+    }
+    list_remove(&e->cnode);
+    list_push_back(&c->idle, &e->cnode);
+    c->usage_all = --c->n_active ? c->usage_all - e->coef / v->penalty : 0;
+    sys->n_active_total--;
+  }
+  v->value = 0;
+  if (list_linked(&v->dirty_node))
+    list_remove(&v->dirty_node);
+}
+
+void lmm_variable_free(lmm_system *sys, lmm_variable *v)
+{
+  if (lmm_var_enabled(v))
+    var_withdraw(sys, v);
+  for (size_t i = 0; i < v->n_elems; i++)
+    list_remove(&v->elems[i].cnode);
+  if (list_linked(&v->dirty_node))
+    list_remove(&v->dirty_node);
+  if (list_linked(&v->mod_node))
+    list_remove(&v->mod_node);
+  list_remove(&v->all_node);
+  sys->n_vars--;
+  sys->var_at_ok = false;
+  v->n_elems = 0; /* the elements were unlinked above */
+  list_push_front(&sys->spare_vars, &v->all_node); /* LIFO: the most recent is in cache */
+}
+
+void lmm_expand(lmm_system *sys, lmm_constraint *c, lmm_variable *v, double coef)
+{
+  ASSERTF(coef >= 0 && isfinite(coef), "bad consumption coefficient %g", coef);
+  lmm_element *e = NULL;
+  for (size_t i = 0; i < v->n_elems && !e; i++)
+    if (v->elems[i].cnst == c)
+      e = &v->elems[i];
+  if (!e) {
+    if (v->n_elems == v->cap_elems) {
+      size_t ncap = v->cap_elems ? 2 * v->cap_elems : 4;
+      v->elems = xrealloc(v->elems, ncap * sizeof *v->elems);
+      v->cap_elems = ncap;
+      for (size_t i = 0; i < v->n_elems; i++)
+        elem_relink(&v->elems[i]);
+    }
+    e = &v->elems[v->n_elems++];
+    e->cnst = c;
+    e->var = v;
+    e->coef = 0;
+    list_push_back(&c->idle, &e->cnode);
+  }
+  if (coef == 0)
+    return;
+  bool was_active = lmm_elem_active(e);
+  e->coef += coef;
+  if (!lmm_var_enabled(v))
+    return;
+  if (!was_active) {
+    list_remove(&e->cnode);
+    list_push_back(&c->active, &e->cnode);
+    c->n_active++;
+    sys->n_active_total++;
+  }
+  c->usage_all += (was_active ? coef : e->coef) / v->penalty;
+  /* keep the invariants "load = sum coef*value" and "max_level >= every level on c" */
+  if (c->policy == LMM_SHARED)
+    c->load += coef * v->value;
+  double level = v->value * v->penalty;
+  if (level > c->max_level)
+    c->max_level = level;
+  var_mark_dirty(sys, v);
+}
+
+void lmm_variable_set_penalty(lmm_system *sys, lmm_variable *v, double penalty)
+{
+  ASSERTF(penalty >= 0 && isfinite(penalty), "bad sharing penalty %g", penalty);
+  if (penalty == v->penalty)
+    return;
+  var_mark_modified(sys, v);
+  if (penalty == 0) {
+    var_withdraw(sys, v);
+    v->penalty = 0;
+    return;
+  }
+  if (!lmm_var_enabled(v)) {
+    v->penalty = penalty;
+    for (size_t i = 0; i < v->n_elems; i++) {
+      lmm_element *e = &v->elems[i];
+      if (e->coef > 0) {
+        list_remove(&e->cnode);
+        list_push_back(&e->cnst->active, &e->cnode);
+        e->cnst->n_active++;
+        e->cnst->usage_all += e->coef / penalty;
+        sys->n_active_total++;
+      }
+    }
+  } else {
+    double old = v->penalty;
+    v->penalty = penalty;
+    /* the level changes with the penalty: keep max_level an upper bound */
+    double level = v->value * penalty;
+    for (size_t i = 0; i < v->n_elems; i++) {
+      lmm_element *e = &v->elems[i];
+      if (e->coef <= 0)
+        continue;
+      e->cnst->usage_all += e->coef / penalty - e->coef / old;
+      if (level > e->cnst->max_level)
+        e->cnst->max_level = level;
+    }
+  }
+  var_mark_dirty(sys, v);
+}
+
+void lmm_variable_set_bound(lmm_system *sys, lmm_variable *v, double bound)
+{
+  ASSERTF(!isnan(bound), "bad bound");
+  if (bound == v->bound || (bound < 0 && v->bound < 0))
+    return;
+  v->bound = bound;
+  var_mark_modified(sys, v);
+  var_mark_dirty(sys, v);
+}
+
+double lmm_variable_value(const lmm_variable *v)
+{
+  return v->value;
+}
+
+double lmm_variable_penalty(const lmm_variable *v)
+{
+  return v->penalty;
+}
+
+double lmm_variable_bound(const lmm_variable *v)
+{
+  return v->bound;
+}
+
+void *lmm_variable_id(const lmm_variable *v)
+{
+  return v->id;
+}
+
+size_t lmm_variable_element_count(const lmm_variable *v)
+{
+  return v->n_elems;
+}
+
+lmm_constraint *lmm_variable_constraint(const lmm_variable *v, size_t i, double *coef)
+{
+  ASSERTF(i < v->n_elems, "element %zu of %zu", i, v->n_elems);
+  if (coef)
+    *coef = v->elems[i].coef;
+  return v->elems[i].cnst;
+}
+
+size_t lmm_variable_count(const lmm_system *sys)
+{
+  return sys->n_vars;
+}
+
+size_t lmm_constraint_count(const lmm_system *sys)
+{
+  return sys->n_cnsts;
+}
+
+lmm_variable *lmm_variable_at(const lmm_system *csys, size_t i)
+{
+  lmm_system *sys = (lmm_system *)csys; /* the cache is not part of the system's state */
+  ASSERTF(i < sys->n_vars, "variable %zu of %zu", i, sys->n_vars);
+  if (!sys->var_at_ok) {
+    XGROW(sys->var_at, sys->var_at_cap, sys->n_vars);
+    size_t k = 0;
+    list_foreach(n, &sys->variables) sys->var_at[k++] = list_entry(n, lmm_variable, all_node);
+    sys->var_at_ok = true;
+  }
+  return sys->var_at[i];
+}
+
+lmm_constraint *lmm_constraint_at(const lmm_system *csys, size_t i)
+{
+  lmm_system *sys = (lmm_system *)csys;
+  ASSERTF(i < sys->n_cnsts, "constraint %zu of %zu", i, sys->n_cnsts);
+  if (!sys->cnst_at_ok) {
+    XGROW(sys->cnst_at, sys->cnst_at_cap, sys->n_cnsts);
+    size_t k = 0;
+    list_foreach(n, &sys->constraints) sys->cnst_at[k++] = list_entry(n, lmm_constraint, all_node);
+    sys->cnst_at_ok = true;
+  }
+  return sys->cnst_at[i];
+}
+
+size_t lmm_modified_count(const lmm_system *sys)
+{
+  return sys->n_modified;
+}
+
+lmm_variable *lmm_modified_get(const lmm_system *sys, size_t i)
+{
+  ASSERTF(i < sys->n_modified, "modified variable %zu of %zu", i, sys->n_modified);
+  return sys->modified[i];
+}
+
+void lmm_get_stats(const lmm_system *sys, lmm_stats *out)
+{
+  *out = sys->stats;
+}
+
+void lmm_dump(const lmm_system *sys, FILE *out)
+{
+  fprintf(out, "lmm system: %zu constraints, %zu variables, precision %g\n", sys->n_cnsts,
+          sys->n_vars, sys->precision);
+  list_foreach(n, &sys->constraints) {
+    const lmm_constraint *c = list_entry(n, lmm_constraint, all_node);
+    fprintf(out, "  c#%llu %s cap %.17g load %.17g%s:", (unsigned long long)c->seq,
+            c->policy == LMM_SHARED ? "shared" : "fatpipe", c->capacity, lmm_constraint_load(c),
+            c->sat ? " (saturated)" : "");
+    list_foreach(m, &c->active) {
+      const lmm_element *e = list_entry(m, lmm_element, cnode);
+      fprintf(out, " %g*v#%llu", e->coef, (unsigned long long)e->var->seq);
+    }
+    fputc('\n', out);
+  }
+  list_foreach(n, &sys->variables) {
+    const lmm_variable *v = list_entry(n, lmm_variable, all_node);
+    fprintf(out, "  v#%llu penalty %g bound %g value %.17g\n", (unsigned long long)v->seq,
+            v->penalty, v->bound, v->value);
+  }
+}
+
