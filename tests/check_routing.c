@@ -19,6 +19,7 @@
 #include "src/platform.h"
 
 #include <check.h>
+#include <glob.h>
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
@@ -223,21 +224,16 @@ static sg_counts compare_with_simgrid(const char *name)
   return n;
 }
 
-static const char *const simgrid_platforms[] = {
-    "flat",          "flat_shared",     "flat_fatpipe",      "flat_splitduplex",
-    "full",          "nested",          "floyd",             "dijkstra",
-    "dijkstra_cache", "tie_floyd",      "tie_dijkstra",      "tie_dijkstra_cache",
-    "chain_floyd",   "bypass",          "bypass_deep",       "cluster_zone",
-    "nested_clusters", "fat_tree",      "fat_tree_parallel", "fat_tree_3l",
-    "fat_tree_limiter", "fat_tree_offset", "torus",          "torus_ring4",
-    "torus_limiter", "torus_offset",    "dragonfly",         "dragonfly_3c",
-    "dragonfly_limiter", "dragonfly_bw",
-};
+/* every <platform>.routes of tests/data/routing (a new topology brings its own) */
+static glob_t simgrid_platforms;
 
 START_TEST(test_simgrid_routes)
 {
-  sg_counts n = compare_with_simgrid(simgrid_platforms[_i]);
-  ck_assert_msg(n.routes > 0 && n.links > 0, "%s: nothing compared", simgrid_platforms[_i]);
+  char name[256];
+  const char *path = simgrid_platforms.gl_pathv[_i], *base = strrchr(path, '/') + 1;
+  snprintf(name, sizeof name, "%.*s", (int)(strlen(base) - strlen(".routes")), base);
+  sg_counts n = compare_with_simgrid(name);
+  ck_assert_msg(n.routes > 0 && n.links > 0, "%s: nothing compared", name);
 }
 END_TEST
 
@@ -689,6 +685,42 @@ START_TEST(test_build_errors)
 }
 END_TEST
 
+/* Topologies check their topo_parameters when the routing is built (the loader reads only
+ * their syntax: tests/check_platform.c); the message starts with the cluster's file:line. */
+static const struct {
+  const char *file;
+  const char *fragment;
+} topo_errors[] = {
+    {"fat_tree_parts.xml", "cluster 'ft': FAT_TREE topo_parameters '2;4,4;1,2' must have 4"},
+    {"fat_tree_level_count.xml", "down-link counts (2nd part) '4,4,4' has 3 values, 2 expected"},
+    {"fat_tree_host_count.xml", "describe 16 hosts (FAT_TREE) but radical '0-31' gives 32"},
+    {"torus_missing.xml", "TORUS needs topo_parameters"},
+    {"dragonfly_pair.xml", "DRAGONFLY chassis part"},
+    {"dragonfly_host_count.xml", "describe 54 hosts (DRAGONFLY) but radical '0-49' gives 50"},
+    {"topology_unknown.xml", "unknown topology 'FAT-TREE'; expected one of FLAT, FAT_TREE, "
+                             "TORUS, DRAGONFLY"},
+};
+
+START_TEST(test_topology_errors)
+{
+  char path[1024], expect[1200];
+  snprintf(path, sizeof path, SMPI_SOURCE_ROOT "/tests/data/platforms/bad/%s",
+           topo_errors[_i].file);
+  snprintf(expect, sizeof expect, "%s:5: ", path);
+  plat_platform *p = NULL;
+  ck_assert_msg(plat_load_file(path, &p, err, sizeof err) == 0, "%s: %s", path, err);
+  route_table *rt = (route_table *)&rt; /* must be reset to NULL */
+  err[0] = '\0';
+  ck_assert_int_eq(route_table_build(p, &rt, err, sizeof err), -1);
+  ck_assert_ptr_null(rt);
+  ck_assert_msg(strncmp(err, expect, strlen(expect)) == 0, "error '%s' does not start with '%s'",
+                err, expect);
+  ck_assert_msg(strstr(err, topo_errors[_i].fragment), "error '%s' lacks '%s'", err,
+                topo_errors[_i].fragment);
+  plat_free(p);
+}
+END_TEST
+
 START_TEST(test_route_errors)
 {
   /* None: nothing is routed, not even a host to itself (SimGrid aborts) */
@@ -805,8 +837,14 @@ int main(void)
   Suite *s = suite_create("routing");
   TCase *tc = tcase_create("simgrid");
   tcase_add_checked_fixture(tc, bit_exact, NULL);
-  tcase_add_loop_test(tc, test_simgrid_routes, 0,
-                      (int)(sizeof simgrid_platforms / sizeof simgrid_platforms[0]));
+  /* the platforms of the recorded routes, the four topologies among them: a lost file
+   * would shrink the comparison silently */
+  if (glob(DATA "*.routes", 0, NULL, &simgrid_platforms) != 0 ||
+      simgrid_platforms.gl_pathc < 30) {
+    fprintf(stderr, "only %zu .routes files in %s\n", simgrid_platforms.gl_pathc, DATA);
+    return EXIT_FAILURE;
+  }
+  tcase_add_loop_test(tc, test_simgrid_routes, 0, (int)simgrid_platforms.gl_pathc);
   suite_add_tcase(s, tc);
   tc = tcase_create("by-hand");
   tcase_add_checked_fixture(tc, approximate, NULL);
@@ -826,6 +864,8 @@ int main(void)
   tc = tcase_create("errors");
   tcase_add_checked_fixture(tc, approximate, NULL);
   tcase_add_test(tc, test_build_errors);
+  tcase_add_loop_test(tc, test_topology_errors, 0,
+                      (int)(sizeof topo_errors / sizeof topo_errors[0]));
   tcase_add_test(tc, test_route_errors);
   suite_add_tcase(s, tc);
   tc = tcase_create("scale");
@@ -836,5 +876,6 @@ int main(void)
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);
+  globfree(&simgrid_platforms);
   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
