@@ -3,7 +3,7 @@
  *
  * Adding a topology NAME:
  *   1. kernel/topo_<name>.c defining `const rt_topo rt_topo_<name>` (see the operations
- *      below; topo_torus.c is the shortest example), listed in kernel/meson.build;
+ *      below; topo_torus.c is a short, complete example), listed in kernel/meson.build;
  *   2. one RT_TOPO line in RT_TOPOLOGIES below;
  *   3. tests/data/routing/<name>.xml and the routes SimGrid computes on it, <name>.routes
  *      (`tests/data/routing/record.sh <name>` records them; tests/check_routing.c compares
