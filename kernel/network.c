@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "kernel/factors.h"
+#include "kernel/route_cache.h"
 #include "src/cfg.h"
 #include "src/invariant.h"
 #include "src/log.h"
@@ -47,55 +48,6 @@ LOG_DEFAULT_CATEGORY(network);
 #define DEFAULT_SMPI_LAT_FACTOR                                                             \
   "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;1426:1.61075;"    \
   "732:1.9503;257:1.95341;0:2.01467"
-
-#define CROSS_TRAFFIC_COEF 0.05
-
-/* Route cache: what a message between two hosts needs from the routing, computed once per
- * (src, dst) pair and reused while the pair stays cached. A token ring or a collective
- * repeats the same pairs over and over; looking a route up (zones, cluster arithmetic, the
- * reverse route for cross-traffic) and merging the elements cost about 1 000 instructions
- * per message, a hit about 50. What is cached depends only on the platform (routes, link
- * capacities, which never change during a run) and on the configuration read at init, so a
- * hit gives bit-identical elements and penalty. Routes with more merged elements than fit
- * an entry are simply not cached.
- *
- * Layout: one set per source host (hosts beyond NET_RC_MAX_SETS share sets), NET_RC_WAYS
- * ways. The keys of a set fill one cache line, so a lookup reads one line of keys and then
- * the entry it finds; each way's entries are an array of their own:
- *
- *   keys:  [src 0: 0->1 0->15 0->240 0->16 ...] [src 1: 1->2 ...] ...
- *   way0:  [src 0: 0->1 ] [src 1: 1->2] [src 2: 2->3] ...
- *   way1:  [src 0: 0->15] [          ] [          ] ...
- *
- * A rank talks to few peers at a time: one in rings and shifts, four in a 2-D stencil, six
- * in a 3-D one, a few in trees; with two ways a 2-D stencil missed on every message (each
- * of its four peers came back after the other three), ~900 instructions each on a fat
- * tree. A miss takes the set's ways in turn (round robin), so they fill in order before any
- * is replaced, and a ring's entries fill way0 only: fewer pages to fault in (the arrays are
- * calloc'ed and touched only where used). */
-#define NET_RC_WAYS 8
-#define NET_RC_ELEMS 10 /* 192-byte entries: a flat cluster's 5 elements in two cache lines */
-#define NET_RC_MAX_SETS (1u << 15)
-#define NET_RC_MERGED UINT16_MAX
-typedef struct net_route_entry {
-  _Alignas(64) uint16_t nfwd; /* links of the forward route (0: latency only) */
-  uint16_t n;         /* merged elements */
-  uint16_t nback;     /* links of the reverse route if no link is used twice (then elements
-                         are the forward links, then the reverse ones); else NET_RC_MERGED */
-  double lat;         /* forward route latency, seconds */
-  double back_lat;    /* reverse route latency */
-  double penalty;     /* lat + sum of weight_S / capacity, summed in route order */
-  struct {
-    lmm_constraint *cnst;
-    double coef;
-  } el[NET_RC_ELEMS]; /* side by side: a message reads both */
-} net_route_entry;
-
-/* the keys of a set, one cache line: src1 = src + 1 (0: empty, so that calloc'ed is empty) */
-typedef struct net_rc_keys {
-  uint32_t src1[NET_RC_WAYS];
-  uint32_t dst[NET_RC_WAYS];
-} net_rc_keys;
 
 typedef struct net_link {
   lmm_constraint *cnst; /* NULL until a flow first crosses the link */
@@ -126,14 +78,7 @@ static struct {
   uint32_t *el_link;
   double *el_coef;
   size_t el_cap;
-  net_route_entry *rcache; /* way w of set s at rcache[w * rcache_sets + s]; NULL until used */
-  void *rcache_mem;        /* its allocation */
-  net_rc_keys *rc_keys;    /* per set */
-  void *rc_keys_mem;
-  uint8_t *rc_next;        /* per set: the way its next miss fills */
-  uint32_t rcache_sets;    /* power of two */
-  net_route_entry rscratch;
-  size_t rc_computed, rc_mirrored;
+  route_cache rc; /* (src, dst) -> elements and penalty (kernel/route_cache.h) */
   /* the factors of the last message size: most messages of a run have the size of the one
    * before (rings, shifts, collectives), and a piecewise lookup is a binary search */
   double fac_bytes; /* -1: none yet */
@@ -215,6 +160,8 @@ static int read_double(const char *key, double def, double min, bool strict, dou
   return 0;
 }
 
+static int route_compute(size_t src, size_t dst, rc_entry *e, char *err, size_t errlen);
+
 int net_model_init(const route_table *rt, char *err, size_t errlen)
 {
   ASSERTF(!N.initialized, "net_model_init called twice without net_model_shutdown");
@@ -267,6 +214,7 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
   N.tcp_gamma = gamma;
   N.crosstraffic = cfg_get_bool("network/crosstraffic");
   N.fac_bytes = -1;
+  route_cache_init(&N.rc, route_host_count(rt), weight_s, N.crosstraffic, route_compute);
   N.nlinks = route_link_count(rt);
   /* calloc'ed: the pages of links no flow crosses are never touched */
   N.links = xcalloc(N.nlinks ? N.nlinks : 1, sizeof *N.links);
@@ -291,9 +239,7 @@ void net_model_shutdown(void)
   free(N.links);
   free(N.el_link);
   free(N.el_coef);
-  free(N.rcache_mem);
-  free(N.rc_keys_mem);
-  free(N.rc_next);
+  route_cache_free(&N.rc);
   memset(&N, 0, sizeof N);
 }
 
@@ -304,8 +250,8 @@ size_t net_constraint_count(void) { return N.nconstraints; }
 
 void net_route_cache_stats(size_t *computed, size_t *mirrored)
 {
-  *computed = N.rc_computed;
-  *mirrored = N.rc_mirrored;
+  *computed = N.rc.computed;
+  *mirrored = N.rc.mirrored;
 }
 
 double net_bw_factor(double bytes)
@@ -369,19 +315,11 @@ static void next_stamp(void)
   }
 }
 
-/* A flow's penalty, one forward link at a time from its latency: SimGrid's summation order
- * (latency first, then the links in route order), so that penalties compare bit for bit.
- * route_compute and route_mirror both sum with it, hence mirror entries have the bits of
- * looked-up ones. */
-static inline double penalty_add(double penalty, const lmm_constraint *c)
-{
-  return N.weight_s > 0 ? penalty + N.weight_s / lmm_constraint_capacity(c) : penalty;
-}
-
-/* Looks the route src -> dst up (and dst -> src with cross-traffic) and fills *e with the
- * merged elements; e->n may exceed NET_RC_ELEMS, in which case only N.el_* hold them all.
- * Returns -1 with a message in err when a route is missing. */
-static int route_compute(size_t src, size_t dst, net_route_entry *e, char *err, size_t errlen)
+/* The route cache's fill function: looks the route src -> dst up (and dst -> src with
+ * cross-traffic) and fills *e with the merged elements; e->n may exceed RC_ELEMS, in which
+ * case only N.el_* hold them all. Returns -1 with a message in err when a route is
+ * missing. */
+static int route_compute(size_t src, size_t dst, rc_entry *e, char *err, size_t errlen)
 {
   N.fwd.count = 0;
   N.fwd.latency = 0;
@@ -398,110 +336,24 @@ static int route_compute(size_t src, size_t dst, net_route_entry *e, char *err, 
   for (size_t i = 0; i < N.fwd.count; i++)
     add_use(N.fwd.links[i], 1.0, &n);
   for (size_t i = 0; i < N.back.count; i++)
-    add_use(N.back.links[i], CROSS_TRAFFIC_COEF, &n);
+    add_use(N.back.links[i], RC_CROSS_TRAFFIC_COEF, &n);
 
   double penalty = N.fwd.latency;
   for (size_t i = 0; i < N.fwd.count; i++)
-    penalty = penalty_add(penalty, N.links[N.fwd.links[i]].cnst);
-  ASSERTF(N.fwd.count < NET_RC_MERGED && N.back.count < NET_RC_MERGED,
+    penalty = route_cache_penalty_add(N.weight_s, penalty, N.links[N.fwd.links[i]].cnst);
+  ASSERTF(N.fwd.count < RC_MERGED && N.back.count < RC_MERGED,
            "routes of %zu and %zu links", N.fwd.count, N.back.count);
   e->nfwd = (uint16_t)N.fwd.count;
   e->n = (uint16_t)n;
-  e->nback = n == N.fwd.count + N.back.count ? (uint16_t)N.back.count : NET_RC_MERGED;
+  e->nback = n == N.fwd.count + N.back.count ? (uint16_t)N.back.count : RC_MERGED;
   e->lat = N.fwd.latency;
   e->back_lat = N.back.latency;
   e->penalty = penalty;
-  for (size_t i = 0; i < n && i < NET_RC_ELEMS; i++) {
+  for (size_t i = 0; i < n && i < RC_ELEMS; i++) {
     e->el[i].cnst = N.links[N.el_link[i]].cnst;
     e->el[i].coef = N.el_coef[i];
   }
   return 0;
-}
-
-/* The entry of src -> dst made from the cached one of dst -> src, whose routes are the same
- * two with their roles swapped: in a pairwise exchange every message's reverse comes soon
- * after it, and each would otherwise look both routes up again (~400 instructions on a fat
- * tree, a sixth of a pairwise Alltoall's message). Only when no link is used twice (then
- * the elements are the two routes, each in its order, with coefficients 1 and the
- * cross-traffic one): the same elements in the same order, and the penalty summed by
- * penalty_add over the same links in the same order, as route_compute would give, so the
- * same bits. */
-static bool route_mirror(size_t src, size_t dst, net_route_entry *out)
-{
-  if (!N.crosstraffic)
-    return false; /* the reverse route is not there */
-  size_t set = dst & (N.rcache_sets - 1);
-  const net_rc_keys *k = &N.rc_keys[set];
-  for (int w = 0; w < NET_RC_WAYS; w++) {
-    if (k->src1[w] != (uint32_t)dst + 1 || k->dst[w] != (uint32_t)src)
-      continue;
-    const net_route_entry *r = &N.rcache[(size_t)w * N.rcache_sets + set];
-    if (r->nback == NET_RC_MERGED || r == out) /* out: the victim way, when the sets coincide */
-      return false;
-    out->nfwd = r->nback;
-    out->nback = r->nfwd;
-    out->n = r->n;
-    out->lat = r->back_lat;
-    out->back_lat = r->lat;
-    double penalty = out->lat;
-    for (size_t i = 0; i < r->nback; i++) {
-      lmm_constraint *c = r->el[r->nfwd + i].cnst;
-      penalty = penalty_add(penalty, c);
-      out->el[i].cnst = c;
-      out->el[i].coef = 1.0;
-    }
-    for (size_t i = 0; i < r->nfwd; i++) {
-      out->el[r->nback + i].cnst = r->el[i].cnst;
-      out->el[r->nback + i].coef = CROSS_TRAFFIC_COEF;
-    }
-    out->penalty = penalty;
-    return true;
-  }
-  return false;
-}
-
-/* The cache entry of src -> dst, filled on a miss; NULL with err when there is no route.
- * A route with more than NET_RC_ELEMS elements comes back in a scratch entry whose
- * elements are in N.el_* (both valid until the next message). */
-static const net_route_entry *route_entry(size_t src, size_t dst, char *err, size_t errlen)
-{
-  if (!N.rcache) {
-    size_t want = route_host_count(N.rt);
-    size_t sets = 1;
-    while (sets < want && sets < NET_RC_MAX_SETS)
-      sets *= 2;
-    /* aligned on a cache line so that an entry spans as few lines as its size allows, and
-     * a set's keys fill exactly one */
-    ASSERT(sizeof *N.rcache % 64 == 0 && sizeof *N.rc_keys == 64);
-    N.rcache_mem = xcalloc(NET_RC_WAYS * sets + 1, sizeof *N.rcache);
-    N.rcache = (net_route_entry *)(((uintptr_t)N.rcache_mem + 63) & ~(uintptr_t)63);
-    N.rc_keys_mem = xcalloc(sets + 1, sizeof *N.rc_keys);
-    N.rc_keys = (net_rc_keys *)(((uintptr_t)N.rc_keys_mem + 63) & ~(uintptr_t)63);
-    N.rc_next = xcalloc(sets, 1);
-    N.rcache_sets = (uint32_t)sets;
-  }
-  size_t set = src & (N.rcache_sets - 1);
-  net_rc_keys *k = &N.rc_keys[set];
-  uint32_t key = (uint32_t)src + 1;
-  for (int w = 0; w < NET_RC_WAYS; w++)
-    if (k->src1[w] == key && k->dst[w] == (uint32_t)dst)
-      return &N.rcache[(size_t)w * N.rcache_sets + set];
-  int w = N.rc_next[set];
-  net_route_entry *e = &N.rcache[(size_t)w * N.rcache_sets + set];
-  if (route_mirror(src, dst, e)) {
-    N.rc_mirrored++;
-  } else {
-    N.rc_computed++;
-    if (route_compute(src, dst, &N.rscratch, err, errlen) != 0)
-      return NULL;
-    if (N.rscratch.n > NET_RC_ELEMS)
-      return &N.rscratch;
-    *e = N.rscratch;
-  }
-  N.rc_next[set] = (uint8_t)((w + 1) % NET_RC_WAYS);
-  k->src1[w] = key;
-  k->dst[w] = (uint32_t)dst;
-  return e;
 }
 
 act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn fn, void *data,
@@ -516,7 +368,7 @@ act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn f
   if (N.kind == NET_MODEL_CONSTANT)
     return act_action_new(&N.model, 0.0, N.constant_delay, 1.0, -1.0, 0, fn, data);
 
-  const net_route_entry *e = route_entry(src, dst, err, errlen);
+  const rc_entry *e = route_cache_get(&N.rc, src, dst, err, errlen);
   if (!e)
     return NULL;
   if (bytes != N.fac_bytes) {
@@ -535,7 +387,7 @@ act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn f
 
   act_action *a = act_action_new(&N.model, work, latency, penalty, bound, e->n, fn, data);
   act_action_set_rate_factor(a, bwf);
-  if (e->n <= NET_RC_ELEMS)
+  if (e->n <= RC_ELEMS)
     for (size_t i = 0; i < e->n; i++)
       lmm_expand(N.model.sys, e->el[i].cnst, a->var, e->el[i].coef);
   else

@@ -8,7 +8,7 @@
  *      both halves computed even when a gateway is the end itself (SimGrid does: a Full leaf
  *      then contributes its loopback);
  *   2. src and dst directly in Z: Z's own routing (declared routes, shortest paths over them,
- *      or what a <cluster> generates: routing_topo.c);
+ *      or what a <cluster> generates: routing_topo.c and the topologies, kernel/topo.h);
  *   3. else the zone route(s) from Sx to Dx in Z (one <zoneRoute> for Full; a chain of them
  *      for Floyd/Dijkstra, joined by routes between consecutive gateways), preceded by
  *      route(src, gw_src) unless src is that gateway and followed by route(gw_dst, dst)
@@ -56,10 +56,7 @@ void route_declare_config(void)
   cfg_declare_double("network/loopback-lat", 0.0,
                      "Latency of the loopback link (s) used for a host sending to itself "
                      "when the platform gives no route for it");
-  cfg_declare_string("routing/dragonfly", "simgrid", "simgrid|minimal",
-                     "DRAGONFLY clusters: 'simgrid' reproduces SimGrid 3.32's routes (which "
-                     "skip or add a chassis hop after a blade change in the destination "
-                     "group), 'minimal' takes the true minimal route");
+  rt_topo_declare_config();
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -277,7 +274,7 @@ uint32_t rt_ref_id(const route_table *rt, const plat_link_ref *ref)
   const rt_cluster *cl = &rt->clusters[rt->cluster_of_zone[ref->cluster->index]];
   switch (ref->which) {
   case PLAT_CLINK_PRIVATE:
-    ASSERT(cl->c->topology == PLAT_TOPO_FLAT);
+    ASSERT(cl->c->flat);
     return cl->base + ref->rank * cl->split + (cl->split == 2 && ref->dir == PLAT_DIR_DOWN);
   case PLAT_CLINK_LIMITER:
     ASSERT(cl->off_lim != RT_NONE);
@@ -347,7 +344,7 @@ long route_link_by_name(const route_table *rt, const char *name)
   if (plat_find_link(rt->p, name, PLAT_DIR_NONE, &ref)) {
     if (ref.link)
       return rt_ref_id(rt, &ref);
-    if (ref.cluster->cluster->topology == PLAT_TOPO_FLAT)
+    if (ref.cluster->cluster->flat)
       return rt_ref_id(rt, &ref);
   }
   for (size_t i = 0; i < rt->nclusters; i++) {
@@ -862,7 +859,7 @@ static bool phantom_router(const plat_point *pt)
   if (pt->kind != PLAT_POINT_ROUTER || !pt->u.router->generated)
     return false;
   const plat_zone *z = pt->u.router->zone;
-  return z->cluster && z->cluster->topology != PLAT_TOPO_FLAT;
+  return z->cluster && !z->cluster->flat;
 }
 
 static int add_entries(route_table *rt, char *err, size_t errlen)
@@ -924,7 +921,7 @@ static int add_entries(route_table *rt, char *err, size_t errlen)
                           "the cluster's hosts as gateway",
                           route_elem(r), pname(&r->src, na, sizeof na),
                           pname(&r->dst, nb, sizeof nb), gw->u.router->id,
-                          plat_topology_name(cz->cluster->topology), cz->id);
+                          cz->cluster->topology, cz->id);
       }
       if (r->kind == PLAT_BYPASS_ROUTE) {
         const plat_point *ends[2] = {&r->src, &r->dst};
@@ -1169,7 +1166,6 @@ int route_table_build(const plat_platform *p, route_table **out, char *err, size
   rt->p = p;
   rt->loop_bw = cfg_get_double("network/loopback-bw");
   rt->loop_lat = cfg_get_double("network/loopback-lat");
-  bool df_quirk = strcmp(cfg_get_string("routing/dragonfly"), "simgrid") == 0;
 
   /* hosts: explicit ones by their dense index, clusters by their first rank's */
   rt->nhosts = plat_host_count(p);
@@ -1206,7 +1202,7 @@ int route_table_build(const plat_platform *p, route_table **out, char *err, size
   rt->n_explicit_ids = (uint32_t)next;
   for (size_t i = 0; i < p->nclusters; i++) {
     rt_cluster *cl = &rt->clusters[i];
-    if (rt_cluster_layout(cl, df_quirk, err, errlen) != 0) {
+    if (rt_cluster_layout(cl, err, errlen) != 0) {
       char msg[1024];
       snprintf(msg, sizeof msg, "%s", err);
       build_fail(err, errlen, p, cl->zone->loc, "%s", msg);

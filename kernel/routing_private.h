@@ -1,7 +1,7 @@
 /* Private part of the routing module, shared by routing.c (table, ids, names, the global
  * route through zones, Full/Floyd/Dijkstra) and routing_topo.c (everything a <cluster> or a
- * routing="Cluster" zone generates: link layouts, names, and local routes). Nothing outside
- * these two files includes it.
+ * routing="Cluster" zone generates: link layouts, names, and local routes), and the
+ * topologies' files (kernel/topo.h). Nothing else includes it.
  *
  * Link ids, in this order (route_link_count() = the total):
  *
@@ -21,36 +21,14 @@
 
 #define RT_NONE UINT32_MAX
 
-/* FAT_TREE: an XGFT. A node of level l (0 = hosts) has one digit per level k = 1..L, digit 1
- * least significant; digit k counts up to up_k for k <= l, to down_k for k > l. A level-l
- * node and a level-(l+1) node are linked (count_{l+1} parallel links) iff their digits agree
- * everywhere except digit l+1. */
-typedef struct rt_ft {
-  size_t levels;
-  const unsigned *down, *up, *count; /* the platform's arrays, index k-1 for level k */
-  size_t *nodes;    /* [L+1] nodes per level */
-  size_t *first_sw; /* [L+1] global index of the first switch of level l (l >= 1) */
-  uint64_t *layer;  /* [L+1] link uid of the first link between levels l-1 and l (l >= 1) */
-  size_t *stride;   /* [(L+1)*(L+1)] stride[l*(L+1)+k]: positional weight of digit k */
-  size_t *upprod;   /* [L+1] up_1 * ... * up_l */
-  size_t nswitches;
-  uint64_t nlinks; /* link uids 0 .. nlinks-1 */
-} rt_ft;
-
-/* DRAGONFLY: groups of chassis of routers, each router with `nodes` hosts. */
-typedef struct rt_df {
-  unsigned groups, chassis, routers, nodes;
-  unsigned blue, black, green; /* parallel links, merged into one link of that many times bw */
-  size_t nrouters;
-  uint64_t green_base, black_base, blue_base, nlinks;
-  bool quirk; /* reproduce SimGrid 3.32's chassis reset after a green hop (routing/dragonfly) */
-} rt_df;
+typedef struct rt_topo rt_topo; /* a topology's operations (kernel/topo.h) */
 
 /* What a <cluster> generates. Ids base .. base+count-1:
- *   [0, ntopo)                FLAT: private links (rank*split + dir); others: topology links
- *                             (uid*split + dir)
- *   [off_lim, +nlim)          limiters: hosts by rank, then switches / routers (FAT_TREE,
- *                             DRAGONFLY: SimGrid gives them limiters too)
+ *   [0, ntopo)                the topology's links (uid*split + dir; FLAT: the private
+ *                             links, uid = rank)
+ *   [off_lim, +nlim)          limiters: hosts by rank, then the topology's nswitches
+ *                             switches / routers (FAT_TREE, DRAGONFLY: SimGrid gives them
+ *                             limiters too)
  *   [off_loop, +hosts)        loopbacks by rank
  *   off_bb                    the backbone */
 typedef struct rt_cluster {
@@ -60,11 +38,14 @@ typedef struct rt_cluster {
   size_t host_start; /* dense index of rank 0 */
   uint32_t base, count;
   uint32_t split;    /* 2 when the private/topology links are SPLITDUPLEX, else 1 */
-  uint64_t ntopo;
+  const rt_topo *topology;
+  void *topo;          /* the topology's own state (its parse allocates it) */
+  uint64_t topo_hosts; /* hosts the topo_parameters describe (0: any) */
+  uint64_t nuids;      /* the topology's links */
+  size_t nswitches;    /* its nodes other than hosts that get limiters */
+  uint64_t ntopo;      /* nuids * split */
   uint32_t off_lim, off_loop, off_bb; /* relative to base; RT_NONE when absent */
   size_t nlim;
-  rt_ft ft;
-  rt_df df;
 } rt_cluster;
 
 /* One declared route in one direction (a symmetrical route gives two). Its links, in
@@ -161,7 +142,8 @@ uint32_t rt_ref_id(const route_table *rt, const plat_link_ref *ref);
 double rt_link_latency(const route_table *rt, uint32_t id);
 
 /* routing_topo.c */
-int rt_cluster_layout(rt_cluster *cl, bool df_quirk, char *err, size_t errlen);
+void rt_topo_declare_config(void); /* every topology's keys */
+int rt_cluster_layout(rt_cluster *cl, char *err, size_t errlen);
 void rt_cluster_free(rt_cluster *cl);
 int rt_cluster_link_name(const rt_cluster *cl, uint32_t rel, char *buf, size_t len);
 void rt_cluster_link_info(const rt_cluster *cl, uint32_t rel, double *bw, double *lat,

@@ -1,4 +1,4 @@
-/* Platform model: construction helpers, queries, cluster naming, topology parameters and
+/* Platform model: construction helpers, queries, cluster naming, topo_parameters syntax and
  * the built-in default platform. The XML side lives in platform_load.c.
  *
  * Cluster hosts are never materialised. Host rank r of a cluster is found in the radical's
@@ -110,19 +110,10 @@ static void free_cluster(plat_cluster *c)
   free(c->sorted);
   free(c->sorted_rank);
   free(c->speeds);
+  free(c->topology);
   free(c->topo_parameters);
-  switch (c->topology) {
-  case PLAT_TOPO_FAT_TREE:
-    free(c->topo.fat_tree.down);
-    free(c->topo.fat_tree.up);
-    free(c->topo.fat_tree.count);
-    break;
-  case PLAT_TOPO_TORUS:
-    free(c->topo.torus.dims);
-    break;
-  default:
-    break;
-  }
+  free(c->topo.start);
+  free(c->topo.values);
   free(c);
 }
 
@@ -233,13 +224,6 @@ const char *plat_sharing_name(plat_sharing s)
   return names[s];
 }
 
-const char *plat_topology_name(plat_topology t)
-{
-  static const char *const names[] = {"FLAT", "FAT_TREE", "TORUS", "DRAGONFLY"};
-  ASSERT((size_t)t < sizeof names / sizeof names[0]);
-  return names[t];
-}
-
 const char *plat_loc_file(const plat_platform *p, plat_loc loc)
 {
   ASSERT(loc.file < p->nfiles);
@@ -310,27 +294,6 @@ bool plat_cluster_rank_of(const plat_cluster *c, const char *name, size_t *rank)
     return false;
   int64_t n = parse_canonical(name + plen, len - plen - slen);
   return n >= 0 && rank_of_number(c, n, rank);
-}
-
-size_t plat_cluster_topology_hosts(const plat_cluster *c)
-{
-  size_t n = 1;
-  switch (c->topology) {
-  case PLAT_TOPO_FLAT:
-    return 0;
-  case PLAT_TOPO_FAT_TREE:
-    for (size_t i = 0; i < c->topo.fat_tree.levels; i++)
-      n *= c->topo.fat_tree.down[i];
-    return n;
-  case PLAT_TOPO_TORUS:
-    for (size_t i = 0; i < c->topo.torus.ndims; i++)
-      n *= c->topo.torus.dims[i];
-    return n;
-  case PLAT_TOPO_DRAGONFLY:
-    return (size_t)c->topo.dragonfly.groups * c->topo.dragonfly.chassis *
-           c->topo.dragonfly.routers * c->topo.dragonfly.nodes;
-  }
-  UNREACHABLE();
 }
 
 static void trim(const char **s, size_t *len)
@@ -453,166 +416,53 @@ int plat_parse_radical(plat_cluster *c, const char *radical, char *err, size_t e
   return 0;
 }
 
-/* Splits s on sep into at most max pieces; returns the number of pieces (max + 1 if more). */
-static size_t split(const char *s, char sep, const char **pieces, size_t *lens, size_t max)
-{
-  size_t n = 0;
-  for (;;) {
-    size_t len = strcspn(s, (char[]){sep, '\0'});
-    if (n < max) {
-      pieces[n] = s;
-      lens[n] = len;
-    }
-    n++;
-    if (s[len] == '\0' || n > max)
-      return n;
-    s += len + 1;
-  }
-}
-
 #define MAX_TOPO_VALUE 1000000u
 
-/* "a,b,c" -> values (each a positive integer); -1 with a message naming what. */
-static int parse_uint_list(const char *s, size_t len, unsigned *values, size_t nvalues,
-                           const char *what, char *err, size_t errlen)
+int plat_parse_topo_params(const char *params, plat_topo_params *out, char *err, size_t errlen)
 {
-  char buf[256];
-  if (len >= sizeof buf) {
-    snprintf(err, errlen, "%s: list too long", what);
-    return -1;
+  memset(out, 0, sizeof *out);
+  const char *s = params;
+  size_t len = strlen(s);
+  trim(&s, &len);
+  if (len == 0)
+    return 0; /* no part */
+  size_t nparts = 1, nvalues = 1;
+  for (size_t i = 0; i < len; i++) {
+    nparts += s[i] == ';';
+    nvalues += s[i] == ';' || s[i] == ',';
   }
-  memcpy(buf, s, len);
-  buf[len] = '\0';
-  const char *pieces[64];
-  size_t lens[64];
-  size_t n = split(buf, ',', pieces, lens, 64);
-  if (n != nvalues) {
-    snprintf(err, errlen, "%s '%s' has %zu value%s, %zu expected", what, buf, n,
-             n == 1 ? "" : "s", nvalues);
-    return -1;
-  }
-  for (size_t i = 0; i < n; i++) {
+  size_t *start = xmalloc((nparts + 1) * sizeof *start);
+  unsigned *values = xmalloc(nvalues * sizeof *values);
+  size_t part = 0, n = 0;
+  start[0] = 0;
+  for (const char *p = s, *end = s + len;;) {
+    size_t plen = strcspn(p, ",;");
+    if (p + plen > end)
+      plen = (size_t)(end - p);
     uint64_t v;
-    if (!parse_uint(pieces[i], lens[i], MAX_TOPO_VALUE, &v) || v == 0) {
-      snprintf(err, errlen, "%s '%s': '%.*s' is not a positive integer (at most %u)", what, buf,
-               (int)lens[i], pieces[i], MAX_TOPO_VALUE);
+    if (!parse_uint(p, plen, MAX_TOPO_VALUE, &v) || v == 0) {
+      const char *piece = p;
+      trim(&piece, &plen);
+      snprintf(err, errlen, "topo_parameters '%s': '%.*s' is not a positive integer (at most %u)",
+               params, (int)plen, piece, MAX_TOPO_VALUE);
+      free(start);
+      free(values);
       return -1;
     }
-    values[i] = (unsigned)v;
+    values[n++] = (unsigned)v;
+    p += plen;
+    if (p >= end)
+      break;
+    if (*p == ';')
+      start[++part] = n;
+    p++;
   }
+  ASSERT(part + 1 == nparts && n == nvalues);
+  start[nparts] = n;
+  out->nparts = nparts;
+  out->start = start;
+  out->values = values;
   return 0;
-}
-
-static size_t count_items(const char *s, size_t len, char sep)
-{
-  size_t n = 1;
-  for (size_t i = 0; i < len; i++)
-    n += s[i] == sep;
-  return n;
-}
-
-int plat_parse_topology(plat_cluster *c, const char *params, char *err, size_t errlen)
-{
-  const char *parts[8];
-  size_t lens[8];
-  size_t nparts;
-  switch (c->topology) {
-  case PLAT_TOPO_FLAT:
-    return 0;
-
-  case PLAT_TOPO_TORUS: {
-    size_t plen = strlen(params);
-    const char *s = params;
-    trim(&s, &plen);
-    if (plen == 0) {
-      snprintf(err, errlen, "TORUS needs topo_parameters: the size of each dimension, e.g. \"4,4,4\"");
-      return -1;
-    }
-    size_t nd = count_items(s, plen, ',');
-    if (nd > 64) {
-      snprintf(err, errlen, "TORUS topo_parameters '%s': too many dimensions", params);
-      return -1;
-    }
-    unsigned *dims = xmalloc(nd * sizeof *dims);
-    if (parse_uint_list(s, plen, dims, nd, "TORUS topo_parameters", err, errlen) != 0) {
-      free(dims);
-      return -1;
-    }
-    c->topo.torus.ndims = nd;
-    c->topo.torus.dims = dims;
-    return 0;
-  }
-
-  case PLAT_TOPO_FAT_TREE: {
-    nparts = split(params, ';', parts, lens, 8);
-    if (nparts != 4) {
-      snprintf(err, errlen,
-               "FAT_TREE topo_parameters '%s' must have 4 ';'-separated parts "
-               "\"levels;down1,...;up1,...;count1,...\" (e.g. \"2;4,4;1,2;1,2\"), not %zu",
-               params, nparts);
-      return -1;
-    }
-    uint64_t levels;
-    if (!parse_uint(parts[0], lens[0], 16, &levels) || levels == 0) {
-      snprintf(err, errlen,
-               "FAT_TREE topo_parameters '%s': the number of levels '%.*s' must be an integer "
-               "between 1 and 16",
-               params, (int)lens[0], parts[0]);
-      return -1;
-    }
-    unsigned *v[3];
-    static const char *const names[3] = {"FAT_TREE down-link counts (2nd part)",
-                                         "FAT_TREE up-link counts (3rd part)",
-                                         "FAT_TREE parallel link counts (4th part)"};
-    for (int k = 0; k < 3; k++) {
-      v[k] = xmalloc(levels * sizeof(unsigned));
-      if (parse_uint_list(parts[k + 1], lens[k + 1], v[k], levels, names[k], err, errlen)) {
-        size_t used = strlen(err);
-        snprintf(err + used, errlen > used ? errlen - used : 0, " (one per level, %" PRIu64
-                 " levels)", levels);
-        for (int j = 0; j <= k; j++)
-          free(v[j]);
-        return -1;
-      }
-    }
-    c->topo.fat_tree.levels = (size_t)levels;
-    c->topo.fat_tree.down = v[0];
-    c->topo.fat_tree.up = v[1];
-    c->topo.fat_tree.count = v[2];
-    return 0;
-  }
-
-  case PLAT_TOPO_DRAGONFLY: {
-    nparts = split(params, ';', parts, lens, 8);
-    if (nparts != 4) {
-      snprintf(err, errlen,
-               "DRAGONFLY topo_parameters '%s' must have 4 ';'-separated parts "
-               "\"groups,links;chassis,links;routers,links;nodes\" (e.g. \"3,4;3,2;3,1;2\"), "
-               "not %zu",
-               params, nparts);
-      return -1;
-    }
-    unsigned pair[3][2], nodes;
-    static const char *const names[3] = {"DRAGONFLY groups part (\"groups,links\")",
-                                         "DRAGONFLY chassis part (\"chassis per group,links\")",
-                                         "DRAGONFLY routers part (\"routers per chassis,links\")"};
-    for (int k = 0; k < 3; k++)
-      if (parse_uint_list(parts[k], lens[k], pair[k], 2, names[k], err, errlen))
-        return -1;
-    if (parse_uint_list(parts[3], lens[3], &nodes, 1, "DRAGONFLY nodes part (\"nodes per router\")",
-                        err, errlen))
-      return -1;
-    c->topo.dragonfly.groups = pair[0][0];
-    c->topo.dragonfly.blue_links = pair[0][1];
-    c->topo.dragonfly.chassis = pair[1][0];
-    c->topo.dragonfly.black_links = pair[1][1];
-    c->topo.dragonfly.routers = pair[2][0];
-    c->topo.dragonfly.green_links = pair[2][1];
-    c->topo.dragonfly.nodes = nodes;
-    return 0;
-  }
-  }
-  UNREACHABLE();
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -712,7 +562,7 @@ plat_link_lookup plat_cluster_link_lookup(plat_zone *cz, const char *name, plat_
   memset(out, 0, sizeof *out);
   out->cluster = cz;
   if (strcmp(rest, "_backbone") == 0) {
-    if (c->topology != PLAT_TOPO_FLAT || !c->has_backbone)
+    if (!c->flat || !c->has_backbone)
       return PLAT_LINK_UNKNOWN;
     out->which = PLAT_CLINK_BACKBONE;
     return check_direction(false, PLAT_DIR_NONE, dir, &out->dir);
@@ -739,7 +589,7 @@ plat_link_lookup plat_cluster_link_lookup(plat_zone *cz, const char *name, plat_
     out->which = PLAT_CLINK_LOOPBACK;
     return check_direction(false, PLAT_DIR_NONE, dir, &out->dir);
   }
-  if (c->topology != PLAT_TOPO_FLAT)
+  if (!c->flat)
     return PLAT_LINK_UNKNOWN;
   plat_direction named = PLAT_DIR_NONE;
   if (strcmp(suffix, "_UP") == 0)

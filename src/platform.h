@@ -3,8 +3,9 @@
  * The loader reads the file with libxml2 (never touching the network, never loading the
  * DTD named by the DOCTYPE), validates it against our own DTD (platforms/smpi.dtd, embedded
  * into the library at build time), then builds the tree below and checks what a DTD cannot
- * (units, references, duplicate names, cluster topologies). Routing and the resource models
- * consume the result; nothing here computes a route.
+ * (units, references, duplicate names, the syntax of cluster topo_parameters). Routing and
+ * the resource models consume the result (the routing also checks what a cluster's
+ * topology makes of its topo_parameters); nothing here computes a route.
  *
  *   plat_platform
  *    +- root zone "world" (routing Full)                <zone id="world" routing="Full">
@@ -105,12 +106,15 @@ typedef enum {
   PLAT_DIR_DOWN, /* L_DOWN of a SPLITDUPLEX link L */
 } plat_direction;
 
-typedef enum {
-  PLAT_TOPO_FLAT, /* each host has a private link, plus an optional shared backbone */
-  PLAT_TOPO_FAT_TREE,
-  PLAT_TOPO_TORUS,
-  PLAT_TOPO_DRAGONFLY,
-} plat_topology;
+/* A cluster's topo_parameters read without knowing its topology: ';'-separated parts, each
+ * a ','-separated list of positive integers ("2;4,4;1,2;1,2": 4 parts of 1, 2, 2 and 2
+ * values; "" : no part). What they mean, and how many a topology wants, is the routing's
+ * business (kernel/topo.h). */
+typedef struct plat_topo_params {
+  size_t nparts;
+  size_t *start;    /* [nparts + 1]: part i is values[start[i] .. start[i + 1]) */
+  unsigned *values;
+} plat_topo_params;
 
 typedef struct plat_prop {
   char *key;
@@ -257,24 +261,14 @@ struct plat_cluster {
   bool has_loopback;
   double loopback_bw, loopback_lat;
   plat_router *router; /* router_id, default <prefix><id>_router<suffix> */
-  plat_topology topology;
+  /* topology as written, "FLAT" by default; the routing knows the others (kernel/topo.h)
+   * and rejects unknown names. FLAT is the plain cluster: a private link per host, an
+   * optional backbone, a router; other topologies generate and name their own links and
+   * have no router (SimGrid does not create it). */
+  char *topology;
+  bool flat;             /* topology is FLAT */
   char *topo_parameters; /* as written ("" if none) */
-  union {
-    struct {
-      size_t levels;
-      unsigned *down, *up, *count; /* [levels] each: children, parents, parallel links */
-    } fat_tree;
-    struct {
-      size_t ndims;
-      unsigned *dims;
-    } torus;
-    struct {
-      unsigned groups, blue_links;   /* groups, links between each pair of groups */
-      unsigned chassis, black_links; /* chassis per group, links between chassis */
-      unsigned routers, green_links; /* routers per chassis, links between routers */
-      unsigned nodes;                /* hosts per router */
-    } dragonfly;
-  } topo;
+  plat_topo_params topo; /* topo_parameters parsed (not for FLAT, which ignores them) */
   /* private: rank of ranges[i].lo (rank -> number), and the ranges sorted by number with
    * the rank of each one's first number (name -> rank) */
   size_t *range_rank;
@@ -399,13 +393,11 @@ void plat_point_host_desc(const plat_point *pt, plat_host_desc *out); /* host po
  *   limiter link      <cluster id>_link_<n>_limiter
  *   loopback link     <cluster id>_link_<n>_loopback
  *   backbone          <cluster id>_backbone
- * Links inside FAT_TREE / TORUS / DRAGONFLY topologies are named by the routing code. */
+ * Links inside other topologies (FAT_TREE, TORUS, ...) are named by the routing code. */
 int64_t plat_cluster_number(const plat_cluster *c, size_t rank); /* radical number of rank */
 int plat_cluster_host_name(const plat_cluster *c, size_t rank, char *buf, size_t len);
 /* rank of the host with this name, if it belongs to c */
 bool plat_cluster_rank_of(const plat_cluster *c, const char *name, size_t *rank);
-/* Hosts implied by a topology (FLAT: 0, meaning "whatever the radical gives"). */
-size_t plat_cluster_topology_hosts(const plat_cluster *c);
 /* Name of a generated link (plus _UP/_DOWN for dir), snprintf-style. */
 int plat_link_ref_name(const plat_link_ref *ref, char *buf, size_t len);
 /* Characteristics of the link a reference designates (explicit or generated). */
@@ -414,6 +406,5 @@ void plat_link_ref_props(const plat_link_ref *ref, double *bandwidth, double *la
 
 const char *plat_routing_name(plat_routing r);
 const char *plat_sharing_name(plat_sharing s);
-const char *plat_topology_name(plat_topology t);
 
 #endif

@@ -57,7 +57,8 @@ plat_link_lookup plat_cluster_link_lookup(plat_zone *cz, const char *name, plat_
 /* Parses a radical ("0-99,200,300-310", ';' accepted as separator too) into c->ranges,
  * c->count and the sorted copy; -1 with a message if malformed or if a number repeats. */
 int plat_parse_radical(plat_cluster *c, const char *radical, char *err, size_t errlen);
-/* Parses topo_parameters for c->topology into c->topo; -1 with a message if malformed. */
-int plat_parse_topology(plat_cluster *c, const char *params, char *err, size_t errlen);
+/* Reads topo_parameters into *out (see plat_topo_params); -1 with a message if a value is
+ * not a positive integer. */
+int plat_parse_topo_params(const char *params, plat_topo_params *out, char *err, size_t errlen);
 
 #endif

@@ -5,7 +5,7 @@
  *   walk in document order:
  *       <config>   -> cfg_set(..., CFG_ORIGIN_PLATFORM) at once
  *       <zone>     -> plat_zone, children walked recursively
- *       <cluster>  -> cluster zone (ranges, topology checked, names checked by pattern)
+ *       <cluster>  -> cluster zone (ranges, topo_parameters read, names checked by pattern)
  *       <host> <router> <link> <backbone> <cabinet> -> elements, units converted, names checked
  *       <include>  -> the same steps for the other file, its elements inserted here
  *       <route> ... <host_link> -> queued (their DOM nodes stay alive until the end)
@@ -1154,26 +1154,18 @@ static int handle_cluster(loader *L, xmlNode *n, plat_zone *parent)
   if (plat_parse_radical(c, c->radical, msg, sizeof msg))
     return FAIL(L, n, "%s: %s", what, msg);
 
+  /* the topology's name and what it makes of the parameters are checked by the routing
+   * (kernel/topo.h): the loader only reads their syntax */
   s = attr(L, n, "topology");
-  c->topology = !s || strcmp(s, "FLAT") == 0 ? PLAT_TOPO_FLAT
-                : strcmp(s, "FAT_TREE") == 0 ? PLAT_TOPO_FAT_TREE
-                : strcmp(s, "TORUS") == 0    ? PLAT_TOPO_TORUS
-                                             : PLAT_TOPO_DRAGONFLY;
-  if (s && strcmp(s, "DRAGONFLY") != 0 && c->topology == PLAT_TOPO_DRAGONFLY)
-    return FAIL(L, n, "%s: unknown topology '%s'", what, s);
+  c->topology = xstrdup(s && *s ? s : "FLAT");
+  c->flat = strcmp(c->topology, "FLAT") == 0;
   const char *params = attr(L, n, "topo_parameters");
   c->topo_parameters = xstrdup(params ? params : "");
-  if (c->topology == PLAT_TOPO_FLAT && params && *params)
+  if (c->flat && params && *params)
     LOG_WARN("%s:%ld: %s: topo_parameters '%s' ignored by the FLAT topology",
              L->p->files[L->file], node_line(n), what, params);
-  if (plat_parse_topology(c, c->topo_parameters, msg, sizeof msg))
+  if (!c->flat && plat_parse_topo_params(c->topo_parameters, &c->topo, msg, sizeof msg))
     return FAIL(L, n, "%s: %s", what, msg);
-  size_t implied = plat_cluster_topology_hosts(c);
-  if (c->topology != PLAT_TOPO_FLAT && implied != c->count)
-    return FAIL(L, n,
-                "%s: topo_parameters '%s' describe %zu hosts (%s) but radical '%s' gives %zu",
-                what, c->topo_parameters, implied, plat_topology_name(c->topology), c->radical,
-                c->count);
 
   if (check_cluster_names(L, n, z))
     return -1;

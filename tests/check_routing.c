@@ -12,13 +12,17 @@
  *        limiter), we use the model loopback (SimGrid refuses the communication).
  * 2. By hand: routes worked out on paper for each zone kind and topology (in the comments),
  *    error messages, build-time errors, and a 100 000-host cluster and fat tree.
+ * 3. The route cache alone (ways, replacement, mirroring); check_network checks it inside
+ *    the network model, dates to the bit.
  *
  * Tests run forked (Check's default), so configuration changes do not leak. */
+#include "kernel/route_cache.h"
 #include "kernel/routing.h"
 #include "src/cfg.h"
 #include "src/platform.h"
 
 #include <check.h>
+#include <glob.h>
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
@@ -223,21 +227,16 @@ static sg_counts compare_with_simgrid(const char *name)
   return n;
 }
 
-static const char *const simgrid_platforms[] = {
-    "flat",          "flat_shared",     "flat_fatpipe",      "flat_splitduplex",
-    "full",          "nested",          "floyd",             "dijkstra",
-    "dijkstra_cache", "tie_floyd",      "tie_dijkstra",      "tie_dijkstra_cache",
-    "chain_floyd",   "bypass",          "bypass_deep",       "cluster_zone",
-    "nested_clusters", "fat_tree",      "fat_tree_parallel", "fat_tree_3l",
-    "fat_tree_limiter", "fat_tree_offset", "torus",          "torus_ring4",
-    "torus_limiter", "torus_offset",    "dragonfly",         "dragonfly_3c",
-    "dragonfly_limiter", "dragonfly_bw",
-};
+/* every <platform>.routes of tests/data/routing (a new topology brings its own) */
+static glob_t simgrid_platforms;
 
 START_TEST(test_simgrid_routes)
 {
-  sg_counts n = compare_with_simgrid(simgrid_platforms[_i]);
-  ck_assert_msg(n.routes > 0 && n.links > 0, "%s: nothing compared", simgrid_platforms[_i]);
+  char name[256];
+  const char *path = simgrid_platforms.gl_pathv[_i], *base = strrchr(path, '/') + 1;
+  snprintf(name, sizeof name, "%.*s", (int)(strlen(base) - strlen(".routes")), base);
+  sg_counts n = compare_with_simgrid(name);
+  ck_assert_msg(n.routes > 0 && n.links > 0, "%s: nothing compared", name);
 }
 END_TEST
 
@@ -689,6 +688,42 @@ START_TEST(test_build_errors)
 }
 END_TEST
 
+/* Topologies check their topo_parameters when the routing is built (the loader reads only
+ * their syntax: tests/check_platform.c); the message starts with the cluster's file:line. */
+static const struct {
+  const char *file;
+  const char *fragment;
+} topo_errors[] = {
+    {"fat_tree_parts.xml", "cluster 'ft': FAT_TREE topo_parameters '2;4,4;1,2' must have 4"},
+    {"fat_tree_level_count.xml", "down-link counts (2nd part) '4,4,4' has 3 values, 2 expected"},
+    {"fat_tree_host_count.xml", "describe 16 hosts (FAT_TREE) but radical '0-31' gives 32"},
+    {"torus_missing.xml", "TORUS needs topo_parameters"},
+    {"dragonfly_pair.xml", "DRAGONFLY chassis part"},
+    {"dragonfly_host_count.xml", "describe 54 hosts (DRAGONFLY) but radical '0-49' gives 50"},
+    {"topology_unknown.xml", "unknown topology 'FAT-TREE'; expected one of FLAT, FAT_TREE, "
+                             "TORUS, DRAGONFLY"},
+};
+
+START_TEST(test_topology_errors)
+{
+  char path[1024], expect[1200];
+  snprintf(path, sizeof path, SMPI_SOURCE_ROOT "/tests/data/platforms/bad/%s",
+           topo_errors[_i].file);
+  snprintf(expect, sizeof expect, "%s:5: ", path);
+  plat_platform *p = NULL;
+  ck_assert_msg(plat_load_file(path, &p, err, sizeof err) == 0, "%s: %s", path, err);
+  route_table *rt = (route_table *)&rt; /* must be reset to NULL */
+  err[0] = '\0';
+  ck_assert_int_eq(route_table_build(p, &rt, err, sizeof err), -1);
+  ck_assert_ptr_null(rt);
+  ck_assert_msg(strncmp(err, expect, strlen(expect)) == 0, "error '%s' does not start with '%s'",
+                err, expect);
+  ck_assert_msg(strstr(err, topo_errors[_i].fragment), "error '%s' lacks '%s'", err,
+                topo_errors[_i].fragment);
+  plat_free(p);
+}
+END_TEST
+
 START_TEST(test_route_errors)
 {
   /* None: nothing is routed, not even a host to itself (SimGrid aborts) */
@@ -799,14 +834,144 @@ static void bit_exact(void)
   exact = true;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * 3. The route cache (kernel/route_cache.h), with a fill function of its own: a route's
+ *    "constraints" are fake pointers naming its links (never dereferenced: weight_S 0), so
+ *    what the cache returns can be compared with what the fill gave.
+ * ---------------------------------------------------------------------------------------- */
+
+static struct {
+  size_t calls;
+  bool fail;
+  size_t nfwd, nback; /* links of the routes the fill makes */
+} fake;
+
+static lmm_constraint *fake_link(size_t from, size_t to, size_t i)
+{
+  return (lmm_constraint *)(uintptr_t)(0x100000 + ((from * 64 + to) * 16 + i) * 64);
+}
+
+/* forward links from src to dst, then the reverse ones (distinct: nothing merged) */
+static int fake_fill(size_t src, size_t dst, rc_entry *e, char *errbuf, size_t errlen)
+{
+  fake.calls++;
+  if (fake.fail) {
+    snprintf(errbuf, errlen, "no route");
+    return -1;
+  }
+  memset(e, 0, sizeof *e);
+  e->nfwd = (uint16_t)fake.nfwd;
+  e->nback = (uint16_t)fake.nback;
+  e->n = (uint16_t)(fake.nfwd + fake.nback);
+  e->lat = (double)(src * 100 + dst);
+  e->back_lat = (double)(dst * 100 + src);
+  e->penalty = e->lat;
+  for (size_t i = 0; i < e->n && i < RC_ELEMS; i++) {
+    bool fwd = i < fake.nfwd;
+    e->el[i].cnst = fwd ? fake_link(src, dst, i) : fake_link(dst, src, i - fake.nfwd);
+    e->el[i].coef = fwd ? 1.0 : RC_CROSS_TRAFFIC_COEF;
+  }
+  return 0;
+}
+
+static void expect_entry(route_cache *rc, size_t src, size_t dst, size_t calls)
+{
+  const rc_entry *e = route_cache_get(rc, src, dst, err, sizeof err);
+  ck_assert_msg(e != NULL, "%zu -> %zu: %s", src, dst, err);
+  ck_assert_msg(fake.calls == calls, "%zu -> %zu: %zu fills, %zu expected", src, dst, fake.calls,
+                calls);
+  ck_assert_uint_eq(e->nfwd, fake.nfwd);
+  ck_assert(e->lat == (double)(src * 100 + dst) && e->penalty == e->lat);
+  for (size_t i = 0; i < e->n && i < RC_ELEMS; i++) {
+    bool fwd = i < e->nfwd;
+    lmm_constraint *want = fwd ? fake_link(src, dst, i) : fake_link(dst, src, i - e->nfwd);
+    ck_assert_ptr_eq(e->el[i].cnst, want);
+    ck_assert(e->el[i].coef == (fwd ? 1.0 : RC_CROSS_TRAFFIC_COEF));
+  }
+}
+
+START_TEST(test_route_cache_ways)
+{
+  route_cache rc;
+  memset(&fake, 0, sizeof fake);
+  fake.nfwd = 2;
+  route_cache_init(&rc, 20, 0.0, false, fake_fill);
+  /* RC_WAYS destinations of host 3 fill the ways; all hit afterwards */
+  for (size_t d = 0; d < RC_WAYS; d++)
+    expect_entry(&rc, 3, 10 + d, d + 1);
+  for (size_t d = 0; d < RC_WAYS; d++)
+    expect_entry(&rc, 3, 10 + d, RC_WAYS);
+  /* another source has its own set */
+  expect_entry(&rc, 4, 10, RC_WAYS + 1);
+  /* one more destination replaces the oldest (round robin), and only it */
+  expect_entry(&rc, 3, 19, RC_WAYS + 2);
+  expect_entry(&rc, 3, 11, RC_WAYS + 2);
+  expect_entry(&rc, 3, 10, RC_WAYS + 3);
+  /* a missing route: NULL with the message, nothing cached */
+  fake.fail = true;
+  ck_assert_ptr_null(route_cache_get(&rc, 5, 6, err, sizeof err));
+  ck_assert_str_eq(err, "no route");
+  fake.fail = false;
+  expect_entry(&rc, 5, 6, RC_WAYS + 5);
+  /* a route of more elements than an entry holds comes back each time from the fill */
+  fake.nfwd = RC_ELEMS + 1;
+  expect_entry(&rc, 7, 8, RC_WAYS + 6);
+  expect_entry(&rc, 7, 8, RC_WAYS + 7);
+  ck_assert_uint_eq(rc.computed, RC_WAYS + 7); /* the failed one too */
+  ck_assert_uint_eq(rc.mirrored, 0);
+  route_cache_free(&rc);
+}
+END_TEST
+
+START_TEST(test_route_cache_mirror)
+{
+  route_cache rc;
+  memset(&fake, 0, sizeof fake);
+  fake.nfwd = 3;
+  fake.nback = 2;
+  route_cache_init(&rc, 20, 0.0, true, fake_fill);
+  expect_entry(&rc, 1, 2, 1);
+  /* 2 -> 1: the roles swapped, without a fill (2 forward links now, 3 reverse) */
+  fake.nfwd = 2;
+  fake.nback = 3;
+  expect_entry(&rc, 2, 1, 1);
+  const rc_entry *e = route_cache_get(&rc, 2, 1, err, sizeof err);
+  ck_assert(e->back_lat == 102.0 && e->nback == 3 && e->n == 5);
+  ck_assert_uint_eq(rc.mirrored, 1);
+  /* an entry whose routes share a link (merged) is looked up */
+  route_cache_free(&rc);
+  route_cache_init(&rc, 20, 0.0, true, fake_fill);
+  fake.calls = 0;
+  fake.nfwd = 2;
+  fake.nback = 0;
+  const rc_entry *m = route_cache_get(&rc, 1, 2, err, sizeof err);
+  ((rc_entry *)m)->nback = RC_MERGED;
+  expect_entry(&rc, 2, 1, 2);
+  ck_assert_uint_eq(rc.mirrored, 0);
+  route_cache_free(&rc);
+  /* without cross-traffic the reverse route is not in the entry: no mirror */
+  route_cache_init(&rc, 20, 0.0, false, fake_fill);
+  fake.calls = 0;
+  expect_entry(&rc, 1, 2, 1);
+  expect_entry(&rc, 2, 1, 2);
+  route_cache_free(&rc);
+}
+END_TEST
+
 int main(void)
 {
   route_declare_config();
   Suite *s = suite_create("routing");
   TCase *tc = tcase_create("simgrid");
   tcase_add_checked_fixture(tc, bit_exact, NULL);
-  tcase_add_loop_test(tc, test_simgrid_routes, 0,
-                      (int)(sizeof simgrid_platforms / sizeof simgrid_platforms[0]));
+  /* the platforms of the recorded routes, the four topologies among them: a lost file
+   * would shrink the comparison silently */
+  if (glob(DATA "*.routes", 0, NULL, &simgrid_platforms) != 0 ||
+      simgrid_platforms.gl_pathc < 30) {
+    fprintf(stderr, "only %zu .routes files in %s\n", simgrid_platforms.gl_pathc, DATA);
+    return EXIT_FAILURE;
+  }
+  tcase_add_loop_test(tc, test_simgrid_routes, 0, (int)simgrid_platforms.gl_pathc);
   suite_add_tcase(s, tc);
   tc = tcase_create("by-hand");
   tcase_add_checked_fixture(tc, approximate, NULL);
@@ -826,7 +991,13 @@ int main(void)
   tc = tcase_create("errors");
   tcase_add_checked_fixture(tc, approximate, NULL);
   tcase_add_test(tc, test_build_errors);
+  tcase_add_loop_test(tc, test_topology_errors, 0,
+                      (int)(sizeof topo_errors / sizeof topo_errors[0]));
   tcase_add_test(tc, test_route_errors);
+  suite_add_tcase(s, tc);
+  tc = tcase_create("route-cache");
+  tcase_add_test(tc, test_route_cache_ways);
+  tcase_add_test(tc, test_route_cache_mirror);
   suite_add_tcase(s, tc);
   tc = tcase_create("scale");
   tcase_add_checked_fixture(tc, approximate, NULL);
@@ -836,5 +1007,6 @@ int main(void)
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);
+  globfree(&simgrid_platforms);
   return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -2,7 +2,9 @@
 # Records the routes SimGrid 3.32 computes on the platforms of this directory into
 # <platform>.routes, for tests/check_routing.c to compare ours against. Idempotent.
 #
-# Usage: tests/data/routing/record.sh   (needs g++, pkg-config, libsimgrid-dev)
+# Usage: tests/data/routing/record.sh [platform...]   (needs g++, pkg-config, libsimgrid-dev)
+#   with no argument, every platform below; else only <platform>.xml (every pair of hosts),
+#   e.g. the platform of a new topology (kernel/topo.h)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
@@ -22,6 +24,13 @@ record() { # platform pair-spec...
     "$build/probe" "$plat" "$@" 2>/dev/null
   } > "${plat%.xml}.routes"
 }
+
+if [ $# -gt 0 ]; then
+  for p in "$@"; do
+    record "${p%.xml}.xml" all
+  done
+  exit 0
+fi
 
 for p in flat flat_shared flat_fatpipe flat_splitduplex full nested floyd tie_floyd tie_dijkstra \
          tie_dijkstra_cache chain_floyd bypass bypass_deep cluster_zone nested_clusters \
