@@ -1,7 +1,7 @@
 /* Text, CSV and figure reports of a calibration (see report.h). */
 #include "calibration/report.h"
 
-#include "tools/plot.h"
+#include "calibration/plot.h"
 #include "src/invariant.h"
 #include "src/mem.h"
 

@@ -69,7 +69,7 @@ enum {
   COLL_F_SIZE2 = 1 << 5,       /* exactly two ranks */
   COLL_F_REGULAR = 1 << 6,     /* reduce_scatter: every block the same size */
   /* not a requirement: SimGrid 3.32 has an algorithm of this name with the same messages
-   * (tools/simgrid-ref/record_coll.sh compares their simulated times) */
+   * (tools/simgrid-ref/record_coll.py compares their simulated times) */
   COLL_SG = 1 << 15,
 };
 

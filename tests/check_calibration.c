@@ -17,7 +17,7 @@
 #include "calibration/collect.h"
 #include "calibration/emit.h"
 #include "calibration/fit.h"
-#include "tools/plot.h"
+#include "calibration/plot.h"
 #include "calibration/report.h"
 #include "calibration/skampi.h"
 #include "kernel/factors.h"

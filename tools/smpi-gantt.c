@@ -15,7 +15,7 @@
  * the trace's length. When there are more ranks than pixel rows, consecutive ranks share a
  * row and the row shows the dominant state over all of them; the title says so.
  *
- * Drawing goes through tools/plot.h (cairo), like smpi-calibrate's figures. */
+ * Drawing goes through calibration/plot.h (cairo), like smpi-calibrate's figures. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -27,7 +27,7 @@
 
 #include "src/mem.h"
 #include "src/strmap.h"
-#include "tools/plot.h"
+#include "calibration/plot.h"
 
 /* ---- the trace, reduced to what a chart needs ---- */
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The layering rule, checked on the code itself (docs/architecture.md, "Layers").
 
-    launch/  bindings/  replay/  rma/  collectives/  observe/  mpi/  emulation/  runtime/
+    launch/  replay/  bindings/  rma/  collectives/  observe/  mpi/  emulation/  runtime/
     \___________________________ smpi/ (and collectives/) ____________________________/
                                           kernel/
                                            src/
@@ -30,7 +30,7 @@ import sys
 
 # bottom to top; a level may use itself and every level before it
 LADDER = ["src", "kernel", "smpi/runtime", "smpi/emulation", "smpi/mpi", "smpi/observe",
-          "collectives", "smpi/rma", "smpi/replay", "smpi/bindings", "smpi/launch"]
+          "collectives", "smpi/rma", "smpi/bindings", "smpi/replay", "smpi/launch"]
 RANK = {name: i for i, name in enumerate(LADDER)}
 
 

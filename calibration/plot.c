@@ -11,7 +11,7 @@
  *     left margin (tick labels, rotated y axis label)
  *
  * One drawing function serves both surfaces, so the SVG and the PNG show the same figure. */
-#include "tools/plot.h"
+#include "calibration/plot.h"
 
 #include "src/invariant.h"
 #include "src/mem.h"
