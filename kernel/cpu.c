@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "kernel/world.h"
 #include "src/cfg.h"
 #include "src/invariant.h"
 #include "src/log.h"
@@ -19,20 +20,6 @@
 LOG_NEW_SUBCATEGORY(cpu, kernel, "CPU model (computations on hosts)");
 LOG_DEFAULT_CATEGORY(cpu);
 
-typedef struct cpu_host {
-  lmm_constraint *cnst; /* NULL until the host first computes */
-  double speed;         /* valid once cnst is set */
-  int cores;
-} cpu_host;
-
-static struct {
-  bool initialized;
-  act_model model;
-  const route_table *rt;
-  cpu_host *hosts; /* calloc'ed: untouched entries cost no memory in practice */
-  size_t nhosts;
-  size_t nconstraints;
-} C;
 
 void cpu_declare_config(void)
 {
@@ -46,39 +33,39 @@ void cpu_declare_config(void)
 
 int cpu_model_init(const route_table *rt, char *err, size_t errlen)
 {
-  ASSERTF(!C.initialized, "cpu_model_init called twice without cpu_model_shutdown");
+  ASSERTF(!kworld.cpu.initialized, "cpu_model_init called twice without cpu_model_shutdown");
   ASSERTF(eng_initialized(), "cpu_model_init before eng_init");
   (void)err;
   (void)errlen;
   cpu_declare_config();
-  C.rt = rt;
-  C.nhosts = route_host_count(rt);
-  C.hosts = xcalloc(C.nhosts ? C.nhosts : 1, sizeof *C.hosts);
-  C.nconstraints = 0;
-  act_model_init(&C.model, "cpu", eng_work_precision());
-  C.initialized = true;
+  kworld.cpu.rt = rt;
+  kworld.cpu.nhosts = route_host_count(rt);
+  kworld.cpu.hosts = xcalloc(kworld.cpu.nhosts ? kworld.cpu.nhosts : 1, sizeof *kworld.cpu.hosts);
+  kworld.cpu.nconstraints = 0;
+  act_model_init(&kworld.cpu.model, "cpu", eng_work_precision());
+  kworld.cpu.initialized = true;
   return 0;
 }
 
 void cpu_model_shutdown(void)
 {
-  if (!C.initialized)
+  if (!kworld.cpu.initialized)
     return;
-  act_model_destroy(&C.model); /* frees the constraints with the lmm system */
-  free(C.hosts);
-  C.hosts = NULL;
-  C.initialized = false;
+  act_model_destroy(&kworld.cpu.model); /* frees the constraints with the lmm system */
+  free(kworld.cpu.hosts);
+  kworld.cpu.hosts = NULL;
+  kworld.cpu.initialized = false;
 }
 
-bool cpu_model_initialized(void) { return C.initialized; }
-act_model *cpu_act_model(void) { return &C.model; }
-size_t cpu_constraint_count(void) { return C.nconstraints; }
-size_t cpu_host_count(void) { return C.nhosts; }
+bool cpu_model_initialized(void) { return kworld.cpu.initialized; }
+act_model *cpu_act_model(void) { return &kworld.cpu.model; }
+size_t cpu_constraint_count(void) { return kworld.cpu.nconstraints; }
+size_t cpu_host_count(void) { return kworld.cpu.nhosts; }
 
 static void host_describe(size_t host, double *speed, int *cores)
 {
   plat_host_desc d;
-  route_host_desc(C.rt, host, &d);
+  route_host_desc(kworld.cpu.rt, host, &d);
   ASSERTF(d.npstates > 0 && d.pstate < d.npstates, "host %zu: pstate %zu of %zu", host, d.pstate,
           d.npstates);
   *speed = d.speeds[d.pstate];
@@ -89,22 +76,22 @@ static void host_describe(size_t host, double *speed, int *cores)
 
 static cpu_host *host_get(size_t host)
 {
-  ASSERTF(C.initialized, "CPU model not initialized");
-  ASSERTF(host < C.nhosts, "host index %zu out of range (%zu hosts)", host, C.nhosts);
-  cpu_host *h = &C.hosts[host];
+  ASSERTF(kworld.cpu.initialized, "CPU model not initialized");
+  ASSERTF(host < kworld.cpu.nhosts, "host index %zu out of range (%zu hosts)", host, kworld.cpu.nhosts);
+  cpu_host *h = &kworld.cpu.hosts[host];
   if (!h->cnst) {
     host_describe(host, &h->speed, &h->cores);
-    h->cnst = lmm_constraint_new(C.model.sys, (void *)(uintptr_t)(host + 1),
+    h->cnst = lmm_constraint_new(kworld.cpu.model.sys, (void *)(uintptr_t)(host + 1),
                                  h->speed * h->cores, LMM_SHARED);
-    C.nconstraints++;
+    kworld.cpu.nconstraints++;
   }
   return h;
 }
 
 double cpu_host_speed(size_t host)
 {
-  ASSERTF(C.initialized && host < C.nhosts, "bad host %zu", host);
-  const cpu_host *h = &C.hosts[host];
+  ASSERTF(kworld.cpu.initialized && host < kworld.cpu.nhosts, "bad host %zu", host);
+  const cpu_host *h = &kworld.cpu.hosts[host];
   if (h->cnst)
     return h->speed;
   double speed;
@@ -115,8 +102,8 @@ double cpu_host_speed(size_t host)
 
 int cpu_host_cores(size_t host)
 {
-  ASSERTF(C.initialized && host < C.nhosts, "bad host %zu", host);
-  const cpu_host *h = &C.hosts[host];
+  ASSERTF(kworld.cpu.initialized && host < kworld.cpu.nhosts, "bad host %zu", host);
+  const cpu_host *h = &kworld.cpu.hosts[host];
   if (h->cnst)
     return h->cores;
   double speed;
@@ -133,8 +120,8 @@ act_action *cpu_exec_start(size_t host, double flops, double bound, act_finish_f
   double b = h->speed;
   if (bound > 0 && bound < b)
     b = bound;
-  act_action *a = act_action_new(&C.model, flops, 0.0, 1.0, b, 1, fn, data);
-  lmm_expand(C.model.sys, h->cnst, a->var, 1.0);
+  act_action *a = act_action_new(&kworld.cpu.model, flops, 0.0, 1.0, b, 1, fn, data);
+  lmm_expand(kworld.cpu.model.sys, h->cnst, a->var, 1.0);
   LOG_DEBUG("exec %p: %.17g flops on host %zu (speed %g, %d cores, bound %g)", (void *)a, flops,
             host, h->speed, h->cores, b);
   return a;

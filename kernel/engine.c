@@ -16,6 +16,7 @@
 
 #include "kernel/context.h"
 #include "kernel/lmm.h"
+#include "kernel/world.h"
 #include "src/cfg.h"
 #include "src/heap.h"
 #include "src/invariant.h"
@@ -36,7 +37,7 @@ struct eng_actor {
   void *arg;
   void *data;
   actor_state state;
-  list_node alive_link; /* E.alive, creation order; then E.dead once ended */
+  list_node alive_link; /* kworld.engine.alive, creation order; then kworld.engine.dead once ended */
   list_node runq_link;
   eng_describe_fn describe;
   void *describe_data;
@@ -50,27 +51,6 @@ struct eng_timer {
   void *arg;
 };
 
-static struct {
-  bool initialized;
-  bool direct_switch; /* contexts/direct-switch */
-  double now;
-  double prec_timing;
-  double prec_work;
-  eng_actor *self;
-  list_node alive;
-  list_node dead;
-  list_node runq;
-  size_t alive_count;
-  unsigned long next_pid;
-  heap timers;
-  list_node models;
-  /* contexts of reaped actors not destroyed yet (see reap_dead) */
-  ctx **graveyard;
-  size_t ngrave, grave_cap;
-  void (*on_end)(eng_actor *a);
-  void (*on_switch)(eng_actor *to);
-  eng_stats stats;
-} E;
 
 void eng_declare_config(void)
 {
@@ -88,48 +68,48 @@ void eng_declare_config(void)
   lmm_declare_config();
 }
 
-static double now_hook(void) { return E.now; }
+static double now_hook(void) { return kworld.engine.now; }
 
 int eng_init(char *err, size_t errlen)
 {
-  ASSERTF(!E.initialized, "eng_init called twice without eng_shutdown");
+  ASSERTF(!kworld.engine.initialized, "eng_init called twice without eng_shutdown");
   eng_declare_config();
   if (ctx_factory_init(NULL, 0, err, errlen) != 0)
     return -1;
-  memset(&E, 0, sizeof E);
-  E.prec_timing = cfg_get_double("precision/timing");
-  E.prec_work = cfg_get_double("precision/work-amount");
-  E.direct_switch = cfg_get_bool("contexts/direct-switch");
-  list_init(&E.alive);
-  list_init(&E.dead);
-  list_init(&E.runq);
-  list_init(&E.models);
-  heap_init(&E.timers);
-  E.next_pid = 1;
-  E.initialized = true;
+  memset(&kworld.engine, 0, sizeof kworld.engine);
+  kworld.engine.prec_timing = cfg_get_double("precision/timing");
+  kworld.engine.prec_work = cfg_get_double("precision/work-amount");
+  kworld.engine.direct_switch = cfg_get_bool("contexts/direct-switch");
+  list_init(&kworld.engine.alive);
+  list_init(&kworld.engine.dead);
+  list_init(&kworld.engine.runq);
+  list_init(&kworld.engine.models);
+  heap_init(&kworld.engine.timers);
+  kworld.engine.next_pid = 1;
+  kworld.engine.initialized = true;
   log_set_clock(now_hook);
   return 0;
 }
 
-bool eng_initialized(void) { return E.initialized; }
-double eng_now(void) { return E.now; }
-double eng_timing_precision(void) { return E.prec_timing; }
-double eng_work_precision(void) { return E.prec_work; }
-eng_actor *eng_self(void) { return E.self; }
+bool eng_initialized(void) { return kworld.engine.initialized; }
+double eng_now(void) { return kworld.engine.now; }
+double eng_timing_precision(void) { return kworld.engine.prec_timing; }
+double eng_work_precision(void) { return kworld.engine.prec_work; }
+eng_actor *eng_self(void) { return kworld.engine.self; }
 const char *eng_actor_name(const eng_actor *a) { return a->name; }
 unsigned long eng_actor_pid(const eng_actor *a) { return a->pid; }
 void *eng_actor_data(const eng_actor *a) { return a->data; }
 void eng_actor_set_data(eng_actor *a, void *data) { a->data = data; }
 bool eng_actor_is_blocked(const eng_actor *a) { return a->state == A_BLOCKED; }
-size_t eng_actor_count(void) { return E.alive_count; }
-void eng_get_stats(eng_stats *out) { *out = E.stats; }
-void eng_on_actor_end(void (*hook)(eng_actor *a)) { E.on_end = hook; }
-void eng_on_switch(void (*hook)(eng_actor *to)) { E.on_switch = hook; }
+size_t eng_actor_count(void) { return kworld.engine.alive_count; }
+void eng_get_stats(eng_stats *out) { *out = kworld.engine.stats; }
+void eng_on_actor_end(void (*hook)(eng_actor *a)) { kworld.engine.on_end = hook; }
+void eng_on_switch(void (*hook)(eng_actor *to)) { kworld.engine.on_switch = hook; }
 
 void eng_model_register(eng_model *m)
 {
-  ASSERT(E.initialized);
-  list_push_back(&E.models, &m->link);
+  ASSERT(kworld.engine.initialized);
+  list_push_back(&kworld.engine.models, &m->link);
 }
 
 void eng_model_unregister(eng_model *m)
@@ -141,31 +121,31 @@ void eng_model_unregister(eng_model *m)
 /* Pops the next runnable actor and makes it the running one; the maestro when none. */
 static ctx *next_context(void)
 {
-  list_node *n = list_pop_front(&E.runq);
+  list_node *n = list_pop_front(&kworld.engine.runq);
   if (!n) {
-    E.self = NULL;
-    if (E.on_switch)
-      E.on_switch(NULL);
+    kworld.engine.self = NULL;
+    if (kworld.engine.on_switch)
+      kworld.engine.on_switch(NULL);
     return ctx_maestro();
   }
   eng_actor *a = list_entry(n, eng_actor, runq_link);
   ASSERT(a->state == A_RUNNABLE);
   a->state = A_RUNNING;
-  E.self = a;
-  E.stats.actor_switches++;
-  if (E.on_switch)
-    E.on_switch(a);
+  kworld.engine.self = a;
+  kworld.engine.stats.actor_switches++;
+  if (kworld.engine.on_switch)
+    kworld.engine.on_switch(a);
   return a->context;
 }
 
 /* Where a stopping actor hands control: the next runnable actor, or the maestro. */
 static ctx *handoff_context(void)
 {
-  if (E.direct_switch)
+  if (kworld.engine.direct_switch)
     return next_context();
-  E.self = NULL;
-  if (E.on_switch)
-    E.on_switch(NULL);
+  kworld.engine.self = NULL;
+  if (kworld.engine.on_switch)
+    kworld.engine.on_switch(NULL);
   return ctx_maestro();
 }
 
@@ -174,8 +154,8 @@ static void switch_away(eng_actor *self)
 {
   ctx *to = handoff_context();
   ctx_switch(self->context, to);
-  /* resumed: whoever switched to us set E.self */
-  ASSERT(E.self == self && self->state == A_RUNNING);
+  /* resumed: whoever switched to us set kworld.engine.self */
+  ASSERT(kworld.engine.self == self && self->state == A_RUNNING);
 }
 
 static void empty_graveyard(void);
@@ -184,8 +164,8 @@ static void make_dead(eng_actor *a)
 {
   a->state = A_DEAD;
   list_remove(&a->alive_link);
-  list_push_back(&E.dead, &a->alive_link);
-  E.alive_count--;
+  list_push_back(&kworld.engine.dead, &a->alive_link);
+  kworld.engine.alive_count--;
 }
 
 static void actor_entry(void *arg)
@@ -200,33 +180,33 @@ static void actor_entry(void *arg)
 
 eng_actor *eng_actor_create(const char *name, eng_actor_fn fn, void *arg)
 {
-  ASSERT(E.initialized);
+  ASSERT(kworld.engine.initialized);
   empty_graveyard(); /* their stacks can serve the new actor */
   eng_actor *a = xcalloc(1, sizeof *a);
   a->name = xstrdup(name);
-  a->pid = E.next_pid++;
+  a->pid = kworld.engine.next_pid++;
   a->fn = fn;
   a->arg = arg;
   a->context = ctx_create(actor_entry, a, a->name);
   a->state = A_RUNNABLE;
-  list_push_back(&E.alive, &a->alive_link);
-  list_push_back(&E.runq, &a->runq_link);
-  E.alive_count++;
+  list_push_back(&kworld.engine.alive, &a->alive_link);
+  list_push_back(&kworld.engine.runq, &a->runq_link);
+  kworld.engine.alive_count++;
   return a;
 }
 
 void eng_yield(void)
 {
-  eng_actor *self = E.self;
+  eng_actor *self = kworld.engine.self;
   ASSERTF(self, "eng_yield called from the maestro");
   self->state = A_RUNNABLE;
-  list_push_back(&E.runq, &self->runq_link);
+  list_push_back(&kworld.engine.runq, &self->runq_link);
   switch_away(self);
 }
 
 void eng_block(eng_describe_fn describe, void *data)
 {
-  eng_actor *self = E.self;
+  eng_actor *self = kworld.engine.self;
   ASSERTF(self, "eng_block called from the maestro");
   self->state = A_BLOCKED;
   self->describe = describe;
@@ -242,7 +222,7 @@ void eng_unblock(eng_actor *a)
           (int)a->state);
   a->state = A_RUNNABLE;
   a->on_kill = NULL;
-  list_push_back(&E.runq, &a->runq_link);
+  list_push_back(&kworld.engine.runq, &a->runq_link);
 }
 
 void eng_actor_on_kill(eng_actor *a, void (*hook)(eng_actor *a, void *data), void *data)
@@ -263,7 +243,7 @@ void eng_actor_kill(eng_actor *a)
   }
   if (a->state == A_RUNNABLE)
     list_remove(&a->runq_link);
-  bool self = (a == E.self);
+  bool self = (a == kworld.engine.self);
   make_dead(a);
   if (self) {
     /* never resumed: the maestro destroys the context when it reaps the dead */
@@ -294,10 +274,10 @@ static void sleep_describe(eng_actor *a, void *data, char *buf, size_t len)
 
 void eng_sleep(double duration)
 {
-  eng_actor *self = E.self;
+  eng_actor *self = kworld.engine.self;
   ASSERTF(self, "eng_sleep called from the maestro");
   ASSERTF(duration >= 0 && isfinite(duration), "bad sleep duration %g", duration);
-  struct sleep_state s = {.until = E.now + duration};
+  struct sleep_state s = {.until = kworld.engine.now + duration};
   s.timer = eng_timer_set(s.until, sleep_wake, self);
   eng_actor_on_kill(self, sleep_on_kill, &s);
   eng_block(sleep_describe, &s);
@@ -306,27 +286,27 @@ void eng_sleep(double duration)
 /* Timers */
 eng_timer *eng_timer_set(double date, eng_timer_fn cb, void *arg)
 {
-  ASSERTF(date >= E.now && !isnan(date), "timer date %.17g is before now (%.17g)", date, E.now);
+  ASSERTF(date >= kworld.engine.now && !isnan(date), "timer date %.17g is before now (%.17g)", date, kworld.engine.now);
   eng_timer *t = xmalloc(sizeof *t);
   heap_node_init(&t->hnode);
   t->cb = cb;
   t->arg = arg;
-  heap_push(&E.timers, &t->hnode, date);
+  heap_push(&kworld.engine.timers, &t->hnode, date);
   return t;
 }
 
 void eng_timer_cancel(eng_timer *t)
 {
   ASSERT(heap_contains(&t->hnode));
-  heap_remove(&E.timers, &t->hnode);
+  heap_remove(&kworld.engine.timers, &t->hnode);
   free(t);
 }
 
 /* Destroys the contexts that reap_dead set aside. */
 static void empty_graveyard(void)
 {
-  while (E.ngrave)
-    ctx_destroy(E.graveyard[--E.ngrave]);
+  while (kworld.engine.ngrave)
+    ctx_destroy(kworld.engine.graveyard[--kworld.engine.ngrave]);
 }
 
 /* Frees the ended actors. Their contexts are set aside rather than destroyed, until the
@@ -340,12 +320,12 @@ static void empty_graveyard(void)
 static void reap_dead(void)
 {
   list_node *n;
-  while ((n = list_pop_front(&E.dead))) {
+  while ((n = list_pop_front(&kworld.engine.dead))) {
     eng_actor *a = list_entry(n, eng_actor, alive_link);
-    if (E.on_end)
-      E.on_end(a);
-    XGROW(E.graveyard, E.grave_cap, E.ngrave + 1);
-    E.graveyard[E.ngrave++] = a->context;
+    if (kworld.engine.on_end)
+      kworld.engine.on_end(a);
+    XGROW(kworld.engine.graveyard, kworld.engine.grave_cap, kworld.engine.ngrave + 1);
+    kworld.engine.graveyard[kworld.engine.ngrave++] = a->context;
     free(a->name);
     free(a);
   }
@@ -356,8 +336,8 @@ static void report_deadlock(void)
   fprintf(stderr,
           "smpi: deadlock at simulated time %.9f s: the %zu remaining actor%s blocked and no "
           "event is pending:\n",
-          E.now, E.alive_count, E.alive_count == 1 ? " is" : "s are all");
-  list_foreach(n, &E.alive)
+          kworld.engine.now, kworld.engine.alive_count, kworld.engine.alive_count == 1 ? " is" : "s are all");
+  list_foreach(n, &kworld.engine.alive)
   {
     eng_actor *a = list_entry(n, eng_actor, alive_link);
     char what[512] = "blocked";
@@ -370,48 +350,48 @@ static void report_deadlock(void)
 
 int eng_run(void)
 {
-  ASSERT(E.initialized && E.self == NULL);
+  ASSERT(kworld.engine.initialized && kworld.engine.self == NULL);
   for (;;) {
-    if (!list_empty(&E.runq))
-      E.stats.scheduling_rounds++;
+    if (!list_empty(&kworld.engine.runq))
+      kworld.engine.stats.scheduling_rounds++;
     /* with direct switching, one switch runs the whole round */
-    while (!list_empty(&E.runq)) {
+    while (!list_empty(&kworld.engine.runq)) {
       ctx_switch(ctx_maestro(), next_context());
-      ASSERT(E.self == NULL);
+      ASSERT(kworld.engine.self == NULL);
     }
-    if (!list_empty(&E.dead))
+    if (!list_empty(&kworld.engine.dead))
       reap_dead();
-    if (E.alive_count == 0)
+    if (kworld.engine.alive_count == 0)
       return ENG_OK;
 
     double next = INFINITY;
-    list_foreach(n, &E.models)
+    list_foreach(n, &kworld.engine.models)
     {
       eng_model *m = list_entry(n, eng_model, link);
-      double d = m->ops->next_event(m, E.now);
+      double d = m->ops->next_event(m, kworld.engine.now);
       if (d >= 0 && d < next)
         next = d;
     }
-    if (heap_size(&E.timers) && heap_top_key(&E.timers) < next)
-      next = heap_top_key(&E.timers);
+    if (heap_size(&kworld.engine.timers) && heap_top_key(&kworld.engine.timers) < next)
+      next = heap_top_key(&kworld.engine.timers);
     if (next == INFINITY) {
-      if (!list_empty(&E.runq)) /* a model callback woke somebody */
+      if (!list_empty(&kworld.engine.runq)) /* a model callback woke somebody */
         continue;
       report_deadlock();
       return ENG_DEADLOCK;
     }
-    ASSERTF(next >= E.now - E.prec_timing, "next event %.17g is in the past (now %.17g)", next, E.now);
-    if (next > E.now)
-      E.now = next;
-    E.stats.events++;
-    LOG_DEBUG("clock -> %.17g", E.now);
-    list_foreach(n, &E.models)
+    ASSERTF(next >= kworld.engine.now - kworld.engine.prec_timing, "next event %.17g is in the past (now %.17g)", next, kworld.engine.now);
+    if (next > kworld.engine.now)
+      kworld.engine.now = next;
+    kworld.engine.stats.events++;
+    LOG_DEBUG("clock -> %.17g", kworld.engine.now);
+    list_foreach(n, &kworld.engine.models)
     {
       eng_model *m = list_entry(n, eng_model, link);
-      m->ops->advance(m, E.now);
+      m->ops->advance(m, kworld.engine.now);
     }
-    while (heap_size(&E.timers) && heap_top_key(&E.timers) <= E.now) {
-      eng_timer *t = container_of(heap_pop(&E.timers), eng_timer, hnode);
+    while (heap_size(&kworld.engine.timers) && heap_top_key(&kworld.engine.timers) <= kworld.engine.now) {
+      eng_timer *t = container_of(heap_pop(&kworld.engine.timers), eng_timer, hnode);
       t->cb(t->arg);
       free(t);
     }
@@ -420,31 +400,31 @@ int eng_run(void)
 
 void eng_shutdown(void)
 {
-  if (!E.initialized)
+  if (!kworld.engine.initialized)
     return;
-  ASSERTF(E.self == NULL, "eng_shutdown called from an actor");
+  ASSERTF(kworld.engine.self == NULL, "eng_shutdown called from an actor");
   /* actors left alive (deadlock, early stop) are discarded without running their hooks */
   list_node *n;
-  while ((n = list_pop_front(&E.alive))) {
+  while ((n = list_pop_front(&kworld.engine.alive))) {
     eng_actor *a = list_entry(n, eng_actor, alive_link);
     if (list_linked(&a->runq_link))
       list_remove(&a->runq_link);
     a->state = A_DEAD;
-    list_push_back(&E.dead, &a->alive_link);
+    list_push_back(&kworld.engine.dead, &a->alive_link);
   }
-  E.alive_count = 0;
+  kworld.engine.alive_count = 0;
   reap_dead();
   empty_graveyard();
-  free(E.graveyard);
-  E.graveyard = NULL;
-  E.grave_cap = 0;
+  free(kworld.engine.graveyard);
+  kworld.engine.graveyard = NULL;
+  kworld.engine.grave_cap = 0;
   heap_node *h;
-  while ((h = heap_pop(&E.timers)))
+  while ((h = heap_pop(&kworld.engine.timers)))
     free(container_of(h, eng_timer, hnode));
-  heap_destroy(&E.timers);
-  while ((n = list_pop_front(&E.models)))
+  heap_destroy(&kworld.engine.timers);
+  while ((n = list_pop_front(&kworld.engine.models)))
     ;
   log_set_clock(NULL);
   ctx_factory_shutdown();
-  E.initialized = false;
+  kworld.engine.initialized = false;
 }

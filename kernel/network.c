@@ -33,6 +33,7 @@
 
 #include "kernel/factors.h"
 #include "kernel/route_cache.h"
+#include "kernel/world.h"
 #include "src/cfg.h"
 #include "src/invariant.h"
 #include "src/log.h"
@@ -49,41 +50,6 @@ LOG_DEFAULT_CATEGORY(network);
   "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;1426:1.61075;"    \
   "732:1.9503;257:1.95341;0:2.01467"
 
-typedef struct net_link {
-  lmm_constraint *cnst; /* NULL until a flow first crosses the link */
-  uint32_t stamp;       /* == N.stamp: already an element of the flow being built */
-  uint32_t pos;         /* its index in N.el_* then */
-} net_link;
-
-static struct {
-  bool initialized;
-  act_model model;
-  const route_table *rt;
-  net_model_kind kind;
-  /* factors: piecewise (SMPI) or constant (CM02, LV08) */
-  bool piecewise;
-  fac_func bw_factor, lat_factor;
-  double bw_const, lat_const;
-  double constant_delay; /* Constant model */
-  double weight_s;
-  double tcp_gamma;
-  bool crosstraffic;
-  /* links, lazily given a constraint */
-  net_link *links;
-  size_t nlinks;
-  size_t nconstraints;
-  /* scratch, reused by every message */
-  route_path fwd, back;
-  uint32_t stamp;
-  uint32_t *el_link;
-  double *el_coef;
-  size_t el_cap;
-  route_cache rc; /* (src, dst) -> elements and penalty (kernel/route_cache.h) */
-  /* the factors of the last message size: most messages of a run have the size of the one
-   * before (rings, shifts, collectives), and a piecewise lookup is a binary search */
-  double fac_bytes; /* -1: none yet */
-  double fac_lat, fac_bw;
-} N;
 
 void net_declare_config(void)
 {
@@ -164,7 +130,7 @@ static int route_compute(size_t src, size_t dst, rc_entry *e, char *err, size_t 
 
 int net_model_init(const route_table *rt, char *err, size_t errlen)
 {
-  ASSERTF(!N.initialized, "net_model_init called twice without net_model_shutdown");
+  ASSERTF(!kworld.net.initialized, "net_model_init called twice without net_model_shutdown");
   ASSERTF(eng_initialized(), "net_model_init before eng_init");
   net_declare_config();
 
@@ -201,157 +167,157 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
     }
   }
 
-  memset(&N, 0, sizeof N);
-  N.rt = rt;
-  N.kind = kind;
-  N.piecewise = kind == NET_MODEL_SMPI;
-  N.bw_factor = bwf;
-  N.lat_factor = latf;
-  N.bw_const = kind == NET_MODEL_CONSTANT ? 1.0 : bwc;
-  N.lat_const = kind == NET_MODEL_CONSTANT ? 1.0 : latc;
-  N.constant_delay = latc;
-  N.weight_s = weight_s;
-  N.tcp_gamma = gamma;
-  N.crosstraffic = cfg_get_bool("network/crosstraffic");
-  N.fac_bytes = -1;
-  route_cache_init(&N.rc, route_host_count(rt), weight_s, N.crosstraffic, route_compute);
-  N.nlinks = route_link_count(rt);
+  memset(&kworld.net, 0, sizeof kworld.net);
+  kworld.net.rt = rt;
+  kworld.net.kind = kind;
+  kworld.net.piecewise = kind == NET_MODEL_SMPI;
+  kworld.net.bw_factor = bwf;
+  kworld.net.lat_factor = latf;
+  kworld.net.bw_const = kind == NET_MODEL_CONSTANT ? 1.0 : bwc;
+  kworld.net.lat_const = kind == NET_MODEL_CONSTANT ? 1.0 : latc;
+  kworld.net.constant_delay = latc;
+  kworld.net.weight_s = weight_s;
+  kworld.net.tcp_gamma = gamma;
+  kworld.net.crosstraffic = cfg_get_bool("network/crosstraffic");
+  kworld.net.fac_bytes = -1;
+  route_cache_init(&kworld.net.rc, route_host_count(rt), weight_s, kworld.net.crosstraffic, route_compute);
+  kworld.net.nlinks = route_link_count(rt);
   /* calloc'ed: the pages of links no flow crosses are never touched */
-  N.links = xcalloc(N.nlinks ? N.nlinks : 1, sizeof *N.links);
-  route_path_init(&N.fwd);
-  route_path_init(&N.back);
-  act_model_init(&N.model, "network", eng_work_precision());
-  N.initialized = true;
+  kworld.net.links = xcalloc(kworld.net.nlinks ? kworld.net.nlinks : 1, sizeof *kworld.net.links);
+  route_path_init(&kworld.net.fwd);
+  route_path_init(&kworld.net.back);
+  act_model_init(&kworld.net.model, "network", eng_work_precision());
+  kworld.net.initialized = true;
   LOG_VERB("network model %s: weight-S %g, TCP-gamma %g, crosstraffic %d", name, weight_s,
-              gamma, N.crosstraffic);
+              gamma, kworld.net.crosstraffic);
   return 0;
 }
 
 void net_model_shutdown(void)
 {
-  if (!N.initialized)
+  if (!kworld.net.initialized)
     return;
-  act_model_destroy(&N.model);
-  fac_free(&N.bw_factor);
-  fac_free(&N.lat_factor);
-  route_path_free(&N.fwd);
-  route_path_free(&N.back);
-  free(N.links);
-  free(N.el_link);
-  free(N.el_coef);
-  route_cache_free(&N.rc);
-  memset(&N, 0, sizeof N);
+  act_model_destroy(&kworld.net.model);
+  fac_free(&kworld.net.bw_factor);
+  fac_free(&kworld.net.lat_factor);
+  route_path_free(&kworld.net.fwd);
+  route_path_free(&kworld.net.back);
+  free(kworld.net.links);
+  free(kworld.net.el_link);
+  free(kworld.net.el_coef);
+  route_cache_free(&kworld.net.rc);
+  memset(&kworld.net, 0, sizeof kworld.net);
 }
 
-bool net_model_initialized(void) { return N.initialized; }
-net_model_kind net_model_get_kind(void) { return N.kind; }
-act_model *net_act_model(void) { return &N.model; }
-size_t net_constraint_count(void) { return N.nconstraints; }
+bool net_model_initialized(void) { return kworld.net.initialized; }
+net_model_kind net_model_get_kind(void) { return kworld.net.kind; }
+act_model *net_act_model(void) { return &kworld.net.model; }
+size_t net_constraint_count(void) { return kworld.net.nconstraints; }
 
 void net_route_cache_stats(size_t *computed, size_t *mirrored)
 {
-  *computed = N.rc.computed;
-  *mirrored = N.rc.mirrored;
+  *computed = kworld.net.rc.computed;
+  *mirrored = kworld.net.rc.mirrored;
 }
 
 double net_bw_factor(double bytes)
 {
-  ASSERT(N.initialized);
-  return N.piecewise ? fac_factor(&N.bw_factor, bytes) : N.bw_const;
+  ASSERT(kworld.net.initialized);
+  return kworld.net.piecewise ? fac_factor(&kworld.net.bw_factor, bytes) : kworld.net.bw_const;
 }
 
 double net_lat_factor(double bytes)
 {
-  ASSERT(N.initialized);
-  return N.piecewise ? fac_factor(&N.lat_factor, bytes) : N.lat_const;
+  ASSERT(kworld.net.initialized);
+  return kworld.net.piecewise ? fac_factor(&kworld.net.lat_factor, bytes) : kworld.net.lat_const;
 }
 
 static lmm_constraint *link_constraint(uint32_t id)
 {
-  ASSERTF(id < N.nlinks, "link id %u out of range (%zu links)", id, N.nlinks);
-  net_link *l = &N.links[id];
+  ASSERTF(id < kworld.net.nlinks, "link id %u out of range (%zu links)", id, kworld.net.nlinks);
+  net_link *l = &kworld.net.links[id];
   if (!l->cnst) {
     double bw, lat;
     lmm_sharing sharing;
-    route_link_info(N.rt, id, &bw, &lat, &sharing);
+    route_link_info(kworld.net.rt, id, &bw, &lat, &sharing);
     ASSERTF(bw > 0 && isfinite(bw), "link %u: bandwidth %g", id, bw);
-    l->cnst = lmm_constraint_new(N.model.sys, (void *)(uintptr_t)(id + 1), bw, sharing);
-    N.nconstraints++;
+    l->cnst = lmm_constraint_new(kworld.net.model.sys, (void *)(uintptr_t)(id + 1), bw, sharing);
+    kworld.net.nconstraints++;
   }
   return l->cnst;
 }
 
-/* Adds coef of link id to the flow being built (N.el_*, *n elements so far). */
+/* Adds coef of link id to the flow being built (kworld.net.el_*, *n elements so far). */
 static void add_use(uint32_t id, double coef, size_t *n)
 {
   lmm_constraint *c = link_constraint(id);
-  net_link *l = &N.links[id];
-  if (l->stamp == N.stamp) {
-    double *e = &N.el_coef[l->pos];
+  net_link *l = &kworld.net.links[id];
+  if (l->stamp == kworld.net.stamp) {
+    double *e = &kworld.net.el_coef[l->pos];
     if (lmm_constraint_sharing(c) == LMM_FATPIPE)
       *e = coef > *e ? coef : *e;
     else
       *e += coef;
     return;
   }
-  if (*n == N.el_cap) {
-    N.el_cap = N.el_cap ? 2 * N.el_cap : 16;
-    N.el_link = xrealloc(N.el_link, N.el_cap * sizeof *N.el_link);
-    N.el_coef = xrealloc(N.el_coef, N.el_cap * sizeof *N.el_coef);
+  if (*n == kworld.net.el_cap) {
+    kworld.net.el_cap = kworld.net.el_cap ? 2 * kworld.net.el_cap : 16;
+    kworld.net.el_link = xrealloc(kworld.net.el_link, kworld.net.el_cap * sizeof *kworld.net.el_link);
+    kworld.net.el_coef = xrealloc(kworld.net.el_coef, kworld.net.el_cap * sizeof *kworld.net.el_coef);
   }
-  l->stamp = N.stamp;
+  l->stamp = kworld.net.stamp;
   l->pos = (uint32_t)*n;
-  N.el_link[*n] = id;
-  N.el_coef[*n] = coef;
+  kworld.net.el_link[*n] = id;
+  kworld.net.el_coef[*n] = coef;
   (*n)++;
 }
 
 static void next_stamp(void)
 {
-  if (++N.stamp == 0) { /* wrapped: forget every old stamp so none looks current */
-    for (size_t i = 0; i < N.nlinks; i++)
-      N.links[i].stamp = 0;
-    N.stamp = 1;
+  if (++kworld.net.stamp == 0) { /* wrapped: forget every old stamp so none looks current */
+    for (size_t i = 0; i < kworld.net.nlinks; i++)
+      kworld.net.links[i].stamp = 0;
+    kworld.net.stamp = 1;
   }
 }
 
 /* The route cache's fill function: looks the route src -> dst up (and dst -> src with
  * cross-traffic) and fills *e with the merged elements; e->n may exceed RC_ELEMS, in which
- * case only N.el_* hold them all. Returns -1 with a message in err when a route is
+ * case only kworld.net.el_* hold them all. Returns -1 with a message in err when a route is
  * missing. */
 static int route_compute(size_t src, size_t dst, rc_entry *e, char *err, size_t errlen)
 {
-  N.fwd.count = 0;
-  N.fwd.latency = 0;
-  if (route_get(N.rt, src, dst, &N.fwd, err, errlen) != 0)
+  kworld.net.fwd.count = 0;
+  kworld.net.fwd.latency = 0;
+  if (route_get(kworld.net.rt, src, dst, &kworld.net.fwd, err, errlen) != 0)
     return -1;
-  N.back.count = 0;
-  N.back.latency = 0;
-  if (N.crosstraffic && route_get(N.rt, dst, src, &N.back, err, errlen) != 0)
+  kworld.net.back.count = 0;
+  kworld.net.back.latency = 0;
+  if (kworld.net.crosstraffic && route_get(kworld.net.rt, dst, src, &kworld.net.back, err, errlen) != 0)
     return -1; /* err says "no route from 'b' to 'a'": the reverse one, for cross-traffic */
 
   /* elements, merged per link (see the top of this file) */
   next_stamp();
   size_t n = 0;
-  for (size_t i = 0; i < N.fwd.count; i++)
-    add_use(N.fwd.links[i], 1.0, &n);
-  for (size_t i = 0; i < N.back.count; i++)
-    add_use(N.back.links[i], RC_CROSS_TRAFFIC_COEF, &n);
+  for (size_t i = 0; i < kworld.net.fwd.count; i++)
+    add_use(kworld.net.fwd.links[i], 1.0, &n);
+  for (size_t i = 0; i < kworld.net.back.count; i++)
+    add_use(kworld.net.back.links[i], RC_CROSS_TRAFFIC_COEF, &n);
 
-  double penalty = N.fwd.latency;
-  for (size_t i = 0; i < N.fwd.count; i++)
-    penalty = route_cache_penalty_add(N.weight_s, penalty, N.links[N.fwd.links[i]].cnst);
-  ASSERTF(N.fwd.count < RC_MERGED && N.back.count < RC_MERGED,
-           "routes of %zu and %zu links", N.fwd.count, N.back.count);
-  e->nfwd = (uint16_t)N.fwd.count;
+  double penalty = kworld.net.fwd.latency;
+  for (size_t i = 0; i < kworld.net.fwd.count; i++)
+    penalty = route_cache_penalty_add(kworld.net.weight_s, penalty, kworld.net.links[kworld.net.fwd.links[i]].cnst);
+  ASSERTF(kworld.net.fwd.count < RC_MERGED && kworld.net.back.count < RC_MERGED,
+           "routes of %zu and %zu links", kworld.net.fwd.count, kworld.net.back.count);
+  e->nfwd = (uint16_t)kworld.net.fwd.count;
   e->n = (uint16_t)n;
-  e->nback = n == N.fwd.count + N.back.count ? (uint16_t)N.back.count : RC_MERGED;
-  e->lat = N.fwd.latency;
-  e->back_lat = N.back.latency;
+  e->nback = n == kworld.net.fwd.count + kworld.net.back.count ? (uint16_t)kworld.net.back.count : RC_MERGED;
+  e->lat = kworld.net.fwd.latency;
+  e->back_lat = kworld.net.back.latency;
   e->penalty = penalty;
   for (size_t i = 0; i < n && i < RC_ELEMS; i++) {
-    e->el[i].cnst = N.links[N.el_link[i]].cnst;
-    e->el[i].coef = N.el_coef[i];
+    e->el[i].cnst = kworld.net.links[kworld.net.el_link[i]].cnst;
+    e->el[i].coef = kworld.net.el_coef[i];
   }
   return 0;
 }
@@ -359,40 +325,40 @@ static int route_compute(size_t src, size_t dst, rc_entry *e, char *err, size_t 
 act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn fn, void *data,
                            char *err, size_t errlen)
 {
-  ASSERTF(N.initialized, "network model not initialized");
+  ASSERTF(kworld.net.initialized, "network model not initialized");
   ASSERTF(bytes >= 0 && isfinite(bytes), "bad message size %g", bytes);
-  size_t nhosts = route_host_count(N.rt);
+  size_t nhosts = route_host_count(kworld.net.rt);
   ASSERTF(src < nhosts && dst < nhosts, "host index out of range (%zu -> %zu, %zu hosts)", src,
           dst, nhosts);
 
-  if (N.kind == NET_MODEL_CONSTANT)
-    return act_action_new(&N.model, 0.0, N.constant_delay, 1.0, -1.0, 0, fn, data);
+  if (kworld.net.kind == NET_MODEL_CONSTANT)
+    return act_action_new(&kworld.net.model, 0.0, kworld.net.constant_delay, 1.0, -1.0, 0, fn, data);
 
-  const rc_entry *e = route_cache_get(&N.rc, src, dst, err, errlen);
+  const rc_entry *e = route_cache_get(&kworld.net.rc, src, dst, err, errlen);
   if (!e)
     return NULL;
-  if (bytes != N.fac_bytes) {
-    N.fac_lat = net_lat_factor(bytes);
-    N.fac_bw = net_bw_factor(bytes);
-    N.fac_bytes = bytes;
+  if (bytes != kworld.net.fac_bytes) {
+    kworld.net.fac_lat = net_lat_factor(bytes);
+    kworld.net.fac_bw = net_bw_factor(bytes);
+    kworld.net.fac_bytes = bytes;
   }
   double lat = e->lat;
-  double latency = lat * N.fac_lat;
-  double bwf = N.fac_bw;
+  double latency = lat * kworld.net.fac_lat;
+  double bwf = kworld.net.fac_bw;
   /* without a latency phase SimGrid creates the flow with penalty 1, and keeps it */
   double penalty = latency > 0 ? e->penalty : 1.0;
-  double bound = lat > 0 && N.tcp_gamma > 0 ? N.tcp_gamma / (2.0 * lat) : -1.0;
+  double bound = lat > 0 && kworld.net.tcp_gamma > 0 ? kworld.net.tcp_gamma / (2.0 * lat) : -1.0;
   /* a route without links (only latency): the message ends when the latency is paid */
   double work = e->nfwd ? bytes : 0.0;
 
-  act_action *a = act_action_new(&N.model, work, latency, penalty, bound, e->n, fn, data);
+  act_action *a = act_action_new(&kworld.net.model, work, latency, penalty, bound, e->n, fn, data);
   act_action_set_rate_factor(a, bwf);
   if (e->n <= RC_ELEMS)
     for (size_t i = 0; i < e->n; i++)
-      lmm_expand(N.model.sys, e->el[i].cnst, a->var, e->el[i].coef);
+      lmm_expand(kworld.net.model.sys, e->el[i].cnst, a->var, e->el[i].coef);
   else
     for (size_t i = 0; i < e->n; i++)
-      lmm_expand(N.model.sys, N.links[N.el_link[i]].cnst, a->var, N.el_coef[i]);
+      lmm_expand(kworld.net.model.sys, kworld.net.links[kworld.net.el_link[i]].cnst, a->var, kworld.net.el_coef[i]);
   LOG_DEBUG("comm %p: %zu -> %zu, %.17g B, %u links, latency %.17g, penalty %.17g, bound %g, "
             "bw factor %g",
             (void *)a, src, dst, bytes, e->nfwd, latency, penalty, bound, bwf);

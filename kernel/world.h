@@ -1,0 +1,113 @@
+/* The kernel's part of the world of one simulation: the engine (clock, actors, timers),
+ * the CPU model and the network model, in one object, kworld.
+ *
+ *   kworld.engine   engine.c    eng_init .. eng_shutdown      the clock, run queue, timers
+ *   kworld.cpu      cpu.c       cpu_model_init .. _shutdown   hosts' constraints
+ *   kworld.net      network.c   net_model_init .. _shutdown   links, factors, route cache
+ *
+ * Each module reads and writes only its own part; the rest of the simulator reaches them
+ * through the modules' functions (engine.h, cpu.h, network.h), never through this header.
+ * The MPI layer's part of the world is smpi/runtime/world.h (docs/architecture.md). */
+#ifndef SMPI_KERNEL_WORLD_H
+#define SMPI_KERNEL_WORLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/activity.h"
+#include "kernel/context.h"
+#include "kernel/engine.h"
+#include "kernel/factors.h"
+#include "kernel/lmm.h"
+#include "kernel/network.h"
+#include "kernel/route_cache.h"
+#include "kernel/routing.h"
+#include "src/heap.h"
+#include "src/list.h"
+
+/* ---- engine.c ---- */
+typedef struct eng_state {
+  bool initialized;
+  bool direct_switch; /* contexts/direct-switch */
+  double now;
+  double prec_timing;
+  double prec_work;
+  eng_actor *self;
+  list_node alive;
+  list_node dead;
+  list_node runq;
+  size_t alive_count;
+  unsigned long next_pid;
+  heap timers;
+  list_node models;
+  /* contexts of reaped actors not destroyed yet (see reap_dead) */
+  ctx **graveyard;
+  size_t ngrave, grave_cap;
+  void (*on_end)(eng_actor *a);
+  void (*on_switch)(eng_actor *to);
+  eng_stats stats;
+} eng_state;
+
+/* ---- cpu.c ---- */
+typedef struct cpu_host {
+  lmm_constraint *cnst; /* NULL until the host first computes */
+  double speed;         /* valid once cnst is set */
+  int cores;
+} cpu_host;
+
+typedef struct cpu_state {
+  bool initialized;
+  act_model model;
+  const route_table *rt;
+  cpu_host *hosts; /* calloc'ed: untouched entries cost no memory in practice */
+  size_t nhosts;
+  size_t nconstraints;
+} cpu_state;
+
+/* ---- network.c ---- */
+typedef struct net_link {
+  lmm_constraint *cnst; /* NULL until a flow first crosses the link */
+  uint32_t stamp;       /* == N.stamp: already an element of the flow being built */
+  uint32_t pos;         /* its index in N.el_* then */
+} net_link;
+
+typedef struct net_state {
+  bool initialized;
+  act_model model;
+  const route_table *rt;
+  net_model_kind kind;
+  /* factors: piecewise (SMPI) or constant (CM02, LV08) */
+  bool piecewise;
+  fac_func bw_factor, lat_factor;
+  double bw_const, lat_const;
+  double constant_delay; /* Constant model */
+  double weight_s;
+  double tcp_gamma;
+  bool crosstraffic;
+  /* links, lazily given a constraint */
+  net_link *links;
+  size_t nlinks;
+  size_t nconstraints;
+  /* scratch, reused by every message */
+  route_path fwd, back;
+  uint32_t stamp;
+  uint32_t *el_link;
+  double *el_coef;
+  size_t el_cap;
+  route_cache rc; /* (src, dst) -> elements and penalty (kernel/route_cache.h) */
+  /* the factors of the last message size: most messages of a run have the size of the one
+   * before (rings, shifts, collectives), and a piecewise lookup is a binary search */
+  double fac_bytes; /* -1: none yet */
+  double fac_lat, fac_bw;
+} net_state;
+
+typedef struct kernel_world {
+  eng_state engine;
+  cpu_state cpu;
+  net_state net;
+} kernel_world;
+
+extern kernel_world kworld;
+
+#endif
