@@ -1,5 +1,7 @@
 /* One-sided communication (RMA): windows (smpi/rma/win.c) and the operations and
- * synchronisations on them (smpi/rma/rma.c). Internal to the MPI layer.
+ * synchronisations on them (smpi/rma/rma.c). Internal to the MPI layer: the MPI functions
+ * on windows are in smpi/bindings/win.c, which checks the arguments, resolves the handles
+ * and calls the smpi_win_* functions declared at the end.
  *
  * Objects of one window of 3 ranks:
  *
@@ -136,5 +138,39 @@ void smpi_rma_shared_destroy(smpi_win_shared *sh);
 /* The state of the calling rank's epochs allows MPI_Win_free: MPI_SUCCESS or
  * MPI_ERR_RMA_SYNC. */
 int smpi_rma_can_free(const smpi_win *w);
+
+/* ---- what the MPI calls do once their arguments are checked ----
+ *
+ * Called by smpi/bindings/win.c with the window (and the other
+ * handles) resolved and every argument check of the call passed; output pointers are not
+ * NULL. The functions that can still fail (on the state of the epochs, of the window's
+ * memory, of the placement) report the error through the handler of the window (of the
+ * communicator for creation) as raised by fname, and return the code the call returns. */
+
+/* win.c: creation (collective over comm, which is an intracommunicator) and destruction */
+void smpi_win_create(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                     MPI_Win *win);
+void smpi_win_allocate(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info,
+                       void *baseptr, MPI_Win *win);
+/* MPI_ERR_RMA_SHARED when the members of comm are not on one host */
+int smpi_win_allocate_shared(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info,
+                             void *baseptr, MPI_Win *win, const char *fname);
+void smpi_win_create_dynamic(MPI_Comm comm, MPI_Info info, MPI_Win *win);
+/* MPI_ERR_RMA_SYNC while an epoch is open (the window stays); else frees it and sets *win
+ * to MPI_WIN_NULL, returning what the attribute delete callbacks returned */
+int smpi_win_free(smpi_win *w, MPI_Win *win, const char *fname);
+
+/* win.c: the other window calls (dynamic windows, shared memory, names, info, errors) */
+int smpi_win_attach(smpi_win *w, void *base, MPI_Aint size, const char *fname);
+int smpi_win_detach(smpi_win *w, const void *base, const char *fname);
+void smpi_win_shared_query(const smpi_win *w, int rank, MPI_Aint *size, int *disp_unit,
+                           void *baseptr);
+void smpi_win_set_name(smpi_win *w, const char *name);
+void smpi_win_get_name(const smpi_win *w, char *name, int *resultlen);
+void smpi_win_get_group(const smpi_win *w, MPI_Group *group);
+void smpi_win_set_info(smpi_win *w, MPI_Info info);
+void smpi_win_get_info(const smpi_win *w, MPI_Info *info_used);
+void smpi_win_set_errhandler(smpi_win *w, smpi_errhandler *e);
+void smpi_win_get_errhandler(const smpi_win *w, MPI_Errhandler *errhandler);
 
 #endif
