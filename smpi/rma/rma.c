@@ -1,4 +1,5 @@
-/* rma.c: one-sided operations and synchronisations, timed as messages of the network model.
+/* rma.c: one-sided operations and synchronisations, timed as messages of the network model
+ * (what the MPI calls do once smpi/bindings/rma.c checked their arguments).
  *
  * Every message below is a flow of payload + 16 bytes (the same envelope as point-to-point)
  * from the origin's host to the target's or back, sharing the links with all other
@@ -32,7 +33,6 @@
 #include <string.h>
 
 #include "kernel/network.h"
-#include "smpi/bindings/call.h"
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/mpi/datatype.h"
 #include "smpi/mpi/datatype_impl.h"
@@ -347,10 +347,8 @@ static void ctl_send(smpi_win_shared *sh, ctl_kind kind, int from, int to, int l
 
 /* ---- data operations ---- */
 
-typedef enum { OP_PUT, OP_GET, OP_ACC, OP_GACC, OP_CAS } op_kind;
-
 typedef struct rma_op {
-  op_kind kind;
+  rma_op_kind kind;
   smpi_win_shared *sh;
   int origin, target;          /* window ranks */
   int origin_world, target_world;
@@ -446,19 +444,19 @@ static void op_execute(rma_op *o)
 {
   char *t = smpi_privatize_translate(o->target_world, o->taddr);
   switch (o->kind) {
-  case OP_PUT:
+  case RMA_OP_PUT:
     smpi_dt_unpack(o->data, o->bytes < o->tbytes ? o->bytes : o->tbytes, t, o->tcount, o->tdt);
     break;
-  case OP_GET:
+  case RMA_OP_GET:
     o->rbytes = o->tbytes;
     o->result = xmalloc(o->rbytes ? o->rbytes : 1);
     smpi_dt_pack(t, o->tcount, o->tdt, o->result);
     break;
-  case OP_ACC:
-  case OP_GACC: {
+  case RMA_OP_ACC:
+  case RMA_OP_GACC: {
     unsigned char *cur = xmalloc(o->tbytes ? o->tbytes : 1);
     smpi_dt_pack(t, o->tcount, o->tdt, cur);
-    if (o->kind == OP_GACC) {
+    if (o->kind == RMA_OP_GACC) {
       o->rbytes = o->tbytes;
       o->result = xmalloc(o->rbytes ? o->rbytes : 1);
       memcpy(o->result, cur, o->tbytes);
@@ -470,7 +468,7 @@ static void op_execute(rma_op *o)
     free(cur);
     break;
   }
-  case OP_CAS: {
+  case RMA_OP_CAS: {
     size_t esz = o->tbytes;
     o->rbytes = esz;
     o->result = xmalloc(esz ? esz : 1);
@@ -486,7 +484,7 @@ static void op_landed_done(rma_op *o)
 {
   rma_pair *p = o->pair;
   bool origin_self = o->origin == o->target;
-  if (o->kind == OP_PUT || o->kind == OP_ACC || origin_self) {
+  if (o->kind == RMA_OP_PUT || o->kind == RMA_OP_ACC || origin_self) {
     p->inflight--;
     op_complete(o);
   } else {
@@ -499,7 +497,7 @@ static void op_landed_done(rma_op *o)
 static void op_land(rma_op *o)
 {
   rma_pair *p = o->pair;
-  bool ordered = o->kind == OP_ACC || o->kind == OP_GACC || o->kind == OP_CAS;
+  bool ordered = o->kind == RMA_OP_ACC || o->kind == RMA_OP_GACC || o->kind == RMA_OP_CAS;
   if (ordered && o->acc_seq != p->acc_applied) {
     /* an earlier accumulate of this origin is still on its way: keep issue order */
     list_node *it = p->acc_held.next;
@@ -531,7 +529,7 @@ static void op_issue(smpi_win *ow, rma_op *o)
   p2p_ensure_init();
   o->pair = pair_of(ow->sh, o->origin, o->target);
   rma_pair *p = o->pair;
-  if (o->kind == OP_ACC || o->kind == OP_GACC || o->kind == OP_CAS)
+  if (o->kind == RMA_OP_ACC || o->kind == RMA_OP_GACC || o->kind == RMA_OP_CAS)
     o->acc_seq = p->acc_issued++;
   ow->outstanding++;
   ow->local_outstanding++;
@@ -539,7 +537,7 @@ static void op_issue(smpi_win *ow, rma_op *o)
   p->inflight++;
   p->pending++;
   p->local_pending++;
-  if ((o->kind == OP_PUT || o->kind == OP_ACC) && o->origin != o->target) {
+  if ((o->kind == RMA_OP_PUT || o->kind == RMA_OP_ACC) && o->origin != o->target) {
     p->need_ack = true;
     if (!p->dirty_listed) {
       p->dirty_listed = true;
@@ -551,33 +549,18 @@ static void op_issue(smpi_win *ow, rma_op *o)
     op_land(o);
     return;
   }
-  if (o->bytes > 0 && (o->kind == OP_PUT || o->kind == OP_ACC || o->kind == OP_GACC)) {
+  if (o->bytes > 0 && (o->kind == RMA_OP_PUT || o->kind == RMA_OP_ACC || o->kind == RMA_OP_GACC)) {
     /* the sender's overhead of the data message, as for a detached send in SimGrid */
     smpi_sleep_now(fac_overhead(&P2P.os, (double)o->bytes));
   }
   send_flow(o->origin_world, o->target_world, o->bytes, op_arrive, o);
   /* data below smpi/send-is-detached-thresh was copied: the origin buffer is free at once,
    * as for a detached send; above, it is free when the data has left (landed) */
-  if ((o->kind == OP_PUT || o->kind == OP_ACC) && (long)o->bytes < P2P.detached_thresh)
+  if ((o->kind == RMA_OP_PUT || o->kind == RMA_OP_ACC) && (long)o->bytes < P2P.detached_thresh)
     op_local_complete(o);
 }
 
-/* ---- checks ---- */
-
-#define WIN_FAIL(w, code) SMPI_RETURN(smpi_win_error((w), (code), smpi_fname_))
-#define WIN_FAILF(w, code, ...) SMPI_RETURN(smpi_win_errorf((w), (code), smpi_fname_, __VA_ARGS__))
-#define WIN_CHECK(cond, w, code)                                                           \
-  do {                                                                                     \
-    if (!(cond))                                                                           \
-      WIN_FAIL(w, code);                                                                   \
-  } while (0)
-#define WIN_GET(h)                                                                         \
-  ({                                                                                       \
-    smpi_win *smpi_w_ = smpi_win_get(h);                                                   \
-    if (!smpi_w_)                                                                          \
-      SMPI_FAIL(MPI_COMM_WORLD, MPI_ERR_WIN);                                              \
-    smpi_w_;                                                                               \
-  })
+/* ---- communication calls ---- */
 
 static bool in_group(const smpi_group *g, const smpi_win *w, int target)
 {
@@ -603,15 +586,6 @@ static int check_epoch(smpi_win *w, int target, bool request_based)
   case RMA_ACC_LOCK_ALL: return MPI_SUCCESS;
   }
   return MPI_ERR_RMA_SYNC;
-}
-
-static int check_type(MPI_Datatype h, smpi_dt **out)
-{
-  smpi_dt *dt = smpi_dt_get(h);
-  if (!dt || !smpi_dt_is_committed(dt))
-    return MPI_ERR_TYPE;
-  *out = dt;
-  return MPI_SUCCESS;
 }
 
 /* Byte range [lo, hi) that count elements of dt touch, relative to the buffer address. */
@@ -642,61 +616,10 @@ static int fence_assert_of(const smpi_win *t, unsigned long seq)
   return 0;
 }
 
-typedef struct op_args {
-  op_kind kind;
-  const void *oaddr;
-  int ocount;
-  MPI_Datatype odt;
-  const void *caddr; /* CAS compare */
-  void *raddr;
-  int rcount;
-  MPI_Datatype rdt;
-  int target;
-  MPI_Aint disp;
-  int tcount;
-  MPI_Datatype tdt;
-  MPI_Op op;
-  MPI_Request *request; /* request-based variants */
-} op_args;
-
-/* Everything the RMA communication calls share: checks, then issue. Returns the error code
- * (reported through the window's handler by the caller) or MPI_SUCCESS. */
-static int rma_call(smpi_win *w, op_args *a, const char *fname)
+int smpi_rma_issue(smpi_win *w, const smpi_rma_args *a, const char *fname)
 {
-  smpi_dt *odt = NULL, *tdt = NULL, *rdt = NULL;
-  bool has_origin = a->kind != OP_GET;
-  bool has_result = a->kind == OP_GET || a->kind == OP_GACC || a->kind == OP_CAS;
-  if (a->request)
-    *a->request = MPI_REQUEST_NULL;
-  if (a->ocount < 0 || a->tcount < 0 || a->rcount < 0)
-    return smpi_win_error(w, MPI_ERR_COUNT, fname);
-  if (a->target != MPI_PROC_NULL && (a->target < 0 || a->target >= w->sh->n))
-    return smpi_win_errorf(w, MPI_ERR_RANK, fname, "target %d with %d ranks", a->target, w->sh->n);
-  if (a->kind == OP_GET) {
-    if (check_type(a->rdt, &rdt) || check_type(a->tdt, &tdt))
-      return smpi_win_error(w, MPI_ERR_TYPE, fname);
-  } else {
-    if (check_type(a->odt, &odt) || check_type(a->tdt, &tdt) ||
-        (a->kind == OP_GACC || a->kind == OP_CAS ? check_type(a->rdt, &rdt) : 0))
-      return smpi_win_error(w, MPI_ERR_TYPE, fname);
-  }
-  if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC && a->disp < 0)
-    return smpi_win_errorf(w, MPI_ERR_DISP, fname, "target_disp %ld", (long)a->disp);
-  MPI_Datatype basic = MPI_DATATYPE_NULL;
-  smpi_op *op = NULL;
-  if (a->kind == OP_ACC || a->kind == OP_GACC) {
-    op = smpi_op_get(a->op);
-    if (!op || !smpi_op_is_predefined(op) || (a->kind == OP_ACC && a->op == MPI_NO_OP))
-      return smpi_win_errorf(w, MPI_ERR_OP, fname, "not a predefined operation");
-    basic = smpi_dt_basic_type(tdt);
-    MPI_Datatype obasic = a->oaddr && a->op != MPI_NO_OP ? smpi_dt_basic_type(odt) : basic;
-    if (basic == MPI_DATATYPE_NULL || (a->ocount > 0 && a->op != MPI_NO_OP && obasic != basic))
-      return smpi_win_errorf(w, MPI_ERR_TYPE, fname,
-                             "origin and target must consist of one same predefined type");
-    if (!smpi_op_allows(a->op, basic))
-      return smpi_win_errorf(w, MPI_ERR_OP, fname, "operation not defined on %s",
-                             smpi_dt_name(smpi_dt_get(basic)));
-  }
+  bool has_origin = a->kind != RMA_OP_GET;
+  bool has_result = a->kind == RMA_OP_GET || a->kind == RMA_OP_GACC || a->kind == RMA_OP_CAS;
   if (a->target == MPI_PROC_NULL)
     return MPI_SUCCESS;
   if (check_epoch(w, a->target, a->request != NULL) != MPI_SUCCESS)
@@ -704,14 +627,14 @@ static int rma_call(smpi_win *w, op_args *a, const char *fname)
                            a->request ? " (request-based operations need a passive-target epoch)" : "");
   smpi_win *t = w->sh->members[a->target];
   ASSERT(t);
-  if ((a->kind == OP_PUT || a->kind == OP_ACC || a->kind == OP_GACC) &&
+  if ((a->kind == RMA_OP_PUT || a->kind == RMA_OP_ACC || a->kind == RMA_OP_GACC) &&
       ((t->posted && (t->post_assert & MPI_MODE_NOPUT) && w->access == RMA_ACC_START) ||
        (w->access == RMA_ACC_FENCE && (fence_assert_of(t, w->fence_seq) & MPI_MODE_NOPUT))) &&
-      !(a->kind == OP_GACC && a->op == MPI_NO_OP))
+      !(a->kind == RMA_OP_GACC && a->op == MPI_NO_OP))
     return smpi_win_errorf(w, MPI_ERR_RMA_CONFLICT, fname,
                            "rank %d exposed its window with MPI_MODE_NOPUT", a->target);
   MPI_Aint lo, hi;
-  span_of(tdt, (size_t)a->tcount, &lo, &hi);
+  span_of(a->tdt, a->tcount, &lo, &hi);
   int err;
   char *taddr = smpi_win_target_addr(t, a->disp, lo, hi, &err);
   if (!taddr && err != MPI_SUCCESS)
@@ -726,22 +649,22 @@ static int rma_call(smpi_win *w, op_args *a, const char *fname)
   o->origin_world = w->world;
   o->target_world = t->world;
   o->taddr = taddr;
-  o->tcount = (size_t)a->tcount;
-  o->tdt = tdt;
-  smpi_dt_ref(tdt);
-  o->tbytes = o->tcount * smpi_dt_size(tdt);
+  o->tcount = a->tcount;
+  o->tdt = a->tdt;
+  smpi_dt_ref(a->tdt);
+  o->tbytes = o->tcount * smpi_dt_size(a->tdt);
   o->oph = a->op;
-  o->basic = basic;
-  if (op) {
-    o->op = op;
-    smpi_op_ref(op);
+  o->basic = a->basic;
+  if (a->op_obj) {
+    o->op = a->op_obj;
+    smpi_op_ref(a->op_obj);
   }
-  if (has_origin && a->kind != OP_CAS && !(a->kind == OP_GACC && a->op == MPI_NO_OP)) {
-    o->bytes = (size_t)a->ocount * smpi_dt_size(odt);
+  if (has_origin && a->kind != RMA_OP_CAS && !(a->kind == RMA_OP_GACC && a->op == MPI_NO_OP)) {
+    o->bytes = a->ocount * smpi_dt_size(a->odt);
     o->data = xmalloc(o->bytes ? o->bytes : 1);
-    smpi_dt_pack(a->oaddr, (size_t)a->ocount, odt, o->data);
-  } else if (a->kind == OP_CAS) {
-    size_t esz = smpi_dt_size(odt);
+    smpi_dt_pack(a->oaddr, a->ocount, a->odt, o->data);
+  } else if (a->kind == RMA_OP_CAS) {
+    size_t esz = smpi_dt_size(a->odt);
     o->bytes = 2 * esz;
     o->data = xmalloc(o->bytes);
     memcpy(o->data, a->oaddr, esz);
@@ -749,9 +672,9 @@ static int rma_call(smpi_win *w, op_args *a, const char *fname)
   }
   if (has_result) {
     o->raddr = a->raddr;
-    o->rcount = (size_t)a->rcount;
-    o->rdt = rdt;
-    smpi_dt_ref(rdt);
+    o->rcount = a->rcount;
+    o->rdt = a->rdt;
+    smpi_dt_ref(a->rdt);
   }
   if (a->request) {
     smpi_req *r = p2p_req_new(REQ_SEND, NULL, 0, NULL, MPI_PROC_NULL, 0, w->c, 0, fname);
@@ -764,151 +687,10 @@ static int rma_call(smpi_win *w, op_args *a, const char *fname)
   return MPI_SUCCESS;
 }
 
-/* ---- MPI communication calls ---- */
-
-int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_count,
-             MPI_Datatype target_datatype, MPI_Win win)
-{
-  SMPI_ENTER("MPI_Put");
-  smpi_win *w = WIN_GET(win);
-  op_args a = {.kind = OP_PUT, .oaddr = origin_addr, .ocount = origin_count,
-               .odt = origin_datatype, .target = target_rank, .disp = target_disp,
-               .tcount = target_count, .tdt = target_datatype, .op = MPI_REPLACE};
-  SMPI_RETURN(rma_call(w, &a, smpi_fname_));
-}
-
-int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-              int target_rank, MPI_Aint target_disp, int target_count,
-              MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
-{
-  SMPI_ENTER("MPI_Rput");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(request, w, MPI_ERR_ARG);
-  op_args a = {.kind = OP_PUT, .oaddr = origin_addr, .ocount = origin_count,
-               .odt = origin_datatype, .target = target_rank, .disp = target_disp,
-               .tcount = target_count, .tdt = target_datatype, .op = MPI_REPLACE,
-               .request = request};
-  SMPI_RETURN(rma_call(w, &a, smpi_fname_));
-}
-
-int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
-{
-  SMPI_ENTER("MPI_Get");
-  smpi_win *w = WIN_GET(win);
-  op_args a = {.kind = OP_GET, .raddr = origin_addr, .rcount = origin_count,
-               .rdt = origin_datatype, .target = target_rank, .disp = target_disp,
-               .tcount = target_count, .tdt = target_datatype, .op = MPI_NO_OP};
-  SMPI_RETURN(rma_call(w, &a, smpi_fname_));
-}
-
-int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-              MPI_Request *request)
-{
-  SMPI_ENTER("MPI_Rget");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(request, w, MPI_ERR_ARG);
-  op_args a = {.kind = OP_GET, .raddr = origin_addr, .rcount = origin_count,
-               .rdt = origin_datatype, .target = target_rank, .disp = target_disp,
-               .tcount = target_count, .tdt = target_datatype, .op = MPI_NO_OP,
-               .request = request};
-  SMPI_RETURN(rma_call(w, &a, smpi_fname_));
-}
-
-int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                    int target_rank, MPI_Aint target_disp, int target_count,
-                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-  SMPI_ENTER("MPI_Accumulate");
-  smpi_win *w = WIN_GET(win);
-  op_args a = {.kind = OP_ACC, .oaddr = origin_addr, .ocount = origin_count,
-               .odt = origin_datatype, .target = target_rank, .disp = target_disp,
-               .tcount = target_count, .tdt = target_datatype, .op = op};
-  SMPI_RETURN(rma_call(w, &a, smpi_fname_));
-}
-
-int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                     int target_rank, MPI_Aint target_disp, int target_count,
-                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
-{
-  SMPI_ENTER("MPI_Raccumulate");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(request, w, MPI_ERR_ARG);
-  op_args a = {.kind = OP_ACC, .oaddr = origin_addr, .ocount = origin_count,
-               .odt = origin_datatype, .target = target_rank, .disp = target_disp,
-               .tcount = target_count, .tdt = target_datatype, .op = op, .request = request};
-  SMPI_RETURN(rma_call(w, &a, smpi_fname_));
-}
-
-int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                        void *result_addr, int result_count, MPI_Datatype result_datatype,
-                        int target_rank, MPI_Aint target_disp, int target_count,
-                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
-{
-  SMPI_ENTER("MPI_Get_accumulate");
-  smpi_win *w = WIN_GET(win);
-  op_args a = {.kind = OP_GACC, .oaddr = origin_addr, .ocount = origin_count,
-               .odt = op == MPI_NO_OP && origin_count == 0 ? target_datatype : origin_datatype,
-               .raddr = result_addr, .rcount = result_count, .rdt = result_datatype,
-               .target = target_rank, .disp = target_disp, .tcount = target_count,
-               .tdt = target_datatype, .op = op};
-  SMPI_RETURN(rma_call(w, &a, smpi_fname_));
-}
-
-int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                         void *result_addr, int result_count, MPI_Datatype result_datatype,
-                         int target_rank, MPI_Aint target_disp, int target_count,
-                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-                         MPI_Request *request)
-{
-  SMPI_ENTER("MPI_Rget_accumulate");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(request, w, MPI_ERR_ARG);
-  op_args a = {.kind = OP_GACC, .oaddr = origin_addr, .ocount = origin_count,
-               .odt = op == MPI_NO_OP && origin_count == 0 ? target_datatype : origin_datatype,
-               .raddr = result_addr, .rcount = result_count, .rdt = result_datatype,
-               .target = target_rank, .disp = target_disp, .tcount = target_count,
-               .tdt = target_datatype, .op = op, .request = request};
-  SMPI_RETURN(rma_call(w, &a, smpi_fname_));
-}
-
-int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
-                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
-{
-  SMPI_ENTER("MPI_Fetch_and_op");
-  smpi_win *w = WIN_GET(win);
-  smpi_dt *dt = smpi_dt_get(datatype);
-  WIN_CHECK(dt && smpi_dt_basic_type(dt) == datatype, w, MPI_ERR_TYPE);
-  op_args a = {.kind = OP_GACC, .oaddr = origin_addr, .ocount = op == MPI_NO_OP ? 0 : 1,
-               .odt = datatype, .raddr = result_addr, .rcount = 1, .rdt = datatype,
-               .target = target_rank, .disp = target_disp, .tcount = 1, .tdt = datatype,
-               .op = op};
-  SMPI_RETURN(rma_call(w, &a, smpi_fname_));
-}
-
-int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
-                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
-                          MPI_Win win)
-{
-  SMPI_ENTER("MPI_Compare_and_swap");
-  smpi_win *w = WIN_GET(win);
-  smpi_dt *dt = smpi_dt_get(datatype);
-  WIN_CHECK(dt && smpi_dt_basic_type(dt) == datatype, w, MPI_ERR_TYPE);
-  /* C and Fortran integers, logicals, bytes (MPI 3.1 section 11.3.4): the types
-   * MPI_BAND or MPI_LAND is defined on */
-  if (!smpi_op_allows(MPI_BAND, datatype) && !smpi_op_allows(MPI_LAND, datatype))
-    WIN_FAILF(w, MPI_ERR_TYPE, "compare-and-swap on %s", smpi_dt_name(dt));
-  WIN_CHECK(origin_addr && compare_addr && result_addr, w, MPI_ERR_ARG);
-  op_args a = {.kind = OP_CAS, .oaddr = origin_addr, .ocount = 1, .odt = datatype,
-               .caddr = compare_addr, .raddr = result_addr, .rcount = 1, .rdt = datatype,
-               .target = target_rank, .disp = target_disp, .tcount = 1, .tdt = datatype,
-               .op = MPI_REPLACE};
-  SMPI_RETURN(rma_call(w, &a, smpi_fname_));
-}
-
 /* ---- synchronisation ---- */
+
+/* PMPI until collectives/ and mpi/ give internal entry points */
+static void rma_barrier(const smpi_win *w) { PMPI_Barrier(w->comm); }
 
 static bool cond_no_outstanding(smpi_win *w, void *arg)
 {
@@ -932,9 +714,6 @@ static bool cond_pair_local_zero(smpi_win *w, void *arg)
   return pair_of(w->sh, w->rank, *(int *)arg)->local_pending == 0;
 }
 
-#define ASSERT_BITS (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | \
-                     MPI_MODE_NOSUCCEED)
-
 int smpi_rma_can_free(const smpi_win *w)
 {
   if (w->access == RMA_ACC_START || w->access == RMA_ACC_LOCK || w->access == RMA_ACC_LOCK_ALL ||
@@ -943,29 +722,27 @@ int smpi_rma_can_free(const smpi_win *w)
   return MPI_SUCCESS;
 }
 
-int PMPI_Win_fence(int assert, MPI_Win win)
+int smpi_rma_fence(smpi_win *w, int assert, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_fence");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK((assert & ~ASSERT_BITS) == 0, w, MPI_ERR_ASSERT);
   if (w->access != RMA_ACC_NONE && w->access != RMA_ACC_FENCE_READY &&
       w->access != RMA_ACC_FENCE)
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "another access epoch is open");
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "another access epoch is open");
   if (w->posted)
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "an exposure epoch of MPI_Win_post is open");
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "an exposure epoch of MPI_Win_post is open");
   if ((assert & MPI_MODE_NOPRECEDE) && w->access == RMA_ACC_FENCE && w->issued > 0)
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "MPI_MODE_NOPRECEDE after %lu operations", w->issued);
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "MPI_MODE_NOPRECEDE after %lu operations",
+                           w->issued);
   /* the assertions of the epoch this fence opens, known to the others past the barrier */
   w->fence_seq++;
   w->fence_assert_prev = w->fence_assert;
   w->fence_assert = (assert & MPI_MODE_NOSUCCEED) ? 0 : assert;
   if (!(assert & MPI_MODE_NOPRECEDE)) {
     smpi_rma_wait_until(w, cond_no_outstanding, NULL, "MPI_Win_fence");
-    PMPI_Barrier(w->comm);
+    rma_barrier(w);
   }
   w->issued = 0;
   w->access = (assert & MPI_MODE_NOSUCCEED) ? RMA_ACC_NONE : RMA_ACC_FENCE_READY;
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
 /* The window ranks of a group's members; MPI_ERR_RANK (*bad set) when one is not a member. */
@@ -985,20 +762,16 @@ static int group_targets(smpi_win *w, smpi_group *g, int **out, int *n)
   return MPI_SUCCESS;
 }
 
-int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+int smpi_rma_post(smpi_win *w, smpi_group *g, int assert, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_post");
-  smpi_win *w = WIN_GET(win);
-  smpi_group *g = smpi_group_get(group); /* MPI_GROUP_EMPTY is a predefined handle */
-  WIN_CHECK(g, w, MPI_ERR_GROUP);
-  WIN_CHECK((assert & ~ASSERT_BITS) == 0, w, MPI_ERR_ASSERT);
   if (w->posted)
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "MPI_Win_post while an exposure epoch is open");
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname,
+                           "MPI_Win_post while an exposure epoch is open");
   if (w->access == RMA_ACC_FENCE)
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "a fence epoch is open");
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "a fence epoch is open");
   int *ranks, n;
   if (group_targets(w, g, &ranks, &n) != MPI_SUCCESS)
-    WIN_FAILF(w, MPI_ERR_RANK, "the group has a rank outside the window");
+    return smpi_win_errorf(w, MPI_ERR_RANK, fname, "the group has a rank outside the window");
   if (w->access == RMA_ACC_FENCE_READY)
     w->access = RMA_ACC_NONE;
   w->posted = true;
@@ -1008,7 +781,7 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     for (int i = 0; i < n; i++)
       ctl_send(w->sh, CTL_POST, w->rank, ranks[i], 0);
   free(ranks);
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
 typedef struct targets_arg {
@@ -1025,18 +798,13 @@ static bool cond_all_posted(smpi_win *w, void *arg)
   return true;
 }
 
-int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+int smpi_rma_start(smpi_win *w, smpi_group *g, int assert, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_start");
-  smpi_win *w = WIN_GET(win);
-  smpi_group *g = smpi_group_get(group); /* MPI_GROUP_EMPTY is a predefined handle */
-  WIN_CHECK(g, w, MPI_ERR_GROUP);
-  WIN_CHECK((assert & ~ASSERT_BITS) == 0, w, MPI_ERR_ASSERT);
   if (w->access != RMA_ACC_NONE && w->access != RMA_ACC_FENCE_READY)
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "another access epoch is open");
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "another access epoch is open");
   targets_arg t;
   if (group_targets(w, g, &t.ranks, &t.n) != MPI_SUCCESS)
-    WIN_FAILF(w, MPI_ERR_RANK, "the group has a rank outside the window");
+    return smpi_win_errorf(w, MPI_ERR_RANK, fname, "the group has a rank outside the window");
   w->access = RMA_ACC_START;
   w->start_group = smpi_group_ref(g);
   if (!(assert & MPI_MODE_NOCHECK)) {
@@ -1045,15 +813,13 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
       pair_of(w->sh, w->rank, t.ranks[i])->posts--;
   }
   free(t.ranks);
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
-int PMPI_Win_complete(MPI_Win win)
+int smpi_rma_complete(smpi_win *w, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_complete");
-  smpi_win *w = WIN_GET(win);
   if (w->access != RMA_ACC_START)
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "no MPI_Win_start epoch");
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "no MPI_Win_start epoch");
   int *ranks, n;
   int rc = group_targets(w, w->start_group, &ranks, &n);
   ASSERT(rc == MPI_SUCCESS);
@@ -1064,7 +830,7 @@ int PMPI_Win_complete(MPI_Win win)
   smpi_group_unref(w->start_group);
   w->start_group = NULL;
   w->access = RMA_ACC_NONE;
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
 static bool cond_completed(smpi_win *w, void *arg)
@@ -1082,24 +848,19 @@ static void end_exposure(smpi_win *w)
   w->post_assert = 0;
 }
 
-int PMPI_Win_wait(MPI_Win win)
+int smpi_rma_wait(smpi_win *w, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_wait");
-  smpi_win *w = WIN_GET(win);
   if (!w->posted)
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "no MPI_Win_post epoch");
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "no MPI_Win_post epoch");
   smpi_rma_wait_until(w, cond_completed, NULL, "MPI_Win_wait (waiting for MPI_Win_complete)");
   end_exposure(w);
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
-int PMPI_Win_test(MPI_Win win, int *flag)
+int smpi_rma_test(smpi_win *w, int *flag, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_test");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(flag, w, MPI_ERR_ARG);
   if (!w->posted)
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "no MPI_Win_post epoch");
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "no MPI_Win_post epoch");
   /* a polling call costs what MPI_Test costs, growing while it fails (smpi/test,
    * smpi/grow-injected-times) */
   p2p_test_inject();
@@ -1107,7 +868,7 @@ int PMPI_Win_test(MPI_Win win, int *flag)
   p2p_test_outcome(*flag);
   if (*flag)
     end_exposure(w);
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
 static bool cond_granted(smpi_win *w, void *arg)
@@ -1121,20 +882,15 @@ static bool cond_acked(smpi_win *w, void *arg)
   return p->ack && p->pending == 0;
 }
 
-int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+int smpi_rma_lock(smpi_win *w, int lock_type, int rank, int assert, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_lock");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(lock_type == MPI_LOCK_SHARED || lock_type == MPI_LOCK_EXCLUSIVE, w, MPI_ERR_LOCKTYPE);
-  WIN_CHECK(rank == MPI_PROC_NULL || (rank >= 0 && rank < w->sh->n), w, MPI_ERR_RANK);
-  WIN_CHECK((assert & ~ASSERT_BITS) == 0, w, MPI_ERR_ASSERT);
   if (w->access != RMA_ACC_NONE && w->access != RMA_ACC_FENCE_READY && w->access != RMA_ACC_LOCK)
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "another access epoch is open");
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "another access epoch is open");
   if (rank == MPI_PROC_NULL)
-    SMPI_RETURN(MPI_SUCCESS);
+    return MPI_SUCCESS;
   rma_pair *p = pair_of(w->sh, w->rank, rank);
   if (p->lock)
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "rank %d is locked already", rank);
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "rank %d is locked already", rank);
   w->access = RMA_ACC_LOCK;
   w->locks_held++;
   p->lock = lock_type;
@@ -1144,7 +900,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     ctl_send(w->sh, CTL_LOCK, w->rank, rank, lock_type);
     smpi_rma_wait_until(w, cond_granted, &rank, "MPI_Win_lock (waiting for the lock)");
   }
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
 /* Remote completion of the origin's operations to target: a flush (or unlock) round trip
@@ -1162,16 +918,13 @@ static void flush_target(smpi_win *w, int target, bool unlock, int lock_type)
   }
 }
 
-int PMPI_Win_unlock(int rank, MPI_Win win)
+int smpi_rma_unlock(smpi_win *w, int rank, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_unlock");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(rank == MPI_PROC_NULL || (rank >= 0 && rank < w->sh->n), w, MPI_ERR_RANK);
   if (rank == MPI_PROC_NULL)
-    SMPI_RETURN(MPI_SUCCESS);
+    return MPI_SUCCESS;
   rma_pair *p = pair_of(w->sh, w->rank, rank);
   if (w->access != RMA_ACC_LOCK || !p->lock)
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "rank %d is not locked", rank);
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "rank %d is not locked", rank);
   if (p->lock_nocheck)
     flush_target(w, rank, false, 0);
   else
@@ -1180,7 +933,7 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
   p->granted = false;
   if (--w->locks_held == 0)
     w->access = RMA_ACC_NONE;
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
 static bool cond_lock_all(smpi_win *w, void *arg)
@@ -1189,17 +942,14 @@ static bool cond_lock_all(smpi_win *w, void *arg)
   return ((rma_allreq *)arg)->granted;
 }
 
-int PMPI_Win_lock_all(int assert, MPI_Win win)
+int smpi_rma_lock_all(smpi_win *w, int assert, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_lock_all");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK((assert & ~ASSERT_BITS) == 0, w, MPI_ERR_ASSERT);
   if (w->access != RMA_ACC_NONE && w->access != RMA_ACC_FENCE_READY)
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "another access epoch is open");
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "another access epoch is open");
   w->access = RMA_ACC_LOCK_ALL;
   w->lock_all_nocheck = (assert & MPI_MODE_NOCHECK) != 0;
   if (w->lock_all_nocheck)
-    SMPI_RETURN(MPI_SUCCESS);
+    return MPI_SUCCESS;
   smpi_win_shared *sh = w->sh;
   if (sh->excl_held == 0) {
     sh->lock_all_held++;
@@ -1208,7 +958,7 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
     list_push_back(&sh->lock_all_queue, &q.link);
     smpi_rma_wait_until(w, cond_lock_all, &q, "MPI_Win_lock_all (waiting for exclusive locks)");
   }
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
 /* Flushes every target with unacknowledged operations, all round trips at once. */
@@ -1239,19 +989,17 @@ static void flush_all(smpi_win *w, const char *what)
   w->ndirty = 0;
 }
 
-int PMPI_Win_unlock_all(MPI_Win win)
+int smpi_rma_unlock_all(smpi_win *w, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_unlock_all");
-  smpi_win *w = WIN_GET(win);
   if (w->access != RMA_ACC_LOCK_ALL)
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "no MPI_Win_lock_all epoch");
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "no MPI_Win_lock_all epoch");
   flush_all(w, "MPI_Win_unlock_all");
   w->access = RMA_ACC_NONE;
   if (!w->lock_all_nocheck) {
     w->sh->lock_all_held--;
     after_release(w->sh);
   }
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
 static bool passive(const smpi_win *w)
@@ -1259,56 +1007,38 @@ static bool passive(const smpi_win *w)
   return w->access == RMA_ACC_LOCK || w->access == RMA_ACC_LOCK_ALL;
 }
 
-int PMPI_Win_flush(int rank, MPI_Win win)
+int smpi_rma_flush(smpi_win *w, int rank, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_flush");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(rank == MPI_PROC_NULL || (rank >= 0 && rank < w->sh->n), w, MPI_ERR_RANK);
   if (!passive(w) || (w->access == RMA_ACC_LOCK && rank != MPI_PROC_NULL &&
                       !pair_of(w->sh, w->rank, rank)->lock))
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "no passive-target epoch to rank %d", rank);
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "no passive-target epoch to rank %d", rank);
   if (rank != MPI_PROC_NULL)
     flush_target(w, rank, false, 0);
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
-int PMPI_Win_flush_all(MPI_Win win)
+int smpi_rma_flush_all(smpi_win *w, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_flush_all");
-  smpi_win *w = WIN_GET(win);
   if (!passive(w))
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "no passive-target epoch");
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "no passive-target epoch");
   flush_all(w, "MPI_Win_flush_all");
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
-int PMPI_Win_flush_local(int rank, MPI_Win win)
+int smpi_rma_flush_local(smpi_win *w, int rank, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_flush_local");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(rank == MPI_PROC_NULL || (rank >= 0 && rank < w->sh->n), w, MPI_ERR_RANK);
   if (!passive(w) || (w->access == RMA_ACC_LOCK && rank != MPI_PROC_NULL &&
                       !pair_of(w->sh, w->rank, rank)->lock))
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "no passive-target epoch to rank %d", rank);
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "no passive-target epoch to rank %d", rank);
   if (rank != MPI_PROC_NULL)
     smpi_rma_wait_until(w, cond_pair_local_zero, &rank, "MPI_Win_flush_local");
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
-int PMPI_Win_flush_local_all(MPI_Win win)
+int smpi_rma_flush_local_all(smpi_win *w, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_flush_local_all");
-  smpi_win *w = WIN_GET(win);
   if (!passive(w))
-    WIN_FAILF(w, MPI_ERR_RMA_SYNC, "no passive-target epoch");
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "no passive-target epoch");
   smpi_rma_wait_until(w, cond_no_local_outstanding, NULL, "MPI_Win_flush_local_all");
-  SMPI_RETURN(MPI_SUCCESS);
-}
-
-int PMPI_Win_sync(MPI_Win win)
-{
-  SMPI_ENTER("MPI_Win_sync");
-  (void)WIN_GET(win);
-  /* one address space, unified model: the copies are always in sync */
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }

@@ -1,13 +1,14 @@
 /* win.c: RMA windows — creation and destruction of the four flavors, attributes, names,
- * error handlers, info, groups, shared-memory queries and dynamic attachment.
+ * error handlers, info, groups, shared-memory queries and dynamic attachment (what the MPI
+ * calls do once smpi/bindings/win.c checked their arguments).
  *
  * Creation (every flavor) on a communicator of n ranks:
  *
- *     PMPI_Comm_dup(comm)              the window's private communicator (messages)
+ *     win_comm_dup(comm)               the window's private communicator (messages)
  *     sh = shared object "win:<ctx>"   the first member creates it, all n take it
  *     sh->members[rank] = this rank's smpi_win, a handle of its own
- *     shared flavor: PMPI_Allgather of the sizes (the block is laid out from them)
- *     PMPI_Barrier                     nobody targets a member before it registered
+ *     shared flavor: win_allgather_sizes (the block is laid out from them)
+ *     win_barrier                      nobody targets a member before it registered
  *
  * so creating a window costs what MPICH's costs in messages: a dup plus a synchronisation. */
 #include <stdarg.h>
@@ -16,7 +17,6 @@
 #include <string.h>
 
 #include "smpi/mpi/attr.h"
-#include "smpi/bindings/call.h"
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/mpi/handle.h"
 #include "smpi/runtime/world.h"
@@ -57,20 +57,6 @@ int smpi_win_errorf(smpi_win *w, int code, const char *fname, const char *fmt, .
   va_end(ap);
   return win_error_detail(w, code, fname, detail);
 }
-
-#define WIN_FAIL(w, code) SMPI_RETURN(smpi_win_error((w), (code), smpi_fname_))
-#define WIN_CHECK(cond, w, code)                                                           \
-  do {                                                                                     \
-    if (!(cond))                                                                           \
-      WIN_FAIL(w, code);                                                                   \
-  } while (0)
-#define WIN_GET(h)                                                                         \
-  ({                                                                                       \
-    smpi_win *smpi_w_ = smpi_win_get(h);                                                   \
-    if (!smpi_w_)                                                                          \
-      SMPI_FAIL(MPI_COMM_WORLD, MPI_ERR_WIN);                                              \
-    smpi_w_;                                                                               \
-  })
 
 /* ---- target addresses ---- */
 
@@ -115,6 +101,23 @@ static bool win_builtin(MPI_Win h, int keyval, void **value)
   }
 }
 
+/* ---- the window's communicator ---- */
+
+/* PMPI until collectives/ and mpi/ give internal entry points */
+static void win_comm_dup(MPI_Comm comm, MPI_Comm *dup) { PMPI_Comm_dup(comm, dup); }
+
+/* PMPI until collectives/ and mpi/ give internal entry points */
+static void win_comm_free(MPI_Comm *comm) { PMPI_Comm_free(comm); }
+
+/* PMPI until collectives/ and mpi/ give internal entry points */
+static void win_barrier(const smpi_win *w) { PMPI_Barrier(w->comm); }
+
+/* PMPI until collectives/ and mpi/ give internal entry points */
+static void win_allgather_sizes(const smpi_win *w, MPI_Aint size, MPI_Aint *sizes)
+{
+  PMPI_Allgather(&size, 1, MPI_AINT, sizes, 1, MPI_AINT, w->comm);
+}
+
 /* ---- creation ---- */
 
 static void *shared_new(void *arg)
@@ -130,31 +133,13 @@ static void *shared_new(void *arg)
   return sh;
 }
 
-/* Checks shared by the four creation calls; MPI_SUCCESS or the error (already reported). */
-static int check_create(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Win *win,
-                        bool sized, const char *fname)
-{
-  smpi_comm *c = smpi_comm_get(comm);
-  if (!c || smpi_comm_is_inter(c))
-    return smpi_comm_error(c ? comm : MPI_COMM_WORLD, MPI_ERR_COMM, fname);
-  if (!win)
-    return smpi_comm_error(comm, MPI_ERR_ARG, fname);
-  if (sized && size < 0)
-    return smpi_comm_errorf(comm, MPI_ERR_SIZE, fname, "size %ld", (long)size);
-  if (sized && disp_unit <= 0)
-    return smpi_comm_errorf(comm, MPI_ERR_DISP, fname, "disp_unit %d", disp_unit);
-  if (info != MPI_INFO_NULL && !smpi_info_valid(info))
-    return smpi_comm_error(comm, MPI_ERR_INFO, fname);
-  return MPI_SUCCESS;
-}
-
 /* The collective part common to every flavor: registers this rank's object. */
 static smpi_win *create_common(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit,
                                MPI_Info info, int flavor)
 {
   smpi_attr_set_win_builtin(win_builtin);
   smpi_win *w = xcalloc(1, sizeof *w);
-  PMPI_Comm_dup(comm, &w->comm);
+  win_comm_dup(comm, &w->comm);
   w->c = smpi_comm_get(w->comm);
   ASSERT(w->c);
   /* the dup's context id is the same on every member and unique: a key for the window */
@@ -180,57 +165,40 @@ static smpi_win *create_common(MPI_Comm comm, void *base, MPI_Aint size, int dis
   return w;
 }
 
-int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                    MPI_Win *win)
+void smpi_win_create(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                     MPI_Win *win)
 {
-  SMPI_ENTER("MPI_Win_create");
-  int rc = check_create(comm, size, disp_unit, info, win, true, smpi_fname_);
-  if (rc != MPI_SUCCESS)
-    SMPI_RETURN(rc);
   smpi_win *w = create_common(comm, base, size, disp_unit, info, MPI_WIN_FLAVOR_CREATE);
-  PMPI_Barrier(w->comm);
+  win_barrier(w);
   *win = w->handle;
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-                      MPI_Win *win)
+void smpi_win_allocate(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info,
+                       void *baseptr, MPI_Win *win)
 {
-  SMPI_ENTER("MPI_Win_allocate");
-  int rc = check_create(comm, size, disp_unit, info, win, true, smpi_fname_);
-  if (rc != MPI_SUCCESS)
-    SMPI_RETURN(rc);
-  SMPI_CHECK(baseptr, comm, MPI_ERR_ARG);
   void *base = xcalloc(1, size > 0 ? (size_t)size : 1);
   smpi_win *w = create_common(comm, base, size, disp_unit, info, MPI_WIN_FLAVOR_ALLOCATE);
   w->allocated = true;
-  PMPI_Barrier(w->comm);
+  win_barrier(w);
   *(void **)baseptr = base;
   *win = w->handle;
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                             void *baseptr, MPI_Win *win)
+int smpi_win_allocate_shared(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info,
+                             void *baseptr, MPI_Win *win, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_allocate_shared");
-  int rc = check_create(comm, size, disp_unit, info, win, true, smpi_fname_);
-  if (rc != MPI_SUCCESS)
-    SMPI_RETURN(rc);
-  SMPI_CHECK(baseptr, comm, MPI_ERR_ARG);
   /* load/store access needs one node: the members must share a simulated host, as the
    * ranks of MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) do */
   smpi_comm *c = smpi_comm_get(comm);
   size_t host0 = smpi_w.ranks[smpi_comm_local_world_rank(c, 0)].host;
   for (int i = 1; i < smpi_comm_size(c); i++)
     if (smpi_w.ranks[smpi_comm_local_world_rank(c, i)].host != host0)
-      SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_RMA_SHARED, smpi_fname_,
-                                   "ranks 0 and %d of the communicator are on different hosts",
-                                   i));
+      return smpi_comm_errorf(comm, MPI_ERR_RMA_SHARED, fname,
+                              "ranks 0 and %d of the communicator are on different hosts", i);
   smpi_win *w = create_common(comm, NULL, size, disp_unit, info, MPI_WIN_FLAVOR_SHARED);
   int n = w->sh->n;
   MPI_Aint *sizes = xmalloc((size_t)n * sizeof *sizes);
-  PMPI_Allgather(&size, 1, MPI_AINT, sizes, 1, MPI_AINT, w->comm);
+  win_allgather_sizes(w, size, sizes);
   /* contiguous layout, each part rounded up to 16 bytes */
   size_t total = 0, mine = 0;
   for (int i = 0; i < n; i++) {
@@ -242,34 +210,26 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
   if (!w->sh->shm)
     w->sh->shm = xcalloc(1, total ? total : 1);
   w->base = w->sh->shm + mine;
-  PMPI_Barrier(w->comm);
+  win_barrier(w);
   *(void **)baseptr = w->base;
   *win = w->handle;
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
-int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+void smpi_win_create_dynamic(MPI_Comm comm, MPI_Info info, MPI_Win *win)
 {
-  SMPI_ENTER("MPI_Win_create_dynamic");
-  int rc = check_create(comm, 0, 1, info, win, false, smpi_fname_);
-  if (rc != MPI_SUCCESS)
-    SMPI_RETURN(rc);
   smpi_win *w = create_common(comm, MPI_BOTTOM, 0, 1, info, MPI_WIN_FLAVOR_DYNAMIC);
-  PMPI_Barrier(w->comm);
+  win_barrier(w);
   *win = w->handle;
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Win_free(MPI_Win *win)
+int smpi_win_free(smpi_win *w, MPI_Win *win, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_free");
-  SMPI_CHECK(win, MPI_COMM_WORLD, MPI_ERR_ARG);
-  smpi_win *w = WIN_GET(*win);
   int rc = smpi_rma_can_free(w);
   if (rc != MPI_SUCCESS)
-    SMPI_RETURN(smpi_win_errorf(w, rc, smpi_fname_, "an access or exposure epoch is open"));
+    return smpi_win_errorf(w, rc, fname, "an access or exposure epoch is open");
   /* every member's epochs are closed once all are here: nobody targets this memory later */
-  PMPI_Barrier(w->comm);
+  win_barrier(w);
   rc = smpi_attr_delete_all(w->handle);
   smpi_handle_free(w->handle);
   smpi_win_shared *sh = w->sh;
@@ -280,7 +240,7 @@ int PMPI_Win_free(MPI_Win *win)
     free(sh->members);
     free(sh);
   }
-  PMPI_Comm_free(&w->comm);
+  win_comm_free(&w->comm);
   if (w->allocated)
     free(w->base);
   if (w->info != MPI_INFO_NULL)
@@ -291,55 +251,42 @@ int PMPI_Win_free(MPI_Win *win)
   free(w->name);
   free(w);
   *win = MPI_WIN_NULL;
-  SMPI_RETURN(rc == MPI_SUCCESS ? rc : smpi_comm_error(MPI_COMM_WORLD, rc, smpi_fname_));
+  return rc == MPI_SUCCESS ? rc : smpi_comm_error(MPI_COMM_WORLD, rc, fname);
 }
 
 /* ---- dynamic windows ---- */
 
-int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+int smpi_win_attach(smpi_win *w, void *base, MPI_Aint size, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_attach");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(w->flavor == MPI_WIN_FLAVOR_DYNAMIC, w, MPI_ERR_RMA_FLAVOR);
-  WIN_CHECK(size >= 0, w, MPI_ERR_SIZE);
-  WIN_CHECK(base || size == 0, w, MPI_ERR_ARG);
   char *b = base;
   for (size_t i = 0; i < w->nregions; i++) {
     const rma_region *r = &w->regions[i];
     if (b < r->base + r->size && r->base < b + size)
-      SMPI_RETURN(smpi_win_errorf(w, MPI_ERR_RMA_ATTACH, smpi_fname_,
-                                  "overlaps memory attached before"));
+      return smpi_win_errorf(w, MPI_ERR_RMA_ATTACH, fname, "overlaps memory attached before");
   }
   XGROW(w->regions, w->cap_regions, w->nregions + 1);
   w->regions[w->nregions++] = (rma_region){.base = b, .size = (size_t)size};
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
-int PMPI_Win_detach(MPI_Win win, const void *base)
+int smpi_win_detach(smpi_win *w, const void *base, const char *fname)
 {
-  SMPI_ENTER("MPI_Win_detach");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(w->flavor == MPI_WIN_FLAVOR_DYNAMIC, w, MPI_ERR_RMA_FLAVOR);
   for (size_t i = 0; i < w->nregions; i++) {
     if (w->regions[i].base == base) {
       w->regions[i] = w->regions[--w->nregions];
-      SMPI_RETURN(MPI_SUCCESS);
+      return MPI_SUCCESS;
     }
   }
-  SMPI_RETURN(smpi_win_errorf(w, MPI_ERR_RMA_ATTACH, smpi_fname_, "memory not attached"));
+  return smpi_win_errorf(w, MPI_ERR_RMA_ATTACH, fname, "memory not attached");
 }
 
 /* ---- shared memory ---- */
 
-int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+void smpi_win_shared_query(const smpi_win *w, int rank, MPI_Aint *size, int *disp_unit,
+                           void *baseptr)
 {
-  SMPI_ENTER("MPI_Win_shared_query");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(w->flavor == MPI_WIN_FLAVOR_SHARED, w, MPI_ERR_RMA_FLAVOR);
-  WIN_CHECK(size && disp_unit && baseptr, w, MPI_ERR_ARG);
-  smpi_win_shared *sh = w->sh;
-  WIN_CHECK(rank == MPI_PROC_NULL || (rank >= 0 && rank < sh->n), w, MPI_ERR_RANK);
-  smpi_win *t = NULL;
+  const smpi_win_shared *sh = w->sh;
+  const smpi_win *t = NULL;
   if (rank == MPI_PROC_NULL) {
     /* the lowest rank with a non-empty segment */
     for (int i = 0; i < sh->n && !t; i++)
@@ -357,93 +304,53 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     *disp_unit = t->disp_unit;
     *(void **)baseptr = t->base;
   }
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
 /* ---- names, groups, info ---- */
 
-int PMPI_Win_set_name(MPI_Win win, const char *win_name)
+void smpi_win_set_name(smpi_win *w, const char *name)
 {
-  SMPI_ENTER("MPI_Win_set_name");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(win_name, w, MPI_ERR_ARG);
   free(w->name);
-  w->name = xstrndup(win_name, MPI_MAX_OBJECT_NAME - 1);
-  SMPI_RETURN(MPI_SUCCESS);
+  w->name = xstrndup(name, MPI_MAX_OBJECT_NAME - 1);
 }
 
-int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
+void smpi_win_get_name(const smpi_win *w, char *name, int *resultlen)
 {
-  SMPI_ENTER("MPI_Win_get_name");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(win_name && resultlen, w, MPI_ERR_ARG);
   const char *s = w->name ? w->name : "";
   size_t n = strlen(s);
-  memcpy(win_name, s, n + 1);
+  memcpy(name, s, n + 1);
   *resultlen = (int)n;
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
+void smpi_win_get_group(const smpi_win *w, MPI_Group *group)
 {
-  SMPI_ENTER("MPI_Win_get_group");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(group, w, MPI_ERR_ARG);
   *group = smpi_group_handle_new(smpi_group_ref(w->c->group));
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
+void smpi_win_set_info(smpi_win *w, MPI_Info info)
 {
-  SMPI_ENTER("MPI_Win_set_info");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(info == MPI_INFO_NULL || smpi_info_valid(info), w, MPI_ERR_INFO);
   if (w->info != MPI_INFO_NULL)
     smpi_info_free_handle(w->info);
   w->info = info == MPI_INFO_NULL ? MPI_INFO_NULL : smpi_info_dup_handle(info);
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
+void smpi_win_get_info(const smpi_win *w, MPI_Info *info_used)
 {
-  SMPI_ENTER("MPI_Win_get_info");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(info_used, w, MPI_ERR_ARG);
   /* the hints given (every hint is "used": none changes the simulation) */
   *info_used = w->info != MPI_INFO_NULL ? smpi_info_dup_handle(w->info) : smpi_info_new_handle();
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
 /* ---- error handlers ---- */
 
-int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+void smpi_win_set_errhandler(smpi_win *w, smpi_errhandler *e)
 {
-  SMPI_ENTER("MPI_Win_set_errhandler");
-  smpi_win *w = WIN_GET(win);
-  smpi_errhandler *e = smpi_errhandler_get(errhandler);
-  if (!e || !(e->kinds & SMPI_EH_WIN))
-    SMPI_RETURN(smpi_win_errorf(w, MPI_ERR_ARG, smpi_fname_, "not a window error handler"));
   smpi_errhandler_ref(e);
   smpi_errhandler_unref(w->eh);
   w->eh = e;
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+void smpi_win_get_errhandler(const smpi_win *w, MPI_Errhandler *errhandler)
 {
-  SMPI_ENTER("MPI_Win_get_errhandler");
-  smpi_win *w = WIN_GET(win);
-  WIN_CHECK(errhandler, w, MPI_ERR_ARG);
   /* a reference of the caller's own, released by MPI_Errhandler_free */
   *errhandler = smpi_errhandler_ref(w->eh)->handle;
-  SMPI_RETURN(MPI_SUCCESS);
-}
-
-int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
-{
-  SMPI_ENTER("MPI_Win_call_errhandler");
-  smpi_win *w = WIN_GET(win);
-  smpi_win_error(w, errorcode, smpi_fname_);
-  /* MPI_SUCCESS when the handler was called, whatever it is (as for communicators) */
-  SMPI_RETURN(MPI_SUCCESS);
 }

@@ -1,5 +1,7 @@
 /* One-sided communication (RMA): windows (smpi/rma/win.c) and the operations and
- * synchronisations on them (smpi/rma/rma.c). Internal to the MPI layer.
+ * synchronisations on them (smpi/rma/rma.c). Internal to the MPI layer: the MPI functions
+ * are in smpi/bindings/win.c and smpi/bindings/rma.c, which check the arguments, resolve
+ * the handles and call the smpi_win_* and smpi_rma_* functions declared at the end.
  *
  * Objects of one window of 3 ranks:
  *
@@ -25,6 +27,8 @@
 
 #include "kernel/engine.h"
 #include "smpi/mpi/comm_impl.h"
+#include "smpi/mpi/datatype.h"
+#include "smpi/mpi/op.h"
 #include "smpi/mpi.h"
 #include "src/list.h"
 
@@ -136,5 +140,91 @@ void smpi_rma_shared_destroy(smpi_win_shared *sh);
 /* The state of the calling rank's epochs allows MPI_Win_free: MPI_SUCCESS or
  * MPI_ERR_RMA_SYNC. */
 int smpi_rma_can_free(const smpi_win *w);
+
+/* ---- what the MPI calls do once their arguments are checked ----
+ *
+ * Called by smpi/bindings/win.c and smpi/bindings/rma.c with the window (and the other
+ * handles) resolved and every argument check of the call passed; output pointers are not
+ * NULL. The functions that can still fail (on the state of the epochs, of the window's
+ * memory, of the placement) report the error through the handler of the window (of the
+ * communicator for creation) as raised by fname, and return the code the call returns. */
+
+/* win.c: creation (collective over comm, which is an intracommunicator) and destruction */
+void smpi_win_create(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                     MPI_Win *win);
+void smpi_win_allocate(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info,
+                       void *baseptr, MPI_Win *win);
+/* MPI_ERR_RMA_SHARED when the members of comm are not on one host */
+int smpi_win_allocate_shared(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info,
+                             void *baseptr, MPI_Win *win, const char *fname);
+void smpi_win_create_dynamic(MPI_Comm comm, MPI_Info info, MPI_Win *win);
+/* MPI_ERR_RMA_SYNC while an epoch is open (the window stays); else frees it and sets *win
+ * to MPI_WIN_NULL, returning what the attribute delete callbacks returned */
+int smpi_win_free(smpi_win *w, MPI_Win *win, const char *fname);
+
+/* win.c: the other window calls (dynamic windows, shared memory, names, info, errors) */
+int smpi_win_attach(smpi_win *w, void *base, MPI_Aint size, const char *fname);
+int smpi_win_detach(smpi_win *w, const void *base, const char *fname);
+void smpi_win_shared_query(const smpi_win *w, int rank, MPI_Aint *size, int *disp_unit,
+                           void *baseptr);
+void smpi_win_set_name(smpi_win *w, const char *name);
+void smpi_win_get_name(const smpi_win *w, char *name, int *resultlen);
+void smpi_win_get_group(const smpi_win *w, MPI_Group *group);
+void smpi_win_set_info(smpi_win *w, MPI_Info info);
+void smpi_win_get_info(const smpi_win *w, MPI_Info *info_used);
+void smpi_win_set_errhandler(smpi_win *w, smpi_errhandler *e);
+void smpi_win_get_errhandler(const smpi_win *w, MPI_Errhandler *errhandler);
+
+/* rma.c: the communication calls */
+typedef enum { RMA_OP_PUT, RMA_OP_GET, RMA_OP_ACC, RMA_OP_GACC, RMA_OP_CAS } rma_op_kind;
+
+/* One of MPI_Put, MPI_Get, MPI_Accumulate, MPI_Get_accumulate (and MPI_Fetch_and_op),
+ * MPI_Compare_and_swap or their request-based variants, with its arguments checked: counts
+ * not negative, target a rank of the window or MPI_PROC_NULL, datatypes committed, the
+ * displacement not negative (but on dynamic windows), and for accumulates a predefined op
+ * defined on the one predefined type both sides consist of. */
+typedef struct smpi_rma_args {
+  rma_op_kind kind;
+  const void *oaddr;    /* origin data (not RMA_OP_GET) */
+  size_t ocount;
+  smpi_dt *odt;
+  const void *caddr;    /* RMA_OP_CAS: the value compared */
+  void *raddr;          /* where the results go: RMA_OP_GET, RMA_OP_GACC, RMA_OP_CAS */
+  size_t rcount;
+  smpi_dt *rdt;
+  int target;
+  MPI_Aint disp;
+  size_t tcount;
+  smpi_dt *tdt;
+  MPI_Op op;            /* RMA_OP_GET: MPI_NO_OP; RMA_OP_PUT, RMA_OP_CAS: MPI_REPLACE */
+  smpi_op *op_obj;      /* accumulates: op's object; NULL otherwise */
+  MPI_Datatype basic;   /* accumulates: the predefined type; MPI_DATATYPE_NULL otherwise */
+  MPI_Request *request; /* request-based variants (already MPI_REQUEST_NULL); NULL otherwise */
+} smpi_rma_args;
+
+/* Checks the access epoch, the target's assertions and memory, then starts the operation
+ * (nothing for MPI_PROC_NULL). */
+int smpi_rma_issue(smpi_win *w, const smpi_rma_args *a, const char *fname);
+
+/* rma.c: the synchronisations; assert holds only MPI_MODE_* bits, lock_type is valid,
+ * rank a rank of the window or MPI_PROC_NULL, the groups are valid */
+int smpi_rma_fence(smpi_win *w, int assert, const char *fname);
+int smpi_rma_post(smpi_win *w, smpi_group *g, int assert, const char *fname);
+int smpi_rma_start(smpi_win *w, smpi_group *g, int assert, const char *fname);
+int smpi_rma_complete(smpi_win *w, const char *fname);
+int smpi_rma_wait(smpi_win *w, const char *fname);
+int smpi_rma_test(smpi_win *w, int *flag, const char *fname);
+int smpi_rma_lock(smpi_win *w, int lock_type, int rank, int assert, const char *fname);
+int smpi_rma_unlock(smpi_win *w, int rank, const char *fname);
+int smpi_rma_lock_all(smpi_win *w, int assert, const char *fname);
+int smpi_rma_unlock_all(smpi_win *w, const char *fname);
+int smpi_rma_flush(smpi_win *w, int rank, const char *fname);
+int smpi_rma_flush_all(smpi_win *w, const char *fname);
+int smpi_rma_flush_local(smpi_win *w, int rank, const char *fname);
+int smpi_rma_flush_local_all(smpi_win *w, const char *fname);
+/* the MPI_MODE_* bits an assert argument may hold */
+#define SMPI_RMA_ASSERT_BITS                                                               \
+  (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE |             \
+   MPI_MODE_NOSUCCEED)
 
 #endif
