@@ -190,13 +190,33 @@ void *smpi_shared_take(const char *key, int nmembers, void *(*create)(void *arg)
 /* New intracommunicator object of the calling rank, inheriting parent's error handler;
  * takes over the reference to g. */
 smpi_comm *smpi_comm_new_intra(smpi_comm *parent, smpi_group *g, uint32_t ctx);
-/* MPI_Comm_split's machinery (also Comm_create, Cart_sub, ...): *out is NULL for
- * MPI_UNDEFINED. Returns MPI_SUCCESS or an error class. */
-int smpi_comm_split_internal(smpi_comm *c, int color, int key, smpi_comm **out,
-                             const char *fname);
 /* A communicator of the first `size` ranks of the intracommunicator c, in c's order (the
  * others get NULL), at the cost of MPI_Comm_dup: Cart_create, Graph_create, ... */
 void smpi_comm_prefix_internal(smpi_comm *c, int size, smpi_comm **out, const char *fname);
+
+/* ---- the rest of the MPI functions on communicators (comm.c), for smpi/bindings/comm.c,
+ * which has checked the arguments. The creations are collective over c and return
+ * MPI_SUCCESS, or MPI_ERR_COMM for the kind of communicator (intra or inter) they do not
+ * take; *out is NULL for the processes that get MPI_COMM_NULL. smpi_comm_dup, _free and
+ * _split are in comm.h. ---- */
+int smpi_comm_compare(const smpi_comm *a, const smpi_comm *b); /* MPI_IDENT ... MPI_UNEQUAL */
+void smpi_comm_set_name(smpi_comm *c, const char *name);      /* truncated to MPI_MAX_OBJECT_NAME */
+void smpi_comm_get_name(const smpi_comm *c, char *name, int *len);
+void smpi_comm_set_info(smpi_comm *c, MPI_Info info); /* keeps a copy of the valid info */
+MPI_Info smpi_comm_get_info(const smpi_comm *c);      /* a new info object for the caller */
+int smpi_comm_dup_with_info(smpi_comm *c, MPI_Info info, smpi_comm **out, const char *fname);
+/* MPI_Comm_idup: complete at once, without simulated time (the context id is derived) */
+int smpi_comm_idup(smpi_comm *c, smpi_comm **out);
+/* MPI_Comm_create: g is a subset of c; processes outside of g get NULL */
+int smpi_comm_create(smpi_comm *c, smpi_group *g, smpi_comm **out, const char *fname);
+/* MPI_Comm_create_group: called by the members of g (a subset of c) only; MPI_ERR_GROUP
+ * for a caller outside of g */
+int smpi_comm_create_group(smpi_comm *c, smpi_group *g, int tag, smpi_comm **out,
+                           const char *fname);
+/* MPI_Intercomm_create: peer (and remote_leader in it) matters on the local leader only */
+int smpi_comm_intercomm_create(smpi_comm *c, int local_leader, smpi_comm *peer,
+                               int remote_leader, int tag, smpi_comm **out, const char *fname);
+int smpi_comm_intercomm_merge(smpi_comm *c, int high, smpi_comm **out, const char *fname);
 
 /* ---- error handlers (errhandler.c) ---- */
 enum { SMPI_EH_COMM = 1, SMPI_EH_WIN = 2, SMPI_EH_FILE = 4 };

@@ -171,7 +171,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     }
   }
   smpi_comm *sub;
-  int rc = smpi_comm_split_internal(c, (int)color, c->rank, &sub, smpi_fname_);
+  int rc = smpi_comm_split(c, (int)color, c->rank, &sub, smpi_fname_);
   /* all dimensions dropped: a zero-dimensional grid of one process (MPI 3.1 section 7.5.7) */
   if (rc == MPI_SUCCESS)
     sub->topo = smpi_topo_cart_new(kept, dims, periods);
