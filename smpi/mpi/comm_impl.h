@@ -239,6 +239,16 @@ int smpi_errhandler_run(smpi_errhandler *eh, int handle, const char *on, int cod
                         const char *fname, const char *detail);
 smpi_errhandler *smpi_errhandler_ref(smpi_errhandler *e);
 void smpi_errhandler_unref(smpi_errhandler *e);
+/* What the MPI functions on error handlers do once their arguments are checked
+ * (smpi/bindings/errhandler.c; smpi_comm_set_errhandler is in comm.h). */
+int smpi_errhandler_create(MPI_Comm_errhandler_function *fn, int kinds, MPI_Errhandler *out);
+MPI_Errhandler smpi_comm_get_errhandler(smpi_comm *c); /* a new reference for the caller */
+/* runs c's handler for code as if fname had raised it; returns what the handler returns */
+int smpi_comm_call_errhandler(smpi_comm *c, int code, const char *fname);
+/* the calling rank's handler for files opened later (MPI-IO is not simulated: only
+ * MPI_FILE_NULL has a handler); MPI_ERRORS_RETURN until set. _get adds a reference. */
+void smpi_errhandler_set_file_default(smpi_errhandler *e);
+MPI_Errhandler smpi_errhandler_get_file_default(void);
 
 /* ---- error classes and strings (errors.c) ---- */
 /* "MPI_ERR_RANK: invalid rank"; a user string for codes from MPI_Add_error_code; NULL for
@@ -247,6 +257,13 @@ const char *smpi_error_string(int code);
 int smpi_error_class(int code); /* -1 if the code does not exist */
 int smpi_error_lastused(void);  /* the calling rank's MPI_LASTUSEDCODE */
 int *smpi_error_lastused_ptr(void);
+/* What MPI_Add_error_class/_code/_string do for the calling rank (smpi_error_string_copy,
+ * for MPI_Error_string, is in comm.h): a new class (its value); a new code of class
+ * errorclass, or MPI_ERR_ARG if that is no class; the string of a code added by the rank,
+ * or MPI_ERR_ARG for another code or a string of MPI_MAX_ERROR_STRING characters or more. */
+int smpi_error_add_class(void);
+int smpi_error_add_code(int errorclass, int *errorcode);
+int smpi_error_set_string(int errorcode, const char *string);
 
 /* ---- info objects (info.c) ---- */
 void smpi_info_setup_predefined(void);
