@@ -272,6 +272,19 @@ MPI_Info smpi_info_dup_handle(MPI_Info h);
 MPI_Info smpi_info_new_handle(void); /* an empty info object */
 void smpi_info_free_handle(MPI_Info h);
 bool smpi_info_valid(MPI_Info h); /* MPI_INFO_NULL is not valid */
+/* What the MPI functions on info objects do once their arguments are checked
+ * (smpi/bindings/info.c): keys and values are non-empty and within MPI_MAX_INFO_KEY and
+ * MPI_MAX_INFO_VAL. */
+typedef struct smpi_info smpi_info;
+smpi_info *smpi_info_get(MPI_Info h); /* NULL if not a live info handle */
+void smpi_info_set(smpi_info *i, const char *key, const char *value); /* adds or replaces */
+int smpi_info_delete(smpi_info *i, const char *key); /* MPI_ERR_INFO_NOKEY if absent */
+/* MPI_Info_get: *flag, and at most valuelen characters and a NUL into value; MPI_ERR_ARG
+ * if the key is there but value is NULL */
+int smpi_info_value(const smpi_info *i, const char *key, int valuelen, char *value, int *flag);
+void smpi_info_valuelen(const smpi_info *i, const char *key, int *valuelen, int *flag);
+int smpi_info_nkeys(const smpi_info *i);
+void smpi_info_nthkey(const smpi_info *i, int n, char *key); /* 0 <= n < nkeys */
 
 /* ---- attributes: setup of the predefined keyvals (attr.c) ---- */
 void smpi_attr_setup_predefined(void);
