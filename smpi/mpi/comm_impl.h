@@ -112,6 +112,24 @@ void smpi_cart_shift(const smpi_topo *t, int rank, int direction, int disp, int 
                      int *dest);
 /* MPI_Dims_create; MPI_SUCCESS or an error class */
 int smpi_dims_create(int nnodes, int ndims, int dims[]);
+/* The constructions of the MPI topology functions (topo.c), once smpi/bindings/topo.c has
+ * checked the arguments: collective over the intracommunicator c (MPI_ERR_COMM for an
+ * intercommunicator); *out is the new communicator with its topology, NULL on the
+ * processes that get MPI_COMM_NULL. Ranks are never reordered. */
+int smpi_topo_cart_create(smpi_comm *c, int ndims, const int dims[], const int periods[],
+                          smpi_comm **out, const char *fname);
+/* c has a Cartesian topology; returns smpi_comm_split's error, if any */
+int smpi_topo_cart_sub(smpi_comm *c, const int remain_dims[], smpi_comm **out,
+                       const char *fname);
+int smpi_topo_graph_create(smpi_comm *c, int nnodes, const int index[], const int edges[],
+                           smpi_comm **out, const char *fname);
+int smpi_topo_dist_graph_create_adjacent(smpi_comm *c, int indegree, const int sources[],
+                                         const int sourceweights[], int outdegree,
+                                         const int destinations[], const int destweights[],
+                                         smpi_comm **out, const char *fname);
+int smpi_topo_dist_graph_create(smpi_comm *c, int n, const int sources[], const int degrees[],
+                                const int destinations[], const int weights[], smpi_comm **out,
+                                const char *fname);
 
 /* ---- context ids (comm.c) ----
  * Every communicator has an even base id: point-to-point traffic uses base, collective
