@@ -5,6 +5,7 @@
  * section 8.3: errors not tied to a communicator). */
 #include "smpi/bindings/call.h"
 #include "smpi/mpi/attr.h"
+#include "smpi/mpi/comm.h"
 #include "smpi/mpi/handle.h"
 
 /* body of a function that reports a failure of `call` to the handler of comm */

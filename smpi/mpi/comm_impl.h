@@ -1,7 +1,9 @@
 /* comm_impl.h: what the files of the communicator module share (group.c, comm.c, attr.c,
- * errhandler.c, errors.c, info.c, topo.c, u64map.c). The rest of the MPI layer uses
- * smpi/mpi/comm.h and smpi/mpi/attr.h only; tests/check_comm.c uses this header for the pure logic
- * (group set operations, Dims_create, Cartesian arithmetic, context-id derivation).
+ * errhandler.c, errors.c, info.c, topo.c, u64map.c) with their MPI functions
+ * (smpi/bindings/comm.c, group.c, attr.c, errhandler.c, errors.c, info.c, topo.c), which
+ * check the arguments and call the smpi_* functions declared here. The rest of the MPI layer
+ * uses smpi/mpi/comm.h and smpi/mpi/attr.h only; tests/check_comm.c uses this header for the
+ * pure logic (group set operations, Dims_create, Cartesian arithmetic, context-id derivation).
  *
  * Object ownership at a glance:
  *
