@@ -1,4 +1,4 @@
-/* topo.c: process topologies — Cartesian, graph, distributed graph — and Dims_create.
+/* topo.c: the construction of process topologies — Cartesian, graph, distributed graph.
  *
  * Cartesian ranks are row-major (the last dimension varies fastest), as the standard
  * requires: in a 2 x 3 grid, rank 4 has coordinates (1, 1).
@@ -12,7 +12,7 @@
  * shared by the members (one copy for all); a distributed graph keeps each rank's own
  * neighbours in its communicator object.
  *
- * Here: the constructions, once smpi/bindings/topo.c has checked the arguments; the
+ * The MPI functions, with their checks and the queries, are in smpi/bindings/topo.c; the
  * arithmetic is in topo_math.c. */
 #include <stdbool.h>
 #include <stdio.h>
