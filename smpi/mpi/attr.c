@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "smpi/mpi/attr.h"
-#include "smpi/bindings/call.h"
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/mpi/handle.h"
 #include "smpi/runtime/world.h"
@@ -258,8 +257,8 @@ static int get_attr(int h, kvobj *k, void *out, int *flag)
 
 /* ---- keyvals ---- */
 
-static int create_keyval(int kind, MPI_Comm_copy_attr_function *copy,
-                         MPI_Comm_delete_attr_function *del, int *out, void *extra)
+int smpi_attr_keyval_create(int kind, MPI_Comm_copy_attr_function *copy,
+                            MPI_Comm_delete_attr_function *del, int *keyval, void *extra)
 {
   kvobj *k = xcalloc(1, sizeof *k);
   k->kind = kind;
@@ -268,165 +267,47 @@ static int create_keyval(int kind, MPI_Comm_copy_attr_function *copy,
   k->extra = extra;
   k->refs = 1;
   k->handle = smpi_handle_new(SMPI_KIND_KEYVAL, k);
-  *out = k->handle;
+  *keyval = k->handle;
   return MPI_SUCCESS;
 }
 
-static int free_keyval(int kind, int *h)
+int smpi_attr_keyval_free(int kind, int *keyval)
 {
-  kvobj *k = smpi_handle_get(*h, SMPI_KIND_KEYVAL);
+  kvobj *k = smpi_handle_get(*keyval, SMPI_KIND_KEYVAL);
   if (!k || k->freed || k->kind != kind || k->predefined)
     return MPI_ERR_KEYVAL;
   k->freed = true;
-  *h = MPI_KEYVAL_INVALID;
+  *keyval = MPI_KEYVAL_INVALID;
   kv_unref(k);
   return MPI_SUCCESS;
 }
 
-/* ---- communicators ---- */
+/* ---- attributes of one object ---- */
 
-int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
-                            MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
-                            void *extra_state)
+int smpi_attr_set(int h, int kind, int keyval, void *val)
 {
-  SMPI_ENTER("MPI_Comm_create_keyval");
-  SMPI_CHECK(comm_keyval, MPI_COMM_WORLD, MPI_ERR_ARG);
-  SMPI_RETURN(create_keyval(SMPI_KIND_COMM, comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval,
-                            extra_state));
-}
-
-int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
-                       void *extra_state)
-{
-  SMPI_ENTER("MPI_Keyval_create");
-  SMPI_CHECK(keyval, MPI_COMM_WORLD, MPI_ERR_ARG);
-  SMPI_RETURN(create_keyval(SMPI_KIND_COMM, copy_fn, delete_fn, keyval, extra_state));
-}
-
-int PMPI_Comm_free_keyval(int *comm_keyval)
-{
-  SMPI_ENTER("MPI_Comm_free_keyval");
-  SMPI_CHECK(comm_keyval, MPI_COMM_WORLD, MPI_ERR_ARG);
-  int rc = free_keyval(SMPI_KIND_COMM, comm_keyval);
-  SMPI_CHECK(rc == MPI_SUCCESS, MPI_COMM_WORLD, rc);
-  SMPI_RETURN(MPI_SUCCESS);
-}
-
-int PMPI_Keyval_free(int *keyval)
-{
-  SMPI_ENTER("MPI_Keyval_free");
-  SMPI_CHECK(keyval, MPI_COMM_WORLD, MPI_ERR_ARG);
-  int rc = free_keyval(SMPI_KIND_COMM, keyval);
-  SMPI_CHECK(rc == MPI_SUCCESS, MPI_COMM_WORLD, rc);
-  SMPI_RETURN(MPI_SUCCESS);
-}
-
-static int comm_set(MPI_Comm comm, int keyval_h, void *val, const char *fname)
-{
-  smpi_comm *c = smpi_comm_get(comm);
-  if (!c)
-    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fname);
-  kvobj *k = kv_get(keyval_h, SMPI_KIND_COMM);
+  kvobj *k = kv_get(keyval, kind);
   if (!k || k->predefined)
-    return smpi_comm_error(comm, MPI_ERR_KEYVAL, fname);
-  int rc = set_attr(smpi_comm_handle(c), k, val);
-  return rc == MPI_SUCCESS ? rc : smpi_comm_error(comm, rc, fname);
+    return MPI_ERR_KEYVAL;
+  return set_attr(h, k, val);
 }
 
-static int comm_get(MPI_Comm comm, int keyval_h, void *out, int *flag, const char *fname)
+int smpi_attr_get(int h, int kind, int keyval, void *out, int *flag)
 {
-  smpi_comm *c = smpi_comm_get(comm);
-  if (!c)
-    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fname);
-  kvobj *k = kv_get(keyval_h, SMPI_KIND_COMM);
+  kvobj *k = kv_get(keyval, kind);
   if (!k)
-    return smpi_comm_error(comm, MPI_ERR_KEYVAL, fname);
+    return MPI_ERR_KEYVAL;
   if (!out || !flag)
-    return smpi_comm_error(comm, MPI_ERR_ARG, fname);
-  if (k->predefined) {
+    return MPI_ERR_ARG;
+  if (k->predefined && kind == SMPI_KIND_COMM) {
     /* the environment's attributes answer on every communicator, as with MPICH */
-    *(int **)out = comm_builtin(keyval_h);
+    *(int **)out = comm_builtin(keyval);
     *flag = 1;
     return MPI_SUCCESS;
   }
-  return get_attr(smpi_comm_handle(c), k, out, flag);
-}
-
-static int comm_delete(MPI_Comm comm, int keyval_h, const char *fname)
-{
-  smpi_comm *c = smpi_comm_get(comm);
-  if (!c)
-    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fname);
-  kvobj *k = kv_get(keyval_h, SMPI_KIND_COMM);
-  if (!k || k->predefined)
-    return smpi_comm_error(comm, MPI_ERR_KEYVAL, fname);
-  int rc = delete_attr(smpi_comm_handle(c), k);
-  return rc == MPI_SUCCESS ? rc : smpi_comm_error(comm, rc, fname);
-}
-
-int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
-{
-  SMPI_ENTER("MPI_Comm_set_attr");
-  SMPI_RETURN(comm_set(comm, comm_keyval, attribute_val, smpi_fname_));
-}
-
-int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
-{
-  SMPI_ENTER("MPI_Attr_put");
-  SMPI_RETURN(comm_set(comm, keyval, attribute_val, smpi_fname_));
-}
-
-int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag)
-{
-  SMPI_ENTER("MPI_Comm_get_attr");
-  SMPI_RETURN(comm_get(comm, comm_keyval, attribute_val, flag, smpi_fname_));
-}
-
-int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
-{
-  SMPI_ENTER("MPI_Attr_get");
-  SMPI_RETURN(comm_get(comm, keyval, attribute_val, flag, smpi_fname_));
-}
-
-int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval)
-{
-  SMPI_ENTER("MPI_Comm_delete_attr");
-  SMPI_RETURN(comm_delete(comm, comm_keyval, smpi_fname_));
-}
-
-int PMPI_Attr_delete(MPI_Comm comm, int keyval)
-{
-  SMPI_ENTER("MPI_Attr_delete");
-  SMPI_RETURN(comm_delete(comm, keyval, smpi_fname_));
-}
-
-/* ---- datatypes and windows: the objects are checked through the handle table only, so
- * this file does not depend on the datatype and window modules; their errors go to
- * MPI_COMM_WORLD's handler ---- */
-
-static int obj_set(int h, int kind, int err, int keyval_h, void *val, const char *fname)
-{
-  if (!smpi_handle_get(h, kind))
-    return smpi_comm_error(MPI_COMM_WORLD, err, fname);
-  kvobj *k = kv_get(keyval_h, kind);
-  if (!k || k->predefined)
-    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_KEYVAL, fname);
-  int rc = set_attr(h, k, val);
-  return rc == MPI_SUCCESS ? rc : smpi_comm_error(MPI_COMM_WORLD, rc, fname);
-}
-
-static int obj_get(int h, int kind, int err, int keyval_h, void *out, int *flag, const char *fname)
-{
-  if (!smpi_handle_get(h, kind))
-    return smpi_comm_error(MPI_COMM_WORLD, err, fname);
-  kvobj *k = kv_get(keyval_h, kind);
-  if (!k)
-    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_KEYVAL, fname);
-  if (!out || !flag)
-    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fname);
   if (k->predefined) {
     void *v = NULL;
-    *flag = win_builtin && win_builtin(h, keyval_h, &v);
+    *flag = win_builtin && win_builtin(h, keyval, &v);
     if (*flag)
       *(void **)out = v;
     return MPI_SUCCESS;
@@ -434,90 +315,10 @@ static int obj_get(int h, int kind, int err, int keyval_h, void *out, int *flag,
   return get_attr(h, k, out, flag);
 }
 
-static int obj_delete(int h, int kind, int err, int keyval_h, const char *fname)
+int smpi_attr_delete(int h, int kind, int keyval)
 {
-  if (!smpi_handle_get(h, kind))
-    return smpi_comm_error(MPI_COMM_WORLD, err, fname);
-  kvobj *k = kv_get(keyval_h, kind);
+  kvobj *k = kv_get(keyval, kind);
   if (!k || k->predefined)
-    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_KEYVAL, fname);
-  int rc = delete_attr(h, k);
-  return rc == MPI_SUCCESS ? rc : smpi_comm_error(MPI_COMM_WORLD, rc, fname);
-}
-
-int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
-                            MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
-                            void *extra_state)
-{
-  SMPI_ENTER("MPI_Type_create_keyval");
-  SMPI_CHECK(type_keyval, MPI_COMM_WORLD, MPI_ERR_ARG);
-  SMPI_RETURN(create_keyval(SMPI_KIND_DATATYPE, type_copy_attr_fn, type_delete_attr_fn,
-                            type_keyval, extra_state));
-}
-
-int PMPI_Type_free_keyval(int *type_keyval)
-{
-  SMPI_ENTER("MPI_Type_free_keyval");
-  SMPI_CHECK(type_keyval, MPI_COMM_WORLD, MPI_ERR_ARG);
-  int rc = free_keyval(SMPI_KIND_DATATYPE, type_keyval);
-  SMPI_CHECK(rc == MPI_SUCCESS, MPI_COMM_WORLD, rc);
-  SMPI_RETURN(MPI_SUCCESS);
-}
-
-int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val)
-{
-  SMPI_ENTER("MPI_Type_set_attr");
-  SMPI_RETURN(obj_set(datatype, SMPI_KIND_DATATYPE, MPI_ERR_TYPE, type_keyval, attribute_val,
-                      smpi_fname_));
-}
-
-int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag)
-{
-  SMPI_ENTER("MPI_Type_get_attr");
-  SMPI_RETURN(obj_get(datatype, SMPI_KIND_DATATYPE, MPI_ERR_TYPE, type_keyval, attribute_val,
-                      flag, smpi_fname_));
-}
-
-int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval)
-{
-  SMPI_ENTER("MPI_Type_delete_attr");
-  SMPI_RETURN(obj_delete(datatype, SMPI_KIND_DATATYPE, MPI_ERR_TYPE, type_keyval, smpi_fname_));
-}
-
-int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
-                           MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
-                           void *extra_state)
-{
-  SMPI_ENTER("MPI_Win_create_keyval");
-  SMPI_CHECK(win_keyval, MPI_COMM_WORLD, MPI_ERR_ARG);
-  SMPI_RETURN(create_keyval(SMPI_KIND_WIN, win_copy_attr_fn, win_delete_attr_fn, win_keyval,
-                            extra_state));
-}
-
-int PMPI_Win_free_keyval(int *win_keyval)
-{
-  SMPI_ENTER("MPI_Win_free_keyval");
-  SMPI_CHECK(win_keyval, MPI_COMM_WORLD, MPI_ERR_ARG);
-  int rc = free_keyval(SMPI_KIND_WIN, win_keyval);
-  SMPI_CHECK(rc == MPI_SUCCESS, MPI_COMM_WORLD, rc);
-  SMPI_RETURN(MPI_SUCCESS);
-}
-
-int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
-{
-  SMPI_ENTER("MPI_Win_set_attr");
-  SMPI_RETURN(obj_set(win, SMPI_KIND_WIN, MPI_ERR_WIN, win_keyval, attribute_val, smpi_fname_));
-}
-
-int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
-{
-  SMPI_ENTER("MPI_Win_get_attr");
-  SMPI_RETURN(obj_get(win, SMPI_KIND_WIN, MPI_ERR_WIN, win_keyval, attribute_val, flag,
-                      smpi_fname_));
-}
-
-int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
-{
-  SMPI_ENTER("MPI_Win_delete_attr");
-  SMPI_RETURN(obj_delete(win, SMPI_KIND_WIN, MPI_ERR_WIN, win_keyval, smpi_fname_));
+    return MPI_ERR_KEYVAL;
+  return delete_attr(h, k);
 }

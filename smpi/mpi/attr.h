@@ -29,4 +29,21 @@ int smpi_attr_delete_all(int h);
 typedef bool (*smpi_attr_builtin_fn)(MPI_Win win, int keyval, void **value);
 void smpi_attr_set_win_builtin(smpi_attr_builtin_fn fn);
 
+/* What the MPI functions on keyvals and attributes do once the object is checked
+ * (smpi/bindings/attr.c). kind is the object's SMPI_KIND_COMM, SMPI_KIND_DATATYPE or
+ * SMPI_KIND_WIN (smpi/mpi/handle.h): a keyval serves one kind. Each returns MPI_SUCCESS or
+ * the error to report: MPI_ERR_KEYVAL for a keyval that is not a live one of that kind (or
+ * a predefined one, where the call would change it), MPI_ERR_ARG for a missing out
+ * argument, or the error code a user callback returned. */
+int smpi_attr_keyval_create(int kind, MPI_Comm_copy_attr_function *copy,
+                            MPI_Comm_delete_attr_function *del, int *keyval, void *extra);
+int smpi_attr_keyval_free(int kind, int *keyval); /* *keyval becomes MPI_KEYVAL_INVALID */
+/* On object handle h (attributes of the calling rank): set (replacing a value runs the
+ * delete callback first), get (*flag: whether there is one; predefined keys always answer
+ * on communicators, through the window module's function on windows), delete (none to
+ * delete is no error). */
+int smpi_attr_set(int h, int kind, int keyval, void *val);
+int smpi_attr_get(int h, int kind, int keyval, void *out, int *flag);
+int smpi_attr_delete(int h, int kind, int keyval);
+
 #endif

@@ -37,7 +37,6 @@
 #include <string.h>
 
 #include "smpi/mpi/attr.h"
-#include "smpi/bindings/call.h"
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/mpi/datatype.h"
 #include "smpi/mpi/handle.h"
@@ -448,132 +447,64 @@ uint32_t smpi_comm_coll_context(const smpi_comm *c) { return c->ctx + 1; }
 MPI_Comm smpi_comm_handle(const smpi_comm *c) { return c->handle; }
 const char *smpi_comm_display_name(const smpi_comm *c) { return c->name ? c->name : c->dname; }
 
-/* ---- simple queries ---- */
+/* ---- what the MPI functions do once their arguments are checked (smpi/bindings/comm.c) ---- */
 
-int PMPI_Comm_size(MPI_Comm comm, int *size)
+int smpi_comm_compare(const smpi_comm *a, const smpi_comm *b)
 {
-  SMPI_ENTER("MPI_Comm_size");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  SMPI_CHECK(size, comm, MPI_ERR_ARG);
-  *size = c->group->size;
-  SMPI_RETURN(MPI_SUCCESS);
-}
-
-int PMPI_Comm_rank(MPI_Comm comm, int *rank)
-{
-  SMPI_ENTER("MPI_Comm_rank");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  SMPI_CHECK(rank, comm, MPI_ERR_ARG);
-  *rank = c->rank;
-  SMPI_RETURN(MPI_SUCCESS);
-}
-
-int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
-{
-  SMPI_ENTER("MPI_Comm_remote_size");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  SMPI_CHECK(c->remote, comm, MPI_ERR_COMM);
-  SMPI_CHECK(size, comm, MPI_ERR_ARG);
-  *size = c->remote->size;
-  SMPI_RETURN(MPI_SUCCESS);
-}
-
-int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
-{
-  SMPI_ENTER("MPI_Comm_test_inter");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  SMPI_CHECK(flag, comm, MPI_ERR_ARG);
-  *flag = c->remote != NULL;
-  SMPI_RETURN(MPI_SUCCESS);
-}
-
-int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result)
-{
-  SMPI_ENTER("MPI_Comm_compare");
-  smpi_comm *a = SMPI_CHECK_COMM(comm1);
-  smpi_comm *b = SMPI_CHECK_COMM(comm2);
-  SMPI_CHECK(result, comm1, MPI_ERR_ARG);
-  if (a == b) {
-    *result = MPI_IDENT;
-  } else if ((a->remote == NULL) != (b->remote == NULL)) {
-    *result = MPI_UNEQUAL;
-  } else {
-    int r = smpi_group_compare(a->group, b->group);
-    if (a->remote) {
-      int rr = smpi_group_compare(a->remote, b->remote);
-      r = rr > r ? rr : r; /* IDENT < SIMILAR < UNEQUAL */
-    }
-    *result = r == MPI_IDENT ? MPI_CONGRUENT : r;
+  if (a == b)
+    return MPI_IDENT;
+  if ((a->remote == NULL) != (b->remote == NULL))
+    return MPI_UNEQUAL;
+  int r = smpi_group_compare(a->group, b->group);
+  if (a->remote) {
+    int rr = smpi_group_compare(a->remote, b->remote);
+    r = rr > r ? rr : r; /* IDENT < SIMILAR < UNEQUAL */
   }
-  SMPI_RETURN(MPI_SUCCESS);
+  return r == MPI_IDENT ? MPI_CONGRUENT : r;
 }
 
-int PMPI_Comm_set_name(MPI_Comm comm, const char *comm_name)
+void smpi_comm_set_name(smpi_comm *c, const char *name)
 {
-  SMPI_ENTER("MPI_Comm_set_name");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  SMPI_CHECK(comm_name, comm, MPI_ERR_ARG);
   free(c->name);
-  c->name = xstrndup(comm_name, MPI_MAX_OBJECT_NAME - 1);
-  SMPI_RETURN(MPI_SUCCESS);
+  c->name = xstrndup(name, MPI_MAX_OBJECT_NAME - 1);
 }
 
-int PMPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen)
+void smpi_comm_get_name(const smpi_comm *c, char *name, int *len)
 {
-  SMPI_ENTER("MPI_Comm_get_name");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  SMPI_CHECK(comm_name && resultlen, comm, MPI_ERR_ARG);
   /* the predefined communicators are named; others are "" until named, as in MPICH */
   const char *s = c->name ? c->name
                   : c->handle == MPI_COMM_WORLD ? "MPI_COMM_WORLD"
                   : c->handle == MPI_COMM_SELF  ? "MPI_COMM_SELF"
                                                 : "";
   size_t n = strlen(s);
-  memcpy(comm_name, s, n + 1);
-  *resultlen = (int)n;
-  SMPI_RETURN(MPI_SUCCESS);
+  memcpy(name, s, n + 1);
+  *len = (int)n;
 }
 
-int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+void smpi_comm_set_info(smpi_comm *c, MPI_Info info)
 {
-  SMPI_ENTER("MPI_Comm_set_info");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  SMPI_CHECK(smpi_info_valid(info), comm, MPI_ERR_INFO);
   smpi_info_free_handle(c->info);
   c->info = smpi_info_dup_handle(info);
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+MPI_Info smpi_comm_get_info(const smpi_comm *c)
 {
-  SMPI_ENTER("MPI_Comm_get_info");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  SMPI_CHECK(info_used, comm, MPI_ERR_ARG);
   /* the hints given are all "used": smpi ignores them alike */
-  *info_used = c->info != MPI_INFO_NULL ? smpi_info_dup_handle(c->info) : smpi_info_new_handle();
-  SMPI_RETURN(MPI_SUCCESS);
+  return c->info != MPI_INFO_NULL ? smpi_info_dup_handle(c->info) : smpi_info_new_handle();
 }
 
 /* ---- free ---- */
 
-int PMPI_Comm_free(MPI_Comm *comm)
+int smpi_comm_free(smpi_comm *c)
 {
-  SMPI_ENTER("MPI_Comm_free");
-  SMPI_CHECK(comm, MPI_COMM_WORLD, MPI_ERR_ARG);
-  smpi_comm *c = SMPI_CHECK_COMM(*comm);
-  if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
-    SMPI_RETURN(smpi_comm_errorf(*comm, MPI_ERR_COMM, smpi_fname_,
-                                 "a predefined communicator cannot be freed"));
-  MPI_Comm h = *comm;
+  MPI_Comm h = c->handle;
+  ASSERTF(h != MPI_COMM_WORLD && h != MPI_COMM_SELF && h != MPI_COMM_NULL,
+          "communicator %s cannot be freed", smpi_comm_display_name(c));
   int rc = smpi_attr_delete_all(h);
   smpi_handle_free(h);
   c->freed = true;
-  *comm = MPI_COMM_NULL;
   smpi_comm_unref(c);
-  /* a failing delete callback fails the call, though the communicator is gone (its other
-   * attributes were deleted too): the error goes to the parent's handler, MPI_COMM_WORLD */
-  SMPI_CHECK(rc == MPI_SUCCESS, MPI_COMM_WORLD, rc);
-  SMPI_RETURN(MPI_SUCCESS);
+  return rc;
 }
 
 /* ---- duplication ---- */
@@ -589,66 +520,46 @@ static smpi_comm *dup_object(smpi_comm *c, uint32_t ctx, MPI_Info info)
   return n;
 }
 
-static int finish_dup(smpi_comm *c, smpi_comm *n, MPI_Comm *newcomm)
+static int finish_dup(smpi_comm *c, smpi_comm *n, smpi_comm **out)
 {
   int rc = smpi_attr_copy_all(c->handle, n->handle);
   if (rc != MPI_SUCCESS) {
     smpi_handle_free(n->handle);
     smpi_comm_unref(n);
-    *newcomm = MPI_COMM_NULL;
+    *out = NULL;
     return rc;
   }
-  *newcomm = n->handle;
+  *out = n;
   return MPI_SUCCESS;
 }
 
-static int comm_dup(MPI_Comm comm, MPI_Info info, bool use_info, MPI_Comm *newcomm,
-                    const char *fname)
+static int dup_with_info(smpi_comm *c, MPI_Info info, smpi_comm **out, const char *fname)
 {
-  smpi_comm *c = smpi_comm_get(comm);
-  if (!c)
-    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fname);
-  if (!newcomm)
-    return smpi_comm_error(comm, MPI_ERR_ARG, fname);
-  if (use_info && !smpi_info_valid(info))
-    return smpi_comm_error(comm, MPI_ERR_INFO, fname);
   smpi_xchg *x = smpi_comm_xchg(c, NULL, 0, NULL, SMPI_SYNC_BCAST, 4, fname);
   uint32_t ctx = smpi_ctx_derive(smpi_xchg_key(x), 0, smpi_xchg_members(x));
   smpi_xchg_leave(x);
-  smpi_comm *n = dup_object(c, ctx, use_info ? info : c->info);
-  int rc = finish_dup(c, n, newcomm);
-  return rc == MPI_SUCCESS ? rc : smpi_comm_error(comm, rc, fname);
+  return finish_dup(c, dup_object(c, ctx, info), out);
 }
 
-int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+int smpi_comm_dup(smpi_comm *c, smpi_comm **out, const char *fname)
 {
-  SMPI_ENTER("MPI_Comm_dup");
-  SMPI_RETURN(comm_dup(comm, MPI_INFO_NULL, false, newcomm, smpi_fname_));
+  return dup_with_info(c, c->info, out, fname);
 }
 
-int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+int smpi_comm_dup_with_info(smpi_comm *c, MPI_Info info, smpi_comm **out, const char *fname)
 {
-  SMPI_ENTER("MPI_Comm_dup_with_info");
-  SMPI_RETURN(comm_dup(comm, info, true, newcomm, smpi_fname_));
+  return dup_with_info(c, info, out, fname);
 }
 
-int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+int smpi_comm_idup(smpi_comm *c, smpi_comm **out)
 {
-  SMPI_ENTER("MPI_Comm_idup");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  SMPI_CHECK(newcomm && request, comm, MPI_ERR_ARG);
   /* The context id needs no agreement (it is derived), so the duplicate is complete at
-   * once and the request is already "done": MPI_REQUEST_NULL, which MPI_Wait/MPI_Test
-   * accept. No simulated time is spent. */
+   * once: no simulated time is spent. */
   char key[64];
   int n, index;
   parent_key(c, key, sizeof key);
   members_of(c, &n, &index);
-  smpi_comm *d = dup_object(c, smpi_ctx_derive(key, 0, n), c->info);
-  int rc = finish_dup(c, d, newcomm);
-  SMPI_CHECK(rc == MPI_SUCCESS, comm, rc);
-  *request = MPI_REQUEST_NULL;
-  SMPI_RETURN(MPI_SUCCESS);
+  return finish_dup(c, dup_object(c, smpi_ctx_derive(key, 0, n), c->info), out);
 }
 
 /* ---- split ---- */
@@ -720,7 +631,7 @@ static void split_free(void *p)
   free(r);
 }
 
-int smpi_comm_split_internal(smpi_comm *c, int color, int key, smpi_comm **out, const char *fname)
+int smpi_comm_split(smpi_comm *c, int color, int key, smpi_comm **out, const char *fname)
 {
   *out = NULL;
   if (c->remote)
@@ -766,58 +677,8 @@ void smpi_comm_prefix_internal(smpi_comm *c, int size, smpi_comm **out, const ch
   smpi_xchg_leave(x);
 }
 
-static int split_common(MPI_Comm comm, int color, int key, MPI_Comm *newcomm, const char *fname)
-{
-  smpi_comm *c = smpi_comm_get(comm);
-  if (!c)
-    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fname);
-  if (!newcomm)
-    return smpi_comm_error(comm, MPI_ERR_ARG, fname);
-  if (color < 0 && color != MPI_UNDEFINED)
-    return smpi_comm_errorf(comm, MPI_ERR_ARG, fname, "color %d is negative", color);
-  if (c->remote)
-    return smpi_comm_errorf(comm, MPI_ERR_COMM, fname,
-                            "splitting an intercommunicator is not supported by smpi");
-  smpi_comm *n;
-  int rc = smpi_comm_split_internal(c, color, key, &n, fname);
-  if (rc != MPI_SUCCESS)
-    return smpi_comm_error(comm, rc, fname);
-  *newcomm = n ? n->handle : MPI_COMM_NULL;
-  return MPI_SUCCESS;
-}
-
-int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
-{
-  SMPI_ENTER("MPI_Comm_split");
-  SMPI_RETURN(split_common(comm, color, key, newcomm, smpi_fname_));
-}
-
-int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
-{
-  SMPI_ENTER("MPI_Comm_split_type");
-  (void)info; /* no hint is meaningful for MPI_COMM_TYPE_SHARED */
-  int color;
-  if (split_type == MPI_UNDEFINED) {
-    color = MPI_UNDEFINED;
-  } else if (split_type == MPI_COMM_TYPE_SHARED) {
-    /* processes on the same simulated host share memory */
-    color = (int)smpi_self()->host;
-  } else {
-    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_ARG, smpi_fname_, "unknown split type %d",
-                                 split_type));
-  }
-  SMPI_RETURN(split_common(comm, color, key, newcomm, smpi_fname_));
-}
 
 /* ---- creation from groups ---- */
-
-static bool subset_of(const smpi_group *g, const smpi_group *of)
-{
-  for (int i = 0; i < g->size; i++)
-    if (smpi_group_rank_of(of, smpi_group_world_of(g, i)) == MPI_UNDEFINED)
-      return false;
-  return true;
-}
 
 static void *first_group(smpi_xchg *x, void *arg)
 {
@@ -846,32 +707,21 @@ static smpi_comm *create_among(smpi_comm *c, smpi_group *g, int me, const char *
   return n;
 }
 
-int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+int smpi_comm_create(smpi_comm *c, smpi_group *g, smpi_comm **out, const char *fname)
 {
-  SMPI_ENTER("MPI_Comm_create");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  SMPI_CHECK(newcomm, comm, MPI_ERR_ARG);
-  smpi_group *g = smpi_group_get(group);
-  SMPI_CHECK(g, comm, MPI_ERR_GROUP);
+  *out = NULL;
   if (c->remote)
-    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_COMM, smpi_fname_,
-                                 "MPI_Comm_create on an intercommunicator is not supported by smpi"));
-  if (!subset_of(g, c->group))
-    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_GROUP, smpi_fname_,
-                                 "the group has processes outside of the communicator"));
+    return MPI_ERR_COMM;
   /* MPI 2.2 semantics: each process passes the group it will belong to (disjoint groups),
    * or any group not containing it. Each group is settled among its members only, by a
    * broadcast from its rank 0 in the new communicator (SimGrid's cost); processes outside
    * get MPI_COMM_NULL at once. */
   char key[64];
   parent_key(c, key, sizeof key);
-  *newcomm = MPI_COMM_NULL;
-  int r = smpi_group_rank_of(g, smpi_self()->rank);
-  if (r == MPI_UNDEFINED)
-    SMPI_RETURN(MPI_SUCCESS);
-  smpi_comm *n = create_among(c, g, r, key, smpi_group_world_of(g, 0), smpi_fname_);
-  *newcomm = n->handle;
-  SMPI_RETURN(MPI_SUCCESS);
+  int r = smpi_group_rank_of(g, c->owner);
+  if (r != MPI_UNDEFINED)
+    *out = create_among(c, g, r, key, smpi_group_world_of(g, 0), fname);
+  return MPI_SUCCESS;
 }
 
 /* How many times this process already used key on c (0 the first time). */
@@ -886,31 +736,19 @@ static uint32_t next_count(smpi_comm *c, const char *key)
   return (uint32_t)before;
 }
 
-int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+int smpi_comm_create_group(smpi_comm *c, smpi_group *g, int tag, smpi_comm **out,
+                           const char *fname)
 {
-  SMPI_ENTER("MPI_Comm_create_group");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  SMPI_CHECK(newcomm, comm, MPI_ERR_ARG);
-  smpi_group *g = smpi_group_get(group);
-  SMPI_CHECK(g, comm, MPI_ERR_GROUP);
-  SMPI_CHECK(tag >= 0, comm, MPI_ERR_TAG);
-  if (c->remote)
-    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_COMM, smpi_fname_,
-                                 "intercommunicators are not supported here by smpi"));
-  int me = smpi_group_rank_of(g, smpi_self()->rank);
-  if (me == MPI_UNDEFINED)
-    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_GROUP, smpi_fname_,
-                                 "the calling process is not in the group"));
-  if (!subset_of(g, c->group))
-    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_GROUP, smpi_fname_,
-                                 "the group has processes outside of the communicator"));
+  *out = NULL;
+  int me = smpi_group_rank_of(g, c->owner);
+  if (c->remote || me == MPI_UNDEFINED)
+    return c->remote ? MPI_ERR_COMM : MPI_ERR_GROUP;
   /* only the group's members call: they number their calls per (tag, group) themselves */
   char base[96], key[128];
   snprintf(base, sizeof base, "g:%u:%d:%llx:%d", c->ctx, tag, (unsigned long long)g->fp, g->size);
   snprintf(key, sizeof key, "%s:%u", base, next_count(c, base));
-  smpi_comm *n = create_among(c, g, me, key, 0, smpi_fname_);
-  *newcomm = n->handle;
-  SMPI_RETURN(MPI_SUCCESS);
+  *out = create_among(c, g, me, key, 0, fname);
+  return MPI_SUCCESS;
 }
 
 /* ---- intercommunicators ---- */
@@ -935,68 +773,60 @@ static void *inter_info_take(smpi_xchg *x, void *arg)
   return arg;
 }
 
-int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
-                          int remote_leader, int tag, MPI_Comm *newintercomm)
+/* The local leader's part: meet the remote leader on the peer communicator p. */
+static inter_info *leaders_meet(smpi_comm *c, smpi_comm *p, int remote_leader, int tag,
+                                const char *fname)
 {
-  SMPI_ENTER("MPI_Intercomm_create");
-  smpi_comm *c = SMPI_CHECK_COMM(local_comm);
-  SMPI_CHECK(newintercomm, local_comm, MPI_ERR_ARG);
-  SMPI_CHECK(!c->remote, local_comm, MPI_ERR_COMM);
-  if (local_leader < 0 || local_leader >= c->group->size)
-    SMPI_RETURN(smpi_comm_errorf(local_comm, MPI_ERR_RANK, smpi_fname_,
-                                 "local leader %d with %d processes", local_leader,
-                                 c->group->size));
+  int mine = c->owner, other = smpi_comm_world_rank(p, remote_leader);
+  int lo = mine < other ? mine : other, hi = mine < other ? other : mine;
+  /* the two leaders meet on the peer communicator, numbering their meetings per pair */
+  char base[96], key[128];
+  snprintf(base, sizeof base, "i:%u:%d:%d:%d", p->ctx, tag, lo, hi);
+  snprintf(key, sizeof key, "%s:%u", base, next_count(p, base));
+  int side = mine == lo ? 0 : 1;
+  smpi_xchg *x = smpi_xchg_join(key, 2, side, NULL, 0, smpi_group_ref(c->group), fname);
+  /* MPICH's exchange on peer_comm with the user's tag: group sizes, then members */
+  const smpi_dt *int_type = smpi_dt_get(MPI_INT);
+  int sizes[2] = {c->group->size, 0};
+  smpi_p2p_set_activity(fname);
+  smpi_p2p_sendrecv(&sizes[0], 1, int_type, remote_leader, tag, &sizes[1], 1, int_type,
+                    remote_leader, tag, p, 0, NULL);
+  int rsize = ((smpi_group *)smpi_xchg_ptr(x, 1 - side))->size;
+  int *b = xcalloc((size_t)c->group->size + (size_t)rsize + 1, sizeof *b);
+  smpi_p2p_sendrecv(b, (size_t)c->group->size, int_type, remote_leader, tag,
+                    b + c->group->size, (size_t)rsize, int_type, remote_leader, tag, p, 0, NULL);
+  smpi_p2p_set_activity(NULL);
+  free(b);
+  inter_info *info = xmalloc(sizeof *info);
+  info->remote = smpi_xchg_ptr(x, 1 - side); /* the other leader's reference, now ours */
+  info->ctx = smpi_ctx_derive(key, 0, 2);
+  info->side = side;
+  smpi_xchg_leave(x);
+  return info;
+}
+
+int smpi_comm_intercomm_create(smpi_comm *c, int local_leader, smpi_comm *peer,
+                               int remote_leader, int tag, smpi_comm **out, const char *fname)
+{
+  *out = NULL;
+  if (c->remote)
+    return MPI_ERR_COMM;
   inter_info *info = NULL;
-  if (c->rank == local_leader) {
-    smpi_comm *p = smpi_comm_get(peer_comm);
-    SMPI_CHECK(p, local_comm, MPI_ERR_COMM);
-    int psize = p->remote ? p->remote->size : p->group->size;
-    if (remote_leader < 0 || remote_leader >= psize)
-      SMPI_RETURN(smpi_comm_errorf(local_comm, MPI_ERR_RANK, smpi_fname_,
-                                   "remote leader %d with %d processes in the peer communicator",
-                                   remote_leader, psize));
-    SMPI_CHECK(tag >= 0, local_comm, MPI_ERR_TAG);
-    int mine = smpi_self()->rank, other = smpi_comm_world_rank(p, remote_leader);
-    SMPI_CHECK(mine != other, local_comm, MPI_ERR_RANK);
-    int lo = mine < other ? mine : other, hi = mine < other ? other : mine;
-    /* the two leaders meet on the peer communicator, numbering their meetings per pair */
-    char base[96], key[128];
-    snprintf(base, sizeof base, "i:%u:%d:%d:%d", p->ctx, tag, lo, hi);
-    snprintf(key, sizeof key, "%s:%u", base, next_count(p, base));
-    int side = mine == lo ? 0 : 1;
-    smpi_xchg *x = smpi_xchg_join(key, 2, side, NULL, 0, smpi_group_ref(c->group), smpi_fname_);
-    /* MPICH's exchange on peer_comm with the user's tag: group sizes, then members */
-    const smpi_dt *int_type = smpi_dt_get(MPI_INT);
-    int sizes[2] = {c->group->size, 0};
-    smpi_p2p_set_activity(smpi_fname_);
-    smpi_p2p_sendrecv(&sizes[0], 1, int_type, remote_leader, tag, &sizes[1], 1, int_type,
-                      remote_leader, tag, p, 0, NULL);
-    int rsize = ((smpi_group *)smpi_xchg_ptr(x, 1 - side))->size;
-    int *b = xcalloc((size_t)c->group->size + (size_t)rsize + 1, sizeof *b);
-    smpi_p2p_sendrecv(b, (size_t)c->group->size, int_type, remote_leader, tag,
-                      b + c->group->size, (size_t)rsize, int_type, remote_leader, tag, p, 0, NULL);
-    smpi_p2p_set_activity(NULL);
-    free(b);
-    info = xmalloc(sizeof *info);
-    info->remote = smpi_xchg_ptr(x, 1 - side); /* the other leader's reference, now ours */
-    info->ctx = smpi_ctx_derive(key, 0, 2);
-    info->side = side;
-    smpi_xchg_leave(x);
-  }
+  if (c->rank == local_leader)
+    info = leaders_meet(c, peer, remote_leader, tag, fname);
   /* then each leader tells its local group */
   char key[64];
   parent_key(c, key, sizeof key);
-  smpi_xchg *x = smpi_xchg_join(key, c->group->size, c->rank, NULL, 0, info, smpi_fname_);
+  smpi_xchg *x = smpi_xchg_join(key, c->group->size, c->rank, NULL, 0, info, fname);
   if (info)
     smpi_xchg_result(x, inter_info_take, info, inter_info_free);
   /* the leader broadcasts the remote group's size and context, then its members */
-  pattern_bcast(c, local_leader, 8, smpi_fname_);
+  pattern_bcast(c, local_leader, 8, fname);
   const inter_info *i = smpi_xchg_ptr(x, local_leader);
-  pattern_bcast(c, local_leader, 4 * (size_t)i->remote->size, smpi_fname_);
-  smpi_comm *n = new_inter(c, smpi_group_ref(c->group), smpi_group_ref(i->remote), i->side, i->ctx);
+  pattern_bcast(c, local_leader, 4 * (size_t)i->remote->size, fname);
+  *out = new_inter(c, smpi_group_ref(c->group), smpi_group_ref(i->remote), i->side, i->ctx);
   smpi_xchg_leave(x);
-  *newintercomm = n->handle;
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
 typedef struct merge_result {
@@ -1025,18 +855,16 @@ static void *merge_compute(smpi_xchg *x, void *arg)
   return r;
 }
 
-int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+int smpi_comm_intercomm_merge(smpi_comm *c, int high, smpi_comm **out, const char *fname)
 {
-  SMPI_ENTER("MPI_Intercomm_merge");
-  smpi_comm *c = SMPI_CHECK_COMM(intercomm);
-  SMPI_CHECK(newintracomm, intercomm, MPI_ERR_ARG);
-  SMPI_CHECK(c->remote, intercomm, MPI_ERR_COMM);
+  *out = NULL;
+  if (!c->remote)
+    return MPI_ERR_COMM;
   int mine = high ? 1 : 0;
-  smpi_xchg *x = smpi_comm_xchg(c, &mine, 1, NULL, SMPI_SYNC_BCAST, 4, smpi_fname_);
+  smpi_xchg *x = smpi_comm_xchg(c, &mine, 1, NULL, SMPI_SYNC_BCAST, 4, fname);
   merge_result *r = smpi_xchg_result(x, merge_compute, c, free);
-  smpi_comm *n = smpi_comm_new_intra(c, r->merged,
-                                     smpi_ctx_derive(smpi_xchg_key(x), 0, smpi_xchg_members(x)));
+  *out = smpi_comm_new_intra(c, r->merged,
+                             smpi_ctx_derive(smpi_xchg_key(x), 0, smpi_xchg_members(x)));
   smpi_xchg_leave(x);
-  *newintracomm = n->handle;
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }

@@ -64,4 +64,27 @@ int smpi_comm_local_world_rank(const smpi_comm *c, int r);
  * first, as MPI 3.1 section 8.7.1 requires (libraries hook their clean-up there). */
 void smpi_comm_rank_finalize(int world_rank);
 
+/* What MPI_Comm_dup, MPI_Comm_free, MPI_Comm_split, MPI_Comm_set_errhandler and
+ * MPI_Error_string do once their arguments are checked (smpi/bindings/ checks them; the
+ * rest of the MPI layer calls these directly, with valid arguments). Each returns
+ * MPI_SUCCESS or an error class, which the caller reports through its error handler; fname
+ * is the MPI function the creation messages and diagnostics are charged to. MPI_Comm_rank
+ * and MPI_Comm_size are smpi_comm_rank and smpi_comm_size above. */
+/* A duplicate with c's attributes (copy callbacks), hints and topology: *out, or NULL and
+ * the first error a copy callback returned. Collective over c (a broadcast's cost). */
+int smpi_comm_dup(smpi_comm *c, smpi_comm **out, const char *fname);
+/* Deletes c's attributes (delete callbacks), frees its handle and drops the caller's
+ * reference: c is gone even when a callback fails, whose error is returned. Not for
+ * MPI_COMM_WORLD or MPI_COMM_SELF. */
+int smpi_comm_free(smpi_comm *c);
+/* MPI_Comm_split of the intracommunicator c (MPI_ERR_COMM for an intercommunicator): *out
+ * is NULL for color MPI_UNDEFINED. Also the machinery of Comm_create, Cart_sub, ... */
+int smpi_comm_split(smpi_comm *c, int color, int key, smpi_comm **out, const char *fname);
+/* Attaches error handler eh to c: MPI_ERR_ARG if eh is not a communicator error handler. */
+int smpi_comm_set_errhandler(smpi_comm *c, MPI_Errhandler eh);
+/* MPI_Error_string: the string of code (or "unknown error code N"), at most
+ * MPI_MAX_ERROR_STRING - 1 characters and a NUL into string, its length into *resultlen.
+ * Always MPI_SUCCESS. */
+int smpi_error_string_copy(int code, char *string, int *resultlen);
+
 #endif

@@ -1,7 +1,9 @@
 /* comm_impl.h: what the files of the communicator module share (group.c, comm.c, attr.c,
- * errhandler.c, errors.c, info.c, topo.c, u64map.c). The rest of the MPI layer uses
- * smpi/mpi/comm.h and smpi/mpi/attr.h only; tests/check_comm.c uses this header for the pure logic
- * (group set operations, Dims_create, Cartesian arithmetic, context-id derivation).
+ * errhandler.c, errors.c, info.c, topo.c, u64map.c) with their MPI functions
+ * (smpi/bindings/comm.c, group.c, attr.c, errhandler.c, errors.c, info.c, topo.c), which
+ * check the arguments and call the smpi_* functions declared here. The rest of the MPI layer
+ * uses smpi/mpi/comm.h and smpi/mpi/attr.h only; tests/check_comm.c uses this header for the
+ * pure logic (group set operations, Dims_create, Cartesian arithmetic, context-id derivation).
  *
  * Object ownership at a glance:
  *
@@ -112,6 +114,24 @@ void smpi_cart_shift(const smpi_topo *t, int rank, int direction, int disp, int 
                      int *dest);
 /* MPI_Dims_create; MPI_SUCCESS or an error class */
 int smpi_dims_create(int nnodes, int ndims, int dims[]);
+/* The constructions of the MPI topology functions (topo.c), once smpi/bindings/topo.c has
+ * checked the arguments: collective over the intracommunicator c (MPI_ERR_COMM for an
+ * intercommunicator); *out is the new communicator with its topology, NULL on the
+ * processes that get MPI_COMM_NULL. Ranks are never reordered. */
+int smpi_topo_cart_create(smpi_comm *c, int ndims, const int dims[], const int periods[],
+                          smpi_comm **out, const char *fname);
+/* c has a Cartesian topology; returns smpi_comm_split's error, if any */
+int smpi_topo_cart_sub(smpi_comm *c, const int remain_dims[], smpi_comm **out,
+                       const char *fname);
+int smpi_topo_graph_create(smpi_comm *c, int nnodes, const int index[], const int edges[],
+                           smpi_comm **out, const char *fname);
+int smpi_topo_dist_graph_create_adjacent(smpi_comm *c, int indegree, const int sources[],
+                                         const int sourceweights[], int outdegree,
+                                         const int destinations[], const int destweights[],
+                                         smpi_comm **out, const char *fname);
+int smpi_topo_dist_graph_create(smpi_comm *c, int n, const int sources[], const int degrees[],
+                                const int destinations[], const int weights[], smpi_comm **out,
+                                const char *fname);
 
 /* ---- context ids (comm.c) ----
  * Every communicator has an even base id: point-to-point traffic uses base, collective
@@ -190,13 +210,33 @@ void *smpi_shared_take(const char *key, int nmembers, void *(*create)(void *arg)
 /* New intracommunicator object of the calling rank, inheriting parent's error handler;
  * takes over the reference to g. */
 smpi_comm *smpi_comm_new_intra(smpi_comm *parent, smpi_group *g, uint32_t ctx);
-/* MPI_Comm_split's machinery (also Comm_create, Cart_sub, ...): *out is NULL for
- * MPI_UNDEFINED. Returns MPI_SUCCESS or an error class. */
-int smpi_comm_split_internal(smpi_comm *c, int color, int key, smpi_comm **out,
-                             const char *fname);
 /* A communicator of the first `size` ranks of the intracommunicator c, in c's order (the
  * others get NULL), at the cost of MPI_Comm_dup: Cart_create, Graph_create, ... */
 void smpi_comm_prefix_internal(smpi_comm *c, int size, smpi_comm **out, const char *fname);
+
+/* ---- the rest of the MPI functions on communicators (comm.c), for smpi/bindings/comm.c,
+ * which has checked the arguments. The creations are collective over c and return
+ * MPI_SUCCESS, or MPI_ERR_COMM for the kind of communicator (intra or inter) they do not
+ * take; *out is NULL for the processes that get MPI_COMM_NULL. smpi_comm_dup, _free and
+ * _split are in comm.h. ---- */
+int smpi_comm_compare(const smpi_comm *a, const smpi_comm *b); /* MPI_IDENT ... MPI_UNEQUAL */
+void smpi_comm_set_name(smpi_comm *c, const char *name);      /* truncated to MPI_MAX_OBJECT_NAME */
+void smpi_comm_get_name(const smpi_comm *c, char *name, int *len);
+void smpi_comm_set_info(smpi_comm *c, MPI_Info info); /* keeps a copy of the valid info */
+MPI_Info smpi_comm_get_info(const smpi_comm *c);      /* a new info object for the caller */
+int smpi_comm_dup_with_info(smpi_comm *c, MPI_Info info, smpi_comm **out, const char *fname);
+/* MPI_Comm_idup: complete at once, without simulated time (the context id is derived) */
+int smpi_comm_idup(smpi_comm *c, smpi_comm **out);
+/* MPI_Comm_create: g is a subset of c; processes outside of g get NULL */
+int smpi_comm_create(smpi_comm *c, smpi_group *g, smpi_comm **out, const char *fname);
+/* MPI_Comm_create_group: called by the members of g (a subset of c) only; MPI_ERR_GROUP
+ * for a caller outside of g */
+int smpi_comm_create_group(smpi_comm *c, smpi_group *g, int tag, smpi_comm **out,
+                           const char *fname);
+/* MPI_Intercomm_create: peer (and remote_leader in it) matters on the local leader only */
+int smpi_comm_intercomm_create(smpi_comm *c, int local_leader, smpi_comm *peer,
+                               int remote_leader, int tag, smpi_comm **out, const char *fname);
+int smpi_comm_intercomm_merge(smpi_comm *c, int high, smpi_comm **out, const char *fname);
 
 /* ---- error handlers (errhandler.c) ---- */
 enum { SMPI_EH_COMM = 1, SMPI_EH_WIN = 2, SMPI_EH_FILE = 4 };
@@ -219,6 +259,16 @@ int smpi_errhandler_run(smpi_errhandler *eh, int handle, const char *on, int cod
                         const char *fname, const char *detail);
 smpi_errhandler *smpi_errhandler_ref(smpi_errhandler *e);
 void smpi_errhandler_unref(smpi_errhandler *e);
+/* What the MPI functions on error handlers do once their arguments are checked
+ * (smpi/bindings/errhandler.c; smpi_comm_set_errhandler is in comm.h). */
+int smpi_errhandler_create(MPI_Comm_errhandler_function *fn, int kinds, MPI_Errhandler *out);
+MPI_Errhandler smpi_comm_get_errhandler(smpi_comm *c); /* a new reference for the caller */
+/* runs c's handler for code as if fname had raised it; returns what the handler returns */
+int smpi_comm_call_errhandler(smpi_comm *c, int code, const char *fname);
+/* the calling rank's handler for files opened later (MPI-IO is not simulated: only
+ * MPI_FILE_NULL has a handler); MPI_ERRORS_RETURN until set. _get adds a reference. */
+void smpi_errhandler_set_file_default(smpi_errhandler *e);
+MPI_Errhandler smpi_errhandler_get_file_default(void);
 
 /* ---- error classes and strings (errors.c) ---- */
 /* "MPI_ERR_RANK: invalid rank"; a user string for codes from MPI_Add_error_code; NULL for
@@ -227,6 +277,13 @@ const char *smpi_error_string(int code);
 int smpi_error_class(int code); /* -1 if the code does not exist */
 int smpi_error_lastused(void);  /* the calling rank's MPI_LASTUSEDCODE */
 int *smpi_error_lastused_ptr(void);
+/* What MPI_Add_error_class/_code/_string do for the calling rank (smpi_error_string_copy,
+ * for MPI_Error_string, is in comm.h): a new class (its value); a new code of class
+ * errorclass, or MPI_ERR_ARG if that is no class; the string of a code added by the rank,
+ * or MPI_ERR_ARG for another code or a string of MPI_MAX_ERROR_STRING characters or more. */
+int smpi_error_add_class(void);
+int smpi_error_add_code(int errorclass, int *errorcode);
+int smpi_error_set_string(int errorcode, const char *string);
 
 /* ---- info objects (info.c) ---- */
 void smpi_info_setup_predefined(void);
@@ -235,6 +292,19 @@ MPI_Info smpi_info_dup_handle(MPI_Info h);
 MPI_Info smpi_info_new_handle(void); /* an empty info object */
 void smpi_info_free_handle(MPI_Info h);
 bool smpi_info_valid(MPI_Info h); /* MPI_INFO_NULL is not valid */
+/* What the MPI functions on info objects do once their arguments are checked
+ * (smpi/bindings/info.c): keys and values are non-empty and within MPI_MAX_INFO_KEY and
+ * MPI_MAX_INFO_VAL. */
+typedef struct smpi_info smpi_info;
+smpi_info *smpi_info_get(MPI_Info h); /* NULL if not a live info handle */
+void smpi_info_set(smpi_info *i, const char *key, const char *value); /* adds or replaces */
+int smpi_info_delete(smpi_info *i, const char *key); /* MPI_ERR_INFO_NOKEY if absent */
+/* MPI_Info_get: *flag, and at most valuelen characters and a NUL into value; MPI_ERR_ARG
+ * if the key is there but value is NULL */
+int smpi_info_value(const smpi_info *i, const char *key, int valuelen, char *value, int *flag);
+void smpi_info_valuelen(const smpi_info *i, const char *key, int *valuelen, int *flag);
+int smpi_info_nkeys(const smpi_info *i);
+void smpi_info_nthkey(const smpi_info *i, int n, char *key); /* 0 <= n < nkeys */
 
 /* ---- attributes: setup of the predefined keyvals (attr.c) ---- */
 void smpi_attr_setup_predefined(void);

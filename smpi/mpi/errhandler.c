@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "smpi/bindings/call.h"
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/mpi/handle.h"
 #include "smpi/runtime/world.h"
@@ -133,9 +132,9 @@ int smpi_comm_errorf(MPI_Comm h, int code, const char *fname, const char *fmt, .
   return comm_error_detail(h, code, fname, detail);
 }
 
-/* ---- MPI functions ---- */
+/* ---- what the MPI functions do (smpi/bindings/errhandler.c) ---- */
 
-static int create(MPI_Comm_errhandler_function *fn, int kinds, MPI_Errhandler *out)
+int smpi_errhandler_create(MPI_Comm_errhandler_function *fn, int kinds, MPI_Errhandler *out)
 {
   smpi_errhandler *e = xcalloc(1, sizeof *e);
   e->refs = 1;
@@ -146,106 +145,26 @@ static int create(MPI_Comm_errhandler_function *fn, int kinds, MPI_Errhandler *o
   return MPI_SUCCESS;
 }
 
-int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
-                                MPI_Errhandler *errhandler)
+int smpi_comm_set_errhandler(smpi_comm *c, MPI_Errhandler errhandler)
 {
-  SMPI_ENTER("MPI_Comm_create_errhandler");
-  SMPI_CHECK(comm_errhandler_fn && errhandler, MPI_COMM_WORLD, MPI_ERR_ARG);
-  SMPI_RETURN(create(comm_errhandler_fn, SMPI_EH_COMM, errhandler));
-}
-
-int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler)
-{
-  SMPI_ENTER("MPI_Errhandler_create");
-  SMPI_CHECK(function && errhandler, MPI_COMM_WORLD, MPI_ERR_ARG);
-  SMPI_RETURN(create(function, SMPI_EH_COMM, errhandler));
-}
-
-int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
-                               MPI_Errhandler *errhandler)
-{
-  SMPI_ENTER("MPI_Win_create_errhandler");
-  SMPI_CHECK(win_errhandler_fn && errhandler, MPI_COMM_WORLD, MPI_ERR_ARG);
-  SMPI_RETURN(create(win_errhandler_fn, SMPI_EH_WIN, errhandler));
-}
-
-int PMPI_File_create_errhandler(MPI_File_errhandler_function *file_errhandler_fn,
-                                MPI_Errhandler *errhandler)
-{
-  SMPI_ENTER("MPI_File_create_errhandler");
-  SMPI_CHECK(file_errhandler_fn && errhandler, MPI_COMM_WORLD, MPI_ERR_ARG);
-  SMPI_RETURN(create(file_errhandler_fn, SMPI_EH_FILE, errhandler));
-}
-
-static int set_comm_eh(MPI_Comm comm, MPI_Errhandler errhandler, const char *fname)
-{
-  smpi_comm *c = smpi_comm_get(comm);
-  if (!c)
-    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fname);
   smpi_errhandler *e = smpi_errhandler_get(errhandler);
   if (!e || !(e->kinds & SMPI_EH_COMM))
-    return smpi_comm_errorf(comm, MPI_ERR_ARG, fname, "not a communicator error handler");
+    return MPI_ERR_ARG;
   smpi_errhandler_ref(e);
   smpi_errhandler_unref(c->eh);
   c->eh = e;
   return MPI_SUCCESS;
 }
 
-int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+MPI_Errhandler smpi_comm_get_errhandler(smpi_comm *c)
 {
-  SMPI_ENTER("MPI_Comm_set_errhandler");
-  SMPI_RETURN(set_comm_eh(comm, errhandler, smpi_fname_));
-}
-
-int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
-{
-  SMPI_ENTER("MPI_Errhandler_set");
-  SMPI_RETURN(set_comm_eh(comm, errhandler, smpi_fname_));
-}
-
-static int get_comm_eh(MPI_Comm comm, MPI_Errhandler *errhandler, const char *fname)
-{
-  smpi_comm *c = smpi_comm_get(comm);
-  if (!c)
-    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fname);
-  if (!errhandler)
-    return smpi_comm_error(comm, MPI_ERR_ARG, fname);
   /* the caller gets a reference of its own, released by MPI_Errhandler_free */
-  *errhandler = smpi_errhandler_ref(c->eh)->handle;
-  return MPI_SUCCESS;
+  return smpi_errhandler_ref(c->eh)->handle;
 }
 
-int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+int smpi_comm_call_errhandler(smpi_comm *c, int code, const char *fname)
 {
-  SMPI_ENTER("MPI_Comm_get_errhandler");
-  SMPI_RETURN(get_comm_eh(comm, errhandler, smpi_fname_));
-}
-
-int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
-{
-  SMPI_ENTER("MPI_Errhandler_get");
-  SMPI_RETURN(get_comm_eh(comm, errhandler, smpi_fname_));
-}
-
-int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
-{
-  SMPI_ENTER("MPI_Errhandler_free");
-  SMPI_CHECK(errhandler, MPI_COMM_WORLD, MPI_ERR_ARG);
-  smpi_errhandler *e = smpi_errhandler_get(*errhandler);
-  SMPI_CHECK(e, MPI_COMM_WORLD, MPI_ERR_ARG);
-  smpi_errhandler_unref(e);
-  *errhandler = MPI_ERRHANDLER_NULL;
-  SMPI_RETURN(MPI_SUCCESS);
-}
-
-int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
-{
-  SMPI_ENTER("MPI_Comm_call_errhandler");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  run_handler(c, c->eh, errorcode, smpi_fname_, NULL);
-  /* "MPI_SUCCESS if the error handler was successfully called" (MPI 3.1 section 8.3.4),
-   * whatever the handler is: MPICH returns MPI_SUCCESS for MPI_ERRORS_RETURN too */
-  SMPI_RETURN(MPI_SUCCESS);
+  return run_handler(c, c->eh, code, fname, NULL);
 }
 
 /* ---- files: only MPI_FILE_NULL (the default handler of files opened later) ---- */
@@ -265,26 +184,16 @@ static smpi_errhandler **my_file_default(void)
   return &file_default[me->rank];
 }
 
-int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
+void smpi_errhandler_set_file_default(smpi_errhandler *e)
 {
-  SMPI_ENTER("MPI_File_set_errhandler");
-  /* MPI-IO is not simulated: only the default for future files can be set */
-  SMPI_CHECK(file == MPI_FILE_NULL, MPI_COMM_WORLD, MPI_ERR_FILE);
-  smpi_errhandler *e = smpi_errhandler_get(errhandler);
-  SMPI_CHECK(e && (e->kinds & SMPI_EH_FILE), MPI_COMM_WORLD, MPI_ERR_ARG);
   smpi_errhandler **slot = my_file_default();
   smpi_errhandler_ref(e);
   smpi_errhandler_unref(*slot);
   *slot = e;
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
+MPI_Errhandler smpi_errhandler_get_file_default(void)
 {
-  SMPI_ENTER("MPI_File_get_errhandler");
-  SMPI_CHECK(file == MPI_FILE_NULL, MPI_COMM_WORLD, MPI_ERR_FILE);
-  SMPI_CHECK(errhandler, MPI_COMM_WORLD, MPI_ERR_ARG);
   smpi_errhandler *e = *my_file_default();
-  *errhandler = smpi_errhandler_ref(e ? e : &return_eh)->handle;
-  SMPI_RETURN(MPI_SUCCESS);
+  return smpi_errhandler_ref(e ? e : &return_eh)->handle;
 }

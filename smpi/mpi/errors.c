@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "smpi/bindings/call.h"
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/runtime/world.h"
 #include "smpi/mpi/smpi_internal.h"
@@ -157,6 +156,33 @@ int smpi_error_class(int code)
 int smpi_error_lastused(void) { return my_errors()->lastused; }
 int *smpi_error_lastused_ptr(void) { return &my_errors()->lastused; }
 
+/* Errors not tied to a communicator go to MPI_COMM_WORLD's handler (MPI 3.1 section 8.3). */
+int smpi_errhandler_invoke_world(int code, const char *name)
+{
+  return smpi_comm_error(MPI_COMM_WORLD, code, name);
+}
+
+/* ---- what the MPI functions do (smpi/bindings/errors.c) ---- */
+
+int smpi_error_string_copy(int code, char *string, int *resultlen)
+{
+  const char *s = smpi_error_string(code);
+  char unknown[64];
+  if (!s) {
+    /* as MPICH: a string saying so rather than an error (the caller is usually already
+     * reporting one) */
+    snprintf(unknown, sizeof unknown, "unknown error code %d", code);
+    s = unknown;
+  }
+  size_t n = strlen(s);
+  if (n > MPI_MAX_ERROR_STRING - 1)
+    n = MPI_MAX_ERROR_STRING - 1;
+  memcpy(string, s, n);
+  string[n] = 0;
+  *resultlen = (int)n;
+  return MPI_SUCCESS;
+}
+
 static int add_code(int klass)
 {
   rank_errors *e = my_errors();
@@ -167,77 +193,26 @@ static int add_code(int klass)
   return code;
 }
 
-/* Errors not tied to a communicator go to MPI_COMM_WORLD's handler (MPI 3.1 section 8.3). */
-int smpi_errhandler_invoke_world(int code, const char *name)
-{
-  return smpi_comm_error(MPI_COMM_WORLD, code, name);
-}
+int smpi_error_add_class(void) { return add_code(-1); }
 
-/* ---- MPI functions ---- */
-
-int PMPI_Error_string(int errorcode, char *string, int *resultlen)
+int smpi_error_add_code(int errorclass, int *errorcode)
 {
-  SMPI_ENTER_ANYTIME("MPI_Error_string");
-  if (!string || !resultlen)
-    SMPI_RETURN(MPI_ERR_ARG);
-  const char *s = smpi_error_string(errorcode);
-  char unknown[64];
-  if (!s) {
-    /* as MPICH: a string saying so rather than an error (the caller is usually already
-     * reporting one) */
-    snprintf(unknown, sizeof unknown, "unknown error code %d", errorcode);
-    s = unknown;
-  }
-  size_t n = strlen(s);
-  if (n > MPI_MAX_ERROR_STRING - 1)
-    n = MPI_MAX_ERROR_STRING - 1;
-  memcpy(string, s, n);
-  string[n] = 0;
-  *resultlen = (int)n;
-  SMPI_RETURN(MPI_SUCCESS);
-}
-
-int PMPI_Error_class(int errorcode, int *errorclass)
-{
-  SMPI_ENTER_ANYTIME("MPI_Error_class");
-  if (!errorclass)
-    SMPI_RETURN(MPI_ERR_ARG);
-  int k = smpi_error_class(errorcode);
-  if (k < 0)
-    SMPI_RETURN(MPI_ERR_ARG);
-  *errorclass = k;
-  SMPI_RETURN(MPI_SUCCESS);
-}
-
-int PMPI_Add_error_class(int *errorclass)
-{
-  SMPI_ENTER("MPI_Add_error_class");
-  SMPI_CHECK(errorclass, MPI_COMM_WORLD, MPI_ERR_ARG);
-  *errorclass = add_code(-1);
-  SMPI_RETURN(MPI_SUCCESS);
-}
-
-int PMPI_Add_error_code(int errorclass, int *errorcode)
-{
-  SMPI_ENTER("MPI_Add_error_code");
-  SMPI_CHECK(errorcode, MPI_COMM_WORLD, MPI_ERR_ARG);
   /* the class must be one: a predefined class or a class added by MPI_Add_error_class */
   bool is_class = predefined_code(errorclass) ||
                   (user_entry(errorclass) && user_entry(errorclass)->klass == errorclass);
-  SMPI_CHECK(is_class, MPI_COMM_WORLD, MPI_ERR_ARG);
+  if (!is_class)
+    return MPI_ERR_ARG;
   *errorcode = add_code(errorclass);
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
-int PMPI_Add_error_string(int errorcode, const char *string)
+int smpi_error_set_string(int errorcode, const char *string)
 {
-  SMPI_ENTER("MPI_Add_error_string");
-  SMPI_CHECK(string, MPI_COMM_WORLD, MPI_ERR_ARG);
   /* predefined codes keep their strings (MPI 3.1 section 8.5) */
   user_code *u = user_entry(errorcode);
-  SMPI_CHECK(u, MPI_COMM_WORLD, MPI_ERR_ARG);
-  SMPI_CHECK(strlen(string) < MPI_MAX_ERROR_STRING, MPI_COMM_WORLD, MPI_ERR_ARG);
+  if (!u || strlen(string) >= MPI_MAX_ERROR_STRING)
+    return MPI_ERR_ARG;
   free(u->string);
   u->string = xstrdup(string);
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }

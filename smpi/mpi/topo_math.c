@@ -1,6 +1,7 @@
 /* topo_math.c: topology objects and the arithmetic behind the MPI topology functions
  * (row-major Cartesian ranks, shifts, MPI_Dims_create), free of any simulation state so
- * that the unit tests call it directly. See topo.c for the MPI side. */
+ * that the unit tests call it directly. See topo.c for the constructions and
+ * smpi/bindings/topo.c for the MPI functions. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,6 @@
-/* group_mpi.c: the MPI functions on groups (the set logic itself is in group.c, which
- * the unit tests use without a simulation). */
+/* group.c: the MPI functions on groups, and MPI_Comm_group / MPI_Comm_remote_group (the
+ * set logic itself is in smpi/mpi/group.c, which the unit tests use without a
+ * simulation). */
 #include "smpi/bindings/call.h"
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/mpi/handle.h"
