@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives/coll.h"
 #include "kernel/network.h"
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/mpi/datatype.h"
@@ -689,8 +690,8 @@ int smpi_rma_issue(smpi_win *w, const smpi_rma_args *a, const char *fname)
 
 /* ---- synchronisation ---- */
 
-/* PMPI until collectives/ and mpi/ give internal entry points */
-static void rma_barrier(const smpi_win *w) { PMPI_Barrier(w->comm); }
+/* the fence's barrier, inside the user's MPI_Win_fence (internal entry point) */
+static void rma_barrier(const smpi_win *w) { coll_mpi_barrier(w->comm, "MPI_Barrier"); }
 
 static bool cond_no_outstanding(smpi_win *w, void *arg)
 {

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives/coll.h"
 #include "smpi/mpi/attr.h"
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/mpi/handle.h"
@@ -103,19 +104,31 @@ static bool win_builtin(MPI_Win h, int keyval, void **value)
 
 /* ---- the window's communicator ---- */
 
-/* PMPI until collectives/ and mpi/ give internal entry points */
-static void win_comm_dup(MPI_Comm comm, MPI_Comm *dup) { PMPI_Comm_dup(comm, dup); }
+/* A window's messages travel on a private duplicate of its communicator. These run inside
+ * the user's MPI_Win_* call, through the internal entry points (no second MPI call of the
+ * rank); errors go to the handlers MPI_Comm_dup/_free/_Barrier/_Allgather would use. */
+static void win_comm_dup(MPI_Comm comm, MPI_Comm *dup)
+{
+  smpi_comm *n = NULL;
+  int rc = smpi_comm_dup(smpi_comm_get(comm), &n, "MPI_Comm_dup");
+  *dup = n ? smpi_comm_handle(n) : MPI_COMM_NULL;
+  if (rc != MPI_SUCCESS)
+    smpi_comm_error(comm, rc, "MPI_Comm_dup");
+}
 
-/* PMPI until collectives/ and mpi/ give internal entry points */
-static void win_comm_free(MPI_Comm *comm) { PMPI_Comm_free(comm); }
+static void win_comm_free(MPI_Comm *comm)
+{
+  int rc = smpi_comm_free(smpi_comm_get(*comm));
+  *comm = MPI_COMM_NULL;
+  if (rc != MPI_SUCCESS)
+    smpi_comm_error(MPI_COMM_WORLD, rc, "MPI_Comm_free");
+}
 
-/* PMPI until collectives/ and mpi/ give internal entry points */
-static void win_barrier(const smpi_win *w) { PMPI_Barrier(w->comm); }
+static void win_barrier(const smpi_win *w) { coll_mpi_barrier(w->comm, "MPI_Barrier"); }
 
-/* PMPI until collectives/ and mpi/ give internal entry points */
 static void win_allgather_sizes(const smpi_win *w, MPI_Aint size, MPI_Aint *sizes)
 {
-  PMPI_Allgather(&size, 1, MPI_AINT, sizes, 1, MPI_AINT, w->comm);
+  coll_mpi_allgather(&size, 1, MPI_AINT, sizes, 1, MPI_AINT, w->comm, "MPI_Allgather");
 }
 
 /* ---- creation ---- */
