@@ -3,7 +3,7 @@
  *
  * The smpi_type_* functions take and return handles exactly like the MPI function of the
  * same name and return MPI_SUCCESS or the error class that function must raise; they never
- * call an error handler and need no runtime. datatype_mpi.c wraps each of them in a
+ * call an error handler and need no runtime. smpi/bindings/datatype.c wraps each of them in a
  * PMPI_Type_* (SMPI_ENTER, error through the handler), and tests/check_datatype.c calls them
  * directly. smpi_dt_ref/unref let layers that keep a datatype past the call (pending
  * requests) hold it alive across MPI_Type_free. */
