@@ -13,7 +13,6 @@
 #include "smpi/bindings/call.h"
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/runtime/world.h"
-#include "smpi/mpi/smpi_internal.h"
 #include "src/mem.h"
 
 static const char *const predefined[MPI_ERR_LASTCODE + 1] = {
@@ -165,12 +164,6 @@ static int add_code(int klass)
   e->entries[e->count++] = (user_code){.klass = klass < 0 ? code : klass, .string = NULL};
   e->lastused = code;
   return code;
-}
-
-/* Errors not tied to a communicator go to MPI_COMM_WORLD's handler (MPI 3.1 section 8.3). */
-int smpi_errhandler_invoke_world(int code, const char *name)
-{
-  return smpi_comm_error(MPI_COMM_WORLD, code, name);
 }
 
 /* ---- MPI functions ---- */
