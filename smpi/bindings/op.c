@@ -3,7 +3,7 @@
  * through MPI_COMM_WORLD's handler (MPI 3.1, 8.3: errors not tied to a communicator). */
 #include "smpi/bindings/call.h"
 #include "smpi/mpi/datatype.h"
-#include "smpi/mpi/op_impl.h"
+#include "smpi/mpi/op.h"
 
 /* body of a wrapper: enter, run `call`, fail through the world handler on error */
 #define OP_WRAP(fname, call)                                                             \
