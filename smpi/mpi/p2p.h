@@ -87,7 +87,7 @@ int smpi_p2p_sendrecv(const void *sbuf, size_t scount, const smpi_dt *sdt, int d
 /* ---- What the MPI point-to-point calls do (smpi/mpi/p2p.c) ----
  * smpi_p2p_mpi_X is MPI_X once the arguments are checked and the communicator and datatype
  * handles resolved: smpi/bindings/p2p.c checks, calls it and raises its error through the
- * error handler; the replay calls it directly. Unlike the smpi_p2p_* functions above, these
+ * error handler; layers below the bindings (the replay) call it directly. Unlike the smpi_p2p_* functions above, these
  * behave exactly as the MPI calls: MPI_PROC_NULL sends make no request, requests get MPI
  * handles, buffered sends are accounted. `call` names the MPI call in reports ("MPI_Send":
  * deadlocks, messages left at MPI_Finalize). They return MPI_SUCCESS or the error class the
@@ -184,7 +184,7 @@ void smpi_p2p_set_activity(const char *what);
 /* The same with a root (>= 0), shown as "WHAT (root ROOT)": formatted only for a report. */
 void smpi_p2p_set_activity_root(const char *what, int root);
 
-/* At MPI_Finalize (the runtime calls it for the finalizing rank): prints one warning per
+/* At MPI_Finalize (smpi_mpi_finalize calls it for the finalizing rank): prints one warning per
  * receive the rank still has posted and per message it sent that nobody received yet, then
  * withdraws its posted receives and its unmatched rendezvous sends (their buffers are about
  * to disappear). Detached messages stay deliverable. Returns how many it reported. */
