@@ -16,13 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "smpi/mpi/smpi_internal.h"
-
-/* The sentinels of mpi.h (never read nor written: only their addresses matter). */
-SMPI_PUBLIC MPI_Status smpi_status_ignore_[1];
-SMPI_PUBLIC MPI_Status smpi_statuses_ignore_[1];
-SMPI_PUBLIC int smpi_unweighted_[1];
-SMPI_PUBLIC int smpi_weights_empty_[1];
+#include "smpi/bindings/call.h"
 
 int smpi_unsupported(const char *name)
 {
@@ -30,7 +24,8 @@ int smpi_unsupported(const char *name)
   /* MPI_T calls may come before MPI_Init and never invoke error handlers */
   if (strncmp(name, "MPI_T_", 6) == 0)
     return MPI_ERR_UNSUPPORTED_OPERATION;
-  return smpi_errhandler_invoke_world(MPI_ERR_UNSUPPORTED_OPERATION, name);
+  /* not tied to a communicator: MPI_COMM_WORLD's handler (MPI 3.1 section 8.3) */
+  return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_UNSUPPORTED_OPERATION, name);
 }
 
 /* ---- stubs: what a STUB entry returns, chosen by its return type token ---- */

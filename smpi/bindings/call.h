@@ -26,6 +26,12 @@ int smpi_call_begin(const char *fname);
 int smpi_call_begin_at(const char *fname, const void *site);
 void smpi_call_end(void);
 
+/* What every not-yet-implemented MPI function does (the stubs api.c generates from
+ * mpi_functions.h): one line on stderr naming the function, then MPI_ERR_UNSUPPORTED_OPERATION
+ * through MPI_COMM_WORLD's error handler like any other MPI error. MPI_T functions skip the
+ * handler (the tool interface only returns codes). Returns the code the caller must return. */
+int smpi_unsupported(const char *name);
+
 #define SMPI_ENTER(fname)                                                                \
   __attribute__((unused)) static const char *const smpi_fname_ = (fname);                \
   do {                                                                                   \

@@ -1,20 +1,11 @@
-/* Environment management: MPI_Init/Finalize and friends, MPI_Wtime, MPI_Abort, and the
- * entry/exit of every MPI call (smpi/bindings/call.h). */
+/* Environment management (MPI 3.1 chapter 8): MPI_Init/Finalize and friends, MPI_Wtime,
+ * MPI_Abort. What Init, Finalize and Abort do to a rank is smpi/mpi/init.c's. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "kernel/engine.h"
 #include "smpi/bindings/call.h"
-#include "smpi/mpi/check.h"
-#include "smpi/mpi/comm.h"
-#include "smpi/mpi/handle.h"
-#include "smpi/mpi/p2p.h"
-#include "smpi/runtime/progress.h"
-#include "smpi/emulation/burst.h"
-#include "smpi/runtime/world.h"
-#include "smpi/mpi/smpi_internal.h"
-#include "smpi/runtime/observer.h"
+#include "smpi/mpi/init.h"
 #include "src/cfg.h"
 #include "src/log.h"
 
@@ -22,41 +13,8 @@ LOG_NEW_SUBCATEGORY(smpi_env, smpi, "MPI environment: init, finalize, time");
 
 static int thread_level_provided = MPI_THREAD_SINGLE;
 
-int smpi_call_begin(const char *fname) { return smpi_call_begin_at(fname, NULL); }
-
-int smpi_call_begin_at(const char *fname, const void *site)
-{
-  smpi_rank *me = smpi_self();
-  if (!me) {
-    fprintf(stderr, "smpi: %s called outside of any MPI process (from a thread the simulator "
-                    "does not know?)\n", fname);
-    smpi_abort_job(1);
-  }
-  /* the outermost call is the program's own: remember where it came from (smpi/mpi/check.h) */
-  bool outermost = me->call_depth == 0;
-  if (outermost)
-    smpi_check_enter(me->rank, fname, site);
-  smpi_enter_call();
-  if (outermost) /* after the CPU burst was measured: printing is the simulator's time */
-    smpi_progress_poll();
-  if (me->phase != SMPI_RANK_INITIALIZED) {
-    fflush(stdout);
-    fprintf(stderr, "smpi: rank %d called %s %s%s (MPI_ERR_OTHER)\n", me->rank, fname,
-            me->phase == SMPI_RANK_CREATED ? "before MPI_Init" : "after MPI_Finalize",
-            smpi_check_where(site));
-    /* no communicator is usable yet (or any more): the error is fatal, as in MPICH */
-    smpi_abort_job(1);
-  }
-  SMPI_OBSERVE(call_begin, me, fname);
-  return 0;
-}
-
-void smpi_call_end(void)
-{
-  SMPI_OBSERVE(call_end, smpi_self());
-  smpi_leave_call();
-}
-
+/* MPI_Init has no SMPI_ENTER: the rank is not initialized yet (smpi_mpi_init checks it is
+ * not initialized either, and reports the call to the observers once it is). */
 static int init_common(const char *fname)
 {
   smpi_rank *me = smpi_self();
@@ -65,18 +23,7 @@ static int init_common(const char *fname)
     smpi_abort_job(1);
   }
   smpi_enter_call();
-  if (me->phase != SMPI_RANK_CREATED) {
-    fprintf(stderr, "smpi: rank %d called %s %s\n", me->rank, fname,
-            me->phase == SMPI_RANK_INITIALIZED ? "twice" : "after MPI_Finalize");
-    smpi_abort_job(1);
-  }
-  smpi_comm_rank_init(me->rank);
-  me->phase = SMPI_RANK_INITIALIZED;
-  SMPI_OBSERVE(call_begin, me, fname);
-  double t = cfg_get_double("smpi/init");
-  if (t > 0)
-    smpi_sleep_now(t);
-  SMPI_OBSERVE(call_end, me);
+  smpi_mpi_init(me, fname);
   smpi_leave_call();
   return MPI_SUCCESS;
 }
@@ -128,24 +75,13 @@ int PMPI_Finalized(int *flag)
 int PMPI_Finalize(void)
 {
   SMPI_ENTER("MPI_Finalize");
-  smpi_rank *me = smpi_self();
-  /* MPI 3.1 section 8.7.1: MPI_COMM_SELF's attributes are deleted first, while MPI is
-   * still fully usable in their callbacks */
-  smpi_comm_rank_finalize(me->rank);
-  smpi_p2p_report_pending(me->rank);
-  me->phase = SMPI_RANK_FINALIZED;
+  smpi_mpi_finalize(smpi_self());
   SMPI_RETURN(MPI_SUCCESS);
 }
 
 int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
-  smpi_rank *me = smpi_self();
-  smpi_comm *c = smpi_comm_get(comm);
-  fflush(stdout);
-  fprintf(stderr, "smpi: MPI_Abort called by rank %d on %s with error code %d at simulated time %.9f s\n",
-          me ? me->rank : -1, c ? smpi_comm_display_name(c) : "an invalid communicator", errorcode,
-          eng_now());
-  smpi_abort_job(errorcode);
+  smpi_mpi_abort(smpi_comm_get(comm), errorcode);
 }
 
 double PMPI_Wtime(void)

@@ -56,4 +56,60 @@ MPI_Count smpi_dt_elements(const smpi_dt *dt, MPI_Count bytes);
  * MPI_2INT itself), else MPI_DATATYPE_NULL. */
 MPI_Datatype smpi_dt_basic_type(const smpi_dt *dt);
 
+/* ---- the MPI functions, minus the entry/exit machinery ----
+ * The smpi_type_* functions take and return handles exactly like the MPI function of the
+ * same name and return MPI_SUCCESS or the error class that function must raise; they never
+ * call an error handler and need no runtime. smpi/bindings/datatype.c wraps each of them in
+ * a PMPI_Type_* (SMPI_ENTER, error through the handler); the replay and
+ * tests/check_datatype.c call them directly. */
+int smpi_type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int smpi_type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype);
+int smpi_type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                      MPI_Datatype *newtype);
+int smpi_type_indexed(int count, const int blocklengths[], const int displacements[],
+                      MPI_Datatype oldtype, MPI_Datatype *newtype);
+int smpi_type_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
+                       MPI_Datatype oldtype, MPI_Datatype *newtype);
+int smpi_type_indexed_block(int count, int blocklength, const int displacements[],
+                            MPI_Datatype oldtype, MPI_Datatype *newtype);
+int smpi_type_hindexed_block(int count, int blocklength, const MPI_Aint displacements[],
+                             MPI_Datatype oldtype, MPI_Datatype *newtype);
+int smpi_type_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
+                     const MPI_Datatype types[], MPI_Datatype *newtype);
+int smpi_type_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[],
+                       int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int smpi_type_darray(int size, int rank, int ndims, const int gsizes[], const int distribs[],
+                     const int dargs[], const int psizes[], int order, MPI_Datatype oldtype,
+                     MPI_Datatype *newtype);
+int smpi_type_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype);
+int smpi_type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+int smpi_type_commit(MPI_Datatype *datatype);
+int smpi_type_free(MPI_Datatype *datatype);
+int smpi_type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                           int *num_datatypes, int *combiner);
+int smpi_type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
+                           int max_datatypes, int integers[], MPI_Aint addresses[],
+                           MPI_Datatype datatypes[]);
+int smpi_type_set_name(MPI_Datatype datatype, const char *name);
+int smpi_type_get_name(MPI_Datatype datatype, char *name, int *resultlen);
+int smpi_type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+/* position and sizes in bytes, as MPI_Pack/MPI_Unpack (int) and the _external ones (Aint) */
+int smpi_type_pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+                   MPI_Aint outsize, MPI_Aint *position);
+int smpi_type_unpack(const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf,
+                     int outcount, MPI_Datatype datatype);
+int smpi_type_pack_external(const char *datarep, const void *inbuf, int incount,
+                            MPI_Datatype datatype, void *outbuf, MPI_Aint outsize,
+                            MPI_Aint *position);
+int smpi_type_unpack_external(const char *datarep, const void *inbuf, MPI_Aint insize,
+                              MPI_Aint *position, void *outbuf, int outcount,
+                              MPI_Datatype datatype);
+int smpi_type_pack_external_size(const char *datarep, int incount, MPI_Datatype datatype,
+                                 MPI_Aint *size);
+/* status-based counts (MPI_Get_count, MPI_Get_elements_x, MPI_Status_set_elements_x) */
+int smpi_status_get_count(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+int smpi_status_get_elements(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+int smpi_status_set_elements(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+
 #endif

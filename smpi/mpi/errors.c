@@ -12,7 +12,6 @@
 
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/runtime/world.h"
-#include "smpi/mpi/smpi_internal.h"
 #include "src/mem.h"
 
 static const char *const predefined[MPI_ERR_LASTCODE + 1] = {
@@ -155,12 +154,6 @@ int smpi_error_class(int code)
 
 int smpi_error_lastused(void) { return my_errors()->lastused; }
 int *smpi_error_lastused_ptr(void) { return &my_errors()->lastused; }
-
-/* Errors not tied to a communicator go to MPI_COMM_WORLD's handler (MPI 3.1 section 8.3). */
-int smpi_errhandler_invoke_world(int code, const char *name)
-{
-  return smpi_comm_error(MPI_COMM_WORLD, code, name);
-}
 
 /* ---- what the MPI functions do (smpi/bindings/errors.c) ---- */
 

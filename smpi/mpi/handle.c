@@ -7,6 +7,14 @@
 #include "src/invariant.h"
 #include "src/mem.h"
 
+/* The pointer sentinels of mpi.h (MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, MPI_UNWEIGHTED,
+ * MPI_WEIGHTS_EMPTY): never read nor written, only their addresses matter. They are defined
+ * here, at the bottom of the MPI layer, because its objects compare arguments with them. */
+SMPI_PUBLIC MPI_Status smpi_status_ignore_[1];
+SMPI_PUBLIC MPI_Status smpi_statuses_ignore_[1];
+SMPI_PUBLIC int smpi_unweighted_[1];
+SMPI_PUBLIC int smpi_weights_empty_[1];
+
 typedef struct table {
   void **objs;      /* objs[index]; NULL when free or never used */
   uint8_t *state;   /* SLOT_* */

@@ -15,7 +15,7 @@
  * same basic type. Kernels read and write through memcpy, so buffers need no alignment,
  * and see a pair either in memory layout (struct {double v; int i;}: index at offset 8,
  * 16 bytes apart) or packed (index right after the value, 12 bytes apart).
- * The MPI functions (MPI_Op_create, MPI_Reduce_local...) are in datatype_mpi.c, so this file
+ * The MPI functions (MPI_Op_create, MPI_Reduce_local...) are in smpi/bindings/op.c, so this file
  * links without the runtime. */
 #include "smpi/mpi/op_impl.h"
 

@@ -19,4 +19,9 @@ bool smpi_op_is_predefined(const smpi_op *op);
  * The order matters for non-commutative user ops: in is the left operand. */
 int smpi_op_apply(const smpi_op *op, const void *in, void *inout, int count, MPI_Datatype dt);
 
+/* MPI_Op_create / MPI_Op_free without their bindings (smpi/bindings/op.c): MPI_SUCCESS or
+ * the error class the MPI function must raise, never through an error handler. */
+int smpi_op_create(MPI_User_function *fn, int commute, MPI_Op *op);
+int smpi_op_free(MPI_Op *op);
+
 #endif

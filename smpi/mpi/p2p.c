@@ -1,6 +1,7 @@
-/* The MPI point-to-point functions (MPI 3.1 chapter 3): argument checks, request handles,
- * buffered-send accounting, probes and the completion calls with SimGrid's injected costs.
- * The protocol itself is in request.c, the matching queues in match.c.
+/* What the MPI point-to-point calls (MPI 3.1 chapter 3) do once smpi/bindings/p2p.c has
+ * checked their arguments: request handles, buffered-send accounting, probes and the
+ * completion calls with SimGrid's injected costs. The protocol itself is in request.c, the
+ * matching queues in match.c.
  *
  * Costs of the polling calls, as SimGrid 3.32 charges them (all counters shared by every
  * rank of the job, as SimGrid's function-static ones are):
@@ -17,109 +18,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "smpi/bindings/call.h"
 #include "smpi/mpi/handle.h"
 #include "smpi/mpi/p2p_private.h"
 #include "smpi/runtime/observer.h"
-#include "smpi/mpi/smpi_internal.h"
 #include "src/invariant.h"
 #include "src/mem.h"
 
-/* ---- argument checks: 0 or an MPI error class, with a detail for the fatal message ---- */
-
-/* Not zero-initialized (why w = {{0}} would clear 160 bytes of stack, three cache lines, in
- * every call): WHY writes it, and only the error paths read it. */
-typedef struct why {
-  char s[160];
-} why;
-
 #define WHY(w, ...) snprintf((w)->s, sizeof (w)->s, __VA_ARGS__)
-/* fail through the communicator's error handler with the detail */
-#define SMPI_FAILW(comm, code, w) SMPI_RETURN(smpi_comm_errorf((comm), (code), smpi_fname_, "%s", (w)->s))
 
-static int peer_count(const smpi_comm *c)
-{
-  return smpi_comm_is_inter(c) ? smpi_comm_remote_size(c) : smpi_comm_size(c);
-}
-
-/* The argument checks and the blocking send and receive steps are inlined into the MPI
- * functions: every send and receive runs them, and the nested calls cost more than the
- * tests themselves (and each frame is one more cache line of a rank's cold stack). */
+/* The blocking send and receive steps are inlined into the functions of the MPI calls:
+ * every send and receive runs them, and the nested calls cost more than the steps
+ * themselves (and each frame is one more cache line of a rank's cold stack). */
 #define P2P_INLINE static inline __attribute__((always_inline))
 
-P2P_INLINE int check_buffer(const void *buf, int count, MPI_Datatype type, const smpi_dt **out,
-                            why *w)
-{
-  if (count < 0)
-    return WHY(w, "count %d", count), MPI_ERR_COUNT;
-  const smpi_dt *dt = smpi_dt_get(type);
-  if (!dt)
-    return WHY(w, "datatype %#x is not a valid datatype", (unsigned)type), MPI_ERR_TYPE;
-  if (!smpi_dt_is_committed(dt))
-    return WHY(w, "datatype %s is not committed (MPI_Type_commit)", smpi_dt_name(dt)), MPI_ERR_TYPE;
-  /* MPI_BOTTOM (NULL) is legitimate with a datatype of absolute addresses (true lb != 0) */
-  if (!buf && count > 0 && smpi_dt_size(dt) > 0 && smpi_dt_true_lb(dt) == 0)
-    return WHY(w, "NULL buffer for %d elements of %s", count, smpi_dt_name(dt)), MPI_ERR_BUFFER;
-  if (buf == MPI_IN_PLACE)
-    return WHY(w, "MPI_IN_PLACE is not a buffer for point-to-point calls"), MPI_ERR_BUFFER;
-  *out = dt;
-  return 0;
-}
-
-P2P_INLINE int check_rank(const smpi_comm *c, int r, bool any_ok, const char *what, why *w)
-{
-  if (r == MPI_PROC_NULL || (any_ok && r == MPI_ANY_SOURCE))
-    return 0;
-  int n = peer_count(c);
-  if (r < 0 || r >= n)
-    return WHY(w, "%s %d with %d %sranks", what, r, n, smpi_comm_is_inter(c) ? "remote " : ""),
-           MPI_ERR_RANK;
-  return 0;
-}
-
-P2P_INLINE int check_tag(int tag, bool any_ok, why *w)
-{
-  if (any_ok && tag == MPI_ANY_TAG)
-    return 0;
-  if (tag < 0 || tag > SMPI_TAG_UB)
-    return WHY(w, "tag %d (valid tags: 0 .. MPI_TAG_UB = %d%s)", tag, SMPI_TAG_UB,
-               any_ok ? ", or MPI_ANY_TAG" : ""),
-           MPI_ERR_TAG;
-  return 0;
-}
-
-P2P_INLINE int check_send(const smpi_comm *c, const void *buf, int count, MPI_Datatype type,
-                          int dst, int tag, const smpi_dt **dt, why *w)
-{
-  int rc = check_buffer(buf, count, type, dt, w);
-  if (!rc)
-    rc = check_rank(c, dst, false, "destination", w);
-  if (!rc)
-    rc = check_tag(tag, false, w);
-  return rc;
-}
-
-P2P_INLINE int check_recv(const smpi_comm *c, const void *buf, int count, MPI_Datatype type,
-                          int src, int tag, const smpi_dt **dt, why *w)
-{
-  int rc = check_buffer(buf, count, type, dt, w);
-  if (!rc)
-    rc = check_rank(c, src, true, "source", w);
-  if (!rc)
-    rc = check_tag(tag, true, w);
-  return rc;
-}
-
-static int check_probe(const smpi_comm *c, int src, int tag, why *w)
-{
-  int rc = check_rank(c, src, true, "source", w);
-  if (!rc)
-    rc = check_tag(tag, true, w);
-  return rc;
-}
-
 /* Room for one more buffered message of bytes? */
-static int check_bsend_room(int world, int dst, size_t bytes, why *w)
+static int check_bsend_room(int world, int dst, size_t bytes, smpi_p2p_why *w)
 {
   if (dst == MPI_PROC_NULL)
     return 0;
@@ -139,10 +52,14 @@ static int check_bsend_room(int world, int dst, size_t bytes, why *w)
 
 static smpi_req *req_get(MPI_Request h) { return smpi_handle_get(h, SMPI_KIND_REQUEST); }
 
+smpi_req *smpi_p2p_req_get(MPI_Request h) { return req_get(h); }
+
 static MPI_Comm req_comm_handle(const smpi_req *r)
 {
   return r && r->comm ? smpi_comm_handle(r->comm) : MPI_COMM_WORLD;
 }
+
+MPI_Comm smpi_p2p_req_comm(const smpi_req *r) { return req_comm_handle(r); }
 
 static void status_proc_null(MPI_Status *st)
 {
@@ -152,18 +69,30 @@ static void status_proc_null(MPI_Status *st)
 
 static send_mode mode_of(unsigned m) { return (send_mode)m; }
 
+/* The send mode the flags of an MPI send ask for. */
+static send_mode mode_of_flags(unsigned flags)
+{
+  if (flags & SMPI_P2P_SYNC)
+    return MODE_SYNC;
+  if (flags & SMPI_P2P_BUFFERED)
+    return MODE_BUFFERED;
+  if (flags & SMPI_P2P_READY)
+    return MODE_READY;
+  return MODE_STANDARD;
+}
+
 /* ---- sends and receives ---- */
 
-P2P_INLINE smpi_req *new_send(smpi_comm *c, const void *buf, int count, const smpi_dt *dt,
+P2P_INLINE smpi_req *new_send(smpi_comm *c, const void *buf, size_t count, const smpi_dt *dt,
                               int dst, int tag, send_mode mode, bool blocking, const char *call)
 {
-  smpi_req *r = p2p_req_new(REQ_SEND, (void *)buf, (size_t)count, dt, dst, tag, c,
+  smpi_req *r = p2p_req_new(REQ_SEND, (void *)buf, count, dt, dst, tag, c,
                             blocking ? SMPI_P2P_BLOCKING : 0, call);
   r->mode = (uint8_t)mode;
   return r;
 }
 
-static void truncation_detail(const smpi_req *r, why *w)
+static void truncation_detail(const smpi_req *r, smpi_p2p_why *w)
 {
   WHY(w, "the message from rank %d, tag %d is longer than the %zu bytes of the receive buffer "
          "(%zu x %s); the first %lld bytes were received",
@@ -173,7 +102,7 @@ static void truncation_detail(const smpi_req *r, why *w)
 
 /* Waits for r and finishes it into status; 0 or its error class, with the detail of a
  * truncation in w (w is left alone otherwise). */
-P2P_INLINE int wait_finish(smpi_req *r, MPI_Status *status, const char *call, why *w)
+P2P_INLINE int wait_finish(smpi_req *r, MPI_Status *status, const char *call, smpi_p2p_why *w)
 {
   p2p_wait_complete(r, call);
   if (r->status.MPI_ERROR == MPI_ERR_TRUNCATE)
@@ -181,14 +110,14 @@ P2P_INLINE int wait_finish(smpi_req *r, MPI_Status *status, const char *call, wh
   return p2p_req_finish(r, status);
 }
 
-/* Blocking send of any mode; 0 or an error class. */
-P2P_INLINE int blocking_send(smpi_comm *c, const void *buf, int count, const smpi_dt *dt,
-                             int dst, int tag, send_mode mode, const char *call, why *w)
+int smpi_p2p_mpi_send(smpi_comm *c, const void *buf, size_t count, const smpi_dt *dt, int dst,
+                      int tag, unsigned flags, const char *call, smpi_p2p_why *w)
 {
   if (dst == MPI_PROC_NULL)
     return MPI_SUCCESS; /* SimGrid: no request, no cost */
+  send_mode mode = mode_of_flags(flags);
   if (mode == MODE_BUFFERED) {
-    int rc = check_bsend_room(p2p_my_world_rank(), dst, (size_t)count * smpi_dt_size(dt), w);
+    int rc = check_bsend_room(p2p_my_world_rank(), dst, count * smpi_dt_size(dt), w);
     if (rc)
       return rc;
   }
@@ -207,12 +136,13 @@ static MPI_Request give_handle(smpi_req *r)
   return r->handle;
 }
 
-static int nonblocking_send(smpi_comm *c, const void *buf, int count, const smpi_dt *dt, int dst,
-                            int tag, send_mode mode, const char *call, MPI_Request *request,
-                            why *w)
+int smpi_p2p_mpi_isend(smpi_comm *c, const void *buf, size_t count, const smpi_dt *dt, int dst,
+                       int tag, unsigned flags, const char *call, MPI_Request *request,
+                       smpi_p2p_why *w)
 {
+  send_mode mode = mode_of_flags(flags);
   if (mode == MODE_BUFFERED) {
-    int rc = check_bsend_room(p2p_my_world_rank(), dst, (size_t)count * smpi_dt_size(dt), w);
+    int rc = check_bsend_room(p2p_my_world_rank(), dst, count * smpi_dt_size(dt), w);
     if (rc)
       return rc;
   }
@@ -222,163 +152,48 @@ static int nonblocking_send(smpi_comm *c, const void *buf, int count, const smpi
   return MPI_SUCCESS;
 }
 
-/* The checks every send and receive starts with, in the order that decides which error a
- * call with several bad arguments reports: communicator, then the output handle (request_ok),
- * then buffer, peer and tag (check is check_send or check_recv). Declares c, dt, w and rc. */
-#define P2P_ARGS(check, peer, request_ok)                                                \
-  smpi_comm *c = SMPI_CHECK_COMM(comm);                                                  \
-  SMPI_CHECK(request_ok, comm, MPI_ERR_ARG);                                             \
-  const smpi_dt *dt = NULL;                                                              \
-  why w; w.s[0] = '\0';                                                                \
-  int rc = check(c, buf, count, datatype, peer, tag, &dt, &w);                           \
-  if (rc)                                                                                \
-    SMPI_FAILW(comm, rc, &w)
-
-#define SEND_BODY(mode)                                                                  \
-  P2P_ARGS(check_send, dest, true);                                                      \
-  rc = blocking_send(c, buf, count, dt, dest, tag, mode, smpi_fname_, &w);               \
-  if (rc)                                                                                \
-    SMPI_FAILW(comm, rc, &w);                                                            \
-  SMPI_RETURN(MPI_SUCCESS)
-
-#define ISEND_BODY(mode)                                                                 \
-  P2P_ARGS(check_send, dest, request);                                                   \
-  rc = nonblocking_send(c, buf, count, dt, dest, tag, mode, smpi_fname_, request, &w);   \
-  if (rc)                                                                                \
-    SMPI_FAILW(comm, rc, &w);                                                            \
-  SMPI_RETURN(MPI_SUCCESS)
-
-int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+int smpi_p2p_mpi_recv(smpi_comm *c, void *buf, size_t count, const smpi_dt *dt, int src,
+                      int tag, const char *call, MPI_Status *status, smpi_p2p_why *w)
 {
-  SMPI_ENTER("MPI_Send");
-  SEND_BODY(MODE_STANDARD);
-}
-
-int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-  SMPI_ENTER("MPI_Ssend");
-  SEND_BODY(MODE_SYNC);
-}
-
-int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-  SMPI_ENTER("MPI_Rsend");
-  SEND_BODY(MODE_READY);
-}
-
-int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
-{
-  SMPI_ENTER("MPI_Bsend");
-  SEND_BODY(MODE_BUFFERED);
-}
-
-int PMPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-               MPI_Comm comm, MPI_Request *request)
-{
-  SMPI_ENTER("MPI_Isend");
-  ISEND_BODY(MODE_STANDARD);
-}
-
-int PMPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
-{
-  SMPI_ENTER("MPI_Issend");
-  ISEND_BODY(MODE_SYNC);
-}
-
-int PMPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
-{
-  SMPI_ENTER("MPI_Irsend");
-  ISEND_BODY(MODE_READY);
-}
-
-int PMPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, MPI_Request *request)
-{
-  SMPI_ENTER("MPI_Ibsend");
-  ISEND_BODY(MODE_BUFFERED);
-}
-
-int PMPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-              MPI_Status *status)
-{
-  SMPI_ENTER("MPI_Recv");
-  P2P_ARGS(check_recv, source, true);
-  if (source == MPI_PROC_NULL) {
+  if (src == MPI_PROC_NULL) {
     status_proc_null(status);
-    SMPI_RETURN(MPI_SUCCESS);
+    return MPI_SUCCESS;
   }
-  smpi_req *r = p2p_req_new(REQ_RECV, buf, (size_t)count, dt, source, tag, c, 0, smpi_fname_);
+  smpi_req *r = p2p_req_new(REQ_RECV, buf, count, dt, src, tag, c, 0, call);
   p2p_req_start(r);
-  rc = wait_finish(r, status, smpi_fname_, &w);
-  if (rc)
-    SMPI_FAILW(comm, rc, &w);
-  SMPI_RETURN(MPI_SUCCESS);
+  return wait_finish(r, status, call, w);
 }
 
-int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-               MPI_Request *request)
+void smpi_p2p_mpi_irecv(smpi_comm *c, void *buf, size_t count, const smpi_dt *dt, int src,
+                        int tag, const char *call, MPI_Request *request)
 {
-  SMPI_ENTER("MPI_Irecv");
-  P2P_ARGS(check_recv, source, request);
-  smpi_req *r = p2p_req_new(REQ_RECV, buf, (size_t)count, dt, source, tag, c, 0, smpi_fname_);
+  smpi_req *r = p2p_req_new(REQ_RECV, buf, count, dt, src, tag, c, 0, call);
   *request = give_handle(r);
   p2p_req_start(r);
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
 /* ---- persistent requests ---- */
 
-#define SEND_INIT_BODY(mode)                                                             \
-  P2P_ARGS(check_send, dest, request);                                                   \
-  /* SimGrid starts persistent sends like blocking ones: they pay smpi/os */             \
-  smpi_req *r = new_send(c, buf, count, dt, dest, tag, mode, true, smpi_fname_);         \
-  r->persistent = true;                                                                  \
-  *request = give_handle(r);                                                             \
-  SMPI_RETURN(MPI_SUCCESS)
-
-int PMPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request)
+void smpi_p2p_mpi_send_init(smpi_comm *c, const void *buf, size_t count, const smpi_dt *dt,
+                            int dst, int tag, unsigned flags, const char *call,
+                            MPI_Request *request)
 {
-  SMPI_ENTER("MPI_Send_init");
-  SEND_INIT_BODY(MODE_STANDARD);
-}
-
-int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request)
-{
-  SMPI_ENTER("MPI_Ssend_init");
-  SEND_INIT_BODY(MODE_SYNC);
-}
-
-int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request)
-{
-  SMPI_ENTER("MPI_Rsend_init");
-  SEND_INIT_BODY(MODE_READY);
-}
-
-int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                    MPI_Comm comm, MPI_Request *request)
-{
-  SMPI_ENTER("MPI_Bsend_init");
-  SEND_INIT_BODY(MODE_BUFFERED);
-}
-
-int PMPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag,
-                   MPI_Comm comm, MPI_Request *request)
-{
-  SMPI_ENTER("MPI_Recv_init");
-  P2P_ARGS(check_recv, source, request);
-  smpi_req *r = p2p_req_new(REQ_RECV, buf, (size_t)count, dt, source, tag, c, 0, smpi_fname_);
+  /* SimGrid starts persistent sends like blocking ones: they pay smpi/os */
+  smpi_req *r = new_send(c, buf, count, dt, dst, tag, mode_of_flags(flags), true, call);
   r->persistent = true;
   *request = give_handle(r);
-  SMPI_RETURN(MPI_SUCCESS);
+}
+
+void smpi_p2p_mpi_recv_init(smpi_comm *c, void *buf, size_t count, const smpi_dt *dt, int src,
+                            int tag, const char *call, MPI_Request *request)
+{
+  smpi_req *r = p2p_req_new(REQ_RECV, buf, count, dt, src, tag, c, 0, call);
+  r->persistent = true;
+  *request = give_handle(r);
 }
 
 /* 0, or the error class of starting r */
-static int check_startable(smpi_req *r, why *w)
+static int check_startable(smpi_req *r, smpi_p2p_why *w)
 {
   if (!r)
     return WHY(w, "invalid request"), MPI_ERR_REQUEST;
@@ -392,125 +207,96 @@ static int check_startable(smpi_req *r, why *w)
   return 0;
 }
 
-int PMPI_Start(MPI_Request *request)
+int smpi_p2p_mpi_start(smpi_req *r, smpi_p2p_why *w)
 {
-  SMPI_ENTER("MPI_Start");
-  SMPI_CHECK(request, MPI_COMM_WORLD, MPI_ERR_REQUEST);
-  smpi_req *r = req_get(*request);
-  why w; w.s[0] = '\0';
-  int rc = check_startable(r, &w);
+  int rc = check_startable(r, w);
   if (rc)
-    SMPI_FAILW(req_comm_handle(r), rc, &w);
+    return rc;
   p2p_req_start(r);
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
-int PMPI_Startall(int count, MPI_Request array_of_requests[])
+int smpi_p2p_mpi_startall(int count, const MPI_Request *requests, MPI_Comm *err_comm,
+                          smpi_p2p_why *w)
 {
-  SMPI_ENTER("MPI_Startall");
-  SMPI_CHECK(count >= 0, MPI_COMM_WORLD, MPI_ERR_COUNT);
-  SMPI_CHECK(count == 0 || array_of_requests, MPI_COMM_WORLD, MPI_ERR_REQUEST);
   /* check every request before starting any */
   size_t room = 0;
-  why w; w.s[0] = '\0';
   for (int i = 0; i < count; i++) {
-    smpi_req *r = req_get(array_of_requests[i]);
-    int rc = check_startable(r, &w);
-    if (rc)
-      SMPI_FAILW(req_comm_handle(r), rc, &w);
+    smpi_req *r = req_get(requests[i]);
+    int rc = check_startable(r, w);
+    if (rc) {
+      *err_comm = req_comm_handle(r);
+      return rc;
+    }
     if (r->kind == REQ_SEND && mode_of(r->mode) == MODE_BUFFERED && r->peer != MPI_PROC_NULL)
       room += r->bytes + MPI_BSEND_OVERHEAD;
   }
   if (room) {
     p2p_rank *rk = p2p_rank_of(p2p_my_world_rank());
     if (!rk->bsend_buf || rk->bsend_used + room > (size_t)rk->bsend_size) {
-      WHY(&w, "the buffered sends need %zu bytes of the attached buffer, %zu are free", room,
+      WHY(w, "the buffered sends need %zu bytes of the attached buffer, %zu are free", room,
           rk->bsend_buf ? (size_t)rk->bsend_size - rk->bsend_used : (size_t)0);
-      SMPI_FAILW(MPI_COMM_WORLD, MPI_ERR_BUFFER, &w);
+      *err_comm = MPI_COMM_WORLD;
+      return MPI_ERR_BUFFER;
     }
   }
   for (int i = 0; i < count; i++) {
-    smpi_req *r = req_get(array_of_requests[i]);
+    smpi_req *r = req_get(requests[i]);
     if (r->active) { /* the same request twice in the array */
-      WHY(&w, "request %d appears twice in the array", i);
-      SMPI_FAILW(req_comm_handle(r), MPI_ERR_REQUEST, &w);
+      WHY(w, "request %d appears twice in the array", i);
+      *err_comm = req_comm_handle(r);
+      return MPI_ERR_REQUEST;
     }
     p2p_req_start(r);
   }
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
 /* ---- combined send-receive ---- */
 
-int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                  int recvtag, MPI_Comm comm, MPI_Status *status)
+int smpi_p2p_mpi_sendrecv(smpi_comm *c, const void *sbuf, size_t scount, const smpi_dt *sdt,
+                          int dst, int stag, void *rbuf, size_t rcount, const smpi_dt *rdt,
+                          int src, int rtag, const char *call, MPI_Status *status)
 {
-  SMPI_ENTER("MPI_Sendrecv");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  const smpi_dt *sdt = NULL, *rdt = NULL;
-  why w; w.s[0] = '\0';
-  int rc = check_send(c, sendbuf, sendcount, sendtype, dest, sendtag, &sdt, &w);
-  if (!rc)
-    rc = check_recv(c, recvbuf, recvcount, recvtype, source, recvtag, &rdt, &w);
-  if (rc)
-    SMPI_FAILW(comm, rc, &w);
-  rc = p2p_sendrecv(c, sendbuf, (size_t)sendcount, sdt, dest, sendtag, recvbuf,
-                    (size_t)recvcount, rdt, source, recvtag, 0, status, smpi_fname_);
-  if (rc)
-    SMPI_FAIL(comm, rc);
-  SMPI_RETURN(MPI_SUCCESS);
+  return p2p_sendrecv(c, sbuf, scount, sdt, dst, stag, rbuf, rcount, rdt, src, rtag, 0, status,
+                      call);
 }
 
-int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+int smpi_p2p_mpi_sendrecv_replace(smpi_comm *c, void *buf, size_t count, const smpi_dt *dt,
+                                  int dst, int stag, int src, int rtag, const char *call,
+                                  MPI_Status *status)
 {
-  SMPI_ENTER("MPI_Sendrecv_replace");
-  smpi_comm *c = SMPI_CHECK_COMM(comm);
-  const smpi_dt *dt = NULL;
-  why w; w.s[0] = '\0';
-  int rc = check_send(c, buf, count, datatype, dest, sendtag, &dt, &w);
-  if (!rc)
-    rc = check_recv(c, buf, count, datatype, source, recvtag, &dt, &w);
-  if (rc)
-    SMPI_FAILW(comm, rc, &w);
   /* the outgoing data leaves from a packed copy, so the receive can land in buf */
-  size_t bytes = (size_t)count * smpi_dt_size(dt);
+  size_t bytes = count * smpi_dt_size(dt);
   void *tmp = xmalloc(bytes ? bytes : 1);
   if (bytes)
-    smpi_dt_pack(buf, (size_t)count, dt, tmp);
+    smpi_dt_pack(buf, count, dt, tmp);
   const smpi_dt *byte = smpi_dt_get(MPI_BYTE);
   ASSERT(byte);
-  rc = p2p_sendrecv(c, tmp, bytes, byte, dest, sendtag, buf, (size_t)count, dt, source, recvtag,
-                    0, status, smpi_fname_);
+  int rc = p2p_sendrecv(c, tmp, bytes, byte, dst, stag, buf, count, dt, src, rtag, 0, status,
+                        call);
   free(tmp);
-  if (rc)
-    SMPI_FAIL(comm, rc);
-  SMPI_RETURN(MPI_SUCCESS);
+  return rc;
 }
 
 /* ---- buffered-mode buffer ---- */
 
-int PMPI_Buffer_attach(void *buffer, int size)
+int smpi_p2p_mpi_buffer_attach(void *buffer, int size)
 {
-  SMPI_ENTER("MPI_Buffer_attach");
-  SMPI_CHECK(size >= 0, MPI_COMM_WORLD, MPI_ERR_ARG);
-  SMPI_CHECK(buffer || size == 0, MPI_COMM_WORLD, MPI_ERR_BUFFER);
   p2p_rank *rk = p2p_rank_of(p2p_my_world_rank());
-  SMPI_CHECK(!rk->bsend_buf, MPI_COMM_WORLD, MPI_ERR_BUFFER); /* one buffer at a time */
+  if (rk->bsend_buf) /* one buffer at a time */
+    return MPI_ERR_BUFFER;
   rk->bsend_buf = buffer ? buffer : (void *)rk; /* a zero-size buffer is still attached */
   rk->bsend_size = size;
   rk->bsend_used = 0;
   rk->bsend_gen++;
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
 /* SimGrid returns at once (it keeps its own copies of the messages); so do we: messages
  * are copied out of the user's buffer when sent, detaching only ends the accounting. */
-int PMPI_Buffer_detach(void *buffer_addr, int *size)
+void smpi_p2p_mpi_buffer_detach(void *buffer_addr, int *size)
 {
-  SMPI_ENTER("MPI_Buffer_detach");
-  SMPI_CHECK(buffer_addr && size, MPI_COMM_WORLD, MPI_ERR_ARG);
   p2p_rank *rk = p2p_rank_of(p2p_my_world_rank());
   void *b = rk->bsend_buf == (void *)rk ? NULL : rk->bsend_buf;
   *(void **)buffer_addr = b;
@@ -519,63 +305,9 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
   rk->bsend_size = 0;
   rk->bsend_used = 0;
   rk->bsend_gen++;
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
 /* ---- completion ---- */
-
-/* Handles -> objects; MPI_ERR_REQUEST if a non-null one is invalid. */
-static int resolve(int count, const MPI_Request *hs, smpi_req **out)
-{
-  for (int i = 0; i < count; i++) {
-    if (hs[i] == MPI_REQUEST_NULL) {
-      out[i] = NULL;
-      continue;
-    }
-    out[i] = req_get(hs[i]);
-    if (!out[i])
-      return MPI_ERR_REQUEST;
-  }
-  return 0;
-}
-
-static int check_array(int count, const MPI_Request *hs)
-{
-  if (count < 0)
-    return MPI_ERR_COUNT;
-  if (count > 0 && !hs)
-    return MPI_ERR_REQUEST;
-  return 0;
-}
-
-/* The requests of a completion call, on the stack when they are few. */
-typedef struct req_array {
-  smpi_req *small[16];
-  smpi_req **v;
-} req_array;
-
-static void req_array_close(req_array *a)
-{
-  if (a->v != a->small)
-    free(a->v);
-}
-
-/* What every array completion call starts with: the array, then the call's other outputs
- * (args_ok), then every handle; 0 with a->v holding the requests (req_array_close it), or the
- * error class with nothing to close. */
-static int req_array_open(req_array *a, int count, const MPI_Request *hs, bool args_ok)
-{
-  int rc = check_array(count, hs);
-  if (!rc && !args_ok)
-    rc = MPI_ERR_ARG;
-  if (rc)
-    return rc;
-  a->v = count <= 16 ? a->small : xmalloc((size_t)count * sizeof *a->v);
-  rc = resolve(count, hs, a->v);
-  if (rc)
-    req_array_close(a);
-  return rc;
-}
 
 /* After a completion call: handles of the requests it destroyed become MPI_REQUEST_NULL. */
 static void sync_handles(int count, MPI_Request *hs, smpi_req *const *rs)
@@ -585,54 +317,43 @@ static void sync_handles(int count, MPI_Request *hs, smpi_req *const *rs)
       hs[i] = MPI_REQUEST_NULL;
 }
 
-int PMPI_Wait(MPI_Request *request, MPI_Status *status)
+int smpi_p2p_mpi_wait(smpi_req *r, MPI_Request *request, const char *call, MPI_Status *status,
+                      MPI_Comm *err_comm, smpi_p2p_why *w)
 {
-  SMPI_ENTER("MPI_Wait");
-  SMPI_CHECK(request, MPI_COMM_WORLD, MPI_ERR_REQUEST);
-  if (*request == MPI_REQUEST_NULL) {
+  if (!r || !r->active) {
     p2p_status_empty(status);
-    SMPI_RETURN(MPI_SUCCESS);
-  }
-  smpi_req *r = req_get(*request);
-  SMPI_CHECK(r, MPI_COMM_WORLD, MPI_ERR_REQUEST);
-  if (!r->active) {
-    p2p_status_empty(status);
-    SMPI_RETURN(MPI_SUCCESS);
+    return MPI_SUCCESS;
   }
   MPI_Comm ch = req_comm_handle(r);
   bool keep = r->persistent;
-  why w; w.s[0] = '\0';
-  int rc = wait_finish(r, status, smpi_fname_, &w);
+  int rc = wait_finish(r, status, call, w);
   if (!keep)
     *request = MPI_REQUEST_NULL;
   if (rc)
-    SMPI_FAILW(ch, rc, &w);
-  SMPI_RETURN(MPI_SUCCESS);
+    *err_comm = ch;
+  return rc;
 }
 
-int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+int smpi_p2p_mpi_test(smpi_req *r, MPI_Request *request, int *flag, MPI_Status *status,
+                      MPI_Comm *err_comm)
 {
-  SMPI_ENTER("MPI_Test");
-  SMPI_CHECK(request && flag, MPI_COMM_WORLD, MPI_ERR_ARG);
-  if (*request == MPI_REQUEST_NULL) {
+  if (!r) {
     *flag = 1;
     p2p_status_empty(status);
-    SMPI_RETURN(MPI_SUCCESS);
+    return MPI_SUCCESS;
   }
-  smpi_req *r = req_get(*request);
-  SMPI_CHECK(r, MPI_COMM_WORLD, MPI_ERR_REQUEST);
   SMPI_OBSERVE(req_seen, r); /* its "test" line, complete or not */
   p2p_test_inject(); /* first: the request may complete meanwhile */
   if (!r->active) {
     *flag = 1;
     p2p_status_empty(status);
     p2p_test_outcome(true);
-    SMPI_RETURN(MPI_SUCCESS);
+    return MPI_SUCCESS;
   }
   if (!r->complete) {
     *flag = 0;
     p2p_test_outcome(false);
-    SMPI_RETURN(MPI_SUCCESS);
+    return MPI_SUCCESS;
   }
   p2p_test_outcome(true);
   MPI_Comm ch = req_comm_handle(r);
@@ -642,54 +363,42 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     *request = MPI_REQUEST_NULL;
   *flag = 1;
   if (rc)
-    SMPI_FAIL(ch, rc);
-  SMPI_RETURN(MPI_SUCCESS);
+    *err_comm = ch;
+  return rc;
 }
 
-int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
+int smpi_p2p_mpi_waitall(int count, MPI_Request *hs, smpi_req **rs, const char *call,
+                         MPI_Status *statuses, MPI_Comm *err_comm)
 {
-  SMPI_ENTER("MPI_Waitall");
-  req_array ra;
-  int rc = req_array_open(&ra, count, array_of_requests, true);
-  if (rc)
-    SMPI_FAIL(MPI_COMM_WORLD, rc);
-  smpi_req **rs = ra.v;
   MPI_Comm ch = MPI_COMM_WORLD;
   for (int i = 0; i < count; i++)
     if (rs[i]) {
       ch = req_comm_handle(rs[i]);
       break;
     }
-  rc = p2p_waitall((size_t)count, rs, array_of_statuses, smpi_fname_);
-  sync_handles(count, array_of_requests, rs);
-  req_array_close(&ra);
+  int rc = p2p_waitall((size_t)count, rs, statuses, call);
+  sync_handles(count, hs, rs);
   if (rc)
-    SMPI_FAIL(ch, rc);
-  SMPI_RETURN(MPI_SUCCESS);
+    *err_comm = ch;
+  return rc;
 }
 
-int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *indx, MPI_Status *status)
+int smpi_p2p_mpi_waitany(int count, MPI_Request *hs, smpi_req **rs, const char *call,
+                         int *indx, MPI_Status *status, MPI_Comm *err_comm)
 {
-  SMPI_ENTER("MPI_Waitany");
-  req_array ra;
-  int rc = req_array_open(&ra, count, array_of_requests, indx != NULL);
-  if (rc)
-    SMPI_FAIL(MPI_COMM_WORLD, rc);
-  smpi_req **rs = ra.v;
   int err;
-  long i = p2p_waitany((size_t)count, rs, status, smpi_fname_, &err);
+  long i = p2p_waitany((size_t)count, rs, status, call, &err);
   MPI_Comm ch = MPI_COMM_WORLD;
   if (i >= 0) {
     if (!rs[i])
-      array_of_requests[i] = MPI_REQUEST_NULL;
+      hs[i] = MPI_REQUEST_NULL;
     else
       ch = req_comm_handle(rs[i]);
   }
   *indx = i >= 0 ? (int)i : MPI_UNDEFINED;
-  req_array_close(&ra);
   if (err)
-    SMPI_FAIL(ch, err);
-  SMPI_RETURN(MPI_SUCCESS);
+    *err_comm = ch;
+  return err;
 }
 
 /* One MPI_Test-like look at r inside Testall/Testsome/Waitsome: the injected sleep and the
@@ -726,58 +435,43 @@ static void collect_noting(int i, smpi_req **rs, MPI_Request *hs, MPI_Status *st
   }
 }
 
-int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                  int array_of_indices[], MPI_Status array_of_statuses[])
+int smpi_p2p_mpi_waitsome(int incount, MPI_Request *hs, smpi_req **rs, const char *call,
+                          int *outcount, int *indices, MPI_Status *statuses, MPI_Comm *err_comm)
 {
-  SMPI_ENTER("MPI_Waitsome");
-  req_array ra;
-  int rc = req_array_open(&ra, incount, array_of_requests,
-                          outcount && (incount <= 0 || array_of_indices));
-  if (rc)
-    SMPI_FAIL(MPI_COMM_WORLD, rc);
-  smpi_req **rs = ra.v;
-  bool want = p2p_status_wanted(array_of_statuses);
+  bool want = p2p_status_wanted(statuses);
   MPI_Comm ch = MPI_COMM_WORLD;
   int err;
-  long first = p2p_waitany((size_t)incount, rs, want ? &array_of_statuses[0] : NULL,
-                           smpi_fname_, &err);
+  long first = p2p_waitany((size_t)incount, rs, want ? &statuses[0] : NULL, call, &err);
   if (first < 0) {
     *outcount = MPI_UNDEFINED;
-    req_array_close(&ra);
-    SMPI_RETURN(MPI_SUCCESS);
+    return MPI_SUCCESS;
   }
   bool failed = err != MPI_SUCCESS;
   if (failed && rs[first])
     ch = req_comm_handle(rs[first]);
   if (!rs[first])
-    array_of_requests[first] = MPI_REQUEST_NULL;
+    hs[first] = MPI_REQUEST_NULL;
   int k = 0;
-  array_of_indices[k++] = (int)first;
+  indices[k++] = (int)first;
   /* then SimGrid tests every other request once */
   for (int i = 0; i < incount; i++) {
     if (i == first || !rs[i] || !rs[i]->active)
       continue;
     if (!look(rs[i]))
       continue;
-    collect_noting(i, rs, array_of_requests, want ? &array_of_statuses[k] : NULL, &failed, &ch);
-    array_of_indices[k++] = i;
+    collect_noting(i, rs, hs, want ? &statuses[k] : NULL, &failed, &ch);
+    indices[k++] = i;
   }
   *outcount = k;
-  req_array_close(&ra);
-  if (failed)
-    SMPI_FAIL(ch, MPI_ERR_IN_STATUS);
-  SMPI_RETURN(MPI_SUCCESS);
+  if (!failed)
+    return MPI_SUCCESS;
+  *err_comm = ch;
+  return MPI_ERR_IN_STATUS;
 }
 
-int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
-                 MPI_Status array_of_statuses[])
+int smpi_p2p_mpi_testall(int count, MPI_Request *hs, smpi_req **rs, int *flag,
+                         MPI_Status *statuses, MPI_Comm *err_comm)
 {
-  SMPI_ENTER("MPI_Testall");
-  req_array ra;
-  int rc = req_array_open(&ra, count, array_of_requests, flag != NULL);
-  if (rc)
-    SMPI_FAIL(MPI_COMM_WORLD, rc);
-  smpi_req **rs = ra.v;
   bool all = true;
   for (int i = 0; i < count; i++) {
     smpi_req *r = rs[i];
@@ -797,36 +491,28 @@ int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
     if (rs[i] && rs[i]->active && !rs[i]->complete)
       all = false;
   *flag = all;
-  if (!all) {
-    req_array_close(&ra);
-    SMPI_RETURN(MPI_SUCCESS);
-  }
-  bool want = p2p_status_wanted(array_of_statuses);
+  if (!all)
+    return MPI_SUCCESS;
+  bool want = p2p_status_wanted(statuses);
   bool failed = false;
   MPI_Comm ch = MPI_COMM_WORLD;
   for (int i = 0; i < count; i++) {
     if (!rs[i] || !rs[i]->active) {
       if (want)
-        p2p_status_empty(&array_of_statuses[i]);
+        p2p_status_empty(&statuses[i]);
       continue;
     }
-    collect_noting(i, rs, array_of_requests, want ? &array_of_statuses[i] : NULL, &failed, &ch);
+    collect_noting(i, rs, hs, want ? &statuses[i] : NULL, &failed, &ch);
   }
-  req_array_close(&ra);
-  if (failed)
-    SMPI_FAIL(ch, MPI_ERR_IN_STATUS);
-  SMPI_RETURN(MPI_SUCCESS);
+  if (!failed)
+    return MPI_SUCCESS;
+  *err_comm = ch;
+  return MPI_ERR_IN_STATUS;
 }
 
-int PMPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *flag,
-                 MPI_Status *status)
+int smpi_p2p_mpi_testany(int count, MPI_Request *hs, smpi_req **rs, int *indx, int *flag,
+                         MPI_Status *status, MPI_Comm *err_comm)
 {
-  SMPI_ENTER("MPI_Testany");
-  req_array ra;
-  int rc = req_array_open(&ra, count, array_of_requests, indx && flag);
-  if (rc)
-    SMPI_FAIL(MPI_COMM_WORLD, rc);
-  smpi_req **rs = ra.v;
   /* SimGrid only looks (and sleeps) when some request has a transfer of its own: detached
    * sends and MPI_PROC_NULL requests do not count */
   bool any_active = false, eligible = false;
@@ -854,30 +540,21 @@ int PMPI_Testany(int count, MPI_Request array_of_requests[], int *indx, int *fla
     *indx = MPI_UNDEFINED;
     if (!any_active)
       p2p_status_empty(status);
-    req_array_close(&ra);
-    SMPI_RETURN(MPI_SUCCESS);
+    return MPI_SUCCESS;
   }
   MPI_Comm ch = req_comm_handle(rs[found]);
-  int err = collect(found, rs, array_of_requests, status);
+  int err = collect(found, rs, hs, status);
   *flag = 1;
   *indx = found;
-  req_array_close(&ra);
   if (err)
-    SMPI_FAIL(ch, err);
-  SMPI_RETURN(MPI_SUCCESS);
+    *err_comm = ch;
+  return err;
 }
 
-int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                  int array_of_indices[], MPI_Status array_of_statuses[])
+int smpi_p2p_mpi_testsome(int incount, MPI_Request *hs, smpi_req **rs, int *outcount,
+                          int *indices, MPI_Status *statuses, MPI_Comm *err_comm)
 {
-  SMPI_ENTER("MPI_Testsome");
-  req_array ra;
-  int rc = req_array_open(&ra, incount, array_of_requests,
-                          outcount && (incount <= 0 || array_of_indices));
-  if (rc)
-    SMPI_FAIL(MPI_COMM_WORLD, rc);
-  smpi_req **rs = ra.v;
-  bool want = p2p_status_wanted(array_of_statuses);
+  bool want = p2p_status_wanted(statuses);
   bool any_active = false, failed = false;
   MPI_Comm ch = MPI_COMM_WORLD;
   int k = 0;
@@ -887,27 +564,23 @@ int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
     any_active = true;
     if (!look(rs[i]))
       continue;
-    collect_noting(i, rs, array_of_requests, want ? &array_of_statuses[k] : NULL, &failed, &ch);
-    array_of_indices[k++] = i;
+    collect_noting(i, rs, hs, want ? &statuses[k] : NULL, &failed, &ch);
+    indices[k++] = i;
   }
   *outcount = any_active ? k : MPI_UNDEFINED;
-  req_array_close(&ra);
-  if (failed)
-    SMPI_FAIL(ch, MPI_ERR_IN_STATUS);
-  SMPI_RETURN(MPI_SUCCESS);
+  if (!failed)
+    return MPI_SUCCESS;
+  *err_comm = ch;
+  return MPI_ERR_IN_STATUS;
 }
 
-int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+void smpi_p2p_mpi_request_get_status(smpi_req *r, int *flag, MPI_Status *status)
 {
-  SMPI_ENTER("MPI_Request_get_status");
-  SMPI_CHECK(flag, MPI_COMM_WORLD, MPI_ERR_ARG);
-  if (request == MPI_REQUEST_NULL) {
+  if (!r) {
     *flag = 1;
     p2p_status_empty(status);
-    SMPI_RETURN(MPI_SUCCESS);
+    return;
   }
-  smpi_req *r = req_get(request);
-  SMPI_CHECK(r, MPI_COMM_WORLD, MPI_ERR_REQUEST);
   /* SimGrid runs an MPI_Iprobe for the request's (source, tag) here, cost included; a send
    * probes for messages from itself */
   if (r->active && !(r->kind == REQ_SEND && r->detached) && r->peer != MPI_PROC_NULL) {
@@ -925,15 +598,10 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
   } else {
     *flag = 0;
   }
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Request_free(MPI_Request *request)
+void smpi_p2p_mpi_request_free(smpi_req *r)
 {
-  SMPI_ENTER("MPI_Request_free");
-  SMPI_CHECK(request, MPI_COMM_WORLD, MPI_ERR_REQUEST);
-  smpi_req *r = req_get(*request);
-  SMPI_CHECK(r, MPI_COMM_WORLD, MPI_ERR_REQUEST);
   if (!r->active || r->complete) {
     r->active = false;
     p2p_req_destroy(r);
@@ -943,29 +611,17 @@ int PMPI_Request_free(MPI_Request *request)
     smpi_handle_free(r->handle);
     r->handle = MPI_REQUEST_NULL;
   }
-  *request = MPI_REQUEST_NULL;
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Cancel(MPI_Request *request)
+int smpi_p2p_mpi_cancel(smpi_req *r, MPI_Comm *err_comm, smpi_p2p_why *w)
 {
-  SMPI_ENTER("MPI_Cancel");
-  SMPI_CHECK(request, MPI_COMM_WORLD, MPI_ERR_REQUEST);
-  smpi_req *r = req_get(*request);
-  SMPI_CHECK(r, MPI_COMM_WORLD, MPI_ERR_REQUEST);
-  if (r->kind == REQ_COLL) /* MPI 3.1 section 5.12: erroneous for nonblocking collectives */
-    SMPI_RETURN(smpi_comm_errorf(req_comm_handle(r), MPI_ERR_REQUEST, smpi_fname_,
-                                 "%s requests cannot be cancelled", r->call));
+  if (r->kind == REQ_COLL) { /* MPI 3.1 section 5.12: erroneous for nonblocking collectives */
+    WHY(w, "%s requests cannot be cancelled", r->call);
+    *err_comm = req_comm_handle(r);
+    return MPI_ERR_REQUEST;
+  }
   p2p_req_cancel(r); /* too late (matched, delivered): the request completes normally */
-  SMPI_RETURN(MPI_SUCCESS);
-}
-
-int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
-{
-  SMPI_ENTER("MPI_Test_cancelled");
-  SMPI_CHECK(status && flag && p2p_status_wanted(status), MPI_COMM_WORLD, MPI_ERR_ARG);
-  *flag = status->smpi_cancelled != 0;
-  SMPI_RETURN(MPI_SUCCESS);
+  return MPI_SUCCESS;
 }
 
 /* ---- probes and matched receives ---- */
@@ -985,18 +641,6 @@ static p2p_msg *iprobe_once(smpi_comm *c, int src, int tag)
   p2p_iprobe_outcome(m != NULL);
   return m;
 }
-
-/* The checks every probe starts with: communicator, then its outputs (out_ok), then source
- * and tag. Declares c. */
-#define PROBE_ARGS(out_ok)                                                               \
-  smpi_comm *c = SMPI_CHECK_COMM(comm);                                                  \
-  SMPI_CHECK(out_ok, comm, MPI_ERR_ARG);                                                 \
-  do {                                                                                   \
-    why w; w.s[0] = '\0';                                                              \
-    int rc = check_probe(c, source, tag, &w);                                            \
-    if (rc)                                                                              \
-      SMPI_FAILW(comm, rc, &w);                                                          \
-  } while (0)
 
 typedef struct probe_desc {
   const char *call;
@@ -1054,100 +698,72 @@ static MPI_Message take_message(smpi_comm *c, p2p_msg *m)
   return smpi_handle_new(SMPI_KIND_MESSAGE, p);
 }
 
-int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+void smpi_p2p_mpi_iprobe(smpi_comm *c, int src, int tag, int *flag, MPI_Status *status)
 {
-  SMPI_ENTER("MPI_Iprobe");
-  PROBE_ARGS(flag);
-  if (source == MPI_PROC_NULL) {
+  if (src == MPI_PROC_NULL) {
     *flag = 1;
     status_proc_null(status);
-    SMPI_RETURN(MPI_SUCCESS);
+    return;
   }
-  p2p_msg *m = iprobe_once(c, source, tag);
+  p2p_msg *m = iprobe_once(c, src, tag);
   *flag = m != NULL;
   if (m)
     status_of_msg(m, status);
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+void smpi_p2p_mpi_probe(smpi_comm *c, int src, int tag, const char *call, MPI_Status *status)
 {
-  SMPI_ENTER("MPI_Probe");
-  PROBE_ARGS(true);
-  if (source == MPI_PROC_NULL) {
+  if (src == MPI_PROC_NULL) {
     status_proc_null(status);
-    SMPI_RETURN(MPI_SUCCESS);
+    return;
   }
-  status_of_msg(probe_loop(c, source, tag, smpi_fname_), status);
-  SMPI_RETURN(MPI_SUCCESS);
+  status_of_msg(probe_loop(c, src, tag, call), status);
 }
 
-int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
-                 MPI_Status *status)
+void smpi_p2p_mpi_improbe(smpi_comm *c, int src, int tag, int *flag, MPI_Message *message,
+                          MPI_Status *status)
 {
-  SMPI_ENTER("MPI_Improbe");
-  PROBE_ARGS(flag && message);
-  if (source == MPI_PROC_NULL) {
+  if (src == MPI_PROC_NULL) {
     *flag = 1;
     *message = MPI_MESSAGE_NO_PROC;
     status_proc_null(status);
-    SMPI_RETURN(MPI_SUCCESS);
+    return;
   }
-  p2p_msg *m = iprobe_once(c, source, tag);
+  p2p_msg *m = iprobe_once(c, src, tag);
   *flag = m != NULL;
   if (m) {
     status_of_msg(m, status);
     *message = take_message(c, m);
   }
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+void smpi_p2p_mpi_mprobe(smpi_comm *c, int src, int tag, const char *call,
+                         MPI_Message *message, MPI_Status *status)
 {
-  SMPI_ENTER("MPI_Mprobe");
-  PROBE_ARGS(message);
-  if (source == MPI_PROC_NULL) {
+  if (src == MPI_PROC_NULL) {
     *message = MPI_MESSAGE_NO_PROC;
     status_proc_null(status);
-    SMPI_RETURN(MPI_SUCCESS);
+    return;
   }
-  p2p_msg *m = probe_loop(c, source, tag, smpi_fname_);
+  p2p_msg *m = probe_loop(c, src, tag, call);
   status_of_msg(m, status);
   *message = take_message(c, m);
-  SMPI_RETURN(MPI_SUCCESS);
 }
 
-/* Starts the receive of a probed message; NULL for MPI_MESSAGE_NO_PROC. *rc on error. */
-static smpi_req *start_mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                             const char *call, int *rc, MPI_Comm *err_comm)
+smpi_comm *smpi_p2p_message_comm(MPI_Message h)
 {
-  *err_comm = MPI_COMM_WORLD;
-  *rc = 0;
-  if (!message) {
-    *rc = MPI_ERR_ARG;
-    return NULL;
-  }
-  if (*message == MPI_MESSAGE_NO_PROC) {
-    const smpi_dt *dt;
-    why w; w.s[0] = '\0';
-    *rc = check_buffer(buf, count, datatype, &dt, &w);
-    if (!*rc)
-      *message = MPI_MESSAGE_NULL;
-    return NULL;
-  }
+  probed_msg *p = smpi_handle_get(h, SMPI_KIND_MESSAGE);
+  return p ? p->comm : NULL;
+}
+
+/* The receive of a probed message (a valid one, not MPI_MESSAGE_NO_PROC), matched. */
+static smpi_req *start_mrecv(void *buf, size_t count, const smpi_dt *dt, MPI_Message *message,
+                             const char *call)
+{
   probed_msg *p = smpi_handle_get(*message, SMPI_KIND_MESSAGE);
-  if (!p) {
-    *rc = MPI_ERR_REQUEST;
-    return NULL;
-  }
-  *err_comm = smpi_comm_handle(p->comm);
-  const smpi_dt *dt = NULL;
-  why w; w.s[0] = '\0';
-  *rc = check_buffer(buf, count, datatype, &dt, &w);
-  if (*rc)
-    return NULL;
+  ASSERT(p);
   p2p_msg *m = p->m;
-  smpi_req *r = p2p_req_new(REQ_RECV, buf, (size_t)count, dt, m->src, m->tag, p->comm, 0, call);
+  smpi_req *r = p2p_req_new(REQ_RECV, buf, count, dt, m->src, m->tag, p->comm, 0, call);
   smpi_handle_free(*message);
   smpi_comm_unref(p->comm);
   free(p);
@@ -1156,46 +772,29 @@ static smpi_req *start_mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Me
   return r;
 }
 
-int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-               MPI_Status *status)
+int smpi_p2p_mpi_mrecv(void *buf, size_t count, const smpi_dt *dt, MPI_Message *message,
+                       const char *call, MPI_Status *status, smpi_p2p_why *w)
 {
-  SMPI_ENTER("MPI_Mrecv");
-  int rc;
-  MPI_Comm ch;
-  bool no_proc = message && *message == MPI_MESSAGE_NO_PROC;
-  smpi_req *r = start_mrecv(buf, count, datatype, message, smpi_fname_, &rc, &ch);
-  if (rc)
-    SMPI_FAIL(ch, rc);
-  if (no_proc) {
+  if (*message == MPI_MESSAGE_NO_PROC) {
+    *message = MPI_MESSAGE_NULL;
     status_proc_null(status);
-    SMPI_RETURN(MPI_SUCCESS);
+    return MPI_SUCCESS;
   }
-  why w; w.s[0] = '\0';
-  rc = wait_finish(r, status, smpi_fname_, &w);
-  if (rc)
-    SMPI_FAILW(ch, rc, &w);
-  SMPI_RETURN(MPI_SUCCESS);
+  smpi_req *r = start_mrecv(buf, count, dt, message, call);
+  return wait_finish(r, status, call, w);
 }
 
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                MPI_Request *request)
+void smpi_p2p_mpi_imrecv(void *buf, size_t count, const smpi_dt *dt, MPI_Message *message,
+                         const char *call, MPI_Request *request)
 {
-  SMPI_ENTER("MPI_Imrecv");
-  SMPI_CHECK(request, MPI_COMM_WORLD, MPI_ERR_ARG);
-  int rc;
-  MPI_Comm ch;
-  bool no_proc = message && *message == MPI_MESSAGE_NO_PROC;
-  smpi_req *r = start_mrecv(buf, count, datatype, message, smpi_fname_, &rc, &ch);
-  if (rc)
-    SMPI_FAIL(ch, rc);
-  if (no_proc) {
+  if (*message == MPI_MESSAGE_NO_PROC) {
+    *message = MPI_MESSAGE_NULL;
     /* a request that is complete at once with a MPI_PROC_NULL status */
     smpi_comm *world = smpi_comm_get(MPI_COMM_WORLD);
-    r = p2p_req_new(REQ_RECV, buf, 0, NULL, MPI_PROC_NULL, MPI_ANY_TAG, world, 0, smpi_fname_);
+    smpi_req *r = p2p_req_new(REQ_RECV, buf, 0, NULL, MPI_PROC_NULL, MPI_ANY_TAG, world, 0, call);
     *request = give_handle(r);
     p2p_req_start(r);
-    SMPI_RETURN(MPI_SUCCESS);
+    return;
   }
-  *request = give_handle(r);
-  SMPI_RETURN(MPI_SUCCESS);
+  *request = give_handle(start_mrecv(buf, count, dt, message, call));
 }

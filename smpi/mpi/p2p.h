@@ -10,7 +10,7 @@
  *
  * Ranks are ranks of the communicator (the remote group's for an intercommunicator);
  * MPI_PROC_NULL is accepted and completes at once; receives take MPI_ANY_SOURCE and
- * MPI_ANY_TAG. Arguments are not checked here (the PMPI layer and the collectives do it):
+ * MPI_ANY_TAG. Arguments are not checked here (smpi/bindings/ and the collectives do it):
  * a bad one is a broken invariant.
  *
  * Timing follows SimGrid 3.32's SMPI: a send of s bytes (count x type size) moves s + 16
@@ -42,6 +42,10 @@ enum {
   SMPI_P2P_COLL = 1 << 0,     /* the communicator's collective context, not its p2p one */
   SMPI_P2P_BLOCKING = 1 << 1, /* send: pay smpi/os like MPI_Send (else smpi/ois) */
   SMPI_P2P_SYNC = 1 << 2,     /* send: synchronous mode, never detached (MPI_Ssend) */
+  /* modes of the smpi_p2p_mpi_* sends only: */
+  SMPI_P2P_BUFFERED = 1 << 3, /* buffered (MPI_Bsend): always detached, and counted against
+                                 the buffer of MPI_Buffer_attach (no room: MPI_ERR_BUFFER) */
+  SMPI_P2P_READY = 1 << 4,    /* ready (MPI_Rsend): timed as a standard send */
 };
 
 /* Nonblocking operations; the request is owned by the caller until a wait frees it. */
@@ -80,6 +84,98 @@ int smpi_p2p_sendrecv(const void *sbuf, size_t scount, const smpi_dt *sdt, int d
                       void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int rtag,
                       smpi_comm *c, unsigned flags, MPI_Status *status);
 
+/* ---- What the MPI point-to-point calls do (smpi/mpi/p2p.c) ----
+ * smpi_p2p_mpi_X is MPI_X once the arguments are checked and the communicator and datatype
+ * handles resolved: smpi/bindings/p2p.c checks, calls it and raises its error through the
+ * error handler; layers below the bindings (the replay) call it directly. Unlike the smpi_p2p_* functions above, these
+ * behave exactly as the MPI calls: MPI_PROC_NULL sends make no request, requests get MPI
+ * handles, buffered sends are accounted. `call` names the MPI call in reports ("MPI_Send":
+ * deadlocks, messages left at MPI_Finalize). They return MPI_SUCCESS or the error class the
+ * call raises; on an error, *err_comm is the communicator whose handler reports it and *why
+ * the detail of the message, when the error has one (both are left alone otherwise: the
+ * caller sets them first). Array calls take the handles (hs, updated: MPI_REQUEST_NULL for
+ * the requests they free) and the requests they resolve to (rs, NULL for MPI_REQUEST_NULL),
+ * e.g. MPI_Waitall:
+ *
+ *   for (i ...) rs[i] = hs[i] == MPI_REQUEST_NULL ? NULL : smpi_p2p_req_get(hs[i]);
+ *   MPI_Comm ec = MPI_COMM_WORLD;
+ *   int rc = smpi_p2p_mpi_waitall(n, hs, rs, "MPI_Waitall", statuses, &ec);
+ */
+typedef struct smpi_p2p_why {
+  char s[160];
+} smpi_p2p_why;
+
+/* The request of a handle; NULL for MPI_REQUEST_NULL, freed or non-request handles. */
+smpi_req *smpi_p2p_req_get(MPI_Request h);
+/* The handle of r's communicator (MPI_COMM_WORLD for r NULL): where r's errors go. */
+MPI_Comm smpi_p2p_req_comm(const smpi_req *r);
+/* The receiver's communicator of a message taken by MPI_(I)mprobe; NULL if h is not one. */
+smpi_comm *smpi_p2p_message_comm(MPI_Message h);
+
+/* flags: the send mode, 0 (standard) or one of SMPI_P2P_SYNC, _BUFFERED, _READY */
+int smpi_p2p_mpi_send(smpi_comm *c, const void *buf, size_t count, const smpi_dt *dt, int dst,
+                      int tag, unsigned flags, const char *call, smpi_p2p_why *why);
+int smpi_p2p_mpi_isend(smpi_comm *c, const void *buf, size_t count, const smpi_dt *dt, int dst,
+                       int tag, unsigned flags, const char *call, MPI_Request *request,
+                       smpi_p2p_why *why);
+int smpi_p2p_mpi_recv(smpi_comm *c, void *buf, size_t count, const smpi_dt *dt, int src,
+                      int tag, const char *call, MPI_Status *status, smpi_p2p_why *why);
+void smpi_p2p_mpi_irecv(smpi_comm *c, void *buf, size_t count, const smpi_dt *dt, int src,
+                        int tag, const char *call, MPI_Request *request);
+void smpi_p2p_mpi_send_init(smpi_comm *c, const void *buf, size_t count, const smpi_dt *dt,
+                            int dst, int tag, unsigned flags, const char *call,
+                            MPI_Request *request);
+void smpi_p2p_mpi_recv_init(smpi_comm *c, void *buf, size_t count, const smpi_dt *dt, int src,
+                            int tag, const char *call, MPI_Request *request);
+/* r NULL (an invalid handle) is MPI_ERR_REQUEST, as are requests not persistent or active */
+int smpi_p2p_mpi_start(smpi_req *r, smpi_p2p_why *why);
+/* checks every handle before starting any */
+int smpi_p2p_mpi_startall(int count, const MPI_Request *requests, MPI_Comm *err_comm,
+                          smpi_p2p_why *why);
+int smpi_p2p_mpi_sendrecv(smpi_comm *c, const void *sbuf, size_t scount, const smpi_dt *sdt,
+                          int dst, int stag, void *rbuf, size_t rcount, const smpi_dt *rdt,
+                          int src, int rtag, const char *call, MPI_Status *status);
+int smpi_p2p_mpi_sendrecv_replace(smpi_comm *c, void *buf, size_t count, const smpi_dt *dt,
+                                  int dst, int stag, int src, int rtag, const char *call,
+                                  MPI_Status *status);
+/* MPI_ERR_BUFFER if a buffer is attached already */
+int smpi_p2p_mpi_buffer_attach(void *buffer, int size);
+void smpi_p2p_mpi_buffer_detach(void *buffer_addr, int *size);
+
+/* Completion; r NULL stands for MPI_REQUEST_NULL. */
+int smpi_p2p_mpi_wait(smpi_req *r, MPI_Request *request, const char *call, MPI_Status *status,
+                      MPI_Comm *err_comm, smpi_p2p_why *why);
+int smpi_p2p_mpi_test(smpi_req *r, MPI_Request *request, int *flag, MPI_Status *status,
+                      MPI_Comm *err_comm);
+int smpi_p2p_mpi_waitall(int count, MPI_Request *hs, smpi_req **rs, const char *call,
+                         MPI_Status *statuses, MPI_Comm *err_comm);
+int smpi_p2p_mpi_waitany(int count, MPI_Request *hs, smpi_req **rs, const char *call,
+                         int *indx, MPI_Status *status, MPI_Comm *err_comm);
+int smpi_p2p_mpi_waitsome(int incount, MPI_Request *hs, smpi_req **rs, const char *call,
+                          int *outcount, int *indices, MPI_Status *statuses, MPI_Comm *err_comm);
+int smpi_p2p_mpi_testall(int count, MPI_Request *hs, smpi_req **rs, int *flag,
+                         MPI_Status *statuses, MPI_Comm *err_comm);
+int smpi_p2p_mpi_testany(int count, MPI_Request *hs, smpi_req **rs, int *indx, int *flag,
+                         MPI_Status *status, MPI_Comm *err_comm);
+int smpi_p2p_mpi_testsome(int incount, MPI_Request *hs, smpi_req **rs, int *outcount,
+                          int *indices, MPI_Status *statuses, MPI_Comm *err_comm);
+void smpi_p2p_mpi_request_get_status(smpi_req *r, int *flag, MPI_Status *status);
+/* r not NULL; its handle is freed, the caller sets it to MPI_REQUEST_NULL */
+void smpi_p2p_mpi_request_free(smpi_req *r);
+int smpi_p2p_mpi_cancel(smpi_req *r, MPI_Comm *err_comm, smpi_p2p_why *why);
+
+/* Probes and matched receives: message is MPI_MESSAGE_NO_PROC or a valid message handle. */
+void smpi_p2p_mpi_iprobe(smpi_comm *c, int src, int tag, int *flag, MPI_Status *status);
+void smpi_p2p_mpi_probe(smpi_comm *c, int src, int tag, const char *call, MPI_Status *status);
+void smpi_p2p_mpi_improbe(smpi_comm *c, int src, int tag, int *flag, MPI_Message *message,
+                          MPI_Status *status);
+void smpi_p2p_mpi_mprobe(smpi_comm *c, int src, int tag, const char *call,
+                         MPI_Message *message, MPI_Status *status);
+int smpi_p2p_mpi_mrecv(void *buf, size_t count, const smpi_dt *dt, MPI_Message *message,
+                       const char *call, MPI_Status *status, smpi_p2p_why *why);
+void smpi_p2p_mpi_imrecv(void *buf, size_t count, const smpi_dt *dt, MPI_Message *message,
+                         const char *call, MPI_Request *request);
+
 /* What a rank blocked inside a collective shows in deadlock reports, e.g. "MPI_Bcast (root
  * 0)": set it before the collective's waits, NULL afterwards. The string must stay valid
  * meanwhile. Ranks blocked in a wait then read
@@ -88,7 +184,7 @@ void smpi_p2p_set_activity(const char *what);
 /* The same with a root (>= 0), shown as "WHAT (root ROOT)": formatted only for a report. */
 void smpi_p2p_set_activity_root(const char *what, int root);
 
-/* At MPI_Finalize (the runtime calls it for the finalizing rank): prints one warning per
+/* At MPI_Finalize (smpi_mpi_finalize calls it for the finalizing rank): prints one warning per
  * receive the rank still has posted and per message it sent that nobody received yet, then
  * withdraws its posted receives and its unmatched rendezvous sends (their buffers are about
  * to disappear). Detached messages stay deliverable. Returns how many it reported. */

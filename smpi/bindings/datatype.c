@@ -1,16 +1,15 @@
-/* The MPI functions of datatypes and reduction ops: each enters the MPI layer
- * (SMPI_ENTER), calls the smpi_type_* / smpi_op_* function that does the work (datatype.c,
- * datatype_array.c, datatype_external.c, op.c) and raises its error, if any, through
- * MPI_COMM_WORLD's handler (MPI 3.1, 8.3: errors not tied to a communicator) or the
- * communicator argument of MPI_Pack/Unpack/Pack_size. Keeping them here lets the modules
- * themselves link (and be unit-tested) without the runtime. */
+/* The MPI functions of datatypes: each enters the MPI layer (SMPI_ENTER), calls the
+ * smpi_type_* function that does the work (smpi/mpi/datatype.c, datatype_array.c,
+ * datatype_external.c) and raises its error, if any, through MPI_COMM_WORLD's handler
+ * (MPI 3.1, 8.3: errors not tied to a communicator) or the communicator argument of
+ * MPI_Pack/Unpack/Pack_size. Keeping them here lets the modules themselves link (and be
+ * unit-tested) without the runtime. The reduction ops' functions are in op.c. */
 #include <limits.h>
 #include <stdint.h>
 
 #include "smpi/mpi/attr.h"
 #include "smpi/bindings/call.h"
 #include "smpi/mpi/datatype_impl.h"
-#include "smpi/mpi/op_impl.h"
 
 /* body of a wrapper: enter, run `call`, fail through the world handler on error */
 #define DT_WRAP(fname, call)                                                             \
@@ -436,45 +435,4 @@ int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int coun
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
 {
   DT_WRAP("MPI_Status_set_elements_x", smpi_status_set_elements(status, datatype, count));
-}
-
-/* ---- reduction ops ---- */
-
-int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
-{
-  DT_WRAP("MPI_Op_create", smpi_op_create(user_fn, commute, op));
-}
-
-int PMPI_Op_free(MPI_Op *op)
-{
-  DT_WRAP("MPI_Op_free", smpi_op_free(op));
-}
-
-int PMPI_Op_commutative(MPI_Op op, int *commute)
-{
-  SMPI_ENTER("MPI_Op_commutative");
-  smpi_op *o = smpi_op_get(op);
-  SMPI_CHECK(o != NULL, MPI_COMM_WORLD, MPI_ERR_OP);
-  QUERY_OUT(commute);
-  *commute = smpi_op_is_commutative(o);
-  SMPI_RETURN(MPI_SUCCESS);
-}
-
-int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype,
-                      MPI_Op op)
-{
-  SMPI_ENTER("MPI_Reduce_local");
-  SMPI_CHECK(count >= 0, MPI_COMM_WORLD, MPI_ERR_COUNT);
-  smpi_dt *d = smpi_dt_get(datatype);
-  SMPI_CHECK(d != NULL && smpi_dt_is_committed(d), MPI_COMM_WORLD, MPI_ERR_TYPE);
-  smpi_op *o = smpi_op_get(op);
-  /* MPI_REPLACE and MPI_NO_OP belong to one-sided communication */
-  SMPI_CHECK(o != NULL && op != MPI_REPLACE && op != MPI_NO_OP, MPI_COMM_WORLD, MPI_ERR_OP);
-  /* the buffers must not alias (there is no MPI_IN_PLACE for this call) */
-  bool aliased = inbuf == inoutbuf || inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE;
-  SMPI_CHECK(count == 0 || !aliased, MPI_COMM_WORLD, MPI_ERR_BUFFER);
-  int rc = smpi_op_apply(o, inbuf, inoutbuf, count, datatype);
-  if (rc != MPI_SUCCESS)
-    SMPI_FAIL(MPI_COMM_WORLD, rc);
-  SMPI_RETURN(MPI_SUCCESS);
 }
