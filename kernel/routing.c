@@ -50,16 +50,19 @@
 
 void route_declare_config(void)
 {
-  cfg_declare_double("network/loopback-bw", 1e10,
+  static const cfg_key keys[] = {
+      CFG_KEY_DOUBLE("network/loopback-bw", 1e10,
                      "Bandwidth of the loopback link (B/s) used for a host sending to itself "
-                     "when the platform gives no route for it");
-  cfg_declare_double("network/loopback-lat", 0.0,
+                     "when the platform gives no route for it"),
+      CFG_KEY_DOUBLE("network/loopback-lat", 0.0,
                      "Latency of the loopback link (s) used for a host sending to itself "
-                     "when the platform gives no route for it");
-  cfg_declare_string("routing/dragonfly", "simgrid", "simgrid|minimal",
+                     "when the platform gives no route for it"),
+      CFG_KEY_STRING("routing/dragonfly", "simgrid", "simgrid|minimal",
                      "DRAGONFLY clusters: 'simgrid' reproduces SimGrid 3.32's routes (which "
                      "skip or add a chassis hop after a blade change in the destination "
-                     "group), 'minimal' takes the true minimal route");
+                     "group), 'minimal' takes the true minimal route"),
+  };
+  cfg_declare_keys(keys, CFG_NKEYS(keys));
 }
 
 /* ------------------------------------------------------------------------------------------

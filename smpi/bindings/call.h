@@ -25,6 +25,8 @@
 int smpi_call_begin(const char *fname);
 int smpi_call_begin_at(const char *fname, const void *site);
 void smpi_call_end(void);
+/* Declares smpi/wtime and smpi/init, the costs env.c injects (smpi_declare_config). */
+void smpi_env_declare_config(void);
 
 #define SMPI_ENTER(fname)                                                                \
   __attribute__((unused)) static const char *const smpi_fname_ = (fname);                \

@@ -22,6 +22,13 @@ LOG_NEW_SUBCATEGORY(smpi_env, smpi, "MPI environment: init, finalize, time");
 
 static int thread_level_provided = MPI_THREAD_SINGLE;
 
+static const cfg_key env_keys[] = {
+    CFG_KEY_DOUBLE("smpi/wtime", 1e-8, "Simulated time injected by each MPI_Wtime call (s)"),
+    CFG_KEY_DOUBLE("smpi/init", 0.0, "Simulated time injected by MPI_Init (s)"),
+};
+
+void smpi_env_declare_config(void) { cfg_declare_keys(env_keys, CFG_NKEYS(env_keys)); }
+
 int smpi_call_begin(const char *fname) { return smpi_call_begin_at(fname, NULL); }
 
 int smpi_call_begin_at(const char *fname, const void *site)
