@@ -4,7 +4,7 @@
  * A folded allocation is address space whose bytes carry no meaning (a matrix whose values
  * the simulation does not need), so every rank can be given the same few physical pages.
  *
- * smpi/shared-malloc:global (default), blocksize B (smpi/shared-malloc-blocksize, 1 MiB):
+ * smpi/shared-malloc:global (default), blocksize B (smpi/shared-malloc-blocksize):
  * one block of B bytes (a memfd, or a file in hugetlbfs) backs every folded allocation of
  * every rank; each allocation maps it again and again, B bytes at a time.
  *

@@ -152,9 +152,14 @@ int smpi_trace_init(char *err, size_t errlen)
   smpi_u64map_init(&links);
   smpi_u64map_init(&name_ids);
   const char *name = cfg_get_string("tracing/filename");
-  if (cfg_is_default("tracing/filename"))
-    name = TR.ti ? "smpi_simgrid.txt" : TR.json ? "smpi_simgrid.json" : name;
-  TR.filename = xstrdup(name);
+  if (cfg_is_default("tracing/filename") && (TR.ti || TR.json)) {
+    /* the default name with the format's extension (smpi_simgrid.trace -> .txt, .json) */
+    const char *dot = strrchr(name, '.');
+    int stem = dot ? (int)(dot - name) : (int)strlen(name);
+    TR.filename = xasprintf("%.*s%s", stem, name, TR.ti ? ".txt" : ".json");
+  } else {
+    TR.filename = xstrdup(name);
+  }
   int rc = 0;
   if (TR.paje)
     rc = paje_open(TR.filename, err, errlen);
