@@ -3,22 +3,25 @@
  * from code. Key names follow SimGrid's spelling where the meaning is the same
  * ("contexts/stack-size", "network/TCP-gamma", "smpi/bw-factor").
  *
- * Adding a key: the module that READS it owns it, in one table next to that code, declared
- * by the module's declare function, which start-up calls before --cfg is parsed (the MPI
- * layer's are listed in smpi/launch/launch.c's registry; kernel modules' from there too):
+ * Adding a key, the one way for every module:
+ *  1. an entry in the table of the module that READS the key, next to that code:
+ *       static const cfg_key p2p_keys[] = {
+ *           CFG_KEY_INT("smpi/send-is-detached-thresh", 65536, "Messages below this ..."),
+ *           CFG_KEY_STRING("smpi/os", "0:0:0", NULL, "Send overhead of MPI_Send ..."),
+ *       };
+ *  2. the module's declare function passes it to cfg_declare_keys:
+ *       void smpi_p2p_declare_config(void) { cfg_declare_keys(p2p_keys, CFG_NKEYS(p2p_keys)); }
+ *     A new module adds that function to the registry in smpi/launch/launch.c
+ *     (smpi_config_modules), which smpi_main runs before --cfg and <config> are read.
+ *  3. the default is written in the table and nowhere else: code that needs it reads the key
+ *     (cfg_get_*); a module that may run without smpi_main (unit tests) calls its declare
+ *     function before reading. tests/data/cfg_help.txt lists every key (tests/cfg_help.sh
+ *     says how to regenerate it).
  *
- *   static const cfg_key p2p_keys[] = {
- *       CFG_KEY_INT("smpi/send-is-detached-thresh", 65536, "Messages below this size ..."),
- *       CFG_KEY_STRING("smpi/os", "0:0:0", NULL, "Send overhead of MPI_Send ..."),
- *   };
- *   void smpi_p2p_declare_config(void) { cfg_declare_keys(p2p_keys, CFG_NKEYS(p2p_keys)); }
- *
- * The default is written there and nowhere else: code that needs it reads the key
- * (cfg_get_*), which a module that may run before start-up's declarations (unit tests) makes
- * safe by calling its declare function first. Declaring is idempotent for an identical key;
- * the same name with another type, default or choices is a broken invariant (abort), so two
- * modules cannot disagree on a key. Lookups are by name through a hash table, so hot paths
- * cache the value (cfg_on_change tells them when it changes).
+ * Declaring is idempotent for an identical key; the same name with another type, default or
+ * choices is a broken invariant (abort), so two modules cannot disagree on a key. Lookups are
+ * by name through a hash table, so hot paths cache the value (cfg_on_change tells them when
+ * it changes).
  *
  * Errors (tier 2: user input) are returned as -1 with a one-line message in err, e.g.
  *   unknown configuration key 'contexts/stak-size' (did you mean 'contexts/stack-size'?)
