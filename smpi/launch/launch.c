@@ -104,8 +104,9 @@ static const cfg_key launch_keys[] = {
 static void launch_declare_config(void) { cfg_declare_keys(launch_keys, CFG_NKEYS(launch_keys)); }
 
 /* The registry: every module that has keys, each declaring its own table (src/cfg.h), before
- * --cfg and the platform's <config> are read. Kernel first, then the MPI layer bottom up; a
- * module that declares its keys nowhere else would reject its own --cfg settings. */
+ * --cfg and the platform's <config> are read. Kernel first, then the MPI layer bottom up. A
+ * module missing here would see its --cfg settings refused as unknown keys (and its keys
+ * missing from --cfg=help: the cfg_help test). */
 static void (*const smpi_config_modules[])(void) = {
     eng_declare_config, /* with contexts/ (ctx_declare_config) */
     route_declare_config,
