@@ -14,6 +14,8 @@
 #include "calibration/fit.h"
 #include "calibration/report.h"
 #include "calibration/skampi.h"
+#include "kernel/network.h"
+#include "src/cfg.h"
 #include "src/log.h"
 #include "src/mem.h"
 #include "src/units.h"
@@ -27,6 +29,7 @@
 
 #define PROG "smpi-calibrate"
 
+/* a printf format: its one conversion is the default of --tcp-gamma */
 static const char usage[] =
     "Usage: " PROG " [options] FILE.sko...\n"
     "Fit the simulator's piecewise network model to SKaMPI ping-pong output.\n"
@@ -52,7 +55,7 @@ static const char usage[] =
     "Reference route (what the factors are relative to):\n"
     "      --link-bw=BW         bottleneck bandwidth of the route (default 10Gbps)\n"
     "      --link-lat=LAT       total latency of the route (default 1us)\n"
-    "      --tcp-gamma=BYTES    network/TCP-gamma of the simulator (default 4194304)\n"
+    "      --tcp-gamma=BYTES    network/TCP-gamma of the simulator (default %.0f)\n"
     "Outputs:\n"
     "      --cfg-out=FILE       --cfg= lines for the simulator\n"
     "      --platform-out=FILE  a two-host platform with the settings in <config>\n"
@@ -277,7 +280,7 @@ static int parse_options(int argc, char **argv, options *o)
         return bad("--log=%s: %s", optarg, err);
       break;
     case 'h':
-      fputs(usage, stdout);
+      printf(usage, cfg_get_double("network/TCP-gamma"));
       exit(0);
     case OPT_VERSION:
       puts(PROG " (smpi) 0.1.0");
@@ -537,12 +540,15 @@ int main(int argc, char **argv)
       .k = 3,
       .fit = {.regression = FIT_REG_REL, .criterion = FIT_CRIT_CORR, .min_points = 3},
       .switch_ratio = 1.5,
-      .link = {.bw = 1.25e9, .lat = 1e-6, .tcp_gamma = 4194304},
+      .link = {.bw = 1.25e9, .lat = 1e-6},
       .link_bw_text = "10Gbps",
       .link_lat_text = "1us",
       .seed = 1,
       .level = 0.95,
   };
+  /* the simulator's keys, so that the default of --tcp-gamma is the simulator's own */
+  net_declare_config();
+  o.link.tcp_gamma = cfg_get_double("network/TCP-gamma");
   int rc = parse_options(argc, argv, &o) == 0 ? run(&o) : 1;
   free(o.blocks);
   free(o.predict);

@@ -113,21 +113,24 @@ static void on_selector_key(const char *key, void *data)
       selector_idx = k;
 }
 
-static void coll_declare_config(void)
+/* The table is built at run time: the choices of each key are the selectors and the
+ * algorithms of coll_algos, which stay the only list of them. */
+void coll_declare_config(void)
 {
   static bool done;
   if (done)
-    return;
+    return; /* the hooks below are registered once */
   done = true;
   char sel_choices[256] = "";
   for (size_t k = 0; k < coll_nselectors; k++)
     snprintf(sel_choices + strlen(sel_choices), sizeof sel_choices - strlen(sel_choices),
              "%s%s", k ? "|" : "", coll_selectors[k].name);
-  cfg_declare_string("smpi/coll-selector", "default", sel_choices,
-                     "Which decision logic picks the collective algorithms: default (SimGrid "
-                     "3.32's defaults), mpich (MPICH 3/4), ompi (Open MPI 4.0 tuned); "
-                     "smpirun -help-coll shows the choices");
-  cfg_on_change("smpi/coll-selector", on_selector_key, NULL);
+  cfg_key keys[1 + COLL_COUNT];
+  keys[0] = (cfg_key)CFG_KEY_STRING("smpi/coll-selector", "default", sel_choices,
+                                    "Which decision logic picks the collective algorithms: "
+                                    "default (SimGrid 3.32's defaults), mpich (MPICH 3/4), "
+                                    "ompi (Open MPI 4.0 tuned); smpirun -help-coll shows the "
+                                    "choices");
   for (int c = 0; c < COLL_COUNT; c++) {
     /* "" (follow the selector), the selectors, then the algorithms */
     size_t len = 2 + strlen(sel_choices);
@@ -141,21 +144,22 @@ static void coll_declare_config(void)
         strcat(choices, "|");
         strcat(choices, coll_algos[i].name);
       }
-    char key[64], desc[160];
-    snprintf(key, sizeof key, "smpi/%s", coll_infos[c].name);
-    snprintf(desc, sizeof desc,
-             "Algorithm of %s (empty: follow smpi/coll-selector; a selector name: that "
-             "selector's choice; see smpirun -help-coll)",
-             coll_infos[c].mpi_name);
-    cfg_declare_string(key, "", choices, desc);
-    free(choices);
-    cfg_on_change(key, on_coll_key, (void *)(size_t)c);
+    char *desc = xasprintf("Algorithm of %s (empty: follow smpi/coll-selector; a selector "
+                           "name: that selector's choice; see smpirun -help-coll)",
+                           coll_infos[c].mpi_name);
+    keys[1 + c] = (cfg_key)CFG_KEY_STRING(xasprintf("smpi/%s", coll_infos[c].name), "", choices,
+                                          desc);
+  }
+  cfg_declare_keys(keys, CFG_NKEYS(keys));
+  cfg_on_change("smpi/coll-selector", on_selector_key, NULL);
+  for (int c = 0; c < COLL_COUNT; c++) {
+    cfg_on_change(keys[1 + c].name, on_coll_key, (void *)(size_t)c);
     choice[c] = -1;
+    free((char *)keys[1 + c].name);
+    free((char *)keys[1 + c].choices);
+    free((char *)keys[1 + c].desc);
   }
 }
-
-/* --cfg is parsed before MPI_Init: the keys must exist by then. */
-__attribute__((constructor)) static void coll_declare_at_load(void) { coll_declare_config(); }
 
 /* ---- test hook: per rank, so that a rank that finished a collective early cannot change
  * the algorithm of a call another rank has not entered yet ---- */
@@ -320,6 +324,7 @@ static coll_alg_id choose(const coll_ctx *x, coll_features *f)
 {
   coll_id c = f->coll;
   smpi_rank *me = smpi_self();
+  coll_declare_config(); /* unit tests run collectives without the runtime's declarations */
   int want = choice[c];
   if (forced && me && forced_np == smpi_w.np) {
     int v = forced[(size_t)me->rank * COLL_COUNT + c];

@@ -14,6 +14,8 @@
 
 #include "smpi/mpi.h"
 
+/* Declares smpi/coll-selector and smpi/<collective> (idempotent; smpi_declare_config). */
+void coll_declare_config(void);
 /* smpirun -help-coll: every collective, its algorithms and what each selector picks. */
 void coll_print_help(FILE *out);
 /* The same as markdown tables, for docs/collectives.md (tools/coll-doc.c). */

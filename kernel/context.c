@@ -203,25 +203,28 @@ static ctx *ctx_asan_from; /* the context that switched to the one now resuming 
 
 void ctx_declare_config(void)
 {
-  cfg_declare_string("contexts/factory", CTX_DEFAULT_FACTORY, "raw|ucontext",
+  static const cfg_key keys[] = {
+      CFG_KEY_STRING("contexts/factory", CTX_DEFAULT_FACTORY, "raw|ucontext",
                      "How actors' execution contexts are switched: raw (hand-written "
                      "x86-64 switch, fastest; x86-64 only) or ucontext (portable, libc's "
-                     "swapcontext)");
-  cfg_declare_int("contexts/stack-size", CTX_DEFAULT_STACK_KIB,
+                     "swapcontext)"),
+      CFG_KEY_INT("contexts/stack-size", CTX_DEFAULT_STACK_KIB,
                   "Stack size of each actor, in KiB (reserved, not committed: untouched "
-                  "pages cost no memory)");
-  cfg_declare_int("contexts/guard-stacks", -1,
+                  "pages cost no memory)"),
+      CFG_KEY_INT("contexts/guard-stacks", -1,
                   "How many actor stacks (alive at once) get a guard page of their own, "
                   "which costs two memory mappings each; further stacks come from arenas "
                   "with one guard page per 64 stacks, where an overflow can go unnoticed. "
                   "-1: a quarter of vm.max_map_count. Only without guard markers (see "
-                  "contexts/guard-markers)");
-  cfg_declare_string("contexts/guard-markers", "auto", "auto|yes|no",
+                  "contexts/guard-markers)"),
+      CFG_KEY_STRING("contexts/guard-markers", "auto", "auto|yes|no",
                      "Guard every actor stack with Linux's lightweight guard markers "
                      "(madvise MADV_GUARD_INSTALL, Linux >= 6.13: no extra memory mapping "
                      "per stack, fewer system calls at start-up): auto (when the kernel has "
                      "them), yes (fail if it has not), no (one mapping + a PROT_NONE page per "
-                     "stack, see contexts/guard-stacks)");
+                     "stack, see contexts/guard-stacks)"),
+  };
+  cfg_declare_keys(keys, CFG_NKEYS(keys));
 }
 
 /* Does the kernel have guard markers? One page mapped, marked and unmapped (old kernels

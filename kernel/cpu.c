@@ -24,11 +24,14 @@ LOG_DEFAULT_CATEGORY(cpu);
 void cpu_declare_config(void)
 {
   /* See network/optim in network.c: accepted so SimGrid command lines carry over. */
-  cfg_declare_string("cpu/optim", "Lazy", "Lazy|Full|TI",
+  static const cfg_key keys[] = {
+      CFG_KEY_STRING("cpu/optim", "Lazy", "Lazy|Full|TI",
                      "Accepted for compatibility with SimGrid; no effect: CPU sharing is always "
-                     "computed exactly, incrementally");
-  cfg_declare_bool("cpu/maxmin-selective-update", true,
-                   "Accepted for compatibility with SimGrid; no effect");
+                     "computed exactly, incrementally"),
+      CFG_KEY_BOOL("cpu/maxmin-selective-update", true,
+                   "Accepted for compatibility with SimGrid; no effect"),
+  };
+  cfg_declare_keys(keys, CFG_NKEYS(keys));
 }
 
 int cpu_model_init(const route_table *rt, char *err, size_t errlen)

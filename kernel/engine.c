@@ -54,16 +54,20 @@ struct eng_timer {
 
 void eng_declare_config(void)
 {
-  cfg_declare_double("precision/timing", 1e-9,
+  static const cfg_key keys[] = {
+      CFG_KEY_DOUBLE("precision/timing", 1e-9,
                      "Precision of simulated dates, in seconds: events closer than this are "
-                     "simultaneous");
-  cfg_declare_double("precision/work-amount", 1e-5,
-                     "Precision of work amounts and max-min shares (relative epsilon of the solver)");
+                     "simultaneous"),
+      CFG_KEY_DOUBLE("precision/work-amount", 1e-5,
+                     "Precision of work amounts and max-min shares (relative epsilon of the "
+                     "solver)"),
+      CFG_KEY_BOOL("contexts/direct-switch", true,
+                   "An actor that stops running hands control straight to the next runnable "
+                   "actor (no: always through the maestro; for measurements)"),
+  };
+  cfg_declare_keys(keys, CFG_NKEYS(keys));
   cfg_alias("surf/precision", "precision/timing");
   cfg_alias("maxmin/precision", "precision/work-amount");
-  cfg_declare_bool("contexts/direct-switch", true,
-                   "An actor that stops running hands control straight to the next runnable "
-                   "actor (no: always through the maestro; for measurements)");
   ctx_declare_config();
   lmm_declare_config();
 }

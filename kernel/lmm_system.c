@@ -41,20 +41,23 @@ LOG_DEFAULT_CATEGORY(lmm);
 
 void lmm_declare_config(void)
 {
-  cfg_declare_string("maxmin/solver", "maxmin", "maxmin|glpk",
+  static const cfg_key keys[] = {
+      CFG_KEY_STRING("maxmin/solver", "maxmin", "maxmin|glpk",
                      "Solver of the max-min sharing: maxmin (progressive filling, re-solving "
                      "only what changed) or glpk (every solve from scratch by GLPK linear "
                      "programs: very slow, for debugging; values agree with maxmin's to the "
-                     "solver precision)");
-  cfg_declare_bool("maxmin/fast-path-empty", true,
+                     "solver precision)"),
+      CFG_KEY_BOOL("maxmin/fast-path-empty", true,
                    "Solver shortcut for a solve whose changed constraints lost their last flow "
-                   "(no: the general pass, same results; for debugging)");
-  cfg_declare_bool("maxmin/fast-path-lone", true,
+                   "(no: the general pass, same results; for debugging)"),
+      CFG_KEY_BOOL("maxmin/fast-path-lone", true,
                    "Solver shortcut for a flow starting alone on unsaturated links (no: the "
-                   "general pass, same results; for debugging)");
-  cfg_declare_bool("maxmin/fast-path-bottleneck", true,
+                   "general pass, same results; for debugging)"),
+      CFG_KEY_BOOL("maxmin/fast-path-bottleneck", true,
                    "Solver shortcut for flows coming and going on one loaded link (no: the "
-                   "general pass, the same allocation to rounding; for debugging)");
+                   "general pass, the same allocation to rounding; for debugging)"),
+  };
+  cfg_declare_keys(keys, CFG_NKEYS(keys));
 }
 
 lmm_system *lmm_system_new(double precision)

@@ -53,46 +53,49 @@ LOG_DEFAULT_CATEGORY(network);
 
 void net_declare_config(void)
 {
-  cfg_declare_string("network/model", "SMPI", "SMPI|CM02|LV08|Constant",
+  static const cfg_key keys[] = {
+      CFG_KEY_STRING("network/model", "SMPI", "SMPI|CM02|LV08|Constant",
                      "Network model. SMPI (default here, what smpirun uses): piecewise "
                      "smpi/bw-factor and smpi/lat-factor, weight-S 8775. LV08 (SimGrid's default "
                      "outside smpirun): bandwidth x0.97, latency x13.01, weight-S 20537. CM02: no "
                      "correction, weight-S 0. Constant: every message takes "
-                     "network/latency-factor seconds (13.01 unless set), whatever its size");
-  cfg_declare_double("network/TCP-gamma", 4194304.0,
+                     "network/latency-factor seconds (13.01 unless set), whatever its size"),
+      CFG_KEY_DOUBLE("network/TCP-gamma", 4194304.0,
                      "Size of the biggest TCP window (bytes): a flow's rate is at most "
-                     "TCP-gamma / (2 x route latency); 0 disables the bound");
-  cfg_declare_double("network/weight-S", 8775.0,
+                     "TCP-gamma / (2 x route latency); 0 disables the bound"),
+      CFG_KEY_DOUBLE("network/weight-S", 8775.0,
                      "Sharing weight of competing flows (bytes): a flow's penalty is route "
                      "latency + sum of weight-S / link bandwidth. Unless set, the model's "
-                     "value: SMPI 8775, LV08 20537, CM02 0");
-  cfg_declare_bool("network/crosstraffic", true,
-                   "Each flow also loads the reverse route with 5% of its rate (TCP acks)");
-  cfg_declare_double("network/bandwidth-factor", 1.0,
+                     "value: SMPI 8775, LV08 20537, CM02 0"),
+      CFG_KEY_BOOL("network/crosstraffic", true,
+                   "Each flow also loads the reverse route with 5% of its rate (TCP acks)"),
+      CFG_KEY_DOUBLE("network/bandwidth-factor", 1.0,
                      "Correction factor of the bandwidth for CM02 and LV08 (unless set, the "
-                     "model's value: CM02 1, LV08 0.97). Ignored by SMPI (see smpi/bw-factor)");
-  cfg_declare_double("network/latency-factor", 1.0,
+                     "model's value: CM02 1, LV08 0.97). Ignored by SMPI (see smpi/bw-factor)"),
+      CFG_KEY_DOUBLE("network/latency-factor", 1.0,
                      "Correction factor of the latency for CM02 and LV08 (unless set, the "
                      "model's value: CM02 1, LV08 13.01), and the duration of every message "
                      "in seconds for Constant (13.01 unless set). Ignored by SMPI (see "
-                     "smpi/lat-factor)");
-  /* SimGrid's solver modes, accepted so that users' command lines carry over. Our solver
-   * always gives the exact max-min allocation (what SimGrid calls Full), recomputing only
-   * the region a change touches; SimGrid's default Lazy update can differ from it
-   * (tools/simgrid-ref/README.md: four flows leaving latency at one date overload a link). */
-  cfg_declare_string("network/optim", "Lazy", "Lazy|Full|TI",
+                     "smpi/lat-factor)"),
+      /* SimGrid's solver modes, accepted so that users' command lines carry over. Our solver
+       * always gives the exact max-min allocation (what SimGrid calls Full), recomputing only
+       * the region a change touches; SimGrid's default Lazy update can differ from it
+       * (tools/simgrid-ref/README.md: four flows leaving latency at one date overload a link). */
+      CFG_KEY_STRING("network/optim", "Lazy", "Lazy|Full|TI",
                      "Accepted for compatibility with SimGrid; no effect: smpi always computes "
-                     "the exact max-min sharing (SimGrid's Full answer), incrementally");
-  cfg_declare_bool("network/maxmin-selective-update", true,
+                     "the exact max-min sharing (SimGrid's Full answer), incrementally"),
+      CFG_KEY_BOOL("network/maxmin-selective-update", true,
                    "Accepted for compatibility with SimGrid; no effect (smpi's solver always "
-                   "updates only the constraints a change reaches)");
-  cfg_declare_string("smpi/bw-factor", DEFAULT_SMPI_BW_FACTOR, NULL,
+                   "updates only the constraints a change reaches)"),
+      CFG_KEY_STRING("smpi/bw-factor", DEFAULT_SMPI_BW_FACTOR, NULL,
                      "Bandwidth factors of the SMPI network model, "
                      "'threshold:value;...': a message of s bytes uses the value of the largest "
-                     "threshold strictly below s (1 if none)");
-  cfg_declare_string("smpi/lat-factor", DEFAULT_SMPI_LAT_FACTOR, NULL,
+                     "threshold strictly below s (1 if none)"),
+      CFG_KEY_STRING("smpi/lat-factor", DEFAULT_SMPI_LAT_FACTOR, NULL,
                      "Latency factors of the SMPI network model, 'threshold:value;...', same "
-                     "lookup rule as smpi/bw-factor");
+                     "lookup rule as smpi/bw-factor"),
+  };
+  cfg_declare_keys(keys, CFG_NKEYS(keys));
 }
 
 static int parse_kind(const char *s, net_model_kind *out)

@@ -50,12 +50,15 @@
 
 void route_declare_config(void)
 {
-  cfg_declare_double("network/loopback-bw", 1e10,
+  static const cfg_key keys[] = {
+      CFG_KEY_DOUBLE("network/loopback-bw", 1e10,
                      "Bandwidth of the loopback link (B/s) used for a host sending to itself "
-                     "when the platform gives no route for it");
-  cfg_declare_double("network/loopback-lat", 0.0,
+                     "when the platform gives no route for it"),
+      CFG_KEY_DOUBLE("network/loopback-lat", 0.0,
                      "Latency of the loopback link (s) used for a host sending to itself "
-                     "when the platform gives no route for it");
+                     "when the platform gives no route for it"),
+  };
+  cfg_declare_keys(keys, CFG_NKEYS(keys));
   rt_topo_declare_config();
 }
 

@@ -57,10 +57,13 @@ static void pair_unrank(uint64_t idx, uint64_t n, unsigned *i, unsigned *j)
 
 static void df_declare_config(void)
 {
-  cfg_declare_string("routing/dragonfly", "simgrid", "simgrid|minimal",
+  static const cfg_key keys[] = {
+      CFG_KEY_STRING("routing/dragonfly", "simgrid", "simgrid|minimal",
                      "DRAGONFLY clusters: 'simgrid' reproduces SimGrid 3.32's routes (which "
                      "skip or add a chassis hop after a blade change in the destination "
-                     "group), 'minimal' takes the true minimal route");
+                     "group), 'minimal' takes the true minimal route"),
+  };
+  cfg_declare_keys(keys, CFG_NKEYS(keys));
 }
 
 static int df_parse(rt_cluster *cl, char *err, size_t errlen)

@@ -1,7 +1,8 @@
 /* Configuration registry.
  *
- * Keys live in `keys` (declaration order, owns the cfg_key structs). A hash table with open
- * addressing and linear probing maps every name, canonical or alias, to its cfg_key:
+ * Keys live in `keys` (declaration order, owns the cfg_entry structs, made from the modules'
+ * cfg_key tables by cfg_declare_keys). A hash table with open
+ * addressing and linear probing maps every name, canonical or alias, to its cfg_entry:
  *
  *   slots: [ - | "contexts/stack-size" -> K0 | "maxmin/precision" -> K3 | - | ... ]
  *                                                     (alias of "lmm/precision")
@@ -38,7 +39,7 @@ typedef struct cfg_hook_entry {
   void *data;
 } cfg_hook_entry;
 
-typedef struct cfg_key {
+typedef struct cfg_entry {
   char *name;
   char *desc;
   char *choices; /* NULL or "a|b|c" */
@@ -48,14 +49,14 @@ typedef struct cfg_key {
   cfg_value cur;
   cfg_hook_entry *hooks;
   size_t nhooks, hooks_cap;
-} cfg_key;
+} cfg_entry;
 
 typedef struct cfg_slot {
   char *name; /* owned; NULL = empty slot */
-  cfg_key *key;
+  cfg_entry *key;
 } cfg_slot;
 
-static cfg_key **keys;
+static cfg_entry **keys;
 static size_t nkeys, keys_cap;
 static cfg_slot *slots;
 static size_t slots_cap; /* power of two */
@@ -83,7 +84,7 @@ static cfg_slot *slot_for(const char *name)
       return &slots[i];
 }
 
-static void table_insert(const char *name, cfg_key *key)
+static void table_insert(const char *name, cfg_entry *key)
 {
   if (2 * (slots_used + 1) > slots_cap) {
     cfg_slot *old = slots;
@@ -102,7 +103,7 @@ static void table_insert(const char *name, cfg_key *key)
   slots_used++;
 }
 
-static cfg_key *lookup(const char *name)
+static cfg_entry *lookup(const char *name)
 {
   cfg_slot *s = name ? slot_for(name) : NULL;
   return s && s->name ? s->key : NULL;
@@ -122,50 +123,18 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 
 /* ---- declarations ---- */
 
-static cfg_key *declare(const char *key, cfg_type type, const char *desc)
+static bool same_value(const cfg_entry *k, const cfg_value *a, const cfg_value *b)
 {
-  ASSERTF(key && *key, "configuration keys need a name");
-  ASSERTF(!strpbrk(key, ": \t\n"), "configuration key '%s' contains ':' or a space", key);
-  cfg_key *k = lookup(key);
-  if (k) {
-    ASSERTF(k->type == type, "configuration key '%s' declared as %s and again as %s", key,
-            type_names[k->type], type_names[type]);
-    ASSERTF(!strcmp(k->name, key), "configuration key '%s' is already an alias of '%s'", key,
-            k->name);
-    return NULL;
+  switch (k->type) {
+  case CFG_BOOL: return a->b == b->b;
+  case CFG_INT: return a->i == b->i;
+  case CFG_DOUBLE: return a->d == b->d;
+  case CFG_STRING: return !strcmp(a->s, b->s);
   }
-  k = xcalloc(1, sizeof *k);
-  k->name = xstrdup(key);
-  k->desc = xstrdup(desc ? desc : "");
-  k->type = type;
-  k->origin = CFG_ORIGIN_DEFAULT;
-  XGROW(keys, keys_cap, nkeys + 1);
-  keys[nkeys++] = k;
-  table_insert(key, k);
-  return k;
+  UNREACHABLE();
 }
 
-void cfg_declare_bool(const char *key, bool def, const char *desc)
-{
-  cfg_key *k = declare(key, CFG_BOOL, desc);
-  if (k)
-    k->def.b = k->cur.b = def;
-}
-
-void cfg_declare_int(const char *key, long def, const char *desc)
-{
-  cfg_key *k = declare(key, CFG_INT, desc);
-  if (k)
-    k->def.i = k->cur.i = def;
-}
-
-void cfg_declare_double(const char *key, double def, const char *desc)
-{
-  ASSERTF(isfinite(def), "default of configuration key '%s' is not finite", key);
-  cfg_key *k = declare(key, CFG_DOUBLE, desc);
-  if (k)
-    k->def.d = k->cur.d = def;
-}
+static void format_value(const cfg_entry *k, const cfg_value *v, char *buf, size_t len);
 
 static bool choice_ok(const char *choices, const char *value)
 {
@@ -180,26 +149,91 @@ static bool choice_ok(const char *choices, const char *value)
   }
 }
 
-void cfg_declare_string(const char *key, const char *def, const char *choices, const char *desc)
+/* The default of d as a value; a string is not copied. */
+static cfg_value checked_default(const cfg_key *d)
 {
-  ASSERTF(def, "default of configuration key '%s' is NULL", key);
-  ASSERTF(!choices || choice_ok(choices, def),
-          "default '%s' of configuration key '%s' is not among its choices '%s'", def, key,
-          choices);
-  cfg_key *k = declare(key, CFG_STRING, desc);
-  if (!k)
+  cfg_value v;
+  switch (d->type) {
+  case CFG_BOOL: v.b = d->def.b; break;
+  case CFG_INT: v.i = d->def.i; break;
+  case CFG_DOUBLE:
+    ASSERTF(isfinite(d->def.d), "default of configuration key '%s' is not finite", d->name);
+    v.d = d->def.d;
+    break;
+  case CFG_STRING:
+    ASSERTF(d->def.s, "default of configuration key '%s' is NULL", d->name);
+    ASSERTF(!d->choices || choice_ok(d->choices, d->def.s),
+            "default '%s' of configuration key '%s' is not among its choices '%s'", d->def.s,
+            d->name, d->choices);
+    v.s = (char *)d->def.s;
+    break;
+  default: DIE("configuration key '%s' has no valid type (%d)", d->name, (int)d->type);
+  }
+  ASSERTF(d->type == CFG_STRING || !d->choices, "configuration key '%s' is a %s with choices",
+          d->name, type_names[d->type]);
+  return v;
+}
+
+/* A second declaration of k must be the same key: two modules that disagree on a default
+ * would make the result depend on which one runs first. */
+static void check_redeclaration(const cfg_entry *k, const cfg_key *d, const cfg_value *def)
+{
+  ASSERTF(k->type == d->type, "configuration key '%s' declared as %s and again as %s", d->name,
+          type_names[k->type], type_names[d->type]);
+  ASSERTF(!strcmp(k->name, d->name), "configuration key '%s' is already an alias of '%s'",
+          d->name, k->name);
+  if (!same_value(k, &k->def, def)) {
+    char a[256], b[256];
+    format_value(k, &k->def, a, sizeof a);
+    format_value(k, def, b, sizeof b);
+    DIE("configuration key '%s' declared with default %s and again with %s", d->name, a, b);
+  }
+  bool same_choices = k->choices && d->choices ? !strcmp(k->choices, d->choices)
+                                               : !k->choices && !d->choices;
+  ASSERTF(same_choices, "configuration key '%s' declared with choices '%s' and again with '%s'",
+          d->name, k->choices ? k->choices : "(any)", d->choices ? d->choices : "(any)");
+}
+
+static void declare(const cfg_key *d)
+{
+  ASSERTF(d->name && *d->name, "configuration keys need a name");
+  ASSERTF(!strpbrk(d->name, ": \t\n"), "configuration key '%s' contains ':' or a space", d->name);
+  cfg_value def = checked_default(d);
+  cfg_entry *k = lookup(d->name);
+  if (k) {
+    check_redeclaration(k, d, &def);
     return;
-  k->def.s = xstrdup(def);
-  k->cur.s = xstrdup(def);
-  k->choices = choices ? xstrdup(choices) : NULL;
+  }
+  k = xcalloc(1, sizeof *k);
+  k->name = xstrdup(d->name);
+  k->desc = xstrdup(d->desc ? d->desc : "");
+  k->choices = d->choices ? xstrdup(d->choices) : NULL;
+  k->type = d->type;
+  k->origin = CFG_ORIGIN_DEFAULT;
+  if (d->type == CFG_STRING) {
+    k->def.s = xstrdup(def.s);
+    k->cur.s = xstrdup(def.s);
+  } else {
+    k->def = k->cur = def;
+  }
+  XGROW(keys, keys_cap, nkeys + 1);
+  keys[nkeys++] = k;
+  table_insert(d->name, k);
+}
+
+void cfg_declare_keys(const cfg_key *table, size_t n)
+{
+  ASSERT(table || !n);
+  for (size_t i = 0; i < n; i++)
+    declare(&table[i]);
 }
 
 void cfg_alias(const char *alias, const char *key)
 {
-  cfg_key *k = lookup(key);
+  cfg_entry *k = lookup(key);
   ASSERTF(k, "alias '%s' of undeclared configuration key '%s'", alias, key);
   ASSERTF(alias && *alias && !strpbrk(alias, ": \t\n"), "invalid alias name for '%s'", key);
-  cfg_key *existing = lookup(alias);
+  cfg_entry *existing = lookup(alias);
   if (existing) {
     ASSERTF(existing == k && strcmp(alias, k->name),
             "alias '%s' of '%s' clashes with configuration key '%s'", alias, key,
@@ -211,9 +245,9 @@ void cfg_alias(const char *alias, const char *key)
 
 /* ---- reading ---- */
 
-static cfg_key *get_key(const char *key, cfg_type type)
+static cfg_entry *get_key(const char *key, cfg_type type)
 {
-  cfg_key *k = lookup(key);
+  cfg_entry *k = lookup(key);
   if (!k)
     DIE("configuration key '%s' is read but was never declared", key ? key : "(null)");
   if (k->type != type)
@@ -228,9 +262,9 @@ double cfg_get_double(const char *key) { return get_key(key, CFG_DOUBLE)->cur.d;
 const char *cfg_get_string(const char *key) { return get_key(key, CFG_STRING)->cur.s; }
 bool cfg_is_declared(const char *key) { return lookup(key) != NULL; }
 
-static cfg_key *must_exist(const char *key)
+static cfg_entry *must_exist(const char *key)
 {
-  cfg_key *k = lookup(key);
+  cfg_entry *k = lookup(key);
   if (!k)
     DIE("configuration key '%s' was never declared", key ? key : "(null)");
   return k;
@@ -303,7 +337,7 @@ static int parse_bool(const char *text, bool *out)
 }
 
 /* Text -> value for key k, without side effects. A string value is freshly allocated. */
-static int parse_value(cfg_key *k, const char *text, cfg_value *out, char *err, size_t errlen)
+static int parse_value(cfg_entry *k, const char *text, cfg_value *out, char *err, size_t errlen)
 {
   int rc;
   switch (k->type) {
@@ -359,20 +393,9 @@ static int parse_value(cfg_key *k, const char *text, cfg_value *out, char *err, 
   UNREACHABLE();
 }
 
-static bool same_value(const cfg_key *k, const cfg_value *a, const cfg_value *b)
-{
-  switch (k->type) {
-  case CFG_BOOL: return a->b == b->b;
-  case CFG_INT: return a->i == b->i;
-  case CFG_DOUBLE: return a->d == b->d;
-  case CFG_STRING: return !strcmp(a->s, b->s);
-  }
-  UNREACHABLE();
-}
-
 /* Stores v (taking ownership of a string) and runs the hooks if the value changed. The hook
  * receives the canonical name, whatever spelling the user typed. */
-static void apply_value(cfg_key *k, cfg_value v, cfg_origin origin)
+static void apply_value(cfg_entry *k, cfg_value v, cfg_origin origin)
 {
   bool changed = !same_value(k, &k->cur, &v);
   if (k->type == CFG_STRING)
@@ -384,7 +407,7 @@ static void apply_value(cfg_key *k, cfg_value v, cfg_origin origin)
       k->hooks[i].fn(k->name, k->hooks[i].data);
 }
 
-static void free_value(const cfg_key *k, cfg_value *v)
+static void free_value(const cfg_entry *k, cfg_value *v)
 {
   if (k->type == CFG_STRING)
     free(v->s);
@@ -475,7 +498,7 @@ static size_t suggestion_distance(const char *typed, const char *name)
 static void unknown_key_error(const char *key, char *err, size_t errlen)
 {
   enum { N = 3 };
-  const cfg_key *best[N] = {NULL};
+  const cfg_entry *best[N] = {NULL};
   size_t bestd = SIZE_MAX;
   for (size_t i = 0; i < nkeys; i++) {
     size_t d = suggestion_distance(key, keys[i]->name);
@@ -510,14 +533,14 @@ static void unknown_key_error(const char *key, char *err, size_t errlen)
 
 /* ---- setting ---- */
 
-static cfg_key *find_for_set(const char *key, char *err, size_t errlen)
+static cfg_entry *find_for_set(const char *key, char *err, size_t errlen)
 {
   if (!key || !*key) {
     set_err(err, errlen, "empty configuration key (expected key:value, e.g. "
                          "'contexts/stack-size:64k')");
     return NULL;
   }
-  cfg_key *k = lookup(key);
+  cfg_entry *k = lookup(key);
   if (!k)
     unknown_key_error(key, err, errlen);
   return k;
@@ -527,7 +550,7 @@ int cfg_set(const char *key, const char *value, cfg_origin origin, char *err, si
 {
   ASSERTF(origin >= CFG_ORIGIN_DEFAULT && origin <= CFG_ORIGIN_CMDLINE, "bad origin %d",
           (int)origin);
-  cfg_key *k = find_for_set(key, err, errlen);
+  cfg_entry *k = find_for_set(key, err, errlen);
   if (!k)
     return -1;
   if (!value) {
@@ -546,7 +569,7 @@ int cfg_set(const char *key, const char *value, cfg_origin origin, char *err, si
 }
 
 typedef struct parsed_setting {
-  cfg_key *key;
+  cfg_entry *key;
   cfg_value value;
 } parsed_setting;
 
@@ -578,7 +601,7 @@ int cfg_parse(const char *setting, cfg_origin origin, char *err, size_t errlen)
       rc = -1;
     } else {
       *colon = '\0';
-      cfg_key *k = find_for_set(tok, err, errlen);
+      cfg_entry *k = find_for_set(tok, err, errlen);
       XGROW(ps, cap, n + 1);
       if (!k || parse_value(k, colon + 1, &ps[n].value, err, errlen) != 0) {
         rc = -1;
@@ -607,7 +630,7 @@ int cfg_parse(const char *setting, cfg_origin origin, char *err, size_t errlen)
 void cfg_on_change(const char *key, cfg_hook hook, void *data)
 {
   ASSERT(hook);
-  cfg_key *k = must_exist(key);
+  cfg_entry *k = must_exist(key);
   XGROW(k->hooks, k->hooks_cap, k->nhooks + 1);
   k->hooks[k->nhooks].fn = hook;
   k->hooks[k->nhooks].data = data;
@@ -626,7 +649,7 @@ static void format_double(char *buf, size_t len, double d)
   }
 }
 
-static void format_value(const cfg_key *k, const cfg_value *v, char *buf, size_t len)
+static void format_value(const cfg_entry *k, const cfg_value *v, char *buf, size_t len)
 {
   switch (k->type) {
   case CFG_BOOL: snprintf(buf, len, "%s", v->b ? "yes" : "no"); return;
@@ -639,7 +662,7 @@ static void format_value(const cfg_key *k, const cfg_value *v, char *buf, size_t
 
 static int cmp_key_name(const void *a, const void *b)
 {
-  return strcmp((*(cfg_key *const *)a)->name, (*(cfg_key *const *)b)->name);
+  return strcmp((*(cfg_entry *const *)a)->name, (*(cfg_entry *const *)b)->name);
 }
 
 static const char *origin_name(cfg_origin o)
@@ -655,11 +678,11 @@ static const char *origin_name(cfg_origin o)
 
 void cfg_help(FILE *out)
 {
-  cfg_key **sorted = xmalloc((nkeys ? nkeys : 1) * sizeof *sorted);
+  cfg_entry **sorted = xmalloc((nkeys ? nkeys : 1) * sizeof *sorted);
   memcpy(sorted, keys, nkeys * sizeof *sorted);
   qsort(sorted, nkeys, sizeof *sorted, cmp_key_name);
   for (size_t i = 0; i < nkeys; i++) {
-    const cfg_key *k = sorted[i];
+    const cfg_entry *k = sorted[i];
     char def[256], cur[256];
     format_value(k, &k->def, def, sizeof def);
     format_value(k, &k->cur, cur, sizeof cur);
@@ -683,7 +706,7 @@ void cfg_help(FILE *out)
 void cfg_reset(void)
 {
   for (size_t i = 0; i < nkeys; i++) {
-    cfg_key *k = keys[i];
+    cfg_entry *k = keys[i];
     cfg_value v = k->def;
     if (k->type == CFG_STRING)
       v.s = xstrdup(k->def.s);

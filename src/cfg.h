@@ -3,9 +3,25 @@
  * from code. Key names follow SimGrid's spelling where the meaning is the same
  * ("contexts/stack-size", "network/TCP-gamma", "smpi/bw-factor").
  *
- * Modules declare their keys once at start-up (cfg_declare_*, idempotent for the same name
- * and type) and read them with cfg_get_*; lookups are by name through a hash table, so hot
- * paths cache the value (cfg_on_change tells them when it changes).
+ * Adding a key, the one way for every module:
+ *  1. an entry in the table of the module that READS the key, next to that code:
+ *       static const cfg_key p2p_keys[] = {
+ *           CFG_KEY_INT("smpi/send-is-detached-thresh", 65536, "Messages below this ..."),
+ *           CFG_KEY_STRING("smpi/os", "0:0:0", NULL, "Send overhead of MPI_Send ..."),
+ *       };
+ *  2. the module's declare function passes it to cfg_declare_keys:
+ *       void smpi_p2p_declare_config(void) { cfg_declare_keys(p2p_keys, CFG_NKEYS(p2p_keys)); }
+ *     A new module adds that function to the registry in smpi/launch/launch.c
+ *     (smpi_config_modules), which smpi_main runs before --cfg and <config> are read.
+ *  3. the default is written in the table and nowhere else: code that needs it reads the key
+ *     (cfg_get_*); a module that may run without smpi_main (unit tests) calls its declare
+ *     function before reading. tests/data/cfg_help.txt lists every key (tests/cfg_help.sh
+ *     says how to regenerate it).
+ *
+ * Declaring is idempotent for an identical key; the same name with another type, default or
+ * choices is a broken invariant (abort), so two modules cannot disagree on a key. Lookups are
+ * by name through a hash table, so hot paths cache the value (cfg_on_change tells them when
+ * it changes).
  *
  * Errors (tier 2: user input) are returned as -1 with a one-line message in err, e.g.
  *   unknown configuration key 'contexts/stak-size' (did you mean 'contexts/stack-size'?)
@@ -30,12 +46,36 @@ typedef enum {
 
 typedef void (*cfg_hook)(const char *key, void *data);
 
-/* Declarations. `choices`, for strings, is NULL (free text) or a '|'-separated list of the
- * accepted values ("raw|ucontext"). Integers accept an optional binary suffix (k, M, G). */
-void cfg_declare_bool(const char *key, bool def, const char *desc);
-void cfg_declare_int(const char *key, long def, const char *desc);
-void cfg_declare_double(const char *key, double def, const char *desc);
-void cfg_declare_string(const char *key, const char *def, const char *choices, const char *desc);
+/* One key of a module's table; write it with the CFG_KEY_* macros below. `choices`, for
+ * strings, is NULL (free text) or a '|'-separated list of the accepted values
+ * ("raw|ucontext"). Integers accept an optional binary suffix (k, M, G). The strings need only
+ * live during cfg_declare_keys (a table may be built at run time). */
+typedef struct cfg_key {
+  cfg_type type;
+  const char *name;
+  union {
+    bool b;
+    long i;
+    double d;
+    const char *s;
+  } def;
+  const char *choices;
+  const char *desc;
+} cfg_key;
+
+#define CFG_KEY_BOOL(name_, def_, desc_)                                                    \
+  { .type = CFG_BOOL, .name = (name_), .def = {.b = (def_)}, .desc = (desc_) }
+#define CFG_KEY_INT(name_, def_, desc_)                                                     \
+  { .type = CFG_INT, .name = (name_), .def = {.i = (def_)}, .desc = (desc_) }
+#define CFG_KEY_DOUBLE(name_, def_, desc_)                                                  \
+  { .type = CFG_DOUBLE, .name = (name_), .def = {.d = (def_)}, .desc = (desc_) }
+#define CFG_KEY_STRING(name_, def_, choices_, desc_)                                        \
+  { .type = CFG_STRING, .name = (name_), .def = {.s = (def_)}, .choices = (choices_),       \
+    .desc = (desc_) }
+#define CFG_NKEYS(table) (sizeof(table) / sizeof((table)[0]))
+
+/* Declares keys[0..n-1], in order (see the header comment for redeclarations). */
+void cfg_declare_keys(const cfg_key *keys, size_t n);
 /* an alternative spelling that resolves to key (SimGrid has a few: "maxmin/precision") */
 void cfg_alias(const char *alias, const char *key);
 

@@ -5,6 +5,7 @@
 #include "src/heap.h"
 #include "src/list.h"
 #include "src/log.h"
+#include "src/mem.h"
 
 #include <check.h>
 #include <signal.h>
@@ -24,15 +25,20 @@ static void quiet_stderr(void)
  * cfg
  * ====================================================================================== */
 
+/* a module's table, as modules write them */
+static const cfg_key test_keys[] = {
+    CFG_KEY_INT("test/int", 10, "an integer"),
+    CFG_KEY_INT("test/size", 8L << 20, "a size in bytes"),
+    CFG_KEY_DOUBLE("test/double", 0.5, "a real"),
+    CFG_KEY_BOOL("test/bool", false, "a flag"),
+    CFG_KEY_STRING("test/str", "abc", NULL, "free text"),
+    CFG_KEY_STRING("test/factory", "raw", "raw|ucontext", "a choice"),
+    CFG_KEY_STRING("test/bw-factor", "1", NULL, "piecewise factors"),
+};
+
 static void cfg_setup(void)
 {
-  cfg_declare_int("test/int", 10, "an integer");
-  cfg_declare_int("test/size", 8L << 20, "a size in bytes");
-  cfg_declare_double("test/double", 0.5, "a real");
-  cfg_declare_bool("test/bool", false, "a flag");
-  cfg_declare_string("test/str", "abc", NULL, "free text");
-  cfg_declare_string("test/factory", "raw", "raw|ucontext", "a choice");
-  cfg_declare_string("test/bw-factor", "1", NULL, "piecewise factors");
+  cfg_declare_keys(test_keys, CFG_NKEYS(test_keys));
   cfg_alias("test/old-int", "test/int");
   cfg_reset();
 }
@@ -137,10 +143,13 @@ START_TEST(cfg_suggestions)
   ck_assert_int_eq(cfg_parse("factory:raw", CFG_ORIGIN_CMDLINE, err, sizeof err), -1);
   ck_assert_str_eq(err, "unknown configuration key 'factory' (did you mean 'test/factory'?)");
   /* several near misses, closest first, at most three */
-  cfg_declare_int("test/a1", 0, "");
-  cfg_declare_int("test/a2", 0, "");
-  cfg_declare_int("test/a3", 0, "");
-  cfg_declare_int("test/a4", 0, "");
+  static const cfg_key near[] = {
+      CFG_KEY_INT("test/a1", 0, ""),
+      CFG_KEY_INT("test/a2", 0, ""),
+      CFG_KEY_INT("test/a3", 0, ""),
+      CFG_KEY_INT("test/a4", 0, ""),
+  };
+  cfg_declare_keys(near, CFG_NKEYS(near));
   ck_assert_int_eq(cfg_parse("test/a:1", CFG_ORIGIN_CMDLINE, err, sizeof err), -1);
   ck_assert_str_eq(err,
                    "unknown configuration key 'test/a' (did you mean 'test/a1', 'test/a2' or "
@@ -324,14 +333,72 @@ START_TEST(cfg_reset_restores)
 }
 END_TEST
 
-START_TEST(cfg_redeclare_same_type)
+START_TEST(cfg_redeclare_same_key)
 {
   char err[256] = "";
   ck_assert_int_eq(cfg_set("test/int", "3", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
-  cfg_declare_int("test/int", 99, "another description");
+  ck_assert_int_eq(cfg_set("test/str", "x", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+  /* a whole table again (a module's declare function called twice) changes nothing */
+  cfg_declare_keys(test_keys, CFG_NKEYS(test_keys));
   ck_assert_int_eq(cfg_get_int("test/int"), 3);
+  ck_assert_str_eq(cfg_get_string("test/str"), "x");
+  ck_assert_int_eq(cfg_get_origin("test/int"), CFG_ORIGIN_CMDLINE);
+  /* so does the same key in another table, even with another description: the first stays */
+  static const cfg_key other[] = {
+      CFG_KEY_INT("test/int", 10, "another description"),
+      CFG_KEY_STRING("test/factory", "raw", "raw|ucontext", ""),
+      CFG_KEY_INT("test/new", 7, "a key of the second table"),
+  };
+  cfg_declare_keys(other, CFG_NKEYS(other));
+  ck_assert_int_eq(cfg_get_int("test/int"), 3);
+  ck_assert_int_eq(cfg_get_int("test/new"), 7);
+  cfg_declare_keys(NULL, 0);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  cfg_help(f);
+  fclose(f);
+  ck_assert_ptr_nonnull(strstr(buf, "      an integer\n"));
+  ck_assert_ptr_null(strstr(buf, "another description"));
+  free(buf);
   cfg_reset();
-  ck_assert_int_eq(cfg_get_int("test/int"), 10); /* the first default stays */
+  ck_assert_int_eq(cfg_get_int("test/int"), 10);
+}
+END_TEST
+
+/* A table built at run time (collectives/coll.c: choices from its algorithm list): the
+ * registry keeps its own copies of the strings. */
+START_TEST(cfg_table_built_at_run_time)
+{
+  char err[256] = "";
+  cfg_key keys[2];
+  for (int i = 0; i < 2; i++)
+    keys[i] = (cfg_key)CFG_KEY_STRING(xasprintf("test/built%d", i), xasprintf("v%d", i),
+                                      xasprintf("v%d|w", i), xasprintf("built key %d", i));
+  cfg_declare_keys(keys, 2);
+  for (int i = 0; i < 2; i++) {
+    /* scribble before freeing: a kept pointer would show the damage */
+    char *strs[4] = {(char *)keys[i].name, (char *)keys[i].def.s, (char *)keys[i].choices,
+                     (char *)keys[i].desc};
+    for (int j = 0; j < 4; j++) {
+      memset(strs[j], 'x', strlen(strs[j]));
+      free(strs[j]);
+    }
+  }
+  ck_assert_str_eq(cfg_get_string("test/built1"), "v1");
+  ck_assert_int_eq(cfg_set("test/built0", "w", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+  ck_assert_int_eq(cfg_set("test/built0", "v1", CFG_ORIGIN_CMDLINE, err, sizeof err), -1);
+  ck_assert_str_eq(err, "invalid value 'v1' for 'test/built0' (one of: v0, w)");
+  cfg_reset();
+  ck_assert_str_eq(cfg_get_string("test/built0"), "v0");
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  cfg_help(f);
+  fclose(f);
+  ck_assert_ptr_nonnull(
+      strstr(buf, "  test/built1 (string: v1|w, default: 'v1')\n      built key 1\n"));
+  free(buf);
 }
 END_TEST
 
@@ -404,7 +471,39 @@ END_TEST
 START_TEST(cfg_die_redeclare_other_type)
 {
   quiet_stderr();
-  cfg_declare_double("test/int", 1.0, "");
+  static const cfg_key k[] = {CFG_KEY_DOUBLE("test/int", 10.0, "an integer")};
+  cfg_declare_keys(k, CFG_NKEYS(k));
+}
+END_TEST
+/* Two modules that disagree on a key's default (or choices): whichever declared first would
+ * win, silently. The registry refuses, whatever the types. */
+static const cfg_key other_defaults[] = {
+    CFG_KEY_INT("test/int", 11, "an integer"),
+    CFG_KEY_DOUBLE("test/double", 0.25, "a real"),
+    CFG_KEY_BOOL("test/bool", true, "a flag"),
+    CFG_KEY_STRING("test/str", "abd", NULL, "free text"),
+    CFG_KEY_STRING("test/factory", "raw", "raw|fiber", "a choice"),
+    CFG_KEY_STRING("test/bw-factor", "1", "1|2", "piecewise factors"),
+    CFG_KEY_INT("test/old-int", 10, "an alias declared as a key"),
+};
+START_TEST(cfg_die_redeclare_other_default)
+{
+  quiet_stderr();
+  cfg_declare_keys(&other_defaults[_i], 1);
+}
+END_TEST
+START_TEST(cfg_die_choices_not_string)
+{
+  quiet_stderr();
+  static const cfg_key k[] = {{.type = CFG_INT, .name = "test/c", .choices = "1|2"}};
+  cfg_declare_keys(k, CFG_NKEYS(k));
+}
+END_TEST
+START_TEST(cfg_die_null_string_default)
+{
+  quiet_stderr();
+  static const cfg_key k[] = {CFG_KEY_STRING("test/nul", NULL, NULL, "")};
+  cfg_declare_keys(k, CFG_NKEYS(k));
 }
 END_TEST
 START_TEST(cfg_die_alias_of_undeclared)
@@ -416,7 +515,8 @@ END_TEST
 START_TEST(cfg_die_bad_default_choice)
 {
   quiet_stderr();
-  cfg_declare_string("test/choice2", "c", "a|b", "");
+  static const cfg_key k[] = {CFG_KEY_STRING("test/choice2", "c", "a|b", "")};
+  cfg_declare_keys(k, CFG_NKEYS(k));
 }
 END_TEST
 
@@ -435,7 +535,8 @@ static Suite *cfg_suite(void)
   tcase_add_test(tc, cfg_alias_resolves);
   tcase_add_test(tc, cfg_hooks);
   tcase_add_test(tc, cfg_reset_restores);
-  tcase_add_test(tc, cfg_redeclare_same_type);
+  tcase_add_test(tc, cfg_redeclare_same_key);
+  tcase_add_test(tc, cfg_table_built_at_run_time);
   tcase_add_test(tc, cfg_help_lists_everything);
   tcase_add_test(tc, cfg_edit_distances);
   suite_add_tcase(s, tc);
@@ -444,6 +545,10 @@ static Suite *cfg_suite(void)
   tcase_add_test_raise_signal(die, cfg_die_undeclared_get, SIGABRT);
   tcase_add_test_raise_signal(die, cfg_die_wrong_type_get, SIGABRT);
   tcase_add_test_raise_signal(die, cfg_die_redeclare_other_type, SIGABRT);
+  tcase_add_loop_test_raise_signal(die, cfg_die_redeclare_other_default, SIGABRT, 0,
+                                   (int)CFG_NKEYS(other_defaults));
+  tcase_add_test_raise_signal(die, cfg_die_choices_not_string, SIGABRT);
+  tcase_add_test_raise_signal(die, cfg_die_null_string_default, SIGABRT);
   tcase_add_test_raise_signal(die, cfg_die_alias_of_undeclared, SIGABRT);
   tcase_add_test_raise_signal(die, cfg_die_bad_default_choice, SIGABRT);
   suite_add_tcase(s, die);

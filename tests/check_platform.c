@@ -966,7 +966,10 @@ static Suite *bad_suite(void)
 int main(void)
 {
   /* a key for the <config> tests; declared before the tests fork */
-  cfg_declare_int("test/platform-int", 0, "an integer set by test platform files");
+  static const cfg_key keys[] = {
+      CFG_KEY_INT("test/platform-int", 0, "an integer set by test platform files"),
+  };
+  cfg_declare_keys(keys, CFG_NKEYS(keys));
   SRunner *sr = srunner_create(units_suite());
   srunner_add_suite(sr, strmap_suite());
   srunner_add_suite(sr, examples_suite());

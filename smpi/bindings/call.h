@@ -25,6 +25,8 @@
 int smpi_call_begin(const char *fname);
 int smpi_call_begin_at(const char *fname, const void *site);
 void smpi_call_end(void);
+/* Declares smpi/wtime and smpi/init, the costs env.c injects (smpi_declare_config). */
+void smpi_env_declare_config(void);
 
 /* What every not-yet-implemented MPI function does (the stubs api.c generates from
  * mpi_functions.h): one line on stderr naming the function, then MPI_ERR_UNSUPPORTED_OPERATION

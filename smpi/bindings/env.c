@@ -13,6 +13,13 @@ LOG_NEW_SUBCATEGORY(smpi_env, smpi, "MPI environment: init, finalize, time");
 
 static int thread_level_provided = MPI_THREAD_SINGLE;
 
+static const cfg_key env_keys[] = {
+    CFG_KEY_DOUBLE("smpi/wtime", 1e-8, "Simulated time injected by each MPI_Wtime call (s)"),
+    CFG_KEY_DOUBLE("smpi/init", 0.0, "Simulated time injected by MPI_Init (s)"),
+};
+
+void smpi_env_declare_config(void) { cfg_declare_keys(env_keys, CFG_NKEYS(env_keys)); }
+
 /* MPI_Init has no SMPI_ENTER: the rank is not initialized yet (smpi_mpi_init checks it is
  * not initialized either, and reports the call to the observers once it is). */
 static int init_common(const char *fname)

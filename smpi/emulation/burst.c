@@ -45,10 +45,10 @@ void smpi_sleep_now(double seconds)
  *                     start           end        W    wall from cp to end
  *   CPU at end - CPU at cp = C <= W              w    the burst's wall time, b <= w, C - b <= W - w
  *
- * 1. A burst whose wall time w is below smpi/cpu-threshold (1 us by default; the margin
- *    covers the clocks' rate difference, at most 0.05 % under NTP slewing) is below it in
- *    CPU time too: discarded with no system call. That is almost every burst of a
- *    message-heavy rank.
+ * 1. A burst whose wall time w is below smpi/cpu-threshold (the margin covers the clocks'
+ *    rate difference, at most 0.05 % under NTP slewing) is below it in CPU time too:
+ *    discarded with no system call. With the default threshold, that is almost every burst
+ *    of a message-heavy rank.
  * 2. A rank whose previous burst was long reads the CPU clock when its burst starts (it is
  *    likely computing again): its bursts are measured exactly, as by the CPU clock alone.
  * 3. A long burst after short ones has no CPU reading at its start. The CPU clock read at its

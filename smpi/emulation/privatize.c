@@ -130,12 +130,20 @@ static struct {
   unsigned long swaps;
 } P = {.live = -1, .running = -1, .fd = -1};
 
+static const cfg_key privatize_keys[] = {
+    CFG_KEY_STRING("smpi/privatization", "yes", "no|yes|copy|mmap|dlopen",
+                   "Give each rank its own copy of the program's global variables: yes (copy "
+                   "small data segments at each switch, remap large ones), copy, mmap, no; "
+                   "dlopen is accepted for SimGrid command lines and means yes"),
+    CFG_KEY_INT("smpi/privatization-copy-max", 65536,
+                "With smpi/privatization:yes, writable globals of at most this many bytes are "
+                "copied in and out at each context switch; larger ones are remapped (one mmap "
+                "per switch)"),
+};
+
 void smpi_privatize_declare_config(void)
 {
-  cfg_declare_int("smpi/privatization-copy-max", 65536,
-                  "With smpi/privatization:yes, writable globals of at most this many bytes are "
-                  "copied in and out at each context switch; larger ones are remapped (one mmap "
-                  "per switch)");
+  cfg_declare_keys(privatize_keys, CFG_NKEYS(privatize_keys));
 }
 
 static size_t page_up(size_t x) { return (x + P.page - 1) & ~(P.page - 1); }
@@ -666,8 +674,7 @@ void smpi_privatize_layout_free(smpi_priv_layout *l)
 int smpi_privatize_init(char *err, size_t errlen)
 {
   smpi_privatize_declare_config();
-  const char *v = cfg_is_declared("smpi/privatization") ? cfg_get_string("smpi/privatization")
-                                                         : "yes";
+  const char *v = cfg_get_string("smpi/privatization");
   /* "yes" and SimGrid's "dlopen" both mean: privatize, with the cheapest mechanism */
   smpi_priv_mode mode = !strcmp(v, "no")     ? SMPI_PRIV_OFF
                         : !strcmp(v, "mmap") ? SMPI_PRIV_REMAP
@@ -682,7 +689,7 @@ int smpi_privatize_init(char *err, size_t errlen)
   if (l.simulator_inside) {
     /* the simulator is linked into the executable (not through libsmpi.so): its own state
      * would be swapped with the program's */
-    if (cfg_is_declared("smpi/privatization") && !cfg_is_default("smpi/privatization"))
+    if (!cfg_is_default("smpi/privatization"))
       LOG_WARN("smpi/privatization:%s ignored: the simulator is linked into the program "
                "statically; link the program with smpicc to privatize its globals", v);
     smpi_privatize_layout_free(&l);

@@ -25,8 +25,8 @@
 
 #include "kernel/engine.h"
 
-/* Declares smpi/privatization-copy-max (idempotent). smpi/privatization itself is declared by
- * smpi_declare_config. */
+/* Declares smpi/privatization and smpi/privatization-copy-max (idempotent; smpi_declare_config
+ * and smpi_privatize_init call it). */
 void smpi_privatize_declare_config(void);
 
 /* Reads smpi/privatization, finds the program's writable data and prepares every rank's copy

@@ -97,23 +97,22 @@ static struct {
   int nranks;
 } S;
 
-void smpi_sample_declare_config(void)
-{
-  if (cfg_is_declared("smpi/sample-mode"))
-    return;
-  cfg_declare_string("smpi/sample-mode", "mean", "mean|replay",
-                     "Cost injected for a skipped sampled block: mean (of the samples) or replay "
-                     "(one recorded sample drawn at random with smpi/seed)");
-  cfg_declare_int("smpi/seed", 0,
-                  "Seed of the generators of smpi/sample-mode:replay and smpi/compute-noise "
-                  "(same seed, same simulated times)");
-  cfg_declare_string("smpi/compute-noise", "none", NULL,
-                     "Multiply every sampled or injected computation by a random factor: none, "
-                     "normal:SIGMA (1 + SIGMA x N(0,1), at least 0), uniform:A:B (in [A,B])");
-  cfg_declare_string("smpi/sample-file", "", NULL,
-                     "Sample profiles: read at start (a sample found there is not measured: its "
-                     "cost comes from the file) and completed samples are appended to it");
-}
+static const cfg_key sample_keys[] = {
+    CFG_KEY_STRING("smpi/sample-mode", "mean", "mean|replay",
+                   "Cost injected for a skipped sampled block: mean (of the samples) or replay "
+                   "(one recorded sample drawn at random with smpi/seed)"),
+    CFG_KEY_INT("smpi/seed", 0,
+                "Seed of the generators of smpi/sample-mode:replay and smpi/compute-noise "
+                "(same seed, same simulated times)"),
+    CFG_KEY_STRING("smpi/compute-noise", "none", NULL,
+                   "Multiply every sampled or injected computation by a random factor: none, "
+                   "normal:SIGMA (1 + SIGMA x N(0,1), at least 0), uniform:A:B (in [A,B])"),
+    CFG_KEY_STRING("smpi/sample-file", "", NULL,
+                   "Sample profiles: read at start (a sample found there is not measured: its "
+                   "cost comes from the file) and completed samples are appended to it"),
+};
+
+void smpi_sample_declare_config(void) { cfg_declare_keys(sample_keys, CFG_NKEYS(sample_keys)); }
 
 /* ---- random numbers: xoshiro256** seeded by splitmix64 ---- */
 

@@ -4,7 +4,7 @@
  * A folded allocation is address space whose bytes carry no meaning (a matrix whose values
  * the simulation does not need), so every rank can be given the same few physical pages.
  *
- * smpi/shared-malloc:global (default), blocksize B (smpi/shared-malloc-blocksize, 1 MiB):
+ * smpi/shared-malloc:global (default), blocksize B (smpi/shared-malloc-blocksize):
  * one block of B bytes (a memfd, or a file in hugetlbfs) backs every folded allocation of
  * every rank; each allocation maps it again and again, B bytes at a time.
  *
@@ -114,19 +114,20 @@ static struct {
   size_t nscratch, capscratch, scratch_size;
 } S = {.block_fd = -1, .seed = 0x9e3779b9u};
 
-void smpi_shared_declare_config(void)
-{
-  cfg_declare_string("smpi/shared-malloc", "global", "global|local|no",
-                     "SMPI_SHARED_MALLOC: global (one block folds every allocation of every "
-                     "rank), local (one buffer per call site, shared by the ranks), no (plain "
-                     "malloc)");
-  cfg_declare_int("smpi/shared-malloc-blocksize", 1L << 20,
-                  "Size of the block that folded allocations map again and again (bytes, "
-                  "k/M/G suffix); larger blocks use fewer memory mappings");
-  cfg_declare_string("smpi/shared-malloc-hugepage", "", NULL,
-                     "Directory where a hugetlbfs is mounted: back folded memory with huge pages "
-                     "(smaller page tables); empty: ordinary pages");
-}
+static const cfg_key shared_keys[] = {
+    CFG_KEY_STRING("smpi/shared-malloc", "global", "global|local|no",
+                   "SMPI_SHARED_MALLOC: global (one block folds every allocation of every "
+                   "rank), local (one buffer per call site, shared by the ranks), no (plain "
+                   "malloc)"),
+    CFG_KEY_INT("smpi/shared-malloc-blocksize", 1L << 20,
+                "Size of the block that folded allocations map again and again (bytes, "
+                "k/M/G suffix); larger blocks use fewer memory mappings"),
+    CFG_KEY_STRING("smpi/shared-malloc-hugepage", "", NULL,
+                   "Directory where a hugetlbfs is mounted: back folded memory with huge pages "
+                   "(smaller page tables); empty: ordinary pages"),
+};
+
+void smpi_shared_declare_config(void) { cfg_declare_keys(shared_keys, CFG_NKEYS(shared_keys)); }
 
 /* ---- small helpers ---- */
 

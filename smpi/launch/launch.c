@@ -23,8 +23,11 @@
 #include "kernel/context.h"
 #include "kernel/cpu.h"
 #include "kernel/network.h"
+#include "collectives/coll.h"
+#include "smpi/bindings/call.h"
 #include "smpi/mpi/check.h"
 #include "smpi/mpi/comm.h"
+#include "smpi/mpi/comm_impl.h"
 #include "smpi/mpi/datatype.h"
 #include "smpi/mpi/handle.h"
 #include "smpi/runtime/hostfile.h"
@@ -75,56 +78,57 @@ static void on_switch(eng_actor *to)
   smpi_privatize_switch_to(is_rank ? r->rank : -1);
 }
 
+/* The keys launch.c reads itself. */
+static const cfg_key launch_keys[] = {
+    CFG_KEY_BOOL("smpi/display-timing", false,
+                 "Print the simulated time and the wall-clock time of the run at the end (stderr)"),
+    CFG_KEY_BOOL("smpi/simulate-computation", true,
+                 "Inject the CPU time ranks spend between MPI calls as simulated computation"),
+    CFG_KEY_STRING("smpi/host-speed", "20000f", NULL,
+                   "Speed of the machine running the simulation (flop/s, with unit): measured "
+                   "CPU seconds x host-speed = injected flops"),
+    CFG_KEY_DOUBLE("smpi/cpu-threshold", 1e-6,
+                   "CPU bursts shorter than this (seconds) are not injected; -1: none is"),
+    CFG_KEY_INT("smpi/list-leaks", 0,
+                "At the end of the run, count the MPI handles the program never freed, by "
+                "kind, and list up to this many of each (0: off)"),
+    CFG_KEY_INT("smpi/np", 0, "Number of MPI processes (set by smpirun -np)"),
+    CFG_KEY_STRING("smpi/hostfile", "", NULL,
+                   "Hostfile used to place the processes (smpirun -hostfile)"),
+    CFG_KEY_BOOL("smpi/map", false, "Print the rank -> host mapping at start-up (smpirun -map)"),
+    CFG_KEY_BOOL("smpi/oversubscribe", false,
+                 "Allow more processes than slots (hosts of the platform, or slots of the "
+                 "hostfile): the ranks then go round-robin, several per slot"),
+};
+
+static void launch_declare_config(void) { cfg_declare_keys(launch_keys, CFG_NKEYS(launch_keys)); }
+
+/* The registry: every module that has keys, each declaring its own table (src/cfg.h), before
+ * --cfg and the platform's <config> are read. Kernel first, then the MPI layer bottom up. A
+ * module missing here would see its --cfg settings refused as unknown keys (and its keys
+ * missing from --cfg=help: the cfg_help test). */
+static void (*const smpi_config_modules[])(void) = {
+    eng_declare_config, /* with contexts/ (ctx_declare_config) */
+    route_declare_config,
+    cpu_declare_config,
+    net_declare_config,
+    launch_declare_config,
+    smpi_progress_declare_config,   /* runtime/ */
+    smpi_shared_declare_config,     /* emulation/ */
+    smpi_privatize_declare_config,
+    smpi_sample_declare_config,
+    smpi_p2p_declare_config,        /* mpi/ */
+    smpi_errhandler_declare_config,
+    smpi_check_declare_config,
+    smpi_trace_declare_config,      /* observe/ */
+    coll_declare_config,            /* collectives/ */
+    smpi_env_declare_config,        /* bindings/ */
+};
+
 static void smpi_declare_config(void)
 {
-  eng_declare_config();
-  route_declare_config();
-  cpu_declare_config();
-  net_declare_config();
-  cfg_declare_bool("smpi/display-timing", false,
-                   "Print the simulated time and the wall-clock time of the run at the end (stderr)");
-  cfg_declare_bool("smpi/simulate-computation", true,
-                   "Inject the CPU time ranks spend between MPI calls as simulated computation");
-  cfg_declare_string("smpi/host-speed", "20000f", NULL,
-                     "Speed of the machine running the simulation (flop/s, with unit): measured "
-                     "CPU seconds x host-speed = injected flops");
-  cfg_declare_double("smpi/cpu-threshold", 1e-6,
-                     "CPU bursts shorter than this (seconds) are not injected; -1: none is");
-  cfg_declare_double("smpi/wtime", 1e-8, "Simulated time injected by each MPI_Wtime call (s)");
-  cfg_declare_double("smpi/test", 1e-4, "Simulated time injected by each MPI_Test call (s)");
-  cfg_declare_double("smpi/iprobe", 1e-4, "Simulated time injected by each MPI_Iprobe call (s)");
-  cfg_declare_double("smpi/init", 0.0, "Simulated time injected by MPI_Init (s)");
-  cfg_declare_int("smpi/async-small-thresh", 0,
-                  "Messages up to this size (bytes) are sent eagerly, without waiting for the receiver");
-  cfg_declare_int("smpi/send-is-detached-thresh", 65536,
-                  "Messages below this size (bytes) are detached: MPI_Send returns once the data "
-                  "is copied; from this size on, it waits for the transfer (rendezvous)");
-  cfg_declare_string("smpi/os", "0:0:0", NULL,
-                     "Send overhead of MPI_Send: 'size:start:per_byte;...' (seconds)");
-  cfg_declare_string("smpi/ois", "0:0:0", NULL,
-                     "Send overhead of MPI_Isend: 'size:start:per_byte;...' (seconds)");
-  cfg_declare_string("smpi/or", "0:0:0", NULL,
-                     "Receive overhead: 'size:start:per_byte;...' (seconds)");
-  cfg_declare_bool("smpi/errors-are-fatal", true,
-                   "Errors in MPI calls end the job (MPI_ERRORS_ARE_FATAL is the default handler "
-                   "of MPI_COMM_WORLD); no: MPI_ERRORS_RETURN, the calls return the error code");
-  cfg_declare_int("smpi/list-leaks", 0,
-                  "At the end of the run, count the MPI handles the program never freed, by "
-                  "kind, and list up to this many of each (0: off)");
-  cfg_declare_string("smpi/privatization", "yes", "no|yes|copy|mmap|dlopen",
-                     "Give each rank its own copy of the program's global variables: yes (copy "
-                     "small data segments at each switch, remap large ones), copy, mmap, no; "
-                     "dlopen is accepted for SimGrid command lines and means yes");
-  smpi_shared_declare_config();
-  smpi_privatize_declare_config();
-  smpi_sample_declare_config();
-  smpi_trace_declare_config();
-  cfg_declare_int("smpi/np", 0, "Number of MPI processes (set by smpirun -np)");
-  cfg_declare_string("smpi/hostfile", "", NULL, "Hostfile used to place the processes (smpirun -hostfile)");
-  cfg_declare_bool("smpi/map", false, "Print the rank -> host mapping at start-up (smpirun -map)");
-  cfg_declare_bool("smpi/oversubscribe", false,
-                   "Allow more processes than slots (hosts of the platform, or slots of the "
-                   "hostfile): the ranks then go round-robin, several per slot");
+  for (size_t i = 0; i < sizeof smpi_config_modules / sizeof smpi_config_modules[0]; i++)
+    smpi_config_modules[i]();
 }
 
 static void crash_hook(ctx *c, int sig, void *data)

@@ -57,23 +57,18 @@ static struct {
   bool a2l_missing;   /* addr2line could not be started: no more tries */
 } C;
 
-void smpi_check_declare_config(void)
-{
-  static bool done;
-  if (done)
-    return;
-  done = true;
-  cfg_declare_bool("smpi/check-collectives", true,
-                   "Check that the members of each collective call agree on the collective, "
-                   "root, amount of data, datatype and operation; a mismatch ends the job "
-                   "with a report (no simulated cost)");
-  cfg_declare_bool("smpi/check-buffers", false,
-                   "Checksum the buffer of every nonblocking send when it starts and verify "
-                   "it when the request completes: modifying a pending send buffer ends the "
-                   "job with a report");
-}
+static const cfg_key check_keys[] = {
+    CFG_KEY_BOOL("smpi/check-collectives", true,
+                 "Check that the members of each collective call agree on the collective, "
+                 "root, amount of data, datatype and operation; a mismatch ends the job "
+                 "with a report (no simulated cost)"),
+    CFG_KEY_BOOL("smpi/check-buffers", false,
+                 "Checksum the buffer of every nonblocking send when it starts and verify "
+                 "it when the request completes: modifying a pending send buffer ends the "
+                 "job with a report"),
+};
 
-__attribute__((constructor)) static void check_declare_at_load(void) { smpi_check_declare_config(); }
+void smpi_check_declare_config(void) { cfg_declare_keys(check_keys, CFG_NKEYS(check_keys)); }
 
 static void read_config(void)
 {

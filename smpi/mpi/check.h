@@ -33,7 +33,7 @@
 
 typedef struct smpi_req smpi_req;
 
-/* Declares smpi/check-collectives, smpi/check-buffers (idempotent; also a constructor). */
+/* Declares smpi/check-collectives, smpi/check-buffers (idempotent; smpi_declare_config). */
 void smpi_check_declare_config(void);
 
 /* ---- call sites ---- */

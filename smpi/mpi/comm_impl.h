@@ -252,6 +252,7 @@ typedef struct smpi_errhandler {
 void smpi_errhandler_setup_predefined(void);
 smpi_errhandler *smpi_errhandler_get(MPI_Errhandler h);
 smpi_errhandler *smpi_errhandler_default(void); /* per smpi/errors-are-fatal */
+void smpi_errhandler_declare_config(void);      /* smpi/errors-are-fatal (idempotent) */
 /* Runs eh for error code raised by fname on the object whose handle is handle (a comm,
  * window or file: handles are ints) and whose display name is on: returns code
  * (MPI_ERRORS_RETURN, user functions) or ends the job (MPI_ERRORS_ARE_FATAL). */

@@ -43,12 +43,21 @@ smpi_errhandler *smpi_errhandler_get(MPI_Errhandler h)
   return smpi_handle_get(h, SMPI_KIND_ERRHANDLER);
 }
 
+static const cfg_key errhandler_keys[] = {
+    CFG_KEY_BOOL("smpi/errors-are-fatal", true,
+                 "Errors in MPI calls end the job (MPI_ERRORS_ARE_FATAL is the default handler "
+                 "of MPI_COMM_WORLD); no: MPI_ERRORS_RETURN, the calls return the error code"),
+};
+
+void smpi_errhandler_declare_config(void)
+{
+  cfg_declare_keys(errhandler_keys, CFG_NKEYS(errhandler_keys));
+}
+
 smpi_errhandler *smpi_errhandler_default(void)
 {
-  /* the key is declared by the runtime (smpi_declare_config); without it, MPI's default */
-  if (cfg_is_declared("smpi/errors-are-fatal") && !cfg_get_bool("smpi/errors-are-fatal"))
-    return &return_eh;
-  return &fatal_eh;
+  smpi_errhandler_declare_config(); /* unit tests make communicators without the runtime */
+  return cfg_get_bool("smpi/errors-are-fatal") ? &fatal_eh : &return_eh;
 }
 
 smpi_errhandler *smpi_errhandler_ref(smpi_errhandler *e)

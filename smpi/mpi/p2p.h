@@ -194,8 +194,8 @@ size_t smpi_p2p_report_pending(int world_rank);
  * calls it before the ranks start; the first point-to-point call does it otherwise (and
  * ends the job on a bad value). Returns 0, or -1 with a message naming the key in err. */
 int smpi_p2p_init(char *err, size_t errlen);
-/* Declares the keys this module reads that the runtime does not: smpi/grow-injected-times
- * and smpi/iprobe-cpu-usage (idempotent; also run by a constructor so --cfg accepts them). */
+/* Declares the keys smpi_p2p_init reads (idempotent; smpi_declare_config and
+ * smpi_p2p_init call it). */
 void smpi_p2p_declare_config(void);
 /* Drops every request, message and queue (tests; between simulations). */
 void smpi_p2p_reset(void);

@@ -41,17 +41,29 @@ p2p_state P2P;
 
 /* ---- configuration ---- */
 
-void smpi_p2p_declare_config(void)
-{
-  cfg_declare_bool("smpi/grow-injected-times", true,
-                   "Each unsuccessful MPI_Test/MPI_Iprobe in a row injects one more multiple of "
-                   "smpi/test resp. smpi/iprobe (polling loops advance faster)");
-  cfg_declare_double("smpi/iprobe-cpu-usage", 1.0,
-                     "Share of the host's CPU an MPI_Iprobe uses while it injects smpi/iprobe");
-}
+static const cfg_key p2p_keys[] = {
+    CFG_KEY_DOUBLE("smpi/test", 1e-4, "Simulated time injected by each MPI_Test call (s)"),
+    CFG_KEY_DOUBLE("smpi/iprobe", 1e-4, "Simulated time injected by each MPI_Iprobe call (s)"),
+    CFG_KEY_INT("smpi/async-small-thresh", 0,
+                "Messages up to this size (bytes) are sent eagerly, without waiting for the "
+                "receiver"),
+    CFG_KEY_INT("smpi/send-is-detached-thresh", 65536,
+                "Messages below this size (bytes) are detached: MPI_Send returns once the data "
+                "is copied; from this size on, it waits for the transfer (rendezvous)"),
+    CFG_KEY_STRING("smpi/os", "0:0:0", NULL,
+                   "Send overhead of MPI_Send: 'size:start:per_byte;...' (seconds)"),
+    CFG_KEY_STRING("smpi/ois", "0:0:0", NULL,
+                   "Send overhead of MPI_Isend: 'size:start:per_byte;...' (seconds)"),
+    CFG_KEY_STRING("smpi/or", "0:0:0", NULL,
+                   "Receive overhead: 'size:start:per_byte;...' (seconds)"),
+    CFG_KEY_BOOL("smpi/grow-injected-times", true,
+                 "Each unsuccessful MPI_Test/MPI_Iprobe in a row injects one more multiple of "
+                 "smpi/test resp. smpi/iprobe (polling loops advance faster)"),
+    CFG_KEY_DOUBLE("smpi/iprobe-cpu-usage", 1.0,
+                   "Share of the host's CPU an MPI_Iprobe uses while it injects smpi/iprobe"),
+};
 
-/* --cfg is parsed before MPI_Init: the keys must exist by then, whoever runs first. */
-__attribute__((constructor)) static void p2p_declare_at_load(void) { smpi_p2p_declare_config(); }
+void smpi_p2p_declare_config(void) { cfg_declare_keys(p2p_keys, CFG_NKEYS(p2p_keys)); }
 
 int smpi_p2p_init(char *err, size_t errlen)
 {
@@ -60,16 +72,13 @@ int smpi_p2p_init(char *err, size_t errlen)
   smpi_p2p_declare_config();
   for (int i = 0; i < 3; i++) {
     fac_free(dst[i]);
-    if (!cfg_is_declared(keys[i]))
-      continue; /* unit tests without the runtime's keys: no overhead */
     if (fac_parse_overhead(keys[i], cfg_get_string(keys[i]), dst[i], err, errlen) != 0)
       return -1;
   }
-  P2P.detached_thresh = cfg_is_declared("smpi/send-is-detached-thresh")
-                            ? cfg_get_int("smpi/send-is-detached-thresh") : 65536;
-  P2P.async_thresh = cfg_is_declared("smpi/async-small-thresh") ? cfg_get_int("smpi/async-small-thresh") : 0;
-  P2P.test_cost = cfg_is_declared("smpi/test") ? cfg_get_double("smpi/test") : 0;
-  P2P.iprobe_cost = cfg_is_declared("smpi/iprobe") ? cfg_get_double("smpi/iprobe") : 0;
+  P2P.detached_thresh = cfg_get_int("smpi/send-is-detached-thresh");
+  P2P.async_thresh = cfg_get_int("smpi/async-small-thresh");
+  P2P.test_cost = cfg_get_double("smpi/test");
+  P2P.iprobe_cost = cfg_get_double("smpi/iprobe");
   P2P.grow = cfg_get_bool("smpi/grow-injected-times");
   P2P.iprobe_usage = cfg_get_double("smpi/iprobe-cpu-usage");
   if (P2P.test_cost < 0 || P2P.iprobe_cost < 0) {

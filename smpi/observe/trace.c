@@ -41,46 +41,47 @@ static smpi_u64map links;
 /* call name pointer -> id + 1 */
 static smpi_u64map name_ids;
 
-void smpi_trace_declare_config(void)
-{
-  cfg_declare_bool("tracing", false,
-                   "Write a trace of the simulation (smpirun -trace): Paje by default, see "
-                   "tracing/format and tracing/smpi/format");
-  cfg_declare_string("tracing/filename", "smpi_simgrid.trace", NULL,
-                     "Trace file; with the default name, the JSON format writes "
-                     "smpi_simgrid.json and the TI format smpi_simgrid.txt");
-  cfg_declare_bool("tracing/smpi", false,
-                   "Trace the MPI calls (implied by tracing:yes unless set to no)");
-  cfg_declare_bool("tracing/smpi/computing", true,
-                   "Show the computations between MPI calls as 'computing' states (SimGrid's "
-                   "default is no)");
-  cfg_declare_bool("tracing/smpi/display-sizes", false,
-                   "Add sizes to states (elements of the call) and links (bytes) in Paje traces");
-  cfg_declare_bool("tracing/smpi/group", false,
-                   "Paje: group the rank containers under one container per host");
-  cfg_declare_bool("tracing/smpi/internals", false,
-                   "Also trace the point-to-point messages that collectives send internally");
-  cfg_declare_bool("tracing/smpi/sleeping", false,
-                   "Accepted for SimGrid command lines (sleeps are not traced separately)");
-  cfg_declare_int("tracing/precision", 6,
-                  "Digits after the decimal point of the timestamps of Paje traces");
-  cfg_declare_string("tracing/comment", "", NULL, "A comment line at the top of the trace file");
-  cfg_declare_string("tracing/comment-file", "", NULL,
-                     "A file whose lines are added as comments at the top of the trace file");
-  cfg_declare_string("tracing/smpi/format", "Paje", NULL,
-                     "Paje, or TI: time-independent trace for smpirun -replay (smpirun "
-                     "-trace-ti)");
-  cfg_declare_bool("tracing/smpi/format/ti-one-file", false,
-                   "TI: write the actions of all ranks in a single file");
-  cfg_declare_string("tracing/format", "paje", NULL,
-                     "Format of timed traces: paje (Paje, for pajeng/ViTE/smpi-gantt) or json "
-                     "(Chrome trace events, for Perfetto and chrome://tracing)");
-  cfg_declare_bool("smpi/profile", false,
-                   "Print a per-rank profile at the end (stderr): time in computation and in "
-                   "each MPI call, calls, messages and bytes sent, message-size histograms");
-  cfg_declare_string("smpi/profile-file", "", NULL,
-                     "Also write the profile as CSV to this file (one row per rank and call)");
-}
+static const cfg_key trace_keys[] = {
+    CFG_KEY_BOOL("tracing", false,
+                 "Write a trace of the simulation (smpirun -trace): Paje by default, see "
+                 "tracing/format and tracing/smpi/format"),
+    CFG_KEY_STRING("tracing/filename", "smpi_simgrid.trace", NULL,
+                   "Trace file; with the default name, the JSON format writes "
+                   "smpi_simgrid.json and the TI format smpi_simgrid.txt"),
+    CFG_KEY_BOOL("tracing/smpi", false,
+                 "Trace the MPI calls (implied by tracing:yes unless set to no)"),
+    CFG_KEY_BOOL("tracing/smpi/computing", true,
+                 "Show the computations between MPI calls as 'computing' states (SimGrid's "
+                 "default is no)"),
+    CFG_KEY_BOOL("tracing/smpi/display-sizes", false,
+                 "Add sizes to states (elements of the call) and links (bytes) in Paje traces"),
+    CFG_KEY_BOOL("tracing/smpi/group", false,
+                 "Paje: group the rank containers under one container per host"),
+    CFG_KEY_BOOL("tracing/smpi/internals", false,
+                 "Also trace the point-to-point messages that collectives send internally"),
+    CFG_KEY_BOOL("tracing/smpi/sleeping", false,
+                 "Accepted for SimGrid command lines (sleeps are not traced separately)"),
+    CFG_KEY_INT("tracing/precision", 6,
+                "Digits after the decimal point of the timestamps of Paje traces"),
+    CFG_KEY_STRING("tracing/comment", "", NULL, "A comment line at the top of the trace file"),
+    CFG_KEY_STRING("tracing/comment-file", "", NULL,
+                   "A file whose lines are added as comments at the top of the trace file"),
+    CFG_KEY_STRING("tracing/smpi/format", "Paje", NULL,
+                   "Paje, or TI: time-independent trace for smpirun -replay (smpirun "
+                   "-trace-ti)"),
+    CFG_KEY_BOOL("tracing/smpi/format/ti-one-file", false,
+                 "TI: write the actions of all ranks in a single file"),
+    CFG_KEY_STRING("tracing/format", "paje", NULL,
+                   "Format of timed traces: paje (Paje, for pajeng/ViTE/smpi-gantt) or json "
+                   "(Chrome trace events, for Perfetto and chrome://tracing)"),
+    CFG_KEY_BOOL("smpi/profile", false,
+                 "Print a per-rank profile at the end (stderr): time in computation and in "
+                 "each MPI call, calls, messages and bytes sent, message-size histograms"),
+    CFG_KEY_STRING("smpi/profile-file", "", NULL,
+                   "Also write the profile as CSV to this file (one row per rank and call)"),
+};
+
+void smpi_trace_declare_config(void) { cfg_declare_keys(trace_keys, CFG_NKEYS(trace_keys)); }
 
 int trace_call_id(const char *name)
 {
@@ -151,9 +152,14 @@ int smpi_trace_init(char *err, size_t errlen)
   smpi_u64map_init(&links);
   smpi_u64map_init(&name_ids);
   const char *name = cfg_get_string("tracing/filename");
-  if (cfg_is_default("tracing/filename"))
-    name = TR.ti ? "smpi_simgrid.txt" : TR.json ? "smpi_simgrid.json" : name;
-  TR.filename = xstrdup(name);
+  if (cfg_is_default("tracing/filename") && (TR.ti || TR.json)) {
+    /* the default name with the format's extension (smpi_simgrid.trace -> .txt, .json) */
+    const char *dot = strrchr(name, '.');
+    int stem = dot ? (int)(dot - name) : (int)strlen(name);
+    TR.filename = xasprintf("%.*s%s", stem, name, TR.ti ? ".txt" : ".json");
+  } else {
+    TR.filename = xstrdup(name);
+  }
   int rc = 0;
   if (TR.paje)
     rc = paje_open(TR.filename, err, errlen);

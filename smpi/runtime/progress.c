@@ -19,23 +19,18 @@ static struct {
   bool shown;
 } P;
 
+static const cfg_key progress_keys[] = {
+    CFG_KEY_STRING("smpi/progress", "auto", "auto|yes|no",
+                   "Show a progress line on stderr (simulated time, wall-clock time, ranks "
+                   "finished) during the run; auto: only when stderr is a terminal"),
+    CFG_KEY_DOUBLE("smpi/progress-interval", 0.25,
+                   "Wall-clock seconds between two updates of the progress line; the first "
+                   "one comes after twice that"),
+};
+
 void smpi_progress_declare_config(void)
 {
-  static bool declared;
-  if (declared)
-    return;
-  declared = true;
-  cfg_declare_string("smpi/progress", "auto", "auto|yes|no",
-                     "Show a progress line on stderr (simulated time, wall-clock time, ranks "
-                     "finished) during the run; auto: only when stderr is a terminal");
-  cfg_declare_double("smpi/progress-interval", 0.25,
-                     "Wall-clock seconds between two updates of the progress line; the first "
-                     "one comes after twice that");
-}
-
-__attribute__((constructor)) static void progress_declare_at_load(void)
-{
-  smpi_progress_declare_config();
+  cfg_declare_keys(progress_keys, CFG_NKEYS(progress_keys));
 }
 
 static double wall(void)

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-/* smpi/progress, smpi/progress-interval (idempotent; also a constructor) */
+/* Declares smpi/progress, smpi/progress-interval (idempotent; smpi_declare_config). */
 void smpi_progress_declare_config(void);
 /* Reads the keys; the runtime calls it just before the simulation starts. */
 void smpi_progress_start(void);

@@ -24,10 +24,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
   net_declare_config();
   /* one key of each type that no kernel module declares, so that every parser is reached
    * whatever keys the modules above declare */
-  cfg_declare_bool("fuzz/bool", false, "fuzz target: a boolean");
-  cfg_declare_int("fuzz/int", 0, "fuzz target: an integer");
-  cfg_declare_double("fuzz/double", 0.0, "fuzz target: a double");
-  cfg_declare_string("fuzz/choice", "a", "a|bb|ccc", "fuzz target: a choice");
+  static const cfg_key keys[] = {
+      CFG_KEY_BOOL("fuzz/bool", false, "fuzz target: a boolean"),
+      CFG_KEY_INT("fuzz/int", 0, "fuzz target: an integer"),
+      CFG_KEY_DOUBLE("fuzz/double", 0.0, "fuzz target: a double"),
+      CFG_KEY_STRING("fuzz/choice", "a", "a|bb|ccc", "fuzz target: a choice"),
+  };
+  cfg_declare_keys(keys, CFG_NKEYS(keys));
   cfg_alias("fuzz/alias", "fuzz/int");
   return 0;
 }

@@ -9,7 +9,8 @@
  * ("rendezvous"). Here both ranks wait in MPI_Send for the other to reach MPI_Recv: a cycle,
  * rank 0 -> rank 1 -> rank 0, which the simulator reports with the source line of each
  * blocked call (build with -g). The program is wrong at every size; only its symptom depends
- * on the size (the threshold is --cfg=smpi/send-is-detached-thresh, 65536 bytes by default).
+ * on the size (the threshold is --cfg=smpi/send-is-detached-thresh; --cfg=help shows its
+ * default).
  * Fixes: MPI_Sendrecv, or MPI_Isend + MPI_Recv + MPI_Wait, or even ranks send first. */
 #include <mpi.h>
 #include <stdio.h>
