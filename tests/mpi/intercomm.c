@@ -105,9 +105,5 @@ int main(int argc, char **argv)
   MPI_Comm_free(&inter2);
   MPI_Comm_free(&inter);
   MPI_Comm_free(&half);
-  int ok = all_ok(failures == 0);
-  if (rank == 0 && ok)
-    printf("intercomm: OK\n");
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return mpitest_finalize();
 }

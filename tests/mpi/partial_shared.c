@@ -6,7 +6,9 @@
  * pages inside the folded ranges are one memory for all ranks: what rank 0 writes there, the
  * others read (the pages straddling a range's ends stay private). Under a real MPI, the macros
  * fall back to malloc/free and only the private parts are checked. Even number of ranks. */
-#include <mpi.h>
+#define MPITEST_NAME "partial_shared"
+#include "mpitest.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,17 +35,7 @@ static const size_t shared_ranges[] = {
 };
 #define NRANGES ((int)(sizeof shared_ranges / sizeof *shared_ranges / 2))
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "partial_shared: rank %d: check failed: %s: ", rank, #cond);       \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
+static int rank, size;
 
 static unsigned char pattern(int r, size_t i) { return (unsigned char)(r * 31 + i % 251); }
 
@@ -132,21 +124,5 @@ int main(int argc, char **argv)
   }
   SMPI_SHARED_FREE((void *)buf);
 
-  if (rank == 0) {
-    int sum = failures;
-    for (int r = 1; r < size; r++) {
-      int f;
-      MPI_Recv(&f, 1, MPI_INT, r, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      sum += f;
-    }
-    if (sum == 0)
-      printf("partial_shared: OK\n");
-    else
-      printf("partial_shared: %d checks failed\n", sum);
-    MPI_Finalize();
-    return sum != 0;
-  }
-  MPI_Send(&failures, 1, MPI_INT, 0, 99, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return failures != 0;
+  return mpitest_finalize();
 }

@@ -5,7 +5,9 @@
  * SMPI_SHARED_CALL evaluates its function once for the whole job. Under a real MPI the macros
  * fall back to malloc/free/a plain call and only what MPI guarantees is checked.
  * Any number of ranks >= 2. */
-#include <mpi.h>
+#define MPITEST_NAME "shared_malloc"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,18 +23,8 @@
 
 #define MiB ((size_t)1 << 20)
 
-static int rank, size, failures;
+static int rank, size;
 static int table_calls; /* a global: each rank counts the calls it made itself */
-
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "shared_malloc: rank %d: check failed: %s: ", rank, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
 
 /* everybody reaches this point before anybody leaves it (point-to-point only) */
 static void sync_all(void)
@@ -120,21 +112,5 @@ int main(int argc, char **argv)
     free(t1); /* under smpi, one table for all, freed once */
   sync_all();
 
-  if (rank == 0) {
-    int sum = failures;
-    for (int r = 1; r < size; r++) {
-      int f;
-      MPI_Recv(&f, 1, MPI_INT, r, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      sum += f;
-    }
-    if (sum == 0)
-      printf("shared_malloc: OK\n");
-    else
-      printf("shared_malloc: %d checks failed\n", sum);
-    MPI_Finalize();
-    return sum != 0;
-  }
-  MPI_Send(&failures, 1, MPI_INT, 0, 99, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return failures != 0;
+  return mpitest_finalize();
 }
