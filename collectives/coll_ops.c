@@ -104,6 +104,24 @@ void coll_reduce(coll_ctx *x, const coll_args *a, const void *in, void *inout, s
   note_error(x, smpi_op_apply(a->op, in, inout, (int)count, a->rdt_h));
 }
 
+void coll_ctx_init(coll_ctx *x, smpi_comm *c, coll_id id)
+{
+  memset(x, 0, sizeof *x);
+  x->comm = c;
+  x->rank = smpi_comm_rank(c);
+  x->size = smpi_comm_size(c);
+  x->coll = id;
+  x->err = MPI_SUCCESS;
+}
+
+void coll_ctx_done(coll_ctx *x)
+{
+  if (x->nreqs)
+    coll_wait(x);
+  coll_tmps_release(x);
+  free(x->reqs);
+}
+
 void *coll_tmp(coll_ctx *x, size_t bytes)
 {
   XGROW(x->tmps, x->captmps, x->ntmps + 1);
