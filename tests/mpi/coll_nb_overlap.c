@@ -111,10 +111,7 @@ int main(int argc, char **argv)
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &c.size);
-  if (c.size < 2) {
-    fprintf(stderr, "coll_nb_overlap: needs at least 2 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(c.size >= 2, "at least 2 ranks");
   char *buf = calloc(MIB, 1), *out = calloc(MIB, 1), *msg = calloc(MIB, 1);
   if (!buf || !out || !msg)
     MPI_Abort(MPI_COMM_WORLD, 2);

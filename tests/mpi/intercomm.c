@@ -38,10 +38,7 @@ int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
   int rank = wrank(), size = wsize();
-  if (size < 2) {
-    fprintf(stderr, "intercomm: needs at least 2 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size >= 2, "at least 2 ranks");
   int flag, n, r, result;
   MPI_Comm half;
   MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);

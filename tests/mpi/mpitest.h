@@ -81,6 +81,17 @@ static inline void mpitest_fail(int line, const char *cond, const char *where, c
       mpitest_fail(__LINE__, #cond, (where), __VA_ARGS__);                               \
   } while (0)
 
+/* Stops the job unless ok (the program cannot run with this many ranks): rank 0 says what
+ * it needs ("NAME: needs 2 ranks") and the job aborts with code 2. */
+static inline void mpitest_need(int ok, const char *what)
+{
+  if (ok)
+    return;
+  if (wrank() == 0)
+    fprintf(stderr, MPITEST_NAME ": needs %s\n", what);
+  MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
 /* The error class of an MPI error code (-1 if MPI_Error_class rejects it). */
 static inline int class_of(int code)
 {
@@ -115,6 +126,9 @@ static inline int all_ok(int ok)
   }
   return all;
 }
+
+/* A barrier made of messages only: nobody leaves before everybody arrived. */
+static inline void mpitest_barrier(void) { (void)all_ok(1); }
 
 /* CHECK that call returns an error of class want (MPI_SUCCESS: that it succeeds); what
  * (a string) says which case it was. The report shows the call:

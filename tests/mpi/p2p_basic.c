@@ -29,11 +29,7 @@ int main(int argc, char **argv)
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size < 2 || size % 2) {
-    if (rank == 0)
-      fprintf(stderr, "p2p_basic: needs an even number of ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size >= 2 && size % 2 == 0, "an even number of ranks");
   /* 0 ints, small (detached), just below and above 65536 bytes, large */
   const int counts[] = {0, 1, 100, 16383, 16384, 16385, 300000};
   const int ncounts = (int)(sizeof counts / sizeof counts[0]);

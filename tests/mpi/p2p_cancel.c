@@ -14,11 +14,7 @@ int main(int argc, char **argv)
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != 2) {
-    if (rank == 0)
-      fprintf(stderr, "p2p_cancel: needs 2 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size == 2, "2 ranks");
   int peer = 1 - rank;
   MPI_Request rq;
   MPI_Status st;

@@ -20,10 +20,7 @@ int main(int argc, char **argv)
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size < 2) {
-    fprintf(stderr, "p2p_nonblocking: needs 2 ranks or more\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size >= 2, "2 ranks or more");
   int n = (size - 1) * TAGS;
   for (int round = 0; round < 5; round++) {
     if (rank == 0) {

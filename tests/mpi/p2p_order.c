@@ -21,11 +21,7 @@ int main(int argc, char **argv)
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != 3) {
-    if (rank == 0)
-      fprintf(stderr, "p2p_order: needs 3 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size == 3, "3 ranks");
   if (rank > 0) {
     /* each message: [seq, tag, rank, ...padding] */
     MPI_Request *rq = malloc(2 * N * sizeof *rq);

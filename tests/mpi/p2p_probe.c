@@ -13,11 +13,7 @@ int main(int argc, char **argv)
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != 2) {
-    if (rank == 0)
-      fprintf(stderr, "p2p_probe: needs 2 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size == 2, "2 ranks");
   const int sizes[] = {0, 3, 1000, 30000};
   if (rank == 1) {
     for (int k = 0; k < 4; k++) {

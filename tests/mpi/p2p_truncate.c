@@ -16,11 +16,7 @@ int main(int argc, char **argv)
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != 2) {
-    if (rank == 0)
-      fprintf(stderr, "p2p_truncate: needs 2 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size == 2, "2 ranks");
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   int *s = malloc(BIG * sizeof(int)), *r = malloc((BIG + 1) * sizeof(int));
   for (int i = 0; i < BIG; i++)

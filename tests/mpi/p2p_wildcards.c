@@ -13,11 +13,7 @@ int main(int argc, char **argv)
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size < 4) {
-    if (rank == 0)
-      fprintf(stderr, "p2p_wildcards: needs 4 ranks or more\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size >= 4, "4 ranks or more");
   int go = 0;
   if (rank == 0) {
     /* 1. one message from every other rank, tag = its rank, received from anyone */

@@ -39,20 +39,6 @@ static int rank, size;
 
 static unsigned char pattern(int r, size_t i) { return (unsigned char)(r * 31 + i % 251); }
 
-static void sync_all(void)
-{
-  int t = 0;
-  if (rank == 0) {
-    for (int r = 1; r < size; r++)
-      MPI_Recv(&t, 1, MPI_INT, r, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    for (int r = 1; r < size; r++)
-      MPI_Send(&t, 1, MPI_INT, r, 8, MPI_COMM_WORLD);
-  } else {
-    MPI_Send(&t, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
-    MPI_Recv(&t, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  }
-}
-
 /* the private bytes of buf (between the sorted ranges) hold r's pattern */
 static void check_private(volatile unsigned char *buf, int r, const char *when)
 {
@@ -88,16 +74,16 @@ int main(int argc, char **argv)
   /* everybody writes its pattern everywhere, the folded ranges included */
   for (size_t i = 0; i < SIZE; i++)
     buf[i] = pattern(rank, i);
-  sync_all();
+  mpitest_barrier();
   check_private(buf, rank, "after every rank wrote");
 
   /* the whole pages of the folded ranges are shared: rank 0 writes, everyone reads */
-  sync_all();
+  mpitest_barrier();
   if (rank == 0)
     for (int k = 0; k < NRANGES; k++)
       for (size_t i = shared_ranges[2 * k]; i < shared_ranges[2 * k + 1]; i++)
         buf[i] = 42;
-  sync_all();
+  mpitest_barrier();
   if (FOLDED) {
     for (int k = 0; k < NRANGES; k++) {
       size_t s = (shared_ranges[2 * k] + PAGE - 1) / PAGE * PAGE;
@@ -111,7 +97,7 @@ int main(int argc, char **argv)
   check_private(buf, rank, "after rank 0 wrote the folded ranges");
 
   /* the private parts travel: even ranks send everything to the next odd rank */
-  sync_all();
+  mpitest_barrier();
   if (rank % 2 == 0) {
     MPI_Send((void *)buf, (int)SIZE, MPI_BYTE, rank + 1, 5, MPI_COMM_WORLD);
   } else {

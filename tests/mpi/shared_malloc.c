@@ -26,21 +26,6 @@
 static int rank, size;
 static int table_calls; /* a global: each rank counts the calls it made itself */
 
-/* everybody reaches this point before anybody leaves it (point-to-point only) */
-static void sync_all(void)
-{
-  int t = 0;
-  if (rank == 0) {
-    for (int r = 1; r < size; r++)
-      MPI_Recv(&t, 1, MPI_INT, r, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    for (int r = 1; r < size; r++)
-      MPI_Send(&t, 1, MPI_INT, r, 8, MPI_COMM_WORLD);
-  } else {
-    MPI_Send(&t, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
-    MPI_Recv(&t, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  }
-}
-
 static double *make_table(int n)
 {
   table_calls++;
@@ -62,15 +47,15 @@ int main(int argc, char **argv)
   if (!big)
     MPI_Abort(MPI_COMM_WORLD, 1);
   big[255 * MiB] = 1; /* the whole range is usable */
-  sync_all();
+  mpitest_barrier();
   if (rank == 0)
     big[123] = 77;
-  sync_all();
+  mpitest_barrier();
   if (FOLDED) {
     CHECK(big[123] == 77, "rank 0's write is not visible: %d", big[123]);
     CHECK(big[MiB + 123] == 77, "the block does not repeat every MiB: %d", big[MiB + 123]);
   }
-  sync_all();
+  mpitest_barrier();
 
   /* 2. messages from and into folded memory */
   int right = (rank + 1) % size, left = (rank + size - 1) % size;
@@ -110,7 +95,7 @@ int main(int argc, char **argv)
     free(t2);
   if (!FOLDED || rank == 0)
     free(t1); /* under smpi, one table for all, freed once */
-  sync_all();
+  mpitest_barrier();
 
   return mpitest_finalize();
 }
