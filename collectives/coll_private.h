@@ -152,6 +152,10 @@ COLL_ALGORITHMS(COLL_X_PROTO)
 /* Algorithms that several of the names above run with another parameter: */
 /* Alltoallv posting `throttle` peers at a time (alltoallv_mpich_scattered.c) */
 int coll_alltoallv_batches(coll_ctx *x, const coll_args *a, int throttle);
+/* MPICH's recursive-doubling allgather on blocks at pos[0..n] of buf, own block in place
+ * (allgatherv_mpich_rdb.c) */
+void coll_allgather_rdb_blocks(coll_ctx *x, char *buf, const size_t *pos, const smpi_dt *dt,
+                               int tag);
 /* Open MPI's linear scatter, blocking or nonblocking sends (scatter_ompi_basic_linear.c) */
 int coll_scatter_ompi_linear(coll_ctx *x, const coll_args *a, bool nonblocking);
 /* Scan (exclusive: Exscan) by recursive doubling (scan_rdb.c) */
