@@ -122,6 +122,18 @@ void coll_ctx_done(coll_ctx *x)
   free(x->reqs);
 }
 
+const char *coll_blocks_from_root(coll_ctx *x, const void *sbuf, size_t bc, const smpi_dt *dt,
+                                  int n, int root)
+{
+  if (root == 0)
+    return sbuf;
+  char *tmp = coll_tmp_dt(x, bc * (size_t)n, dt);
+  size_t tail = (size_t)(n - root);
+  coll_copy(x, coll_at(sbuf, (size_t)root * bc, dt), tail * bc, dt, tmp, tail * bc, dt);
+  coll_copy(x, sbuf, (size_t)root * bc, dt, coll_at(tmp, tail * bc, dt), (size_t)root * bc, dt);
+  return tmp;
+}
+
 void *coll_tmp(coll_ctx *x, size_t bytes)
 {
   XGROW(x->tmps, x->captmps, x->ntmps + 1);

@@ -260,6 +260,12 @@ void coll_tmps_release(coll_ctx *x);
  * buffer is folded (the only result). docs/emulation.md, "Collectives on folded data". */
 void coll_fold_decide(coll_ctx *x, coll_id id, const coll_args *a);
 
+/* A root's n blocks of bc elements of dt in rank order (block i is rank i's) put in the
+ * order relative to the root (block j is rank root + j's): a scratch copy, or sbuf itself
+ * when the root is rank 0 (the binomial scatters). */
+const char *coll_blocks_from_root(coll_ctx *x, const void *sbuf, size_t bc, const smpi_dt *dt,
+                                  int n, int root);
+
 /* The predefined MPI_BYTE, for packed data. */
 const smpi_dt *coll_byte(void);
 
