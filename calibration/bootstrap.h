@@ -12,8 +12,9 @@
  *   - the replicate's time = mean of the drawn values (as for the data).
  *
  * Every replicate is refitted from scratch (breakpoints included), so the spread covers the
- * choice of breakpoints too. The generator is xoshiro256** seeded by splitmix64: the same
- * seed gives the same replicates on every machine with IEEE doubles and the same libm. */
+ * choice of breakpoints too. The generator is src/rng.h (xoshiro256** seeded by
+ * splitmix64): the same seed gives the same replicates on every machine with IEEE doubles
+ * and the same libm. */
 #ifndef SMPI_CALIBRATION_BOOTSTRAP_H
 #define SMPI_CALIBRATION_BOOTSTRAP_H
 
@@ -21,18 +22,10 @@
 #include <stdint.h>
 
 #include "calibration/fit.h"
-
-typedef struct boot_rng {
-  uint64_t s[4];
-} boot_rng;
-
-void boot_rng_seed(boot_rng *r, uint64_t seed);
-uint64_t boot_rng_next(boot_rng *r);
-double boot_rng_uniform(boot_rng *r); /* [0, 1) */
-double boot_rng_normal(boot_rng *r);  /* standard normal */
+#include "src/rng.h"
 
 /* One replicate of d's points into out[0 .. d->n). */
-void boot_replicate(const fit_data *d, boot_rng *r, fit_point *out);
+void boot_replicate(const fit_data *d, rng_state *r, fit_point *out);
 
 typedef struct boot_result {
   size_t nrep;

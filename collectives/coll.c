@@ -360,24 +360,11 @@ static coll_alg_id choose(const coll_ctx *x, coll_features *f)
   return fb;
 }
 
-static void ctx_init(coll_ctx *x, smpi_comm *c, coll_id id)
-{
-  memset(x, 0, sizeof *x);
-  x->comm = c;
-  x->rank = smpi_comm_rank(c);
-  x->size = smpi_comm_size(c);
-  x->coll = id;
-  x->err = MPI_SUCCESS;
-}
-
 static void ctx_done(coll_ctx *x)
 {
   ASSERTF(x->nreqs == 0 || x->err != MPI_SUCCESS,
           "%s: an algorithm returned with requests pending", coll_infos[x->coll].mpi_name);
-  if (x->nreqs)
-    coll_wait(x);
-  coll_tmps_release(x);
-  free(x->reqs);
+  coll_ctx_done(x);
 }
 
 int coll_run(coll_ctx *x, coll_id c, const coll_args *a)
@@ -464,7 +451,7 @@ static int run_top(smpi_comm *c, coll_id id, const coll_args *a, const char *wha
   if (__builtin_expect(smpi_observed, 0))
     coll_trace(c, id, a);
   coll_ctx x;
-  ctx_init(&x, c, id);
+  coll_ctx_init(&x, c, id);
   coll_fold_decide(&x, id, a);
   smpi_p2p_set_activity_root(what, root);
   int rc = coll_run(&x, id, a);
@@ -977,7 +964,7 @@ static int alltoall_body(const void *sendbuf, int sendcount, MPI_Datatype sendty
   COMM_CHECKS();
   coll_args a = {0};
   coll_ctx scratch;
-  ctx_init(&scratch, c, COLL_alltoall);
+  coll_ctx_init(&scratch, c, COLL_alltoall);
   FAIL_IF(check_buf(&k_, "receive", recvbuf, recvcount, recvtype, &a.rdt));
   a.rbuf = recvbuf;
   a.rcount = recvcount;
@@ -1040,7 +1027,7 @@ static int alltoallv_body(const void *sendbuf, const int sendcounts[], const int
   COMM_CHECKS();
   coll_args a = {0};
   coll_ctx scratch;
-  ctx_init(&scratch, c, COLL_alltoallv);
+  coll_ctx_init(&scratch, c, COLL_alltoallv);
   FAIL_IF(check_counts(&k_, "receive", recvcounts, rdispls, true, size_));
   FAIL_IF(check_type(&k_, "receive", recvtype, &a.rdt));
   if (v_span(recvcounts, rdispls, size_))
@@ -1116,7 +1103,7 @@ static int alltoallw_body(const void *sendbuf, const int sendcounts[], const int
   COMM_CHECKS();
   coll_args a = {0};
   coll_ctx scratch;
-  ctx_init(&scratch, c, COLL_alltoallw);
+  coll_ctx_init(&scratch, c, COLL_alltoallw);
   const smpi_dt **sdts = coll_tmp(&scratch, (size_t)size_ * sizeof *sdts);
   const smpi_dt **rdts = coll_tmp(&scratch, (size_t)size_ * sizeof *rdts);
   int rc = check_w(&k_, "receive", recvcounts, rdispls, recvtypes, size_, rdts);

@@ -14,6 +14,15 @@ typedef struct coll_group {
 
 static inline int coll_group_rank(const coll_group *g, int v) { return g->base + v * g->stride; }
 
+/* The two groups of the SMP-aware algorithms (x->ppn ranks per host, in blocks): the
+ * caller's host, and the hosts' leaders (their lowest ranks; me -1 elsewhere). */
+static inline void coll_group_smp(const coll_ctx *x, coll_group *intra, coll_group *inter)
+{
+  int me = x->rank, ppn = x->ppn;
+  *intra = (coll_group){me - me % ppn, 1, ppn, me % ppn};
+  *inter = (coll_group){0, ppn, x->size / ppn, me % ppn == 0 ? me / ppn : -1};
+}
+
 /* MPICH's binomial reduction to member 0: buf holds the member's contribution and, at
  * member 0, receives the result (elsewhere it is overwritten with partial results).
  * Contributions of higher members are the right operands, so the rank order holds when

@@ -43,24 +43,6 @@ typedef struct inter {
   char why[160];
 } inter;
 
-static void ctx_init(coll_ctx *x, smpi_comm *c, coll_id id)
-{
-  memset(x, 0, sizeof *x);
-  x->comm = c;
-  x->rank = smpi_comm_rank(c);
-  x->size = smpi_comm_size(c);
-  x->coll = id;
-  x->err = MPI_SUCCESS;
-}
-
-static void ctx_done(coll_ctx *x)
-{
-  if (x->nreqs)
-    coll_wait(x);
-  coll_tmps_release(x);
-  free(x->reqs);
-}
-
 static void begin(inter *s, smpi_comm *c, MPI_Comm comm, const char *fname, coll_id id)
 {
   s->c = c;
@@ -70,15 +52,15 @@ static void begin(inter *s, smpi_comm *c, MPI_Comm comm, const char *fname, coll
   s->lsize = smpi_comm_size(c);
   s->rsize = smpi_comm_remote_size(c);
   s->why[0] = 0;
-  ctx_init(&s->rem, c, id);
-  ctx_init(&s->loc, smpi_comm_local(c), id);
+  coll_ctx_init(&s->rem, c, id);
+  coll_ctx_init(&s->loc, smpi_comm_local(c), id);
 }
 
 /* waits for what is left, frees the scratch memory, reports the first error */
 static int end(inter *s, int rc)
 {
-  ctx_done(&s->loc);
-  ctx_done(&s->rem);
+  coll_ctx_done(&s->loc);
+  coll_ctx_done(&s->rem);
   if (rc == MPI_SUCCESS)
     rc = s->loc.err != MPI_SUCCESS ? s->loc.err : s->rem.err;
   return rc == MPI_SUCCESS ? MPI_SUCCESS : smpi_comm_error(s->comm, rc, s->fname);
@@ -92,8 +74,8 @@ static int fail(inter *s, int code, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(s->why, sizeof s->why, fmt, ap);
   va_end(ap);
-  ctx_done(&s->loc);
-  ctx_done(&s->rem);
+  coll_ctx_done(&s->loc);
+  coll_ctx_done(&s->rem);
   return smpi_comm_errorf(s->comm, code, s->fname, "%s", s->why);
 }
 

@@ -104,6 +104,36 @@ void coll_reduce(coll_ctx *x, const coll_args *a, const void *in, void *inout, s
   note_error(x, smpi_op_apply(a->op, in, inout, (int)count, a->rdt_h));
 }
 
+void coll_ctx_init(coll_ctx *x, smpi_comm *c, coll_id id)
+{
+  memset(x, 0, sizeof *x);
+  x->comm = c;
+  x->rank = smpi_comm_rank(c);
+  x->size = smpi_comm_size(c);
+  x->coll = id;
+  x->err = MPI_SUCCESS;
+}
+
+void coll_ctx_done(coll_ctx *x)
+{
+  if (x->nreqs)
+    coll_wait(x);
+  coll_tmps_release(x);
+  free(x->reqs);
+}
+
+const char *coll_blocks_from_root(coll_ctx *x, const void *sbuf, size_t bc, const smpi_dt *dt,
+                                  int n, int root)
+{
+  if (root == 0)
+    return sbuf;
+  char *tmp = coll_tmp_dt(x, bc * (size_t)n, dt);
+  size_t tail = (size_t)(n - root);
+  coll_copy(x, coll_at(sbuf, (size_t)root * bc, dt), tail * bc, dt, tmp, tail * bc, dt);
+  coll_copy(x, sbuf, (size_t)root * bc, dt, coll_at(tmp, tail * bc, dt), (size_t)root * bc, dt);
+  return tmp;
+}
+
 void *coll_tmp(coll_ctx *x, size_t bytes)
 {
   XGROW(x->tmps, x->captmps, x->ntmps + 1);

@@ -152,6 +152,14 @@ COLL_ALGORITHMS(COLL_X_PROTO)
 /* Algorithms that several of the names above run with another parameter: */
 /* Alltoallv posting `throttle` peers at a time (alltoallv_mpich_scattered.c) */
 int coll_alltoallv_batches(coll_ctx *x, const coll_args *a, int throttle);
+/* MPICH's recursive-doubling allgather on blocks at pos[0..n] of buf, own block in place
+ * (allgatherv_mpich_rdb.c) */
+void coll_allgather_rdb_blocks(coll_ctx *x, char *buf, const size_t *pos, const smpi_dt *dt,
+                               int tag);
+/* Open MPI's linear scatter, blocking or nonblocking sends (scatter_ompi_basic_linear.c) */
+int coll_scatter_ompi_linear(coll_ctx *x, const coll_args *a, bool nonblocking);
+/* Scan (exclusive: Exscan) by recursive doubling (scan_rdb.c) */
+int coll_scan_rdb_any(coll_ctx *x, const coll_args *a, bool exclusive);
 
 /* ---- selectors (collectives/selector_*.c) ---- */
 
@@ -207,6 +215,11 @@ enum {
 
 /* ---- operations algorithms use (collectives/coll_ops.c) ---- */
 
+/* A call's state on this rank for collective id on c; done waits for what is still posted
+ * (after an error) and frees the scratch memory. */
+void coll_ctx_init(coll_ctx *x, smpi_comm *c, coll_id id);
+void coll_ctx_done(coll_ctx *x);
+
 /* Nonblocking send/receive of count elements of dt; the value is a request id for
  * coll_wait_req, valid until the next coll_wait. peer may be MPI_PROC_NULL. */
 int coll_isend(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, int dst, int tag);
@@ -246,6 +259,12 @@ void coll_tmps_release(coll_ctx *x);
  * intermediate values are meaningless too; likewise at a Reduce's root whose receive
  * buffer is folded (the only result). docs/emulation.md, "Collectives on folded data". */
 void coll_fold_decide(coll_ctx *x, coll_id id, const coll_args *a);
+
+/* A root's n blocks of bc elements of dt in rank order (block i is rank i's) put in the
+ * order relative to the root (block j is rank root + j's): a scratch copy, or sbuf itself
+ * when the root is rank 0 (the binomial scatters). */
+const char *coll_blocks_from_root(coll_ctx *x, const void *sbuf, size_t bc, const smpi_dt *dt,
+                                  int n, int root);
 
 /* The predefined MPI_BYTE, for packed data. */
 const smpi_dt *coll_byte(void);
@@ -299,6 +318,23 @@ static inline int coll_pof2_ceil(int n)
   while (p < n)
     p *= 2;
   return p;
+}
+
+/* Open MPI's neighbour exchange (allgather(v) ompi_neighborexchange, even sizes): step 0
+ * swaps own blocks with neighbor[0]; step i >= 1 talks to neighbor[i % 2] and receives the
+ * two blocks starting at from[i % 2], which moves by step[i % 2] each time. Even ranks
+ * start to the right, odd ranks to the left. */
+typedef struct coll_nbx {
+  int neighbor[2], from[2], step[2];
+} coll_nbx;
+static inline void coll_nbx_init(coll_nbx *e, int me, int n)
+{
+  bool even = me % 2 == 0;
+  e->neighbor[0] = even ? (me + 1) % n : (me - 1 + n) % n;
+  e->neighbor[1] = even ? (me - 1 + n) % n : (me + 1) % n;
+  e->from[0] = e->from[1] = even ? me : e->neighbor[0];
+  e->step[0] = even ? 2 : -2;
+  e->step[1] = even ? -2 : 2;
 }
 
 /* ---- host grouping for SMP-aware algorithms (coll.c) ----

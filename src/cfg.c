@@ -14,6 +14,7 @@
  * applying any, so a malformed third setting leaves the first two untouched. */
 #include "src/cfg.h"
 
+#include "src/errbuf.h"
 #include "src/invariant.h"
 #include "src/mem.h"
 
@@ -21,7 +22,6 @@
 #include <ctype.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,18 +107,6 @@ static cfg_entry *lookup(const char *name)
 {
   cfg_slot *s = name ? slot_for(name) : NULL;
   return s && s->name ? s->key : NULL;
-}
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-  if (!err || !errlen)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
 }
 
 /* ---- declarations ---- */
@@ -344,7 +332,7 @@ static int parse_value(cfg_entry *k, const char *text, cfg_value *out, char *err
   case CFG_BOOL:
     if (parse_bool(text, &out->b) == 0)
       return 0;
-    set_err(err, errlen,
+    errbuf_set(err, errlen,
             "invalid value '%s' for '%s' (a boolean is expected: yes/no, true/false, on/off, "
             "1/0)",
             text, k->name);
@@ -353,7 +341,7 @@ static int parse_value(cfg_entry *k, const char *text, cfg_value *out, char *err
     rc = parse_long(text, &out->i);
     if (rc == 0)
       return 0;
-    set_err(err, errlen,
+    errbuf_set(err, errlen,
             rc == -2 ? "invalid value '%s' for '%s' (out of the range of an integer)"
                      : "invalid value '%s' for '%s' (an integer is expected, with an optional "
                        "k, M or G suffix)",
@@ -363,7 +351,7 @@ static int parse_value(cfg_entry *k, const char *text, cfg_value *out, char *err
     rc = parse_double(text, &out->d);
     if (rc == 0)
       return 0;
-    set_err(err, errlen,
+    errbuf_set(err, errlen,
             rc == -2 ? "invalid value '%s' for '%s' (a finite number is expected)"
                      : "invalid value '%s' for '%s' (a number is expected)",
             text, k->name);
@@ -382,7 +370,7 @@ static int parse_value(cfg_entry *k, const char *text, cfg_value *out, char *err
         }
       }
       *q = '\0';
-      set_err(err, errlen, "invalid value '%s' for '%s' (one of: %s)", text, k->name, pretty);
+      errbuf_set(err, errlen, "invalid value '%s' for '%s' (one of: %s)", text, k->name, pretty);
       free(pretty);
       free(list);
       return -1;
@@ -518,15 +506,15 @@ static void unknown_key_error(const char *key, char *err, size_t errlen)
     }
   }
   if (!best[0]) {
-    set_err(err, errlen, "unknown configuration key '%s' (run with --help to list the keys)", key);
+    errbuf_set(err, errlen, "unknown configuration key '%s' (run with --help to list the keys)", key);
   } else if (!best[1]) {
-    set_err(err, errlen, "unknown configuration key '%s' (did you mean '%s'?)", key,
+    errbuf_set(err, errlen, "unknown configuration key '%s' (did you mean '%s'?)", key,
             best[0]->name);
   } else if (!best[2]) {
-    set_err(err, errlen, "unknown configuration key '%s' (did you mean '%s' or '%s'?)", key,
+    errbuf_set(err, errlen, "unknown configuration key '%s' (did you mean '%s' or '%s'?)", key,
             best[0]->name, best[1]->name);
   } else {
-    set_err(err, errlen, "unknown configuration key '%s' (did you mean '%s', '%s' or '%s'?)",
+    errbuf_set(err, errlen, "unknown configuration key '%s' (did you mean '%s', '%s' or '%s'?)",
             key, best[0]->name, best[1]->name, best[2]->name);
   }
 }
@@ -536,7 +524,7 @@ static void unknown_key_error(const char *key, char *err, size_t errlen)
 static cfg_entry *find_for_set(const char *key, char *err, size_t errlen)
 {
   if (!key || !*key) {
-    set_err(err, errlen, "empty configuration key (expected key:value, e.g. "
+    errbuf_set(err, errlen, "empty configuration key (expected key:value, e.g. "
                          "'contexts/stack-size:64k')");
     return NULL;
   }
@@ -554,7 +542,7 @@ int cfg_set(const char *key, const char *value, cfg_origin origin, char *err, si
   if (!k)
     return -1;
   if (!value) {
-    set_err(err, errlen, "no value given for configuration key '%s'", k->name);
+    errbuf_set(err, errlen, "no value given for configuration key '%s'", k->name);
     return -1;
   }
   cfg_value v;
@@ -591,13 +579,13 @@ int cfg_parse(const char *setting, cfg_origin origin, char *err, size_t errlen)
     /* split at the FIRST ':' only: values may contain ':' ("smpi/bw-factor:65472:0.94") */
     char *colon = strchr(tok, ':');
     if (!colon) {
-      set_err(err, errlen,
+      errbuf_set(err, errlen,
               "invalid configuration setting '%s' (expected key:value, e.g. "
               "'contexts/stack-size:64k')",
               tok);
       rc = -1;
     } else if (colon == tok) {
-      set_err(err, errlen, "empty key in configuration setting '%s' (expected key:value)", tok);
+      errbuf_set(err, errlen, "empty key in configuration setting '%s' (expected key:value)", tok);
       rc = -1;
     } else {
       *colon = '\0';
@@ -613,7 +601,7 @@ int cfg_parse(const char *setting, cfg_origin origin, char *err, size_t errlen)
     free(tok);
   }
   if (rc == 0 && n == 0) {
-    set_err(err, errlen,
+    errbuf_set(err, errlen,
             "empty configuration setting (expected key:value, e.g. 'contexts/stack-size:64k')");
     rc = -1;
   }

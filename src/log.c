@@ -20,6 +20,7 @@
 #include "src/log.h"
 
 #include "src/cfg.h"
+#include "src/errbuf.h"
 #include "src/invariant.h"
 #include "src/mem.h"
 
@@ -139,18 +140,6 @@ void log_set_threshold(log_category *cat, log_level lvl)
 void log_set_clock(double (*now)(void)) { log_clock = now; }
 void log_set_stream(FILE *stream) { log_stream = stream; }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-  if (!err || !errlen)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
-
 /* "name1, name2, name3": up to three registered names closest to `name`. */
 static char *closest_categories(const char *name)
 {
@@ -196,7 +185,7 @@ static int parse_one(const char *tok, size_t len, parsed_setting *out, char *err
     if (*p == '.')
       dot = p;
   if (!colon || !dot || dot == tok) {
-    set_err(err, errlen,
+    errbuf_set(err, errlen,
             "invalid log setting '%.*s' (expected <category>.thresh:<level>, e.g. "
             "'kernel.thresh:debug')",
             (int)len, tok);
@@ -206,7 +195,7 @@ static int parse_one(const char *tok, size_t len, parsed_setting *out, char *err
   const char *key = dot + 1;
   if (!((klen == 6 && !strncmp(key, "thresh", 6)) || (klen == 9 && !strncmp(key, "threshold", 9)) ||
         (klen == 5 && !strncmp(key, "thres", 5)))) {
-    set_err(err, errlen,
+    errbuf_set(err, errlen,
             "invalid log setting '%.*s': unsupported property '%.*s' (only 'thresh', "
             "'threshold' or 'thres' are known)",
             (int)len, tok, (int)klen, key);
@@ -219,7 +208,7 @@ static int parse_one(const char *tok, size_t len, parsed_setting *out, char *err
     if (strlen(level_names[i].name) == lvlen && !strncasecmp(lvl, level_names[i].name, lvlen))
       level = level_names[i].level;
   if (!level) {
-    set_err(err, errlen, "invalid log level '%.*s' in '%.*s' (valid levels: " VALID_LEVELS ")",
+    errbuf_set(err, errlen, "invalid log level '%.*s' in '%.*s' (valid levels: " VALID_LEVELS ")",
             (int)lvlen, lvl, (int)len, tok);
     return -1;
   }
@@ -245,7 +234,7 @@ int log_parse_setting(const char *setting, char *err, size_t errlen)
 {
   ensure_root();
   if (!setting) {
-    set_err(err, errlen, "empty log setting (expected <category>.thresh:<level>)");
+    errbuf_set(err, errlen, "empty log setting (expected <category>.thresh:<level>)");
     return -1;
   }
   parsed_setting *ps = NULL;
@@ -264,7 +253,7 @@ int log_parse_setting(const char *setting, char *err, size_t errlen)
     p += len;
   }
   if (rc == 0 && n == 0) {
-    set_err(err, errlen, "empty log setting (expected <category>.thresh:<level>)");
+    errbuf_set(err, errlen, "empty log setting (expected <category>.thresh:<level>)");
     rc = -1;
   }
   if (rc == 0) {
@@ -277,7 +266,7 @@ int log_parse_setting(const char *setting, char *err, size_t errlen)
       add_pending(ps[i].name, ps[i].level);
       if (!reported) {
         char *near = closest_categories(ps[i].name);
-        set_err(err, errlen, "unknown log category '%s' (closest known categories: %s)",
+        errbuf_set(err, errlen, "unknown log category '%s' (closest known categories: %s)",
                 ps[i].name, near);
         free(near);
         reported = true;

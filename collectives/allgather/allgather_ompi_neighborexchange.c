@@ -12,24 +12,12 @@ int coll_allgather_ompi_neighborexchange(coll_ctx *x, const coll_args *a)
   size_t rc = (size_t)a->rcount;
   const smpi_dt *dt = a->rdt;
   coll_copy(x, a->sbuf, (size_t)a->scount, a->sdt, coll_at(a->rbuf, (size_t)me * rc, dt), rc, dt);
-  int neighbor[2], from[2], step[2];
-  bool even = me % 2 == 0;
-  if (even) {
-    neighbor[0] = (me + 1) % n;
-    neighbor[1] = (me - 1 + n) % n;
-    from[0] = from[1] = me;
-    step[0] = 2;
-    step[1] = -2;
-  } else {
-    neighbor[0] = (me - 1 + n) % n;
-    neighbor[1] = (me + 1) % n;
-    from[0] = from[1] = neighbor[0];
-    step[0] = -2;
-    step[1] = 2;
-  }
+  coll_nbx e;
+  coll_nbx_init(&e, me, n);
+  int *neighbor = e.neighbor, *from = e.from, *step = e.step;
   coll_sendrecv(x, coll_at(a->rbuf, (size_t)me * rc, dt), rc, dt, neighbor[0],
                 coll_at(a->rbuf, (size_t)neighbor[0] * rc, dt), rc, dt, neighbor[0], COLL_TAG_ALLGATHER);
-  int send_from = even ? me : from[0];
+  int send_from = from[0];
   for (int i = 1; i < n / 2; i++) {
     int p = i % 2;
     from[p] = (from[p] + step[p] + n) % n;

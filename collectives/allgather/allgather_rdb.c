@@ -12,33 +12,9 @@ int coll_allgather_rdb(coll_ctx *x, const coll_args *a)
   size_t rc = (size_t)a->rcount;
   const smpi_dt *dt = a->rdt;
   coll_copy(x, a->sbuf, (size_t)a->scount, a->sdt, coll_at(a->rbuf, (size_t)me * rc, dt), rc, dt);
-  size_t curr = 1; /* blocks held */
-  for (int mask = 1, i = 0; mask < n; mask <<= 1, i++) {
-    int dst = me ^ mask;
-    int dst_root = dst >> i << i, my_root = me >> i << i;
-    int dst_hi = dst_root + mask < n ? dst_root + mask : n;
-    size_t last = dst_hi > dst_root ? (size_t)(dst_hi - dst_root) : 0; /* blocks received */
-    if (dst < n) {
-      coll_sendrecv(x, coll_at(a->rbuf, (size_t)my_root * rc, dt), curr * rc, dt, dst,
-                    coll_at(a->rbuf, (size_t)dst_root * rc, dt), last * rc, dt, dst, COLL_TAG_ALLGATHER);
-      curr += last;
-    }
-    if (dst_root + mask > n) {
-      int done = n - my_root - mask, k = 0;
-      for (int j = mask; j; j >>= 1)
-        k++;
-      k--;
-      size_t off = (size_t)(my_root + mask) * rc;
-      for (int tmask = mask >> 1; tmask; tmask >>= 1, k--) {
-        int d = me ^ tmask, tree_root = me >> k << k;
-        if (d > me && me < tree_root + done && d >= tree_root + done) {
-          coll_send(x, coll_at(a->rbuf, off, dt), last * rc, dt, d, COLL_TAG_ALLGATHER);
-        } else if (d < me && d < tree_root + done && me >= tree_root + done) {
-          coll_recv(x, coll_at(a->rbuf, off, dt), last * rc, dt, d, COLL_TAG_ALLGATHER);
-          curr += last;
-        }
-      }
-    }
-  }
+  size_t *pos = coll_tmp(x, ((size_t)n + 1) * sizeof *pos);
+  for (int i = 0; i <= n; i++)
+    pos[i] = (size_t)i * rc;
+  coll_allgather_rdb_blocks(x, a->rbuf, pos, dt, COLL_TAG_ALLGATHER);
   return x->err;
 }

@@ -10,25 +10,13 @@ int coll_allgatherv_ompi_neighborexchange(coll_ctx *x, const coll_args *a)
     return coll_allgatherv_mpich_ring(x, a);
   agv_own(x, a);
   const smpi_dt *byte = coll_byte();
-  int neighbor[2], from[2], step[2];
-  bool even = me % 2 == 0;
-  if (even) {
-    neighbor[0] = (me + 1) % n;
-    neighbor[1] = (me - 1 + n) % n;
-    from[0] = from[1] = me;
-    step[0] = 2;
-    step[1] = -2;
-  } else {
-    neighbor[0] = (me - 1 + n) % n;
-    neighbor[1] = (me + 1) % n;
-    from[0] = from[1] = neighbor[0];
-    step[0] = -2;
-    step[1] = 2;
-  }
+  coll_nbx e;
+  coll_nbx_init(&e, me, n);
+  int *neighbor = e.neighbor, *from = e.from, *step = e.step;
   coll_sendrecv(x, agv_block(a, me), (size_t)a->rcounts[me], a->rdt, neighbor[0],
                 agv_block(a, neighbor[0]), (size_t)a->rcounts[neighbor[0]], a->rdt, neighbor[0],
                 COLL_TAG_ALLGATHERV);
-  int send_from = even ? me : from[0];
+  int send_from = from[0];
   for (int i = 1; i < n / 2; i++) {
     int p = i % 2;
     from[p] = (from[p] + step[p] + n) % n;

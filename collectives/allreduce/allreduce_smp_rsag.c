@@ -5,11 +5,10 @@
 
 int coll_allreduce_smp_rsag(coll_ctx *x, const coll_args *a)
 {
-  int me = x->rank, ppn = x->ppn;
   size_t count = (size_t)a->rcount;
   coll_copy(x, a->sbuf, count, a->sdt, a->rbuf, count, a->rdt);
-  coll_group intra = {me - me % ppn, 1, ppn, me % ppn};
-  coll_group inter = {0, ppn, x->size / ppn, me % ppn == 0 ? me / ppn : -1};
+  coll_group intra, inter;
+  coll_group_smp(x, &intra, &inter);
   coll_group_reduce_binomial(x, a, &intra, a->rbuf, count, COLL_TAG_ALLREDUCE);
   coll_group_allreduce_ring(x, a, &inter, a->rbuf, count, COLL_TAG_ALLREDUCE);
   coll_group_bcast_binomial(x, &intra, a->rbuf, count, a->rdt, COLL_TAG_ALLREDUCE);

@@ -7,13 +7,13 @@
 
 int coll_reduce_smp_binomial(coll_ctx *x, const coll_args *a)
 {
-  int me = x->rank, ppn = x->ppn;
+  int me = x->rank;
   size_t count = (size_t)a->rcount;
   void *acc = me == 0 && a->root == 0 ? a->rbuf : coll_tmp_dt(x, count, a->rdt);
   coll_copy(x, a->sbuf, count, a->sdt, acc, count, a->rdt);
-  coll_group intra = {me - me % ppn, 1, ppn, me % ppn};
+  coll_group intra, inter;
+  coll_group_smp(x, &intra, &inter);
   coll_group_reduce_binomial(x, a, &intra, acc, count, COLL_TAG_REDUCE);
-  coll_group inter = {0, ppn, x->size / ppn, me % ppn == 0 ? me / ppn : -1};
   coll_group_reduce_binomial(x, a, &inter, acc, count, COLL_TAG_REDUCE);
   if (a->root != 0) {
     if (me == 0)

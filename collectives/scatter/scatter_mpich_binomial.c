@@ -15,15 +15,7 @@ int coll_scatter_mpich_binomial(coll_ctx *x, const coll_args *a)
   if (me == root) {
     dt = a->sdt;
     bc = (size_t)a->scount;
-    if (root == 0) {
-      buf = a->sbuf;
-    } else {
-      char *tmp = coll_tmp_dt(x, bc * (size_t)n, dt);
-      size_t tail = (size_t)(n - root);
-      coll_copy(x, coll_at(a->sbuf, (size_t)root * bc, dt), tail * bc, dt, tmp, tail * bc, dt);
-      coll_copy(x, a->sbuf, (size_t)root * bc, dt, coll_at(tmp, tail * bc, dt), (size_t)root * bc, dt);
-      buf = tmp;
-    }
+    buf = coll_blocks_from_root(x, a->sbuf, bc, dt, n, root);
     coll_copy(x, buf, bc, dt, a->rbuf, (size_t)a->rcount, a->rdt);
     have = (size_t)n;
   } else {

@@ -1,21 +1,9 @@
 /* Scatter, Open MPI's linear_nb: the root posts nonblocking sends to every rank in rank
- * order and waits for them all (same messages as the default linear scatter). */
+ * order and waits for them all (same messages as the default linear scatter; the code is
+ * basic_linear's, scatter_ompi_basic_linear.c). */
 #include "collectives/coll_private.h"
 
 int coll_scatter_ompi_linear_nb(coll_ctx *x, const coll_args *a)
 {
-  if (x->rank != a->root) {
-    coll_recv(x, a->rbuf, (size_t)a->rcount, a->rdt, a->root, COLL_TAG_SCATTER);
-    return x->err;
-  }
-  size_t sc = (size_t)a->scount;
-  for (int i = 0; i < x->size; i++) {
-    const char *src = coll_at(a->sbuf, (size_t)i * sc, a->sdt);
-    if (i == x->rank)
-      coll_copy(x, src, sc, a->sdt, a->rbuf, (size_t)a->rcount, a->rdt);
-    else
-      coll_isend(x, src, sc, a->sdt, i, COLL_TAG_SCATTER);
-  }
-  coll_wait(x);
-  return x->err;
+  return coll_scatter_ompi_linear(x, a, true);
 }

@@ -35,6 +35,7 @@
 #include "src/invariant.h"
 #include "src/log.h"
 #include "src/mem.h"
+#include "src/rng.h"
 
 LOG_EXTERNAL_CATEGORY(smpi);
 LOG_NEW_SUBCATEGORY(smpi_sample, smpi, "CPU sampling (SMPI_SAMPLE_*) and compute noise");
@@ -63,7 +64,7 @@ typedef struct sample_site {
 
 /* Per rank: the generator and the block being timed. */
 typedef struct sample_rank {
-  uint64_t rng[4];
+  rng_state rng;
   bool seeded;
   bool open;
   sample_stats *open_st;
@@ -114,30 +115,6 @@ static const cfg_key sample_keys[] = {
 
 void smpi_sample_declare_config(void) { cfg_declare_keys(sample_keys, CFG_NKEYS(sample_keys)); }
 
-/* ---- random numbers: xoshiro256** seeded by splitmix64 ---- */
-
-static uint64_t splitmix64(uint64_t *x)
-{
-  uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-static uint64_t xoshiro_next(uint64_t s[4])
-{
-  uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl(s[3], 45);
-  return r;
-}
-
 static sample_rank *rank_state(void)
 {
   smpi_rank *me = smpi_self();
@@ -152,15 +129,14 @@ static sample_rank *rank_state(void)
   if (!r->seeded) {
     /* each rank its own stream: draws do not depend on how ranks interleave */
     uint64_t x = S.seed ^ (0xd1b54a32d192ed03ULL * ((uint64_t)me->rank + 1));
-    for (int i = 0; i < 4; i++)
-      r->rng[i] = splitmix64(&x);
+    rng_seed(&r->rng, x);
     r->seeded = true;
   }
   return r;
 }
 
 /* uniform in [0, 1) with 53 random bits */
-static double uniform01(sample_rank *r) { return (double)(xoshiro_next(r->rng) >> 11) * 0x1.0p-53; }
+static double uniform01(sample_rank *r) { return rng_uniform(&r->rng); }
 
 static size_t uniform_index(sample_rank *r, size_t n)
 {
@@ -177,9 +153,7 @@ double smpi_sample_noise_factor(void)
   if (S.noise == NOISE_UNIFORM)
     return S.noise_a + (S.noise_b - S.noise_a) * uniform01(r);
   /* Box-Muller; the factor cannot go below 0 (a computation takes no negative time) */
-  double u1 = 1.0 - uniform01(r), u2 = uniform01(r);
-  double z = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
-  double f = 1.0 + S.noise_a * z;
+  double f = 1.0 + S.noise_a * rng_normal(&r->rng);
   return f > 0 ? f : 0;
 }
 

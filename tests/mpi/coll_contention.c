@@ -11,7 +11,9 @@
  * Under smpi MPICH's binomial scatter (largest subtree first) is forced (smpi_coll_force); under another MPI the
  * native scatter runs and only the data is checked (real timings prove nothing here).
  * Prints "coll_contention: OK" and the three times. */
-#include <mpi.h>
+#define MPITEST_NAME "coll_contention"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +42,7 @@ static double lone(char *buf, int bytes, int to, int rank, MPI_Comm comm)
 
 int main(int argc, char **argv)
 {
-  int rank, n, fail = 0;
+  int rank, n;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &n);
@@ -69,29 +71,20 @@ int main(int argc, char **argv)
   double t1 = MPI_Wtime(), lo, hi;
   MPI_Reduce(&t0, &lo, 1, MPI_DOUBLE, MPI_MIN, 0, MPI_COMM_WORLD);
   MPI_Reduce(&t1, &hi, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-  for (int i = 0; i < CHUNK; i++)
-    if (recv[i] != (char)(rank + 1)) {
-      fprintf(stderr, "coll_contention: rank %d: byte %d of its chunk is wrong\n", rank, i);
-      fail = 1;
-      break;
-    }
-  int anyfail;
-  MPI_Allreduce(&fail, &anyfail, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  for (int i = 0, ok = 1; i < CHUNK && ok; i++) {
+    ok = recv[i] == (char)(rank + 1);
+    CHECK(ok, "byte %d of its chunk is wrong", i);
+  }
   if (rank == 0) {
     double took = hi - lo;
     printf("coll_contention: binomial scatter of 4 MiB x 16 ranks: %.6f s; lone transfers "
            "on a path: %.6f s (%.0f %% more)\n", took, pred, 100 * (took / pred - 1));
-    if (simulated && !(took > 1.2 * pred)) {
-      fprintf(stderr, "coll_contention: the scatter (%.6f s) should take clearly longer than "
-              "the no-contention sum (%.6f s)\n", took, pred);
-      anyfail = 1;
-    }
-    if (!anyfail)
-      printf("coll_contention: OK\n");
+    CHECK(!simulated || took > 1.2 * pred,
+          "the scatter (%.6f s) should take clearly longer than the no-contention sum (%.6f s)",
+          took, pred);
   }
   free(send);
   free(recv);
   free(big);
-  MPI_Finalize();
-  return anyfail;
+  return mpitest_finalize();
 }

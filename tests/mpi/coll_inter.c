@@ -231,9 +231,5 @@ int main(int argc, char **argv)
   CHECK(rc == MPI_SUCCESS, "barrier rc %d", rc);
   MPI_Comm_free(&ic);
   MPI_Comm_free(&half);
-  int ok = all_ok(failures == 0);
-  if (w == 0 && ok)
-    printf("coll_inter: OK\n");
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return mpitest_finalize();
 }

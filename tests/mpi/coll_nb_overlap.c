@@ -16,8 +16,10 @@
  * smpi/test (1e-4 s): the dates are then exact up to rounding (tolerance 1e-9 s plus 1e-9
  * relative). Prints the measured times (lines starting with '#'), then
  * "coll_nb_overlap: OK". */
+#define MPITEST_NAME "coll_nb_overlap"
+#include "mpitest.h"
+
 #include <math.h>
-#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,20 +29,10 @@
 int smpi_coll_force(const char *coll, const char *name);
 
 typedef struct ctx {
-  int rank, size, failures;
+  int rank, size;
 } ctx;
 
 static int near(double got, double want) { return fabs(got - want) <= 1e-9 + 1e-9 * fabs(want); }
-
-#define EXPECT(c, cond, ...)                                                              \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "coll_nb_overlap: rank %d: line %d: ", (c)->rank, __LINE__);        \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      (c)->failures++;                                                                   \
-    }                                                                                    \
-  } while (0)
 
 /* which collective: 0 bcast, 1 allreduce; start = 1: nonblocking, returns its request */
 static void run(int which, int nonblocking, char *buf, char *out, MPI_Request *r)
@@ -67,7 +59,7 @@ static void overlap(ctx *c, int which, char *buf, char *out)
   double t0 = MPI_Wtime();
   run(which, 0, buf, out, NULL);
   double tb = MPI_Wtime() - t0;
-  EXPECT(c, tb > 0, "%s: blocking time %g", name, tb);
+  CHECK(tb > 0, "%s: blocking time %g", name, tb);
 
   /* start + wait */
   MPI_Barrier(MPI_COMM_WORLD);
@@ -75,7 +67,7 @@ static void overlap(ctx *c, int which, char *buf, char *out)
   run(which, 1, buf, out, &r);
   MPI_Wait(&r, MPI_STATUS_IGNORE);
   double tw = MPI_Wtime() - t0;
-  EXPECT(c, near(tw, tb), "%s + wait: %.12f s, blocking %.12f s", name, tw, tb);
+  CHECK(near(tw, tb), "%s + wait: %.12f s, blocking %.12f s", name, tw, tb);
 
   /* start + compute X + wait, X = T/2 and 2T (this rank's T) */
   for (int k = 0; k < 2; k++) {
@@ -87,8 +79,10 @@ static void overlap(ctx *c, int which, char *buf, char *out)
     MPI_Wait(&r, MPI_STATUS_IGNORE);
     double t = MPI_Wtime() - t0;
     double want = x > tb ? x : tb;
-    EXPECT(c, near(t, want), "%s + compute %.9f + wait: %.12f s, expected max = %.12f s "
-                             "(sum would be %.12f s)", name, x, t, want, x + tb);
+    CHECK(near(t, want),
+          "%s + compute %.9f + wait: %.12f s, expected max = %.12f s "
+          "(sum would be %.12f s)",
+          name, x, t, want, x + tb);
     if (c->rank == 1)
       printf("# %s, rank 1: T = %.9f s, compute %.9f s, start+compute+wait %.9f s (sum %.9f)\n",
              name, tb, x, t, x + tb);
@@ -107,20 +101,17 @@ static void overlap(ctx *c, int which, char *buf, char *out)
   double t = MPI_Wtime() - t0;
   /* the first poll that ends after T sees it complete: within one poll (1e-4 s, not
    * growing with smpi/grow-injected-times:no) after T, never before */
-  EXPECT(c, t >= tb - 1e-9 && t <= tb + 1e-4 + 1e-9,
-         "%s + compute + %d polls: %.9f s, T = %.9f s", name, polls, t, tb);
+  CHECK(t >= tb - 1e-9 && t <= tb + 1e-4 + 1e-9, "%s + compute + %d polls: %.9f s, T = %.9f s",
+        name, polls, t, tb);
 }
 
 int main(int argc, char **argv)
 {
-  ctx c = {0, 0, 0};
+  ctx c = {0, 0};
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &c.size);
-  if (c.size < 2) {
-    fprintf(stderr, "coll_nb_overlap: needs at least 2 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(c.size >= 2, "at least 2 ranks");
   char *buf = calloc(MIB, 1), *out = calloc(MIB, 1), *msg = calloc(MIB, 1);
   if (!buf || !out || !msg)
     MPI_Abort(MPI_COMM_WORLD, 2);
@@ -160,15 +151,14 @@ int main(int argc, char **argv)
     printf("# contention, rank 1: bcast alone %.9f s, message alone %.9f s, both at once "
            "%.9f s (one after the other: %.9f s)\n",
            tb, tp, both_b, tb + tp);
-    EXPECT(&c, both_b > tb + 1e-6 && both_p > tp + 1e-6,
-           "no contention visible: both %.9f s, bcast %.9f s, message %.9f s", both_b, tb, tp);
-    EXPECT(&c, both_b < tb + tp - 1e-6, "no overlap: both %.9f s >= %.9f + %.9f s", both_b,
-           tb, tp);
+    CHECK(both_b > tb + 1e-6 && both_p > tp + 1e-6,
+          "no contention visible: both %.9f s, bcast %.9f s, message %.9f s", both_b, tb, tp);
+    CHECK(both_b < tb + tp - 1e-6, "no overlap: both %.9f s >= %.9f + %.9f s", both_b, tb, tp);
   }
 
   /* the algorithm is fixed when the call starts: rank 0 switching algorithms right after
    * MPI_Ibcast (before its helper would otherwise have run) does not change that call */
-  EXPECT(&c, smpi_coll_force("bcast", "flattree") == 0, "no flattree bcast");
+  CHECK(smpi_coll_force("bcast", "flattree") == 0, "no flattree bcast");
   int *v = (int *)buf;
   for (int i = 0; i < 1000; i++)
     v[i] = c.rank == 0 ? i : -1;
@@ -177,19 +167,13 @@ int main(int argc, char **argv)
     smpi_coll_force("bcast", "binomial_tree");
   MPI_Wait(&r[0], MPI_STATUS_IGNORE);
   smpi_coll_force("bcast", NULL);
-  for (int i = 0; i < 1000; i++)
-    if (v[i] != i) {
-      EXPECT(&c, 0, "ibcast with the algorithm switched after the call: [%d] = %d", i, v[i]);
-      break;
-    }
+  for (int i = 0, ok = 1; i < 1000 && ok; i++) {
+    ok = v[i] == i;
+    CHECK(ok, "ibcast with the algorithm switched after the call: [%d] = %d", i, v[i]);
+  }
 
-  int bad = c.failures > 0, all = 0;
-  MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (c.rank == 0)
-    printf(all ? "coll_nb_overlap: FAILED on %d rank(s)\n" : "coll_nb_overlap: OK\n", all);
   free(buf);
   free(out);
   free(msg);
-  MPI_Finalize();
-  return all ? 1 : 0;
+  return mpitest_finalize();
 }

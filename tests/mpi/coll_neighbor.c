@@ -346,9 +346,5 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
   }
 
-  int ok = all_ok(failures == 0);
-  if (me == 0 && ok)
-    printf("coll_neighbor: OK\n");
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return mpitest_finalize();
 }

@@ -11,10 +11,14 @@
  * MPI_Cancel refused, MPI_Request_free accepted, a communicator freed before the wait.
  *
  * Every rank contributes val(r, i) = 1000 r + i as element i; references are closed forms.
- * Any number of ranks (the test suite uses 9). No mutable globals (ranks share them when the
- * program runs without privatization). Prints "coll_nonblocking: OK". Plain MPI: also runs
- * under MPICH (mpicc coll_nonblocking.c && mpirun -np 9 ./a.out). */
-#include <mpi.h>
+ * Any number of ranks (the test suite uses 9). No mutable globals but mpitest.h's failure
+ * counter (ranks share them when the program runs without privatization). Prints
+ * "coll_nonblocking: OK". Plain MPI: also runs under MPICH (mpicc coll_nonblocking.c &&
+ * mpirun -np 9 ./a.out). */
+#define MPITEST_NAME "coll_nonblocking"
+#define MPITEST_MAX_REPORTS 20
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +28,8 @@
 
 typedef struct t {
   MPI_Comm comm;
-  int n, me, c, inplace, wrank;
-  int *failures;
+  int n, me, c, inplace;
+  char where[48]; /* case_name's */
   /* buffers of each op, allocated by start_*, checked and freed by check_* */
   int *b[NOPS][2];
   int *counts[NOPS][4];
@@ -40,17 +44,14 @@ static int vcnt(const t *x, int r) { return x->c + r % 2; }
 /* alltoallv/w: what s sends to d (symmetric, as MPI_IN_PLACE requires) */
 static int f2(const t *x, int s, int d) { return x->c + (s + d) % 3; }
 
-#define CHECK(x, cond, ...)                                                               \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      if (++*(x)->failures <= 20) {                                                      \
-        fprintf(stderr, "coll_nonblocking: rank %d (n %d, count %d%s): line %d: ", (x)->wrank, \
-                (x)->n, (x)->c, (x)->inplace ? ", in place" : "", __LINE__);             \
-        fprintf(stderr, __VA_ARGS__);                                                    \
-        fputc('\n', stderr);                                                             \
-      }                                                                                  \
-    }                                                                                    \
-  } while (0)
+/* CHECK naming the case (communicator size, count, in place) */
+#define CHECK_CASE(x, cond, ...) CHECK_IN(case_name(x), cond, __VA_ARGS__)
+static const char *case_name(t *x)
+{
+  snprintf(x->where, sizeof x->where, "n %d, count %d%s", x->n, x->c,
+           x->inplace ? ", in place" : "");
+  return x->where;
+}
 
 static int *ialloc(size_t n)
 {
@@ -329,19 +330,19 @@ static void check(t *x, int k)
     break;
   case OP_BCAST:
     for (int i = 0; i < c; i++)
-      CHECK(x, b[0][i] == val(n - 1, i), "ibcast [%d] = %d", i, b[0][i]);
+      CHECK_CASE(x, b[0][i] == val(n - 1, i), "ibcast [%d] = %d", i, b[0][i]);
     break;
   case OP_BCAST_VEC:
     for (int i = 0; i < 2 * c + 1; i++)
-      CHECK(x, b[0][i] == (i % 2 || i == 2 * c ? FILL : val(n / 2, i / 2)),
-            "ibcast vector [%d] = %d", i, b[0][i]);
+      CHECK_CASE(x, b[0][i] == (i % 2 || i == 2 * c ? FILL : val(n / 2, i / 2)),
+                 "ibcast vector [%d] = %d", i, b[0][i]);
     break;
   case OP_GATHER:
     if (me == n / 2)
       for (int j = 0; j < n; j++)
         for (int i = 0; i < c; i++)
-          CHECK(x, b[1][(size_t)j * c + i] == val(j, i), "igather block %d [%d] = %d", j, i,
-                b[1][(size_t)j * c + i]);
+          CHECK_CASE(x, b[1][(size_t)j * c + i] == val(j, i), "igather block %d [%d] = %d", j, i,
+                     b[1][(size_t)j * c + i]);
     break;
   case OP_GATHERV:
     if (me == n - 1) {
@@ -351,27 +352,27 @@ static void check(t *x, int k)
         while (j + 1 < n && p >= cn[1][j + 1])
           j++;
         int want = p >= cn[1][j] && p < cn[1][j] + cn[0][j] ? val(j, p - cn[1][j]) : FILL;
-        CHECK(x, b[1][p] == want, "igatherv [%d] = %d, expected %d", p, b[1][p], want);
+        CHECK_CASE(x, b[1][p] == want, "igatherv [%d] = %d, expected %d", p, b[1][p], want);
       }
     }
     break;
   case OP_SCATTER:
     for (int i = 0; i < c; i++) {
       int got = me == 0 && ip ? b[0][i] : b[1][i];
-      CHECK(x, got == val(me, i), "iscatter [%d] = %d", i, got);
+      CHECK_CASE(x, got == val(me, i), "iscatter [%d] = %d", i, got);
     }
     break;
   case OP_SCATTERV:
     for (int i = 0; i < vcnt(x, me); i++) {
       int got = me == n / 2 && ip ? b[0][cn[1][me] + i] : b[1][i];
-      CHECK(x, got == val(me, i), "iscatterv [%d] = %d", i, got);
+      CHECK_CASE(x, got == val(me, i), "iscatterv [%d] = %d", i, got);
     }
     break;
   case OP_ALLGATHER:
     for (int j = 0; j < n; j++)
       for (int i = 0; i < c; i++)
-        CHECK(x, b[1][(size_t)j * c + i] == val(j, i), "iallgather block %d [%d] = %d", j, i,
-              b[1][(size_t)j * c + i]);
+        CHECK_CASE(x, b[1][(size_t)j * c + i] == val(j, i), "iallgather block %d [%d] = %d", j, i,
+                   b[1][(size_t)j * c + i]);
     break;
   case OP_ALLGATHERV: {
 #ifdef MPICH
@@ -384,39 +385,39 @@ static void check(t *x, int k)
       while (j + 1 < n && p >= cn[1][j + 1])
         j++;
       int want = p >= cn[1][j] && p < cn[1][j] + cn[0][j] ? val(j, p - cn[1][j]) : FILL;
-      CHECK(x, b[1][p] == want, "iallgatherv [%d] = %d, expected %d", p, b[1][p], want);
+      CHECK_CASE(x, b[1][p] == want, "iallgatherv [%d] = %d, expected %d", p, b[1][p], want);
     }
     break;
   }
   case OP_ALLTOALL:
     for (int j = 0; j < n; j++)
       for (int i = 0; i < c; i++)
-        CHECK(x, b[1][(size_t)j * c + i] == a2a(j, me, i), "ialltoall block %d [%d] = %d", j,
-              i, b[1][(size_t)j * c + i]);
+        CHECK_CASE(x, b[1][(size_t)j * c + i] == a2a(j, me, i), "ialltoall block %d [%d] = %d", j,
+                   i, b[1][(size_t)j * c + i]);
     break;
   case OP_ALLTOALLV:
   case OP_ALLTOALLW:
     for (int j = 0; j < n; j++) {
       for (int i = 0; i < f2(x, j, me); i++)
-        CHECK(x, b[1][cn[3][j] + i] == a2a(j, me, i), "%s block %d [%d] = %d",
-              k == OP_ALLTOALLV ? "ialltoallv" : "ialltoallw", j, i, b[1][cn[3][j] + i]);
-      CHECK(x, b[1][cn[3][j] - 1] == FILL, "gap before block %d = %d", j, b[1][cn[3][j] - 1]);
+        CHECK_CASE(x, b[1][cn[3][j] + i] == a2a(j, me, i), "%s block %d [%d] = %d",
+                   k == OP_ALLTOALLV ? "ialltoallv" : "ialltoallw", j, i, b[1][cn[3][j] + i]);
+      CHECK_CASE(x, b[1][cn[3][j] - 1] == FILL, "gap before block %d = %d", j, b[1][cn[3][j] - 1]);
     }
     break;
   case OP_REDUCE:
     if (me == n - 1)
       for (int i = 0; i < c; i++)
-        CHECK(x, b[1][i] == vsum(0, n, i), "ireduce [%d] = %d", i, b[1][i]);
+        CHECK_CASE(x, b[1][i] == vsum(0, n, i), "ireduce [%d] = %d", i, b[1][i]);
     break;
   case OP_REDUCE_NC:
     if (me == 0)
       for (int i = 0; i < c; i++)
-        CHECK(x, b[1][2 * i] == 0 && b[1][2 * i + 1] == n - 1,
-              "ireduce non-commutative [%d] = [%d, %d]", i, b[1][2 * i], b[1][2 * i + 1]);
+        CHECK_CASE(x, b[1][2 * i] == 0 && b[1][2 * i + 1] == n - 1,
+                   "ireduce non-commutative [%d] = [%d, %d]", i, b[1][2 * i], b[1][2 * i + 1]);
     break;
   case OP_ALLREDUCE:
     for (int i = 0; i < c; i++)
-      CHECK(x, b[1][i] == vsum(0, n, i), "iallreduce [%d] = %d", i, b[1][i]);
+      CHECK_CASE(x, b[1][i] == vsum(0, n, i), "iallreduce [%d] = %d", i, b[1][i]);
     break;
   case OP_REDUCE_SCATTER:
   case OP_REDUCE_SCATTER_BLOCK: {
@@ -424,18 +425,18 @@ static void check(t *x, int k)
     for (int j = 0; j < me; j++)
       off += cn[0][j];
     for (int i = 0; i < cn[0][me]; i++)
-      CHECK(x, b[1][i] == vsum(0, n, off + i), "%s [%d] = %d",
-            k == OP_REDUCE_SCATTER ? "ireduce_scatter" : "ireduce_scatter_block", i, b[1][i]);
+      CHECK_CASE(x, b[1][i] == vsum(0, n, off + i), "%s [%d] = %d",
+                 k == OP_REDUCE_SCATTER ? "ireduce_scatter" : "ireduce_scatter_block", i, b[1][i]);
     break;
   }
   case OP_SCAN:
     for (int i = 0; i < c; i++)
-      CHECK(x, b[1][i] == vsum(0, me + 1, i), "iscan [%d] = %d", i, b[1][i]);
+      CHECK_CASE(x, b[1][i] == vsum(0, me + 1, i), "iscan [%d] = %d", i, b[1][i]);
     break;
   case OP_EXSCAN:
     if (me > 0)
       for (int i = 0; i < c; i++)
-        CHECK(x, b[1][i] == vsum(0, me, i), "iexscan [%d] = %d", i, b[1][i]);
+        CHECK_CASE(x, b[1][i] == vsum(0, me, i), "iexscan [%d] = %d", i, b[1][i]);
     break;
   }
   for (int q = 0; q < 2; q++) {
@@ -456,7 +457,7 @@ static void one_by_one(t *x, MPI_Op concat_op)
   for (int k = 0; k < OP_COUNT; k++) {
     MPI_Request r = MPI_REQUEST_NULL;
     start(x, k, concat_op, &r);
-    CHECK(x, r != MPI_REQUEST_NULL, "op %d gave no request", k);
+    CHECK_CASE(x, r != MPI_REQUEST_NULL, "op %d gave no request", k);
     int flag = 0, idx = -1, out = 0;
     switch ((k + x->c + x->inplace) % 5) {
     case 0:
@@ -468,21 +469,21 @@ static void one_by_one(t *x, MPI_Op concat_op)
       break;
     case 2:
       MPI_Waitany(1, &r, &idx, MPI_STATUS_IGNORE);
-      CHECK(x, idx == 0, "waitany index %d", idx);
+      CHECK_CASE(x, idx == 0, "waitany index %d", idx);
       break;
     case 3:
       while (out == 0)
         MPI_Testsome(1, &r, &out, &idx, MPI_STATUSES_IGNORE);
-      CHECK(x, out == 1 && idx == 0, "testsome: %d, index %d", out, idx);
+      CHECK_CASE(x, out == 1 && idx == 0, "testsome: %d, index %d", out, idx);
       break;
     default:
       while (!flag)
         MPI_Request_get_status(r, &flag, MPI_STATUS_IGNORE);
-      CHECK(x, r != MPI_REQUEST_NULL, "MPI_Request_get_status freed the request");
+      CHECK_CASE(x, r != MPI_REQUEST_NULL, "MPI_Request_get_status freed the request");
       MPI_Wait(&r, MPI_STATUS_IGNORE);
       break;
     }
-    CHECK(x, r == MPI_REQUEST_NULL, "op %d: request not freed", k);
+    CHECK_CASE(x, r == MPI_REQUEST_NULL, "op %d: request not freed", k);
     check(x, k);
   }
 }
@@ -504,12 +505,12 @@ static void all_at_once(t *x, MPI_Op concat_op, int mode)
     if (k == OP_ALLGATHER) { /* a blocking collective while the others are in flight */
       int one = me + 1, sum = 0;
       MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, x->comm);
-      CHECK(x, sum == n * (n + 1) / 2, "blocking allreduce among nonblocking ones: %d", sum);
+      CHECK_CASE(x, sum == n * (n + 1) / 2, "blocking allreduce among nonblocking ones: %d", sum);
     }
     if (k == OP_REDUCE) {
       int v = me == 0 ? 77 : 0;
       MPI_Bcast(&v, 1, MPI_INT, 0, x->comm);
-      CHECK(x, v == 77, "blocking bcast among nonblocking ones: %d", v);
+      CHECK_CASE(x, v == 77, "blocking bcast among nonblocking ones: %d", v);
     }
   }
   switch (mode) {
@@ -532,7 +533,7 @@ static void all_at_once(t *x, MPI_Op concat_op, int mode)
   case 3: { /* MPI_Waitsome, then MPI_Testall polling for the rest */
     int idx[OP_COUNT + 2], out = 0;
     MPI_Waitsome(nr, r, &out, idx, MPI_STATUSES_IGNORE);
-    CHECK(x, out >= 1 && out <= nr, "waitsome: %d", out);
+    CHECK_CASE(x, out >= 1 && out <= nr, "waitsome: %d", out);
     int flag = 0;
     while (!flag)
       MPI_Testall(nr, r, &flag, MPI_STATUSES_IGNORE);
@@ -540,8 +541,8 @@ static void all_at_once(t *x, MPI_Op concat_op, int mode)
   }
   }
   for (int i = 0; i < nr; i++)
-    CHECK(x, r[i] == MPI_REQUEST_NULL, "request %d not freed (mode %d)", i, mode);
-  CHECK(x, ring_in == val((me + n - 1) % n, 5), "ring message %d", ring_in);
+    CHECK_CASE(x, r[i] == MPI_REQUEST_NULL, "request %d not freed (mode %d)", i, mode);
+  CHECK_CASE(x, ring_in == val((me + n - 1) % n, 5), "ring message %d", ring_in);
   for (int k = 0; k < OP_COUNT; k++)
     check(x, k);
 }
@@ -620,8 +621,8 @@ static void neighbors(t *x, MPI_Comm comm, int graph)
     int one = nb(me, 0, 0), got[4] = {FILL, FILL, FILL, FILL};
     MPI_Neighbor_allgather(&one, 1, MPI_INT, got, 1, MPI_INT, comm);
     for (int k = 0; k < deg; k++)
-      CHECK(x, got[k] == (nbr[k] == MPI_PROC_NULL ? FILL : nb(nbr[k], 0, 0)),
-            "blocking neighbor_allgather block %d = %d", k, got[k]);
+      CHECK_CASE(x, got[k] == (nbr[k] == MPI_PROC_NULL ? FILL : nb(nbr[k], 0, 0)),
+                 "blocking neighbor_allgather block %d = %d", k, got[k]);
     MPI_Ineighbor_alltoallv(vs, cnt, bsd, MPI_INT, res[3], rcnt, brd, MPI_INT, comm, &r[nr++]);
     MPI_Ineighbor_alltoallw(vs, cnt, asd, ty, res[4], rcnt, ard, ty, comm, &r[nr++]);
   }
@@ -632,22 +633,22 @@ static void neighbors(t *x, MPI_Comm comm, int graph)
     int p = nbr[k];
     for (int i = 0; i < c; i++) {
       int want = p == MPI_PROC_NULL ? FILL : nb(p, 0, i);
-      CHECK(x, res[0][k * c + i] == want, "%s%s block %d [%d] = %d, expected %d", what[0],
-            graph ? " (graph)" : "", k, i, res[0][k * c + i], want);
+      CHECK_CASE(x, res[0][k * c + i] == want, "%s%s block %d [%d] = %d, expected %d", what[0],
+                 graph ? " (graph)" : "", k, i, res[0][k * c + i], want);
       want = p == MPI_PROC_NULL ? FILL : nb(p, from[k], i);
-      CHECK(x, res[2][k * c + i] == want, "%s%s block %d [%d] = %d, expected %d", what[2],
-            graph ? " (graph)" : "", k, i, res[2][k * c + i], want);
+      CHECK_CASE(x, res[2][k * c + i] == want, "%s%s block %d [%d] = %d, expected %d", what[2],
+                 graph ? " (graph)" : "", k, i, res[2][k * c + i], want);
     }
     if (graph)
       continue;
     for (int i = 0; i < gcnt[k]; i++)
-      CHECK(x, res[1][gdsp[k] + i] == nb(p, 0, i), "%s block %d [%d] = %d", what[1], k, i,
-            res[1][gdsp[k] + i]);
+      CHECK_CASE(x, res[1][gdsp[k] + i] == nb(p, 0, i), "%s block %d [%d] = %d", what[1], k, i,
+                 res[1][gdsp[k] + i]);
     for (int q = 3; q < 5; q++)
       for (int i = 0; i < rcnt[k]; i++) {
         int want = p == MPI_PROC_NULL ? FILL : nb(p, from[k], i);
-        CHECK(x, res[q][rdsp[k] + i] == want, "%s block %d [%d] = %d, expected %d", what[q], k,
-              i, res[q][rdsp[k] + i], want);
+        CHECK_CASE(x, res[q][rdsp[k] + i] == want, "%s block %d [%d] = %d, expected %d", what[q], k,
+                   i, res[q][rdsp[k] + i], want);
       }
   }
   for (int q = 0; q < 5; q++)
@@ -676,45 +677,46 @@ static void errors(t *x)
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
   int n = x->n, buf[4] = {1, 2, 3, 4}, out[4];
   MPI_Request r = MPI_REQUEST_NULL;
-  CHECK(x, cls(MPI_Ibcast(buf, 1, MPI_INT, n, comm, &r)) == MPI_ERR_ROOT, "ibcast root = size");
-  CHECK(x, cls(MPI_Ibcast(buf, -1, MPI_INT, 0, comm, &r)) == MPI_ERR_COUNT, "ibcast count -1");
-  CHECK(x, cls(MPI_Iallreduce(buf, out, 1, MPI_INT, MPI_OP_NULL, comm, &r)) == MPI_ERR_OP,
-        "iallreduce null op");
-  CHECK(x, cls(MPI_Iallreduce(buf, buf, 1, MPI_INT, MPI_SUM, comm, &r)) == MPI_ERR_BUFFER,
-        "iallreduce aliased buffers");
-  CHECK(x, cls(MPI_Ialltoall(buf, -2, MPI_INT, out, 1, MPI_INT, comm, &r)) == MPI_ERR_COUNT,
-        "ialltoall count -2");
-  CHECK(x, cls(MPI_Ireduce(buf, out, 1, MPI_INT, MPI_SUM, -1, comm, &r)) == MPI_ERR_ROOT,
-        "ireduce root -1");
-  CHECK(x, cls(MPI_Ibarrier(MPI_COMM_NULL, &r)) == MPI_ERR_COMM, "ibarrier on MPI_COMM_NULL");
-  CHECK(x, cls(MPI_Ibarrier(comm, NULL)) == MPI_ERR_ARG, "ibarrier without a request");
-  CHECK(x, r == MPI_REQUEST_NULL, "a failed call set the request");
+  CHECK_CASE(x, cls(MPI_Ibcast(buf, 1, MPI_INT, n, comm, &r)) == MPI_ERR_ROOT,
+             "ibcast root = size");
+  CHECK_CASE(x, cls(MPI_Ibcast(buf, -1, MPI_INT, 0, comm, &r)) == MPI_ERR_COUNT, "ibcast count -1");
+  CHECK_CASE(x, cls(MPI_Iallreduce(buf, out, 1, MPI_INT, MPI_OP_NULL, comm, &r)) == MPI_ERR_OP,
+             "iallreduce null op");
+  CHECK_CASE(x, cls(MPI_Iallreduce(buf, buf, 1, MPI_INT, MPI_SUM, comm, &r)) == MPI_ERR_BUFFER,
+             "iallreduce aliased buffers");
+  CHECK_CASE(x, cls(MPI_Ialltoall(buf, -2, MPI_INT, out, 1, MPI_INT, comm, &r)) == MPI_ERR_COUNT,
+             "ialltoall count -2");
+  CHECK_CASE(x, cls(MPI_Ireduce(buf, out, 1, MPI_INT, MPI_SUM, -1, comm, &r)) == MPI_ERR_ROOT,
+             "ireduce root -1");
+  CHECK_CASE(x, cls(MPI_Ibarrier(MPI_COMM_NULL, &r)) == MPI_ERR_COMM, "ibarrier on MPI_COMM_NULL");
+  CHECK_CASE(x, cls(MPI_Ibarrier(comm, NULL)) == MPI_ERR_ARG, "ibarrier without a request");
+  CHECK_CASE(x, r == MPI_REQUEST_NULL, "a failed call set the request");
 
   /* cancelling a nonblocking collective is erroneous: refused, the request still works */
   buf[0] = x->me == 0 ? 42 : 0;
   MPI_Ibcast(buf, 1, MPI_INT, 0, comm, &r);
   int rc = MPI_Cancel(&r);
 #ifndef MPICH /* MPICH accepts it (and then completes the operation anyway) */
-  CHECK(x, cls(rc) == MPI_ERR_REQUEST, "MPI_Cancel of an MPI_Ibcast gave class %d", cls(rc));
+  CHECK_CASE(x, cls(rc) == MPI_ERR_REQUEST, "MPI_Cancel of an MPI_Ibcast gave class %d", cls(rc));
 #else
   (void)rc;
 #endif
   MPI_Wait(&r, MPI_STATUS_IGNORE);
-  CHECK(x, buf[0] == 42, "ibcast after a refused cancel: %d", buf[0]);
+  CHECK_CASE(x, buf[0] == 42, "ibcast after a refused cancel: %d", buf[0]);
 
   /* a freed request still completes in the background; the communicator goes on (MPI
    * 3.1 calls freeing a nonblocking collective's request erroneous; MPICH refuses it) */
   MPI_Ibarrier(comm, &r);
   rc = MPI_Request_free(&r);
 #ifndef MPICH
-  CHECK(x, rc == MPI_SUCCESS && r == MPI_REQUEST_NULL, "MPI_Request_free: %d", cls(rc));
+  CHECK_CASE(x, rc == MPI_SUCCESS && r == MPI_REQUEST_NULL, "MPI_Request_free: %d", cls(rc));
 #else
   if (r != MPI_REQUEST_NULL)
     MPI_Wait(&r, MPI_STATUS_IGNORE);
 #endif
   int one = 1, sum = 0;
   MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, comm);
-  CHECK(x, sum == n, "allreduce after a freed ibarrier: %d", sum);
+  CHECK_CASE(x, sum == n, "allreduce after a freed ibarrier: %d", sum);
   /* the communicator may be freed while a collective on it is pending */
   MPI_Comm d;
   MPI_Comm_dup(comm, &d);
@@ -722,17 +724,17 @@ static void errors(t *x)
   MPI_Iallreduce(&mine, &tot, 1, MPI_INT, MPI_SUM, d, &r);
   MPI_Comm_free(&d);
   MPI_Wait(&r, MPI_STATUS_IGNORE);
-  CHECK(x, tot == n * (n + 1) / 2, "iallreduce on a communicator freed before the wait: %d",
-        tot);
+  CHECK_CASE(x, tot == n * (n + 1) / 2, "iallreduce on a communicator freed before the wait: %d",
+             tot);
   MPI_Comm_free(&comm);
 }
 
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
-  int failures = 0, wrank, wsize;
-  MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-  MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+  int world_rank, world_size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
   MPI_Op concat_op;
   MPI_Op_create(concat, 0, &concat_op);
   static const int counts[] = {0, 1, 7, 1000};
@@ -740,12 +742,13 @@ int main(int argc, char **argv)
   static const int sizes[] = {1, 2, 3, 5, 8, 0};
   int mode = 0;
   for (int s = 0; s < 6; s++) {
-    int n = sizes[s] ? sizes[s] : wsize;
-    if (n > wsize || (sizes[s] && n == wsize))
+    int n = sizes[s] ? sizes[s] : world_size;
+    if (n > world_size || (sizes[s] && n == world_size))
       continue;
     MPI_Comm comm;
     /* the last ranks, so that rank 0 of the communicator is not world rank 0 */
-    MPI_Comm_split(MPI_COMM_WORLD, wrank >= wsize - n ? 0 : MPI_UNDEFINED, wrank, &comm);
+    MPI_Comm_split(MPI_COMM_WORLD, world_rank >= world_size - n ? 0 : MPI_UNDEFINED, world_rank,
+                   &comm);
     if (comm == MPI_COMM_NULL)
       continue;
     for (int ci = 0; ci < 4; ci++)
@@ -760,8 +763,6 @@ int main(int argc, char **argv)
         x.n = n;
         x.c = counts[ci];
         x.inplace = ip;
-        x.wrank = wrank;
-        x.failures = &failures;
         MPI_Comm_rank(comm, &x.me);
         one_by_one(&x, concat_op);
         all_at_once(&x, concat_op, mode++ % 4);
@@ -771,19 +772,18 @@ int main(int argc, char **argv)
   /* neighborhood collectives */
   {
     int dims[2] = {0, 0}, periods[2] = {1, 0};
-    MPI_Dims_create(wsize, 2, dims);
+    MPI_Dims_create(world_size, 2, dims);
     MPI_Comm cart, graph;
     MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
-    int src[2] = {(wrank + wsize - 1) % wsize, (wrank + wsize - 2) % wsize};
-    int dst[2] = {(wrank + 1) % wsize, (wrank + 2) % wsize};
+    int src[2] = {(world_rank + world_size - 1) % world_size,
+                  (world_rank + world_size - 2) % world_size};
+    int dst[2] = {(world_rank + 1) % world_size, (world_rank + 2) % world_size};
     MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, src, MPI_UNWEIGHTED, 2, dst,
                                    MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph);
     for (int ci = 0; ci < 4; ci++) {
       t x = {0};
-      x.n = wsize;
+      x.n = world_size;
       x.c = counts[ci] > 100 ? 100 : counts[ci];
-      x.wrank = wrank;
-      x.failures = &failures;
       neighbors(&x, cart, 0);
       neighbors(&x, graph, 1);
     }
@@ -791,21 +791,10 @@ int main(int argc, char **argv)
     MPI_Comm_free(&graph);
   }
   t x = {0};
-  x.n = wsize;
-  x.me = wrank;
-  x.wrank = wrank;
-  x.failures = &failures;
+  x.n = world_size;
+  x.me = world_rank;
   errors(&x);
   MPI_Op_free(&concat_op);
 
-  int all = 0, bad = failures > 0;
-  MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (wrank == 0) {
-    if (all)
-      printf("coll_nonblocking: FAILED on %d rank(s)\n", all);
-    else
-      printf("coll_nonblocking: OK\n");
-  }
-  MPI_Finalize();
-  return all ? 1 : 0;
+  return mpitest_finalize();
 }

@@ -197,9 +197,5 @@ int main(int argc, char **argv)
   MPI_Comm_free(&idup);
   MPI_Comm_free(&dup);
 
-  int ok = all_ok(failures == 0);
-  if (rank == 0 && ok)
-    printf("comm_split: OK\n");
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return mpitest_finalize();
 }

@@ -4,27 +4,19 @@
  * subarray and darray against a brute-force reference (this rank's darray in a grid of all
  * ranks), addresses of separate variables, Get_elements/Get_count, external32, names,
  * and the error classes of bad arguments under MPI_ERRORS_RETURN. Any number of ranks.
- * No mutable global variables: it must pass without privatization (smpi/privatization:no),
- * where all ranks share the program's globals. */
-#include <mpi.h>
+ * No mutable global variables but mpitest.h's failure counter: it must pass without
+ * privatization (smpi/privatization:no), where all ranks share the program's globals. */
+#define MPITEST_NAME "datatypes"
+#include "mpitest.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct ctx {
-  int rank, size, failures;
+  int rank, size;
 } ctx;
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "datatypes: rank %d: line %d: check failed: %s: ", C->rank,         \
-              __LINE__, #cond);                                                          \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      C->failures++;                                                                     \
-    }                                                                                    \
-  } while (0)
 
 static void bounds(ctx *C, MPI_Datatype t, const char *what, long size_, long lb, long extent,
                    long tlb, long textent)
@@ -573,7 +565,7 @@ static void test_errors(ctx *C)
 
 int main(int argc, char **argv)
 {
-  ctx c = {0, 0, 0};
+  ctx c = {0, 0};
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &c.size);
@@ -587,12 +579,5 @@ int main(int argc, char **argv)
   test_elements(&c);
   test_external32(&c);
   test_errors(&c);
-  MPI_Finalize();
-  if (c.failures) {
-    fprintf(stderr, "datatypes: rank %d: %d checks failed\n", c.rank, c.failures);
-    return 1;
-  }
-  if (c.rank == 0)
-    printf("datatypes: OK\n");
-  return 0;
+  return mpitest_finalize();
 }

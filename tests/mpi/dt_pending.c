@@ -4,14 +4,16 @@
  * create and free many other types (so that freed memory is reused), and only then wait. The
  * data must arrive where the freed types said: a large message (delivered from the sender's
  * buffer, through its type, at the end of the transfer) and a small one (eager). */
-#include <mpi.h>
+#define MPITEST_NAME "dt_pending"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define NBLK 40000 /* blocks of 2 ints out of every 3: a 320 KB message */
 
-static int rank, failures;
+static int rank;
 
 static void churn(void)
 {
@@ -51,28 +53,16 @@ int main(int argc, char **argv)
       MPI_Irecv(buf, 1, vec, 0, round, MPI_COMM_WORLD, &req);
     }
     MPI_Type_free(&vec);
-    if (vec != MPI_DATATYPE_NULL) {
-      fprintf(stderr, "dt_pending: MPI_Type_free did not reset the handle\n");
-      failures++;
-    }
+    CHECK(vec == MPI_DATATYPE_NULL, "MPI_Type_free did not reset the handle");
     churn();
     MPI_Wait(&req, MPI_STATUS_IGNORE);
     if (rank == 1) {
       int bad = 0;
       for (int i = 0; i < 3 * nblk; i++)
         bad += buf[i] != (i % 3 == 2 ? 0 : i);
-      if (bad) {
-        fprintf(stderr, "dt_pending: round %d: %d ints wrong after the type was freed\n", round,
-                bad);
-        failures++;
-      }
+      CHECK(!bad, "round %d: %d ints wrong after the type was freed", round, bad);
     }
   }
   free(buf);
-  int sum = 0;
-  MPI_Reduce(&failures, &sum, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-  if (rank == 0)
-    printf(sum ? "dt_pending: %d failures\n" : "dt_pending: OK\n", sum);
-  MPI_Finalize();
-  return sum != 0;
+  return mpitest_finalize();
 }

@@ -143,9 +143,5 @@ int main(int argc, char **argv)
   CHECK(len == 0 && s[0] == 0, "no string set: '%s'", s);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 
-  int ok = all_ok(failures == 0);
-  if (rank == 0 && ok)
-    printf("errhandlers: OK\n");
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return mpitest_finalize();
 }

@@ -171,9 +171,5 @@ int main(int argc, char **argv)
   free(expect);
   free(list);
 
-  int ok = all_ok(failures == 0);
-  if (rank == 0 && ok)
-    printf("groups: OK\n");
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return mpitest_finalize();
 }

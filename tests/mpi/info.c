@@ -12,7 +12,6 @@
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
-  int rank = wrank();
   MPI_Info info, copy;
   char key[MPI_MAX_INFO_KEY + 1], val[MPI_MAX_INFO_VAL + 1];
   int n, flag, len;
@@ -112,9 +111,5 @@ int main(int argc, char **argv)
   MPI_Info_free(&info);
   CHECK(info == MPI_INFO_NULL, "Info_free resets the handle");
   MPI_Info_free(&copy);
-  int ok = all_ok(failures == 0);
-  if (rank == 0 && ok)
-    printf("info: OK\n");
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return mpitest_finalize();
 }

@@ -38,10 +38,7 @@ int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
   int rank = wrank(), size = wsize();
-  if (size < 2) {
-    fprintf(stderr, "intercomm: needs at least 2 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size >= 2, "at least 2 ranks");
   int flag, n, r, result;
   MPI_Comm half;
   MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
@@ -105,9 +102,5 @@ int main(int argc, char **argv)
   MPI_Comm_free(&inter2);
   MPI_Comm_free(&inter);
   MPI_Comm_free(&half);
-  int ok = all_ok(failures == 0);
-  if (rank == 0 && ok)
-    printf("intercomm: OK\n");
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return mpitest_finalize();
 }

@@ -2,21 +2,12 @@
  * oneself and to MPI_PROC_NULL, at sizes on both sides of the detached/rendezvous switch,
  * with the status fields and MPI_Get_count checked; MPI_Sendrecv(_replace) on a ring.
  * Needs an even number of ranks >= 2. */
-#include <mpi.h>
+#define MPITEST_NAME "p2p_basic"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "p2p_basic: rank %d: check failed: %s: ", rank, #cond);            \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
-
 
 static void fill(int *b, int n, int seed)
 {
@@ -34,15 +25,11 @@ static int check_data(const int *b, int n, int seed)
 
 int main(int argc, char **argv)
 {
-  int rank, size, failures = 0;
+  int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size < 2 || size % 2) {
-    if (rank == 0)
-      fprintf(stderr, "p2p_basic: needs an even number of ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size >= 2 && size % 2 == 0, "an even number of ranks");
   /* 0 ints, small (detached), just below and above 65536 bytes, large */
   const int counts[] = {0, 1, 100, 16383, 16384, 16385, 300000};
   const int ncounts = (int)(sizeof counts / sizeof counts[0]);
@@ -140,20 +127,5 @@ int main(int argc, char **argv)
 
   free(sbuf);
   free(rbuf);
-  int total = 0;
-  /* every rank reports to rank 0 (no collectives needed) */
-  if (rank == 0) {
-    total = failures;
-    for (int r = 1; r < size; r++) {
-      int f;
-      MPI_Recv(&f, 1, MPI_INT, r, 1000, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      total += f;
-    }
-  } else {
-    MPI_Send(&failures, 1, MPI_INT, 0, 1000, MPI_COMM_WORLD);
-  }
-  MPI_Finalize();
-  if (rank == 0 && total == 0)
-    printf("p2p_basic: OK\n");
-  return failures ? 1 : 0;
+  return mpitest_finalize();
 }

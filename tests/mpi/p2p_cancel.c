@@ -2,31 +2,19 @@
  * buffer is untouched); a completed one cannot; a send nobody received may be cancelled,
  * and if the implementation could not, the message must still be deliverable.
  * MPI_Request_free of an active request lets it complete in the background. Needs 2 ranks. */
-#include <mpi.h>
+#define MPITEST_NAME "p2p_cancel"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "p2p_cancel: rank %d: check failed: %s: ", rank, #cond);           \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
-
 int main(int argc, char **argv)
 {
-  int rank, size, failures = 0;
+  int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != 2) {
-    if (rank == 0)
-      fprintf(stderr, "p2p_cancel: needs 2 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size == 2, "2 ranks");
   int peer = 1 - rank;
   MPI_Request rq;
   MPI_Status st;
@@ -115,16 +103,5 @@ int main(int argc, char **argv)
   }
 
   /* report to rank 0 */
-  int total = failures;
-  if (rank == 1)
-    MPI_Send(&failures, 1, MPI_INT, 0, 1000, MPI_COMM_WORLD);
-  else {
-    int f;
-    MPI_Recv(&f, 1, MPI_INT, 1, 1000, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    total += f;
-  }
-  MPI_Finalize();
-  if (rank == 0 && total == 0)
-    printf("p2p_cancel: OK\n");
-  return failures ? 1 : 0;
+  return mpitest_finalize();
 }

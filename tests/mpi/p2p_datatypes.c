@@ -4,20 +4,12 @@
  * detached/rendezvous switch (the data is packed at the send or copied at the end of the
  * transfer); a truncated derived receive fills what fits; MPI_Get_count/MPI_Get_elements
  * see the received elements. Needs 2 ranks. */
-#include <mpi.h>
+#define MPITEST_NAME "p2p_datatypes"
+#include "mpitest.h"
+
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "p2p_datatypes: rank %d: check failed: %s: ", rank, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
 
 typedef struct {
   char c;
@@ -27,15 +19,11 @@ typedef struct {
 
 int main(int argc, char **argv)
 {
-  int rank, size, failures = 0;
+  int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != 2) {
-    if (rank == 0)
-      fprintf(stderr, "p2p_datatypes: needs 2 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size == 2, "2 ranks");
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   int peer = 1 - rank;
 
@@ -130,16 +118,5 @@ int main(int argc, char **argv)
     MPI_Type_free(&t);
   }
 
-  int total = failures;
-  if (rank == 1)
-    MPI_Send(&failures, 1, MPI_INT, 0, 1000, MPI_COMM_WORLD);
-  else {
-    int f;
-    MPI_Recv(&f, 1, MPI_INT, 1, 1000, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    total += f;
-  }
-  MPI_Finalize();
-  if (rank == 0 && total == 0)
-    printf("p2p_datatypes: OK\n");
-  return failures ? 1 : 0;
+  return mpitest_finalize();
 }

@@ -5,14 +5,16 @@
  * match must not grow with them (scalability check: p2p_fanin ROUNDS COUNT time, which also
  * prints rank 0's simulated end date).
  * Works with any number of ranks. */
-#include <mpi.h>
+#define MPITEST_NAME "p2p_fanin"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
-  int rank, size, failures = 0;
+  int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int rounds = argc > 1 ? atoi(argv[1]) : 8;
@@ -33,21 +35,15 @@ int main(int argc, char **argv)
         acc[i] += v[i];
     }
     /* sum over ranks of (rank + r/2 + i) */
-    for (int i = 0; i < count; i++) {
+    for (int i = 0, ok = 1; i < count && ok; i++) {
       double want = (double)size * (size - 1) / 2 + size * (r * 0.5 + i);
-      if (acc[i] != want) {
-        fprintf(stderr, "p2p_fanin: round %d element %d: %g, expected %g\n", r, i, acc[i], want);
-        failures++;
-        break;
-      }
+      ok = acc[i] == want;
+      CHECK(ok, "round %d element %d: %g, expected %g", r, i, acc[i], want);
     }
   }
   if (rank == 0 && argc > 3)
     printf("p2p_fanin: rank 0 done at %.9f s\n", MPI_Wtime());
   free(v);
   free(acc);
-  MPI_Finalize();
-  if (rank == 0 && failures == 0)
-    printf("p2p_fanin: OK\n");
-  return failures ? 1 : 0;
+  return mpitest_finalize();
 }

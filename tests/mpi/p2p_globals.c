@@ -3,7 +3,9 @@
  * and land in the receiver's, for detached and rendezvous messages, contiguous and strided,
  * whichever rank runs when the transfer ends. Any even number of ranks; under a real MPI it
  * is an ordinary exchange. */
-#include <mpi.h>
+#define MPITEST_NAME "p2p_globals"
+#include "mpitest.h"
+
 #include <stdio.h>
 
 #define BIG 30000 /* doubles: rendezvous */
@@ -13,14 +15,13 @@ static double strided[2 * 100];
 
 int main(int argc, char **argv)
 {
-  int rank, size, failures = 0;
+  int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int peer = rank ^ 1;
-  if (peer >= size) {
-    MPI_Finalize();
-    return 0;
+  if (peer >= size) { /* the last of an odd number of ranks */
+    return mpitest_finalize();
   }
   for (int i = 0; i < BIG; i++)
     out_big[i] = rank * 1e6 + i;
@@ -40,51 +41,30 @@ int main(int argc, char **argv)
   MPI_Isend(out_small, 8, MPI_INT, peer, 2, MPI_COMM_WORLD, &rq[4]);
   MPI_Isend(strided, 1, vec, peer, 3, MPI_COMM_WORLD, &rq[5]);
   MPI_Waitall(6, rq, MPI_STATUSES_IGNORE);
-  for (int i = 0; i < BIG; i++)
-    if (in_big[i] != peer * 1e6 + i) {
-      fprintf(stderr, "p2p_globals: rank %d: in_big[%d] = %g\n", rank, i, in_big[i]);
-      failures++;
-      break;
-    }
-  for (int i = 0; i < 8; i++)
-    if (in_small[i] != peer * 100 + i) {
-      fprintf(stderr, "p2p_globals: rank %d: in_small[%d] = %d\n", rank, i, in_small[i]);
-      failures++;
-      break;
-    }
-  for (int i = 0; i < 100; i++)
-    if (got_strided[i] != peer + i) {
-      fprintf(stderr, "p2p_globals: rank %d: strided[%d] = %g\n", rank, i, got_strided[i]);
-      failures++;
-      break;
-    }
+  /* each array: its first wrong element only */
+  for (int i = 0, ok = 1; i < BIG && ok; i++) {
+    ok = in_big[i] == peer * 1e6 + i;
+    CHECK(ok, "in_big[%d] = %g", i, in_big[i]);
+  }
+  for (int i = 0, ok = 1; i < 8 && ok; i++) {
+    ok = in_small[i] == peer * 100 + i;
+    CHECK(ok, "in_small[%d] = %d", i, in_small[i]);
+  }
+  for (int i = 0, ok = 1; i < 100 && ok; i++) {
+    ok = got_strided[i] == peer + i;
+    CHECK(ok, "strided[%d] = %g", i, got_strided[i]);
+  }
   /* the other direction of the vector: contiguous into the global strided array */
   double flat[100];
   for (int i = 0; i < 100; i++)
     flat[i] = 1000 + rank * 100 + i;
   MPI_Sendrecv(flat, 100, MPI_DOUBLE, peer, 4, strided, 1, vec, peer, 4, MPI_COMM_WORLD,
                MPI_STATUS_IGNORE);
-  for (int i = 0; i < 200; i++) {
+  for (int i = 0, ok = 1; i < 200 && ok; i++) {
     double want = i % 2 ? -1 : 1000 + peer * 100 + i / 2;
-    if (strided[i] != want) {
-      fprintf(stderr, "p2p_globals: rank %d: strided[%d] = %g, expected %g\n", rank, i,
-              strided[i], want);
-      failures++;
-      break;
-    }
+    ok = strided[i] == want;
+    CHECK(ok, "strided[%d] = %g, expected %g", i, strided[i], want);
   }
   MPI_Type_free(&vec);
-  int total = failures;
-  if (rank > 0)
-    MPI_Send(&failures, 1, MPI_INT, 0, 1000, MPI_COMM_WORLD);
-  else
-    for (int r = 1; r < size; r++) {
-      int f;
-      MPI_Recv(&f, 1, MPI_INT, r, 1000, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      total += f;
-    }
-  MPI_Finalize();
-  if (rank == 0 && total == 0)
-    printf("p2p_globals: OK\n");
-  return failures ? 1 : 0;
+  return mpitest_finalize();
 }

@@ -3,38 +3,19 @@
  * buffer (size + MPI_BSEND_OVERHEAD per message) and fails with MPI_ERR_BUFFER beyond it,
  * or without a buffer; MPI_Buffer_detach hands the buffer back; a ready send works when
  * its receive is posted. Needs 2 ranks. */
-#include <mpi.h>
+#define MPITEST_NAME "p2p_modes"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "p2p_modes: rank %d: check failed: %s: ", rank, #cond);            \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
-
-static int error_class(int rc)
-{
-  int c;
-  MPI_Error_class(rc, &c);
-  return c;
-}
-
 int main(int argc, char **argv)
 {
-  int rank, size, failures = 0;
+  int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != 2) {
-    if (rank == 0)
-      fprintf(stderr, "p2p_modes: needs 2 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size == 2, "2 ranks");
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   int go = 1;
   if (rank == 0) {
@@ -56,7 +37,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 300; i++)
       d[i] = i;
     int rc = MPI_Bsend(d, 100, MPI_INT, 1, 3, MPI_COMM_WORLD);
-    CHECK(error_class(rc) == MPI_ERR_BUFFER, "Bsend without a buffer returned %d", rc);
+    CHECK(class_of(rc) == MPI_ERR_BUFFER, "Bsend without a buffer returned %d", rc);
     /* room for two 100-int messages; a 300-int one never fits (whether a third 100-int
      * one fits depends on when the implementation transmits the first two) */
     int bsize = 2 * (100 * (int)sizeof(int) + MPI_BSEND_OVERHEAD);
@@ -67,7 +48,7 @@ int main(int argc, char **argv)
     MPI_Ibsend(d, 100, MPI_INT, 1, 4, MPI_COMM_WORLD, &rq);
     MPI_Wait(&rq, MPI_STATUS_IGNORE); /* complete at once: the data is in the buffer */
     rc = MPI_Bsend(d, 300, MPI_INT, 1, 5, MPI_COMM_WORLD);
-    CHECK(error_class(rc) == MPI_ERR_BUFFER, "oversized Bsend returned %d", rc);
+    CHECK(class_of(rc) == MPI_ERR_BUFFER, "oversized Bsend returned %d", rc);
     MPI_Send(&go, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
     void *back;
     int backsize;
@@ -105,16 +86,5 @@ int main(int argc, char **argv)
     MPI_Send(&go, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     MPI_Wait(&rq, MPI_STATUS_IGNORE);
   }
-  int total = failures;
-  if (rank == 1)
-    MPI_Send(&failures, 1, MPI_INT, 0, 1000, MPI_COMM_WORLD);
-  else {
-    int f;
-    MPI_Recv(&f, 1, MPI_INT, 1, 1000, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    total += f;
-  }
-  MPI_Finalize();
-  if (rank == 0 && total == 0)
-    printf("p2p_modes: OK\n");
-  return failures ? 1 : 0;
+  return mpitest_finalize();
 }

@@ -3,35 +3,24 @@
  * MPI_Testsome and MPI_Testall; every index is reported exactly once, with the right
  * status and data, and completed requests become MPI_REQUEST_NULL. Arrays with null
  * requests, and all-null arrays (MPI_UNDEFINED). Needs 2 ranks or more. */
-#include <mpi.h>
+#define MPITEST_NAME "p2p_nonblocking"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define TAGS 4
 
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "p2p_nonblocking: rank %d: check failed: %s: ", rank, #cond);      \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
-
 static int value(int src, int tag, int round) { return 10000 * round + 100 * src + tag; }
 
 int main(int argc, char **argv)
 {
-  int rank, size, failures = 0;
+  int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size < 2) {
-    fprintf(stderr, "p2p_nonblocking: needs 2 ranks or more\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size >= 2, "2 ranks or more");
   int n = (size - 1) * TAGS;
   for (int round = 0; round < 5; round++) {
     if (rank == 0) {
@@ -128,17 +117,5 @@ int main(int argc, char **argv)
       MPI_Waitall(TAGS, srq, MPI_STATUSES_IGNORE);
     }
   }
-  int total = failures;
-  if (rank > 0)
-    MPI_Send(&failures, 1, MPI_INT, 0, 1000, MPI_COMM_WORLD);
-  else
-    for (int r = 1; r < size; r++) {
-      int f;
-      MPI_Recv(&f, 1, MPI_INT, r, 1000, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      total += f;
-    }
-  MPI_Finalize();
-  if (rank == 0 && total == 0)
-    printf("p2p_nonblocking: OK\n");
-  return failures ? 1 : 0;
+  return mpitest_finalize();
 }

@@ -3,7 +3,9 @@
  * nonblocking; rank 0 receives them with exact source and tag, with MPI_ANY_TAG, and with
  * MPI_ANY_SOURCE, and checks that per (source, tag) the sequence numbers only increase.
  * Needs 3 ranks. */
-#include <mpi.h>
+#define MPITEST_NAME "p2p_order"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,29 +13,15 @@
 #define N 60         /* messages per sender and tag */
 #define BIG 20000    /* ints: 80000 bytes, above the 65536-byte rendezvous threshold */
 
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "p2p_order: rank %d: check failed: %s: ", rank, #cond);            \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
-
 static int len_of(int seq) { return seq % 3 == 2 ? BIG : 1 + seq % 5; }
 
 int main(int argc, char **argv)
 {
-  int rank, size, failures = 0;
+  int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != 3) {
-    if (rank == 0)
-      fprintf(stderr, "p2p_order: needs 3 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size == 3, "3 ranks");
   if (rank > 0) {
     /* each message: [seq, tag, rank, ...padding] */
     MPI_Request *rq = malloc(2 * N * sizeof *rq);
@@ -111,8 +99,5 @@ int main(int argc, char **argv)
     CHECK(!flag, "a message is left over");
     free(buf);
   }
-  MPI_Finalize();
-  if (rank == 0 && failures == 0)
-    printf("p2p_order: OK\n");
-  return failures ? 1 : 0;
+  return mpitest_finalize();
 }

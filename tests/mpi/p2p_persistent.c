@@ -2,34 +2,22 @@
  * MPI_Start and MPI_Startall, in both directions, with the buffers changing in between;
  * a wait on an inactive request returns at once with an empty status; MPI_Request_free
  * releases them. Needs 2 ranks. */
-#include <mpi.h>
+#define MPITEST_NAME "p2p_persistent"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
 #define ITERS 20
 #define N 20000 /* ints: rendezvous-sized */
 
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "p2p_persistent: rank %d: check failed: %s: ", rank, #cond);       \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
-
 int main(int argc, char **argv)
 {
-  int rank, size, failures = 0;
+  int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != 2) {
-    if (rank == 0)
-      fprintf(stderr, "p2p_persistent: needs 2 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size == 2, "2 ranks");
   int peer = 1 - rank;
   /* heap, not static: without privatization all ranks would share static arrays */
   int *sbig = malloc(N * sizeof(int)), *rbig = malloc(N * sizeof(int));
@@ -104,16 +92,5 @@ int main(int argc, char **argv)
   free(rbig);
   free(rs);
 
-  int total = failures;
-  if (rank == 1)
-    MPI_Send(&failures, 1, MPI_INT, 0, 1000, MPI_COMM_WORLD);
-  else {
-    int f;
-    MPI_Recv(&f, 1, MPI_INT, 1, 1000, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    total += f;
-  }
-  MPI_Finalize();
-  if (rank == 0 && total == 0)
-    printf("p2p_persistent: OK\n");
-  return failures ? 1 : 0;
+  return mpitest_finalize();
 }

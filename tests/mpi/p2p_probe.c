@@ -1,31 +1,19 @@
 /* p2p_probe: MPI_Probe/Iprobe tell the size before the receive; MPI_Mprobe/Improbe take a
  * message out of the queues so that only MPI_Mrecv/Imrecv gets it, even when another
  * receive would match; MPI_PROC_NULL gives MPI_MESSAGE_NO_PROC. Needs 2 ranks. */
-#include <mpi.h>
+#define MPITEST_NAME "p2p_probe"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "p2p_probe: rank %d: check failed: %s: ", rank, #cond);            \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
-
 int main(int argc, char **argv)
 {
-  int rank, size, failures = 0;
+  int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != 2) {
-    if (rank == 0)
-      fprintf(stderr, "p2p_probe: needs 2 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size == 2, "2 ranks");
   const int sizes[] = {0, 3, 1000, 30000};
   if (rank == 1) {
     for (int k = 0; k < 4; k++) {
@@ -99,8 +87,5 @@ int main(int argc, char **argv)
     MPI_Iprobe(MPI_PROC_NULL, 3, MPI_COMM_WORLD, &flag, &st);
     CHECK(flag && st.MPI_SOURCE == MPI_PROC_NULL, "iprobe PROC_NULL");
   }
-  MPI_Finalize();
-  if (rank == 0 && failures == 0)
-    printf("p2p_probe: OK\n");
-  return failures ? 1 : 0;
+  return mpitest_finalize();
 }

@@ -2,40 +2,21 @@
  * the return code under MPI_ERRORS_RETURN and in status.MPI_ERROR of multiple completions,
  * with MPI_ERR_IN_STATUS), the part that fits is received and nothing past the buffer is
  * written; small (detached) and large (rendezvous) messages. Needs 2 ranks. */
-#include <mpi.h>
+#define MPITEST_NAME "p2p_truncate"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
-
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "p2p_truncate: rank %d: check failed: %s: ", rank, #cond);         \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
-
-static int error_class(int rc)
-{
-  int c;
-  MPI_Error_class(rc, &c);
-  return c;
-}
 
 #define BIG 40000
 
 int main(int argc, char **argv)
 {
-  int rank, size, failures = 0;
+  int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size != 2) {
-    if (rank == 0)
-      fprintf(stderr, "p2p_truncate: needs 2 ranks\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size == 2, "2 ranks");
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   int *s = malloc(BIG * sizeof(int)), *r = malloc((BIG + 1) * sizeof(int));
   for (int i = 0; i < BIG; i++)
@@ -54,7 +35,7 @@ int main(int argc, char **argv)
         r[i] = -1;
       MPI_Status st;
       int rc = MPI_Recv(r, half, MPI_INT, 0, k, MPI_COMM_WORLD, &st);
-      CHECK(error_class(rc) == MPI_ERR_TRUNCATE, "len %d: Recv returned %d", lens[k], rc);
+      CHECK(class_of(rc) == MPI_ERR_TRUNCATE, "len %d: Recv returned %d", lens[k], rc);
 #ifndef MPICH_VERSION /* MPICH 4.0 leaves the buffer alone on truncation */
       CHECK(r[0] == 1 && r[half - 1] == half, "len %d: the part that fits: %d %d", lens[k],
             r[0], r[half - 1]);
@@ -70,8 +51,8 @@ int main(int argc, char **argv)
     MPI_Irecv(r, 3, MPI_INT, 0, 10, MPI_COMM_WORLD, &rq[0]);   /* 10 ints into 3 */
     MPI_Irecv(ok, BIG, MPI_INT, 0, 11, MPI_COMM_WORLD, &rq[1]); /* fits */
     int rc = MPI_Waitall(2, rq, st);
-    CHECK(error_class(rc) == MPI_ERR_IN_STATUS, "Waitall returned %d", rc);
-    CHECK(error_class(st[0].MPI_ERROR) == MPI_ERR_TRUNCATE, "status 0 error %d", st[0].MPI_ERROR);
+    CHECK(class_of(rc) == MPI_ERR_IN_STATUS, "Waitall returned %d", rc);
+    CHECK(class_of(st[0].MPI_ERROR) == MPI_ERR_TRUNCATE, "status 0 error %d", st[0].MPI_ERROR);
     /* MPI allows MPI_ERR_PENDING for requests left incomplete after an error (MPICH) */
     CHECK(st[1].MPI_ERROR == MPI_SUCCESS || st[1].MPI_ERROR == MPI_ERR_PENDING,
           "status 1 error %d", st[1].MPI_ERROR);
@@ -84,8 +65,5 @@ int main(int argc, char **argv)
   }
   free(s);
   free(r);
-  MPI_Finalize();
-  if (rank == 1 && failures == 0)
-    printf("p2p_truncate: OK\n");
-  return failures ? 1 : 0;
+  return mpitest_finalize();
 }

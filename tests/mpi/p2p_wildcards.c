@@ -1,31 +1,19 @@
 /* p2p_wildcards: MPI_ANY_SOURCE and MPI_ANY_TAG receives; the status says who sent what;
  * a wildcard receive posted before an exact one gets the first matching message; probes
  * with wildcards. Needs 4 ranks or more. */
-#include <mpi.h>
+#define MPITEST_NAME "p2p_wildcards"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "p2p_wildcards: rank %d: check failed: %s: ", rank, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
-
 int main(int argc, char **argv)
 {
-  int rank, size, failures = 0;
+  int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size < 4) {
-    if (rank == 0)
-      fprintf(stderr, "p2p_wildcards: needs 4 ranks or more\n");
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
+  mpitest_need(size >= 4, "4 ranks or more");
   int go = 0;
   if (rank == 0) {
     /* 1. one message from every other rank, tag = its rank, received from anyone */
@@ -87,8 +75,5 @@ int main(int argc, char **argv)
       MPI_Send(&t31, 1, MPI_INT, 0, 31, MPI_COMM_WORLD);
     }
   }
-  MPI_Finalize();
-  if (rank == 0 && failures == 0)
-    printf("p2p_wildcards: OK\n");
-  return failures ? 1 : 0;
+  return mpitest_finalize();
 }

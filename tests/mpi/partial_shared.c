@@ -6,7 +6,9 @@
  * pages inside the folded ranges are one memory for all ranks: what rank 0 writes there, the
  * others read (the pages straddling a range's ends stay private). Under a real MPI, the macros
  * fall back to malloc/free and only the private parts are checked. Even number of ranks. */
-#include <mpi.h>
+#define MPITEST_NAME "partial_shared"
+#include "mpitest.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,33 +35,9 @@ static const size_t shared_ranges[] = {
 };
 #define NRANGES ((int)(sizeof shared_ranges / sizeof *shared_ranges / 2))
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "partial_shared: rank %d: check failed: %s: ", rank, #cond);       \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
+static int rank, size;
 
 static unsigned char pattern(int r, size_t i) { return (unsigned char)(r * 31 + i % 251); }
-
-static void sync_all(void)
-{
-  int t = 0;
-  if (rank == 0) {
-    for (int r = 1; r < size; r++)
-      MPI_Recv(&t, 1, MPI_INT, r, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    for (int r = 1; r < size; r++)
-      MPI_Send(&t, 1, MPI_INT, r, 8, MPI_COMM_WORLD);
-  } else {
-    MPI_Send(&t, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
-    MPI_Recv(&t, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  }
-}
 
 /* the private bytes of buf (between the sorted ranges) hold r's pattern */
 static void check_private(volatile unsigned char *buf, int r, const char *when)
@@ -96,16 +74,16 @@ int main(int argc, char **argv)
   /* everybody writes its pattern everywhere, the folded ranges included */
   for (size_t i = 0; i < SIZE; i++)
     buf[i] = pattern(rank, i);
-  sync_all();
+  mpitest_barrier();
   check_private(buf, rank, "after every rank wrote");
 
   /* the whole pages of the folded ranges are shared: rank 0 writes, everyone reads */
-  sync_all();
+  mpitest_barrier();
   if (rank == 0)
     for (int k = 0; k < NRANGES; k++)
       for (size_t i = shared_ranges[2 * k]; i < shared_ranges[2 * k + 1]; i++)
         buf[i] = 42;
-  sync_all();
+  mpitest_barrier();
   if (FOLDED) {
     for (int k = 0; k < NRANGES; k++) {
       size_t s = (shared_ranges[2 * k] + PAGE - 1) / PAGE * PAGE;
@@ -119,7 +97,7 @@ int main(int argc, char **argv)
   check_private(buf, rank, "after rank 0 wrote the folded ranges");
 
   /* the private parts travel: even ranks send everything to the next odd rank */
-  sync_all();
+  mpitest_barrier();
   if (rank % 2 == 0) {
     MPI_Send((void *)buf, (int)SIZE, MPI_BYTE, rank + 1, 5, MPI_COMM_WORLD);
   } else {
@@ -132,21 +110,5 @@ int main(int argc, char **argv)
   }
   SMPI_SHARED_FREE((void *)buf);
 
-  if (rank == 0) {
-    int sum = failures;
-    for (int r = 1; r < size; r++) {
-      int f;
-      MPI_Recv(&f, 1, MPI_INT, r, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      sum += f;
-    }
-    if (sum == 0)
-      printf("partial_shared: OK\n");
-    else
-      printf("partial_shared: %d checks failed\n", sum);
-    MPI_Finalize();
-    return sum != 0;
-  }
-  MPI_Send(&failures, 1, MPI_INT, 0, 99, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return failures != 0;
+  return mpitest_finalize();
 }

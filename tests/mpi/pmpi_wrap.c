@@ -4,7 +4,9 @@
  * made of point-to-point messages, but not of the program's MPI_Send), and none bypassed
  * (libsmpi.so is built with link-time optimisation, which must not bind MPI_* calls inside
  * the library). Run with privatization on, where each rank has its own counters. */
-#include <mpi.h>
+#define MPITEST_NAME "pmpi_wrap"
+#include "mpitest.h"
+
 #include <stdio.h>
 
 static int n_send, n_recv, n_bcast, n_allreduce;
@@ -38,7 +40,7 @@ int MPI_Allreduce(const void *in, void *out, int count, MPI_Datatype dt, MPI_Op 
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
-  int rank, size, failures = 0;
+  int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int v = rank == 0 ? 7 : 0;
@@ -60,15 +62,10 @@ int main(int argc, char **argv)
   const int want[4] = {1, 1, 3, 1};
   const char *names[4] = {"MPI_Send", "MPI_Recv", "MPI_Bcast", "MPI_Allreduce"};
   for (int k = 0; k < 4; k++)
-    if (counts[k] != want[k]) {
-      fprintf(stderr, "pmpi_wrap: rank %d: the %s wrapper saw %d calls, %d expected\n", rank,
-              names[k], counts[k], want[k]);
-      failures++;
-    }
-  if (v != 7 || sum != size * (size - 1) / 2 || got != prev) {
-    fprintf(stderr, "pmpi_wrap: rank %d: wrong results (%d, %d, %d)\n", rank, v, sum, got);
-    failures++;
-  }
+    CHECK(counts[k] == want[k], "the %s wrapper saw %d calls, %d expected", names[k], counts[k],
+          want[k]);
+  CHECK(v == 7 && sum == size * (size - 1) / 2 && got == prev, "wrong results (%d, %d, %d)", v, sum,
+        got);
   int total = 0;
   PMPI_Reduce(&failures, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Finalize();

@@ -9,7 +9,9 @@
  * not translate addresses of privatized buffers yet). stdout and errno keep working (libc's
  * variables stay shared; errno is kept per rank). Any number of ranks >= 2. */
 #include <errno.h>
-#include <mpi.h>
+#define MPITEST_NAME "privatize_globals"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,17 +23,7 @@ static char name[64] = "unset";
 static _Thread_local int tls_var = 5;
 static int received[4];      /* a receive buffer that is a global */
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "privatize_globals: rank %d: check failed: %s: ", rank, #cond);    \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
+static int rank, size;
 
 static void check_mine(int round)
 {
@@ -90,22 +82,5 @@ int main(int argc, char **argv)
     counter++;
   }
 
-  /* rank 0 collects the verdicts (point-to-point only) and prints one line */
-  if (rank == 0) {
-    int total = failures;
-    for (int r = 1; r < size; r++) {
-      int f;
-      MPI_Recv(&f, 1, MPI_INT, r, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      total += f;
-    }
-    if (total == 0)
-      printf("privatize_globals: OK\n");
-    else
-      printf("privatize_globals: %d checks failed\n", total);
-    MPI_Finalize();
-    return total != 0;
-  }
-  MPI_Send(&failures, 1, MPI_INT, 0, 99, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return failures != 0;
+  return mpitest_finalize();
 }

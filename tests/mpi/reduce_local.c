@@ -2,28 +2,16 @@
  * MAXLOC/MINLOC with ties (the lower index wins), a non-commutative user op (in is the left
  * operand) on a derived type (the function gets the caller's count and datatype handle),
  * MPI_Op_commutative/MPI_Op_free, and the error classes of ops applied to types outside
- * their group. Rank-local; any number of ranks. No mutable global variables: it must pass
- * without privatization, where all ranks share the program's globals. */
+ * their group. Rank-local; any number of ranks. No mutable global variables but mpitest.h's
+ * failure counter: it must pass without privatization, where all ranks share the globals. */
+#define MPITEST_NAME "reduce_local"
+#include "mpitest.h"
+
 #include <complex.h>
-#include <mpi.h>
 #include <stdio.h>
 #include <string.h>
 
-typedef struct ctx {
-  int rank, failures;
-} ctx;
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "reduce_local: rank %d: line %d: check failed: %s: ", C->rank,      \
-              __LINE__, #cond);                                                          \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      C->failures++;                                                                     \
-    }                                                                                    \
-  } while (0)
-
-static void test_arithmetic(ctx *C)
+static void test_arithmetic(void)
 {
   int a[4] = {1, 5, -3, 7}, b[4] = {2, 4, -7, 7};
   MPI_Reduce_local(a, b, 4, MPI_INT, MPI_SUM);
@@ -60,7 +48,7 @@ static void test_arithmetic(ctx *C)
   CHECK(fj == 13, "SUM INTEGER");
 }
 
-static void test_logical_bitwise(ctx *C)
+static void test_logical_bitwise(void)
 {
   int a[3] = {0, 3, 0}, b[3] = {5, 2, 0};
   MPI_Reduce_local(a, b, 3, MPI_INT, MPI_LAND);
@@ -86,7 +74,7 @@ static void test_logical_bitwise(ctx *C)
   CHECK(s == 0xf0f0, "BXOR unsigned");
 }
 
-static void test_loc(ctx *C)
+static void test_loc(void)
 {
   struct { double v; int i; } a[3] = {{1, 7}, {2, 3}, {5, 1}}, b[3] = {{1, 2}, {2, 9}, {4, 0}};
   MPI_Reduce_local(a, b, 3, MPI_DOUBLE_INT, MPI_MAXLOC);
@@ -123,7 +111,7 @@ static void minus(void *in, void *inout, int *len, MPI_Datatype *dt)
   b[5]++;
 }
 
-static void test_user_op(ctx *C)
+static void test_user_op(void)
 {
   MPI_Op op;
   MPI_Op_create(minus, 0, &op);
@@ -146,7 +134,7 @@ static void test_user_op(ctx *C)
   MPI_Type_free(&pair);
 }
 
-static void test_errors(ctx *C)
+static void test_errors(void)
 {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   int cls, rc;
@@ -175,20 +163,11 @@ static void test_errors(ctx *C)
 
 int main(int argc, char **argv)
 {
-  ctx c = {0, 0};
   MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
-  test_arithmetic(&c);
-  test_logical_bitwise(&c);
-  test_loc(&c);
-  test_user_op(&c);
-  test_errors(&c);
-  MPI_Finalize();
-  if (c.failures) {
-    fprintf(stderr, "reduce_local: rank %d: %d checks failed\n", c.rank, c.failures);
-    return 1;
-  }
-  if (c.rank == 0)
-    printf("reduce_local: OK\n");
-  return 0;
+  test_arithmetic();
+  test_logical_bitwise();
+  test_loc();
+  test_user_op();
+  test_errors();
+  return mpitest_finalize();
 }

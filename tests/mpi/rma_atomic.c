@@ -102,9 +102,5 @@ int main(int argc, char **argv)
     CHECK(tickets[k] > tickets[k - 1], "my tickets not increasing");
   free(tickets);
   MPI_Win_free(&win);
-  int ok = all_ok(failures == 0);
-  if (rank == 0 && ok)
-    printf("rma_atomic: OK\n");
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return mpitest_finalize();
 }

@@ -19,12 +19,7 @@
 
 #include <stdlib.h>
 
-#define EXPECT(call, want)                                                                 \
-  do {                                                                                     \
-    int rc_ = (call);                                                                      \
-    CHECK(class_of(rc_) == (want), "%s returned class %d, expected %s (%d)", #call,       \
-          class_of(rc_), #want, (want));                                                   \
-  } while (0)
+#define EXPECT(call, want) CHECK_CLASS(call, want, "RMA call")
 
 static void add_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
@@ -176,9 +171,5 @@ int main(int argc, char **argv)
            MPI_ERR_RMA_SHARED);
   }
 
-  int ok = all_ok(failures == 0);
-  if (rank == 0 && ok)
-    printf("rma_errors: OK\n");
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return mpitest_finalize();
 }

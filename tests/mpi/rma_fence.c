@@ -289,9 +289,5 @@ int main(int argc, char **argv)
   test_put_get(rank, size);
   test_accumulate(rank, size);
   test_attributes(rank);
-  int ok = all_ok(failures == 0);
-  if (rank == 0 && ok)
-    printf("rma_fence: OK\n");
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return mpitest_finalize();
 }

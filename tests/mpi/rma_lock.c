@@ -208,9 +208,5 @@ int main(int argc, char **argv)
   free(got);
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Win_free(&win);
-  int ok = all_ok(failures == 0);
-  if (rank == 0 && ok)
-    printf("rma_lock: OK\n");
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return mpitest_finalize();
 }

@@ -108,9 +108,5 @@ int main(int argc, char **argv)
   MPI_Group_free(&nbrs);
   MPI_Group_free(&world);
   MPI_Win_free(&win);
-  int ok = all_ok(failures == 0);
-  if (rank == 0 && ok)
-    printf("rma_pscw: OK\n");
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return mpitest_finalize();
 }

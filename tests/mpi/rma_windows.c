@@ -132,9 +132,5 @@ int main(int argc, char **argv)
   free(addrs);
   MPI_Win_free(&wd);
 
-  int ok = all_ok(failures == 0);
-  if (rank == 0 && ok)
-    printf("rma_windows: OK\n");
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return mpitest_finalize();
 }

@@ -6,7 +6,9 @@
  * exactly F). Run with --cfg=smpi/cpu-threshold:-1 --cfg=smpi/wtime:0
  * --cfg=smpi/host-speed:4Gf. */
 #include <math.h>
-#include <mpi.h>
+#define MPITEST_NAME "sample_given"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -18,8 +20,6 @@ static int close_to(double a, double b) { return fabs(a - b) <= 1e-12 * fabs(b);
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
-  int rank, bad = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 #ifdef SMPI_SAMPLE_DELAY
   double factor = argc > 1 ? atof(argv[1]) : 1.0;
   int ran = 0;
@@ -34,27 +34,14 @@ int main(int argc, char **argv)
   SMPI_SAMPLE_FLOPS(1e9) { ran++; }
   double flops = MPI_Wtime() - t0;
 
-  if (ran) {
-    fprintf(stderr, "sample_given: a DELAY/FLOPS block ran %d times\n", ran);
-    bad = 1;
-  }
+  CHECK(!ran, "a DELAY/FLOPS block ran %d times", ran);
   /* ref: 1e9 flops on this host; the delay is 0.5 x HOST_SPEED flops */
   double want = 0.5 * HOST_SPEED * ref / 1e9 * factor;
-  if (!close_to(delay, want)) {
-    fprintf(stderr, "sample_given: SMPI_SAMPLE_DELAY(0.5) took %.15g s, expected %.15g "
-            "(run with --cfg=smpi/host-speed:4Gf)\n", delay, want);
-    bad = 1;
-  }
-  if (!close_to(flops, ref * factor)) {
-    fprintf(stderr, "sample_given: SMPI_SAMPLE_FLOPS(1e9) took %.15g s, expected %.15g\n", flops,
-            ref * factor);
-    bad = 1;
-  }
+  CHECK(close_to(delay, want),
+        "SMPI_SAMPLE_DELAY(0.5) took %.15g s, expected %.15g (run with --cfg=smpi/host-speed:4Gf)",
+        delay, want);
+  CHECK(close_to(flops, ref * factor), "SMPI_SAMPLE_FLOPS(1e9) took %.15g s, expected %.15g", flops,
+        ref * factor);
 #endif
-  int any = 0;
-  MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (rank == 0 && !any)
-    printf("sample_given: OK\n");
-  MPI_Finalize();
-  return any;
+  return mpitest_finalize();
 }

@@ -2,20 +2,12 @@
  * for the skipped executions (mean mode). Run with --cfg=smpi/cpu-threshold:-1 --cfg=smpi/host-speed:1Gf
  * --cfg=smpi/wtime:0, so that the sampled blocks are the only computation simulated. Under a
  * real MPI the macros are not defined: the program then checks nothing but still passes. */
+#define MPITEST_NAME "sample_local"
+#include "mpitest.h"
+
 #include <math.h>
-#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static int failures;
-#define CHECK(cond, ...)                                  \
-  do {                                                    \
-    if (!(cond)) {                                        \
-      fprintf(stderr, "sample_local: " __VA_ARGS__);      \
-      fputc('\n', stderr);                                \
-      failures++;                                         \
-    }                                                     \
-  } while (0)
 
 #ifdef SMPI_SAMPLE_LOCAL /* helpers of the simulated checks */
 static volatile double sink;
@@ -102,10 +94,5 @@ int main(int argc, char **argv)
   SMPI_SAMPLE_LOCAL(int i = 0, i < 3, i++, 10, 0.0) { sb++; }
   CHECK(sb == 3, "a 3-iteration loop sampled 10 times ran %d iterations", sb);
 #endif
-  int bad = 0;
-  MPI_Allreduce(&failures, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0 && !bad)
-    printf("sample_local: OK\n");
-  MPI_Finalize();
-  return bad ? 1 : 0;
+  return mpitest_finalize();
 }

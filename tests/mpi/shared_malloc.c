@@ -5,7 +5,9 @@
  * SMPI_SHARED_CALL evaluates its function once for the whole job. Under a real MPI the macros
  * fall back to malloc/free/a plain call and only what MPI guarantees is checked.
  * Any number of ranks >= 2. */
-#include <mpi.h>
+#define MPITEST_NAME "shared_malloc"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,33 +23,8 @@
 
 #define MiB ((size_t)1 << 20)
 
-static int rank, size, failures;
+static int rank, size;
 static int table_calls; /* a global: each rank counts the calls it made itself */
-
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "shared_malloc: rank %d: check failed: %s: ", rank, #cond);        \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
-
-/* everybody reaches this point before anybody leaves it (point-to-point only) */
-static void sync_all(void)
-{
-  int t = 0;
-  if (rank == 0) {
-    for (int r = 1; r < size; r++)
-      MPI_Recv(&t, 1, MPI_INT, r, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    for (int r = 1; r < size; r++)
-      MPI_Send(&t, 1, MPI_INT, r, 8, MPI_COMM_WORLD);
-  } else {
-    MPI_Send(&t, 1, MPI_INT, 0, 7, MPI_COMM_WORLD);
-    MPI_Recv(&t, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  }
-}
 
 static double *make_table(int n)
 {
@@ -70,15 +47,15 @@ int main(int argc, char **argv)
   if (!big)
     MPI_Abort(MPI_COMM_WORLD, 1);
   big[255 * MiB] = 1; /* the whole range is usable */
-  sync_all();
+  mpitest_barrier();
   if (rank == 0)
     big[123] = 77;
-  sync_all();
+  mpitest_barrier();
   if (FOLDED) {
     CHECK(big[123] == 77, "rank 0's write is not visible: %d", big[123]);
     CHECK(big[MiB + 123] == 77, "the block does not repeat every MiB: %d", big[MiB + 123]);
   }
-  sync_all();
+  mpitest_barrier();
 
   /* 2. messages from and into folded memory */
   int right = (rank + 1) % size, left = (rank + size - 1) % size;
@@ -118,23 +95,7 @@ int main(int argc, char **argv)
     free(t2);
   if (!FOLDED || rank == 0)
     free(t1); /* under smpi, one table for all, freed once */
-  sync_all();
+  mpitest_barrier();
 
-  if (rank == 0) {
-    int sum = failures;
-    for (int r = 1; r < size; r++) {
-      int f;
-      MPI_Recv(&f, 1, MPI_INT, r, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      sum += f;
-    }
-    if (sum == 0)
-      printf("shared_malloc: OK\n");
-    else
-      printf("shared_malloc: %d checks failed\n", sum);
-    MPI_Finalize();
-    return sum != 0;
-  }
-  MPI_Send(&failures, 1, MPI_INT, 0, 99, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return failures != 0;
+  return mpitest_finalize();
 }

@@ -14,7 +14,9 @@
  * Nothing else in this program touches folded memory, so "no resident page" means "the copy
  * did not touch it". Under a real MPI the macros are malloc and only the private checks run.
  * Two ranks or more (pairs 0->1 only). */
-#include <mpi.h>
+#define MPITEST_NAME "shared_sends"
+#include "mpitest.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,17 +37,7 @@
 #define BIG ((size_t)4 << 20)
 #define PAGE ((size_t)4096)
 
-static int rank, failures;
-
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond)) {                                                                       \
-      fprintf(stderr, "shared_sends: rank %d: check failed: %s: ", rank, #cond);         \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-      failures++;                                                                        \
-    }                                                                                    \
-  } while (0)
+static int rank;
 
 /* pages of [p, p + len) resident in memory (p page-aligned) */
 static size_t resident(const void *p, size_t len)
@@ -172,14 +164,5 @@ int main(int argc, char **argv)
   }
   MPI_Type_free(&vec);
 
-  int sum = 0;
-  MPI_Reduce(&failures, &sum, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-  if (rank == 0) {
-    if (sum == 0)
-      printf("shared_sends: OK\n");
-    else
-      printf("shared_sends: %d checks failed\n", sum);
-  }
-  MPI_Finalize();
-  return sum != 0 && rank == 0;
+  return mpitest_finalize();
 }

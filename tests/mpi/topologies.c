@@ -234,9 +234,5 @@ int main(int argc, char **argv)
   free(gi);
   free(ge);
 
-  int ok = all_ok(failures == 0);
-  if (rank == 0 && ok)
-    printf("topologies: OK\n");
-  MPI_Finalize();
-  return ok ? 0 : 1;
+  return mpitest_finalize();
 }

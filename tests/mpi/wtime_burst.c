@@ -9,7 +9,9 @@
  * short bursts (no CPU clock read at its start: estimated from the last checkpoint), right
  * after a long one (CPU clock read at both ends), and after 20 000 short calls spanning
  * several checkpoint refreshes. */
-#include <mpi.h>
+#define MPITEST_NAME "wtime_burst"
+#include "mpitest.h"
+
 #include <stdio.h>
 #include <time.h>
 
@@ -25,7 +27,6 @@ static double cpu_now(void)
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
-  int failures = 0;
   /* nothing between two calls: no time (smpi/wtime:0) */
   double a = MPI_Wtime(), b = MPI_Wtime();
   for (int round = 0; round < 3; round++) {
@@ -42,17 +43,11 @@ int main(int argc, char **argv)
     double cpu = c1 - c0, sim = t1 - t0;
     /* the burst is measured from the end of the previous call to the start of this one, so
      * it holds the loop and a little more; the CPU clock may tick coarsely: 0.8 leaves room */
-    if (sim < 0.8 * cpu || sim > 10 * cpu + 0.05) {
-      fprintf(stderr, "wtime_burst: block %d of %.6f s of CPU measured as %.6f s\n", round,
-              cpu, sim);
-      failures++;
-    }
+    CHECK(sim >= 0.8 * cpu && sim <= 10 * cpu + 0.05,
+          "block %d of %.6f s of CPU measured as %.6f s", round, cpu, sim);
   }
 #ifdef SMPI_SAMPLE_LOCAL /* simulated: an empty window costs nothing with smpi/wtime:0 */
-  if (b - a > 1e-6) {
-    fprintf(stderr, "wtime_burst: empty window measured as %.9f s\n", b - a);
-    failures++;
-  }
+  CHECK(b - a <= 1e-6, "empty window measured as %.9f s", b - a);
   /* folded allocations are the simulator's work (an mmap each, ~5 us), not the rank's: 2 000
    * of them, each of a new size so that none reuses a kept mapping, cost no simulated time
    * (charged as bursts they would be >= 2 ms; 1 ms leaves room for one preemption) */
@@ -62,15 +57,9 @@ int main(int argc, char **argv)
     SMPI_SHARED_FREE(SMPI_SHARED_MALLOC((size_t)(k + 1) * 4096));
   }
   double f1 = MPI_Wtime();
-  if (f1 - f0 > 1e-3) {
-    fprintf(stderr, "wtime_burst: 2000 folded allocations measured as %.6f s\n", f1 - f0);
-    failures++;
-  }
+  CHECK(f1 - f0 <= 1e-3, "2000 folded allocations measured as %.6f s", f1 - f0);
 #else
   (void)a, (void)b;
 #endif
-  MPI_Finalize();
-  if (!failures)
-    printf("wtime_burst: OK\n");
-  return failures ? 1 : 0;
+  return mpitest_finalize();
 }
