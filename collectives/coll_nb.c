@@ -74,32 +74,32 @@ typedef struct nb_slot {
   int finished;     /* members whose helper is done */
 } nb_slot;
 
-static struct {
+static struct nbc_state {
   smpi_u64map started; /* (communicator collective context << 32 | k) -> nb_slot, until
                           every member has started the instance */
   uint32_t *free_ids;
   size_t nfree, capfree;
   uint32_t next_id;
   unsigned long live; /* instances in progress somewhere (statistics) */
-} NB;
+} nbc;
 
 static uint32_t id_take(void)
 {
-  if (NB.nfree)
-    return NB.free_ids[--NB.nfree];
-  if (!NB.next_id)
-    NB.next_id = NB_CTX_FIRST;
-  if (NB.next_id >= UINT32_MAX - 1u)
+  if (nbc.nfree)
+    return nbc.free_ids[--nbc.nfree];
+  if (!nbc.next_id)
+    nbc.next_id = NB_CTX_FIRST;
+  if (nbc.next_id >= UINT32_MAX - 1u)
     DIE("more than 2^29 nonblocking collectives in progress at once");
-  uint32_t id = NB.next_id;
-  NB.next_id += 2;
+  uint32_t id = nbc.next_id;
+  nbc.next_id += 2;
   return id;
 }
 
 static void id_give_back(uint32_t id)
 {
-  XGROW(NB.free_ids, NB.capfree, NB.nfree + 1);
-  NB.free_ids[NB.nfree++] = id;
+  XGROW(nbc.free_ids, nbc.capfree, nbc.nfree + 1);
+  nbc.free_ids[nbc.nfree++] = id;
 }
 
 /* How many nonblocking collectives this rank started on c before (0 the first time), kept
@@ -118,17 +118,17 @@ static uint32_t next_instance(smpi_comm *c)
 static nb_slot *slot_join(smpi_comm *c)
 {
   uint64_t key = (uint64_t)smpi_comm_coll_context(c) << 32 | next_instance(c);
-  nb_slot *s = smpi_u64map_get(&NB.started, key);
+  nb_slot *s = smpi_u64map_get(&nbc.started, key);
   if (!s) {
     s = xcalloc(1, sizeof *s);
     s->base = id_take();
     s->members = smpi_comm_size(c);
-    NB.live++;
+    nbc.live++;
     if (s->members > 1)
-      smpi_u64map_put(&NB.started, key, s);
+      smpi_u64map_put(&nbc.started, key, s);
   }
   if (++s->arrived == s->members && s->members > 1)
-    smpi_u64map_remove(&NB.started, key);
+    smpi_u64map_remove(&nbc.started, key);
   return s;
 }
 
@@ -138,7 +138,7 @@ static void slot_leave(nb_slot *s)
     return;
   ASSERT(s->arrived == s->members);
   id_give_back(s->base);
-  NB.live--;
+  nbc.live--;
   free(s);
 }
 

@@ -77,7 +77,7 @@ typedef struct evdef {
   char *fields[MAX_FIELDS];
 } evdef;
 
-static struct {
+static struct chart_state {
   const char *path;
   long lineno;
   evdef *defs; /* by numeric id */
@@ -94,7 +94,7 @@ static struct {
   arrow *arrows;
   size_t narrows, arrows_cap;
   double tmax;
-} T;
+} chart;
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void die(const char *fmt, ...)
@@ -102,8 +102,8 @@ static void die(const char *fmt, ...)
   va_list ap;
   va_start(ap, fmt);
   fprintf(stderr, "smpi-gantt: ");
-  if (T.lineno > 0)
-    fprintf(stderr, "%s:%ld: ", T.path, T.lineno);
+  if (chart.lineno > 0)
+    fprintf(stderr, "%s:%ld: ", chart.path, chart.lineno);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
   va_end(ap);
@@ -118,19 +118,19 @@ static int key_index(strmap *m, const char *key)
 
 static int state_index(const char *key)
 {
-  int k = key_index(T.state_by_key, key);
+  int k = key_index(chart.state_by_key, key);
   if (k >= 0)
     return k;
   /* a state value that was never defined: its own name */
-  XGROW(T.states, T.states_cap, T.nstates + 1);
-  T.states[T.nstates] = xstrdup(key);
-  strmap_set(T.state_by_key, key, (void *)(intptr_t)(T.nstates + 1));
-  return (int)T.nstates++;
+  XGROW(chart.states, chart.states_cap, chart.nstates + 1);
+  chart.states[chart.nstates] = xstrdup(key);
+  strmap_set(chart.state_by_key, key, (void *)(intptr_t)(chart.nstates + 1));
+  return (int)chart.nstates++;
 }
 
 static int container_index(const char *key)
 {
-  int k = key_index(T.cont_by_key, key);
+  int k = key_index(chart.cont_by_key, key);
   if (k < 0)
     die("container '%s' was never created", key);
   return k;
@@ -140,8 +140,8 @@ static void set_top(container *c, int ci, double t, int state, int op)
 {
   /* close the interval of the state on top so far */
   if (c->depth > 0 && t > c->since) {
-    XGROW(T.iv, T.iv_cap, T.niv + 1);
-    T.iv[T.niv++] = (interval){ci, c->stack[c->depth - 1], c->since, t};
+    XGROW(chart.iv, chart.iv_cap, chart.niv + 1);
+    chart.iv[chart.niv++] = (interval){ci, c->stack[c->depth - 1], c->since, t};
   }
   c->since = t;
   switch (op) {
@@ -224,8 +224,8 @@ static double time_field(const evdef *d, char **f, int n)
   double t = strtod(s, &end);
   if (end == s || *end || !isfinite(t) || t < 0)
     die("bad time '%s'", s);
-  if (t > T.tmax)
-    T.tmax = t;
+  if (t > chart.tmax)
+    chart.tmax = t;
   return t;
 }
 
@@ -250,16 +250,16 @@ static void read_trace(const char *path)
     fprintf(stderr, "smpi-gantt: cannot open %s: %s\n", path, strerror(errno));
     exit(1);
   }
-  T.path = path;
-  T.cont_by_key = strmap_new();
-  T.state_by_key = strmap_new();
-  T.open_links = strmap_new();
+  chart.path = path;
+  chart.cont_by_key = strmap_new();
+  chart.state_by_key = strmap_new();
+  chart.open_links = strmap_new();
   char *line = NULL;
   size_t cap = 0;
   evdef *cur = NULL; /* inside %EventDef ... %EndEventDef */
   size_t defs_cap = 0;
   while (getline(&line, &cap, in) > 0) {
-    T.lineno++;
+    chart.lineno++;
     char *f[MAX_FIELDS + 8];
     if (line[0] == '%') {
       int n = split(line + 1, f, MAX_FIELDS + 8);
@@ -268,12 +268,12 @@ static void read_trace(const char *path)
         long id = strtol(f[2], &end, 10);
         if (*end || id < 0 || id > 100000)
           die("bad event id '%s'", f[2]);
-        if ((size_t)id >= T.ndefs) {
-          XGROW(T.defs, defs_cap, (size_t)id + 1);
-          memset(T.defs + T.ndefs, 0, ((size_t)id + 1 - T.ndefs) * sizeof *T.defs);
-          T.ndefs = (size_t)id + 1;
+        if ((size_t)id >= chart.ndefs) {
+          XGROW(chart.defs, defs_cap, (size_t)id + 1);
+          memset(chart.defs + chart.ndefs, 0, ((size_t)id + 1 - chart.ndefs) * sizeof *chart.defs);
+          chart.ndefs = (size_t)id + 1;
         }
-        cur = &T.defs[id];
+        cur = &chart.defs[id];
         cur->kind = kind_of(f[1]);
       } else if (n >= 1 && !strcmp(f[0], "EndEventDef")) {
         cur = NULL;
@@ -291,9 +291,9 @@ static void read_trace(const char *path)
       continue;
     char *end;
     long id = strtol(f[0], &end, 10);
-    if (*end || id < 0 || (size_t)id >= T.ndefs)
+    if (*end || id < 0 || (size_t)id >= chart.ndefs)
       die("event '%s' is not defined in the header (is this a Paje trace?)", f[0]);
-    const evdef *d = &T.defs[id];
+    const evdef *d = &chart.defs[id];
     char **a = f + 1;
     int na = n - 1;
     switch (d->kind) {
@@ -302,20 +302,20 @@ static void read_trace(const char *path)
     case EV_CREATE_CONTAINER: {
       const char *alias = field(d, a, na, "Alias", false), *name = field(d, a, na, "Name", true);
       time_field(d, a, na);
-      XGROW(T.conts, T.conts_cap, T.nconts + 1);
-      container *c = &T.conts[T.nconts];
-      *c = (container){.name = xstrdup(name), .number = rank_number(name), .order = T.nconts, .row = -1};
-      strmap_set(T.cont_by_key, name, (void *)(intptr_t)(T.nconts + 1));
+      XGROW(chart.conts, chart.conts_cap, chart.nconts + 1);
+      container *c = &chart.conts[chart.nconts];
+      *c = (container){.name = xstrdup(name), .number = rank_number(name), .order = chart.nconts, .row = -1};
+      strmap_set(chart.cont_by_key, name, (void *)(intptr_t)(chart.nconts + 1));
       if (alias)
-        strmap_set(T.cont_by_key, alias, (void *)(intptr_t)(T.nconts + 1));
-      T.nconts++;
+        strmap_set(chart.cont_by_key, alias, (void *)(intptr_t)(chart.nconts + 1));
+      chart.nconts++;
       break;
     }
     case EV_DEFINE_VALUE: {
       const char *alias = field(d, a, na, "Alias", false), *name = field(d, a, na, "Name", true);
       int k = state_index(name);
       if (alias)
-        strmap_set(T.state_by_key, alias, (void *)(intptr_t)(k + 1));
+        strmap_set(chart.state_by_key, alias, (void *)(intptr_t)(k + 1));
       break;
     }
     case EV_SET_STATE:
@@ -328,7 +328,7 @@ static void read_trace(const char *path)
       if (d->kind == EV_SET_STATE || d->kind == EV_PUSH_STATE)
         st = state_index(field(d, a, na, "Value", true));
       char op = d->kind == EV_SET_STATE ? 's' : d->kind == EV_PUSH_STATE ? 'p' : d->kind == EV_POP_STATE ? 'o' : 'r';
-      set_top(&T.conts[ci], ci, t, st, op);
+      set_top(&chart.conts[ci], ci, t, st, op);
       break;
     }
     case EV_START_LINK:
@@ -338,16 +338,16 @@ static void read_trace(const char *path)
       const char *who = field(d, a, na, d->kind == EV_START_LINK ? "StartContainer" : "EndContainer", true);
       int ci = container_index(who);
       link_end *other;
-      if (strmap_remove(T.open_links, key, (void **)&other)) {
-        XGROW(T.arrows, T.arrows_cap, T.narrows + 1);
+      if (strmap_remove(chart.open_links, key, (void **)&other)) {
+        XGROW(chart.arrows, chart.arrows_cap, chart.narrows + 1);
         /* either end may come first in the file */
-        T.arrows[T.narrows++] = d->kind == EV_END_LINK ? (arrow){other->cont, ci, other->t, t}
+        chart.arrows[chart.narrows++] = d->kind == EV_END_LINK ? (arrow){other->cont, ci, other->t, t}
                                                        : (arrow){ci, other->cont, t, other->t};
         free(other);
       } else {
         link_end *e = xmalloc(sizeof *e);
         *e = (link_end){ci, t};
-        strmap_set(T.open_links, key, e);
+        strmap_set(chart.open_links, key, e);
       }
       break;
     }
@@ -355,11 +355,11 @@ static void read_trace(const char *path)
   }
   free(line);
   fclose(in);
-  T.lineno = 0;
+  chart.lineno = 0;
   /* states still open at the end last until the end of the trace */
-  for (size_t i = 0; i < T.nconts; i++)
-    while (T.conts[i].depth > 0)
-      set_top(&T.conts[i], (int)i, T.tmax, -1, 'o');
+  for (size_t i = 0; i < chart.nconts; i++)
+    while (chart.conts[i].depth > 0)
+      set_top(&chart.conts[i], (int)i, chart.tmax, -1, 'o');
 }
 
 /* ---- layout ---- */
@@ -377,8 +377,8 @@ static int cmp_rows(const void *a, const void *b)
 static int cmp_iv(const void *a, const void *b)
 {
   const interval *x = a, *y = b;
-  if (T.conts[x->cont].row != T.conts[y->cont].row)
-    return T.conts[x->cont].row < T.conts[y->cont].row ? -1 : 1;
+  if (chart.conts[x->cont].row != chart.conts[y->cont].row)
+    return chart.conts[x->cont].row < chart.conts[y->cont].row ? -1 : 1;
   return x->t0 < y->t0 ? -1 : x->t0 > y->t0;
 }
 
@@ -480,11 +480,11 @@ int main(int argc, char **argv)
   read_trace(paths[0]);
 
   /* rows: containers with states, ranks in order */
-  container **rows = xmalloc((T.nconts ? T.nconts : 1) * sizeof *rows);
+  container **rows = xmalloc((chart.nconts ? chart.nconts : 1) * sizeof *rows);
   size_t nr = 0;
-  for (size_t i = 0; i < T.nconts; i++)
-    if (T.conts[i].has_state)
-      rows[nr++] = &T.conts[i];
+  for (size_t i = 0; i < chart.nconts; i++)
+    if (chart.conts[i].has_state)
+      rows[nr++] = &chart.conts[i];
   if (nr == 0) {
     fprintf(stderr, "smpi-gantt: %s has no state to draw (was it traced with -trace?)\n", paths[0]);
     return 1;
@@ -493,19 +493,19 @@ int main(int argc, char **argv)
   for (size_t r = 0; r < nr; r++)
     rows[r]->row = (int)r;
   if (to < 0)
-    to = T.tmax;
+    to = chart.tmax;
   if (to <= from) {
-    fprintf(stderr, "smpi-gantt: empty time window [%g, %g] s (the trace ends at %g s)\n", from, to, T.tmax);
+    fprintf(stderr, "smpi-gantt: empty time window [%g, %g] s (the trace ends at %g s)\n", from, to, chart.tmax);
     return 1;
   }
 
   /* states by total time in the window; computation keeps its own colour */
-  size_t ns = T.nstates;
+  size_t ns = chart.nstates;
   double *total = xcalloc(ns + 1, sizeof *total);
-  for (size_t k = 0; k < T.niv; k++) {
-    const interval *v = &T.iv[k];
+  for (size_t k = 0; k < chart.niv; k++) {
+    const interval *v = &chart.iv[k];
     double a = fmax(v->t0, from), b = fmin(v->t1, to);
-    if (b > a && T.conts[v->cont].row >= 0)
+    if (b > a && chart.conts[v->cont].row >= 0)
       total[v->state] += b - a;
   }
   size_t *order = xmalloc((ns + 1) * sizeof *order);
@@ -523,7 +523,7 @@ int main(int argc, char **argv)
   size_t pal = 0;
   for (size_t i = 0; i < nused; i++) {
     size_t s = order[i];
-    color[s] = is_computation(T.states[s]) ? computation_color : pal < NPAL ? palette[pal++] : other_color;
+    color[s] = is_computation(chart.states[s]) ? computation_color : pal < NPAL ? palette[pal++] : other_color;
   }
 
   /* geometry */
@@ -555,7 +555,7 @@ int main(int argc, char **argv)
 
   /* one background band per row, then the dominant state of each pixel column */
   double gap = ah / (double)nrows >= 6 ? 0.12 * (double)per : 0; /* white gap between tall rows */
-  qsort(T.iv, T.niv, sizeof *T.iv, cmp_iv);
+  qsort(chart.iv, chart.niv, sizeof *chart.iv, cmp_iv);
   double colw = (to - from) / (double)cols;
   double *acc = xcalloc(cols * (ns + 1), sizeof *acc); /* time per column per state (ns = none) */
   size_t k = 0;
@@ -567,9 +567,9 @@ int main(int argc, char **argv)
     for (size_t r = row * per; r < r_end; r++)
       for (size_t c = 0; c < cols; c++)
         acc[c * (ns + 1) + ns] += colw; /* all "outside" until states say otherwise */
-    for (; k < T.niv && (size_t)T.conts[T.iv[k].cont].row < r_end; k++) {
-      const interval *v = &T.iv[k];
-      if (T.conts[v->cont].row < 0)
+    for (; k < chart.niv && (size_t)chart.conts[chart.iv[k].cont].row < r_end; k++) {
+      const interval *v = &chart.iv[k];
+      if (chart.conts[v->cont].row < 0)
         continue;
       double a = fmax(v->t0, from), b = fmin(v->t1, to);
       if (b <= a)
@@ -607,9 +607,9 @@ int main(int argc, char **argv)
   }
 
   if (arrows) {
-    for (size_t a = 0; a < T.narrows; a++) {
-      const arrow *w = &T.arrows[a];
-      int r0 = T.conts[w->from].row, r1 = T.conts[w->to].row;
+    for (size_t a = 0; a < chart.narrows; a++) {
+      const arrow *w = &chart.arrows[a];
+      int r0 = chart.conts[w->from].row, r1 = chart.conts[w->to].row;
       if (r0 < 0 || r1 < 0 || w->t1 < from || w->t0 > to)
         continue;
       double y0 = -((double)((size_t)r0 / per) + 0.5) * (double)per;
@@ -628,7 +628,7 @@ int main(int argc, char **argv)
     size_t s = order[i];
     char leg[160];
     if (shown < NPAL + 1) {
-      snprintf(leg, sizeof leg, "%.40s (%.1f %%)", T.states[s], sum > 0 ? 100 * total[s] / sum : 0);
+      snprintf(leg, sizeof leg, "%.40s (%.1f %%)", chart.states[s], sum > 0 ? 100 * total[s] / sum : 0);
       plot_swatch(p, color[s], leg);
       shown++;
     } else {
@@ -650,7 +650,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "smpi-gantt: %s\n", err);
   else
     printf("smpi-gantt: %s: %zu ranks in %zu rows, %zu states, %zu messages, %g..%g s -> %s\n",
-           base, nr, nrows, nused, T.narrows, from, to, paths[1]);
+           base, nr, nrows, nused, chart.narrows, from, to, paths[1]);
   plot_free(p);
   free(acc);
   free(color);

@@ -83,7 +83,7 @@ typedef struct sample_profile {
 
 #define PROFILE_BUCKETS 1024
 
-static struct {
+static struct sampling_state {
   bool ready;
   bool replay;
   uint64_t seed;
@@ -96,7 +96,7 @@ static struct {
   size_t nsites, capsites;
   sample_rank *ranks;
   int nranks;
-} S;
+} sampling;
 
 static const cfg_key sample_keys[] = {
     CFG_KEY_STRING("smpi/sample-mode", "mean", "mean|replay",
@@ -120,15 +120,15 @@ static sample_rank *rank_state(void)
   smpi_rank *me = smpi_self();
   if (!me)
     return NULL;
-  if (!S.ranks) {
-    S.nranks = smpi_w.np;
-    S.ranks = xcalloc((size_t)S.nranks, sizeof *S.ranks);
+  if (!sampling.ranks) {
+    sampling.nranks = smpi_w.np;
+    sampling.ranks = xcalloc((size_t)sampling.nranks, sizeof *sampling.ranks);
   }
-  ASSERT(me->rank >= 0 && me->rank < S.nranks);
-  sample_rank *r = &S.ranks[me->rank];
+  ASSERT(me->rank >= 0 && me->rank < sampling.nranks);
+  sample_rank *r = &sampling.ranks[me->rank];
   if (!r->seeded) {
     /* each rank its own stream: draws do not depend on how ranks interleave */
-    uint64_t x = S.seed ^ (0xd1b54a32d192ed03ULL * ((uint64_t)me->rank + 1));
+    uint64_t x = sampling.seed ^ (0xd1b54a32d192ed03ULL * ((uint64_t)me->rank + 1));
     rng_seed(&r->rng, x);
     r->seeded = true;
   }
@@ -145,15 +145,15 @@ static size_t uniform_index(sample_rank *r, size_t n)
 
 double smpi_sample_noise_factor(void)
 {
-  if (!S.ready || S.noise == NOISE_NONE)
+  if (!sampling.ready || sampling.noise == NOISE_NONE)
     return 1.0;
   sample_rank *r = rank_state();
   if (!r)
     return 1.0;
-  if (S.noise == NOISE_UNIFORM)
-    return S.noise_a + (S.noise_b - S.noise_a) * uniform01(r);
+  if (sampling.noise == NOISE_UNIFORM)
+    return sampling.noise_a + (sampling.noise_b - sampling.noise_a) * uniform01(r);
   /* Box-Muller; the factor cannot go below 0 (a computation takes no negative time) */
-  double f = 1.0 + S.noise_a * rng_normal(&r->rng);
+  double f = 1.0 + sampling.noise_a * rng_normal(&r->rng);
   return f > 0 ? f : 0;
 }
 
@@ -169,7 +169,7 @@ static uint64_t hash_str(const char *s, long rank)
 
 static sample_profile *profile_find(const char *key, long rank)
 {
-  for (sample_profile *p = S.profiles[hash_str(key, rank) % PROFILE_BUCKETS]; p; p = p->next)
+  for (sample_profile *p = sampling.profiles[hash_str(key, rank) % PROFILE_BUCKETS]; p; p = p->next)
     if (p->rank == rank && !strcmp(p->key, key))
       return p;
   return NULL;
@@ -179,25 +179,25 @@ static int parse_noise(const char *spec, char *err, size_t errlen)
 {
   char *end;
   if (!strcmp(spec, "none") || !*spec) {
-    S.noise = NOISE_NONE;
+    sampling.noise = NOISE_NONE;
     return 0;
   }
   if (!strncmp(spec, "normal:", 7)) {
     errno = 0;
-    S.noise_a = strtod(spec + 7, &end);
-    if (end != spec + 7 && !*end && !errno && S.noise_a >= 0 && isfinite(S.noise_a)) {
-      S.noise = NOISE_NORMAL;
+    sampling.noise_a = strtod(spec + 7, &end);
+    if (end != spec + 7 && !*end && !errno && sampling.noise_a >= 0 && isfinite(sampling.noise_a)) {
+      sampling.noise = NOISE_NORMAL;
       return 0;
     }
   } else if (!strncmp(spec, "uniform:", 8)) {
     errno = 0;
-    S.noise_a = strtod(spec + 8, &end);
+    sampling.noise_a = strtod(spec + 8, &end);
     if (end != spec + 8 && *end == ':') {
       const char *b = end + 1;
-      S.noise_b = strtod(b, &end);
-      if (end != b && !*end && !errno && S.noise_a >= 0 && S.noise_b >= S.noise_a &&
-          isfinite(S.noise_b)) {
-        S.noise = NOISE_UNIFORM;
+      sampling.noise_b = strtod(b, &end);
+      if (end != b && !*end && !errno && sampling.noise_a >= 0 && sampling.noise_b >= sampling.noise_a &&
+          isfinite(sampling.noise_b)) {
+        sampling.noise = NOISE_UNIFORM;
         return 0;
       }
     }
@@ -263,8 +263,8 @@ static int load_file(const char *path, char *err, size_t errlen)
     }
     p->n = (size_t)count;
     uint64_t b = hash_str(p->key, rank) % PROFILE_BUCKETS;
-    p->next = S.profiles[b];
-    S.profiles[b] = p;
+    p->next = sampling.profiles[b];
+    sampling.profiles[b] = p;
   }
   free(line);
   fclose(f);
@@ -273,25 +273,25 @@ static int load_file(const char *path, char *err, size_t errlen)
 
 int smpi_sample_init(char *err, size_t errlen)
 {
-  if (S.ready)
+  if (sampling.ready)
     return 0;
   smpi_sample_declare_config();
-  S.replay = !strcmp(cfg_get_string("smpi/sample-mode"), "replay");
-  S.seed = (uint64_t)cfg_get_int("smpi/seed");
+  sampling.replay = !strcmp(cfg_get_string("smpi/sample-mode"), "replay");
+  sampling.seed = (uint64_t)cfg_get_int("smpi/seed");
   if (parse_noise(cfg_get_string("smpi/compute-noise"), err, errlen) != 0)
     return -1;
   const char *file = cfg_get_string("smpi/sample-file");
-  S.file = *file ? xstrdup(file) : NULL;
-  if (S.file && load_file(S.file, err, errlen) != 0)
+  sampling.file = *file ? xstrdup(file) : NULL;
+  if (sampling.file && load_file(sampling.file, err, errlen) != 0)
     return -1;
-  S.ready = true;
+  sampling.ready = true;
   return 0;
 }
 
 static void ensure_ready(void)
 {
   char err[1024];
-  if (!S.ready && smpi_sample_init(err, sizeof err) != 0) {
+  if (!sampling.ready && smpi_sample_init(err, sizeof err) != 0) {
     fprintf(stderr, "smpi: %s\n", err);
     smpi_abort_job(1);
   }
@@ -299,12 +299,12 @@ static void ensure_ready(void)
 
 static void save_profile(const sample_site *site, long rank, const sample_stats *st)
 {
-  if (!S.file)
+  if (!sampling.file)
     return;
-  FILE *f = fopen(S.file, "a");
+  FILE *f = fopen(sampling.file, "a");
   if (!f) {
     LOG_WARN("cannot append sample %s to %s: %s (check the directory exists and is writable)",
-             site->key, S.file, strerror(errno));
+             site->key, sampling.file, strerror(errno));
     return;
   }
   if (ftell(f) == 0)
@@ -338,27 +338,27 @@ static void stats_from_profile(sample_stats *st, const sample_profile *p)
 
 static sample_site *site_get(const char *key, bool global, long limit, double threshold)
 {
-  if (S.capsites) {
-    for (size_t i = ptr_slot(key, S.capsites);; i = (i + 1) & (S.capsites - 1)) {
-      if (!S.sites[i])
+  if (sampling.capsites) {
+    for (size_t i = ptr_slot(key, sampling.capsites);; i = (i + 1) & (sampling.capsites - 1)) {
+      if (!sampling.sites[i])
         break;
-      if (S.sites[i]->key == key)
-        return S.sites[i];
+      if (sampling.sites[i]->key == key)
+        return sampling.sites[i];
     }
   }
-  if (2 * (S.nsites + 1) > S.capsites) {
-    size_t cap = S.capsites ? 2 * S.capsites : 64;
+  if (2 * (sampling.nsites + 1) > sampling.capsites) {
+    size_t cap = sampling.capsites ? 2 * sampling.capsites : 64;
     sample_site **t = xcalloc(cap, sizeof *t);
-    for (size_t i = 0; i < S.capsites; i++)
-      if (S.sites[i]) {
-        size_t j = ptr_slot(S.sites[i]->key, cap);
+    for (size_t i = 0; i < sampling.capsites; i++)
+      if (sampling.sites[i]) {
+        size_t j = ptr_slot(sampling.sites[i]->key, cap);
         while (t[j])
           j = (j + 1) & (cap - 1);
-        t[j] = S.sites[i];
+        t[j] = sampling.sites[i];
       }
-    free(S.sites);
-    S.sites = t;
-    S.capsites = cap;
+    free(sampling.sites);
+    sampling.sites = t;
+    sampling.capsites = cap;
   }
   sample_site *s = xcalloc(1, sizeof *s);
   s->key = key;
@@ -374,11 +374,11 @@ static sample_site *site_get(const char *key, bool global, long limit, double th
   } else {
     s->ranks = xcalloc((size_t)(smpi_w.np > 0 ? smpi_w.np : 1), sizeof *s->ranks);
   }
-  size_t j = ptr_slot(key, S.capsites);
-  while (S.sites[j])
-    j = (j + 1) & (S.capsites - 1);
-  S.sites[j] = s;
-  S.nsites++;
+  size_t j = ptr_slot(key, sampling.capsites);
+  while (sampling.sites[j])
+    j = (j + 1) & (sampling.capsites - 1);
+  sampling.sites[j] = s;
+  sampling.nsites++;
   return s;
 }
 
@@ -443,7 +443,7 @@ static double estimate(sample_rank *r, const sample_stats *st)
 {
   if (st->n == 0)
     return 0;
-  if (S.replay && r)
+  if (sampling.replay && r)
     return st->v[uniform_index(r, st->n)];
   return st->sum / (double)st->n;
 }
@@ -590,7 +590,7 @@ SMPI_PUBLIC int smpi_sample_loop_cond(smpi_sample_state *st, int cond)
   if (left < 1)
     left = 1;
   double cost = 0;
-  if (S.replay) {
+  if (sampling.replay) {
     /* one draw per iteration, up to a bound: a billion skipped iterations must stay cheap */
     long draws = left < 4096 ? left : 4096;
     for (long i = 0; i < draws; i++)

@@ -47,7 +47,7 @@ const void **smpi_check_sites;
 const char **smpi_check_calls;
 bool smpi_check_buffers;
 
-static struct {
+static struct check_state {
   bool config_read;
   bool coll_on;
   smpi_u64map comms;  /* (coll context, world rank of local rank 0) -> comm_chk */
@@ -55,7 +55,7 @@ static struct {
   struct a2l *a2l;    /* addr2line coprocesses, one per object file */
   size_t n_a2l, cap_a2l;
   bool a2l_missing;   /* addr2line could not be started: no more tries */
-} C;
+} checker;
 
 static const cfg_key check_keys[] = {
     CFG_KEY_BOOL("smpi/check-collectives", true,
@@ -72,11 +72,11 @@ void smpi_check_declare_config(void) { cfg_declare_keys(check_keys, CFG_NKEYS(ch
 
 static void read_config(void)
 {
-  if (C.config_read)
+  if (checker.config_read)
     return;
-  C.config_read = true;
+  checker.config_read = true;
   smpi_check_declare_config();
-  C.coll_on = cfg_get_bool("smpi/check-collectives");
+  checker.coll_on = cfg_get_bool("smpi/check-collectives");
   smpi_check_buffers = cfg_get_bool("smpi/check-buffers");
 }
 
@@ -96,7 +96,7 @@ const void *smpi_check_site_of(int world_rank)
 bool smpi_check_collectives_enabled(void)
 {
   read_config();
-  return C.coll_on;
+  return checker.coll_on;
 }
 
 /* ---- call sites -> "file:line" ---- */
@@ -143,14 +143,14 @@ static bool find_object(const void *addr, struct find_obj *f)
 
 static struct a2l *a2l_for(const char *path)
 {
-  for (size_t i = 0; i < C.n_a2l; i++)
-    if (!strcmp(C.a2l[i].path, path))
-      return C.a2l[i].pid > 0 ? &C.a2l[i] : NULL;
-  XGROW(C.a2l, C.cap_a2l, C.n_a2l + 1);
-  struct a2l *a = &C.a2l[C.n_a2l++];
+  for (size_t i = 0; i < checker.n_a2l; i++)
+    if (!strcmp(checker.a2l[i].path, path))
+      return checker.a2l[i].pid > 0 ? &checker.a2l[i] : NULL;
+  XGROW(checker.a2l, checker.cap_a2l, checker.n_a2l + 1);
+  struct a2l *a = &checker.a2l[checker.n_a2l++];
   memset(a, 0, sizeof *a);
   a->path = xstrdup(path);
-  if (C.a2l_missing)
+  if (checker.a2l_missing)
     return NULL;
   int in[2], out[2];
   if (pipe2(in, O_CLOEXEC) != 0)
@@ -174,7 +174,7 @@ static struct a2l *a2l_for(const char *path)
   if (rc != 0) {
     close(in[1]);
     close(out[0]);
-    C.a2l_missing = true;
+    checker.a2l_missing = true;
     fprintf(stderr, "smpi: cannot run addr2line (%s): reports show no source lines; install "
                     "binutils to get them\n", strerror(rc));
     return NULL;
@@ -213,7 +213,7 @@ const char *smpi_check_where(const void *site)
 {
   if (!site)
     return "";
-  char *s = smpi_u64map_get(&C.where, (uintptr_t)site);
+  char *s = smpi_u64map_get(&checker.where, (uintptr_t)site);
   if (s)
     return s;
   s = "";
@@ -247,7 +247,7 @@ const char *smpi_check_where(const void *site)
       free(real);
     }
   }
-  smpi_u64map_put(&C.where, (uintptr_t)site, s);
+  smpi_u64map_put(&checker.where, (uintptr_t)site, s);
   return s;
 }
 
@@ -341,19 +341,19 @@ static void rank_label(smpi_comm *c, int r, char *buf, size_t len)
 void smpi_check_collective(smpi_comm *c, const smpi_check_coll *k)
 {
   read_config();
-  if (!C.coll_on || smpi_comm_is_inter(c))
+  if (!checker.coll_on || smpi_comm_is_inter(c))
     return;
   int size = smpi_comm_size(c);
   if (size < 2)
     return;
   uint64_t key = ((uint64_t)smpi_comm_coll_context(c) << 32) |
                  (uint32_t)smpi_comm_local_world_rank(c, 0);
-  comm_chk *cc = smpi_u64map_get(&C.comms, key);
+  comm_chk *cc = smpi_u64map_get(&checker.comms, key);
   if (!cc) {
     cc = xcalloc(1, sizeof *cc);
     smpi_u64map_init(&cc->seq);
     smpi_u64map_init(&cc->recs);
-    smpi_u64map_put(&C.comms, key, cc);
+    smpi_u64map_put(&checker.comms, key, cc);
   }
   int me = smpi_comm_rank(c);
   uint64_t step = (uint64_t)(uintptr_t)smpi_u64map_get(&cc->seq, (uint64_t)me);
@@ -477,9 +477,9 @@ static void describe_wait(const smpi_req *r, char *buf, size_t len)
 
 static p2p_waiter *waiter_of(int w)
 {
-  if (w >= P2P.nranks || !P2P.ranks[w])
+  if (w >= p2p.nranks || !p2p.ranks[w])
     return NULL;
-  return P2P.ranks[w]->waiting;
+  return p2p.ranks[w]->waiting;
 }
 
 /* the first pending request of w's wait that targets rank t (any target if t < -1) */
@@ -497,10 +497,10 @@ static const smpi_req *pending_to(const p2p_waiter *w, int t)
  * often a tag (or communicator) mistake. Looks at the first 1000 such messages at most. */
 static void hint_unreceived(int w, const smpi_req *r)
 {
-  if (w >= P2P.nranks || !P2P.ranks[w])
+  if (w >= p2p.nranks || !p2p.ranks[w])
     return;
   int n = 0;
-  list_foreach(it, &P2P.ranks[w]->inbox)
+  list_foreach(it, &p2p.ranks[w]->inbox)
   {
     const p2p_msg *m = list_entry(it, p2p_msg, ilink);
     if (++n > 1000)

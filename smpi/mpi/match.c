@@ -56,7 +56,7 @@ typedef struct mq_count {
   mq_node *keep, *keep_any;
 } mq_count;
 
-static struct {
+static struct match_state {
   mq_slot *slots; /* open addressing, linear probing */
   size_t cap;     /* power of two, or 0 */
   size_t count;
@@ -64,20 +64,20 @@ static struct {
   size_t free_count;
   mq_count *per_rank;
   size_t nper_rank;
-} T;
+} matching;
 
 static mq_count *count_of(int dst)
 {
   ASSERT(dst >= 0);
-  if ((size_t)dst >= T.nper_rank) {
-    size_t n = T.nper_rank ? T.nper_rank : 64;
+  if ((size_t)dst >= matching.nper_rank) {
+    size_t n = matching.nper_rank ? matching.nper_rank : 64;
     while (n <= (size_t)dst)
       n *= 2;
-    T.per_rank = xrealloc(T.per_rank, n * sizeof *T.per_rank);
-    memset(T.per_rank + T.nper_rank, 0, (n - T.nper_rank) * sizeof *T.per_rank);
-    T.nper_rank = n;
+    matching.per_rank = xrealloc(matching.per_rank, n * sizeof *matching.per_rank);
+    memset(matching.per_rank + matching.nper_rank, 0, (n - matching.nper_rank) * sizeof *matching.per_rank);
+    matching.nper_rank = n;
   }
-  return &T.per_rank[dst];
+  return &matching.per_rank[dst];
 }
 
 static uint64_t key_hash(uint32_t ctx, int32_t dst, int32_t src)
@@ -95,34 +95,34 @@ static uint64_t key_hash(uint32_t ctx, int32_t dst, int32_t src)
 
 static mq_node *lookup(uint32_t ctx, int dst, int src)
 {
-  if (!T.cap)
+  if (!matching.cap)
     return NULL;
-  size_t mask = T.cap - 1;
+  size_t mask = matching.cap - 1;
   uint64_t h = key_hash(ctx, dst, src);
   for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
-    mq_node *n = T.slots[i].n;
+    mq_node *n = matching.slots[i].n;
     if (!n)
       return NULL;
-    if (T.slots[i].h == h && n->ctx == ctx && n->dst == dst && n->src == src)
+    if (matching.slots[i].h == h && n->ctx == ctx && n->dst == dst && n->src == src)
       return n;
   }
 }
 
 static void place(mq_slot e)
 {
-  size_t mask = T.cap - 1;
+  size_t mask = matching.cap - 1;
   size_t i = (size_t)e.h & mask;
-  while (T.slots[i].n)
+  while (matching.slots[i].n)
     i = (i + 1) & mask;
-  T.slots[i] = e;
+  matching.slots[i] = e;
 }
 
 static void grow(void)
 {
-  mq_slot *old = T.slots;
-  size_t oldcap = T.cap;
-  T.cap = oldcap ? oldcap * 2 : 64;
-  T.slots = xcalloc(T.cap, sizeof *T.slots);
+  mq_slot *old = matching.slots;
+  size_t oldcap = matching.cap;
+  matching.cap = oldcap ? oldcap * 2 : 64;
+  matching.slots = xcalloc(matching.cap, sizeof *matching.slots);
   for (size_t i = 0; i < oldcap; i++)
     if (old[i].n)
       place(old[i]);
@@ -133,12 +133,12 @@ static void grow(void)
 static mq_node *create(uint32_t ctx, int dst, int src)
 {
   mq_node *n;
-  if ((T.count + 1) * 4 > T.cap * 3)
+  if ((matching.count + 1) * 4 > matching.cap * 3)
     grow();
-  if (T.free_nodes) {
-    n = T.free_nodes;
-    T.free_nodes = n->next_free;
-    T.free_count--;
+  if (matching.free_nodes) {
+    n = matching.free_nodes;
+    matching.free_nodes = n->next_free;
+    matching.free_count--;
   } else {
     n = xmalloc(sizeof *n);
   }
@@ -149,7 +149,7 @@ static mq_node *create(uint32_t ctx, int dst, int src)
   list_init(&n->unexpected);
   n->next_free = NULL;
   place((mq_slot){key_hash(ctx, dst, src), n});
-  T.count++;
+  matching.count++;
   return n;
 }
 
@@ -171,26 +171,26 @@ static mq_node *get_or_create(const mq_count *cnt, uint32_t ctx, int dst, int sr
 /* Removes n from the table (backward-shift deletion keeps probe chains intact). */
 static void drop(mq_node *n)
 {
-  size_t mask = T.cap - 1;
+  size_t mask = matching.cap - 1;
   size_t i = (size_t)key_hash(n->ctx, n->dst, n->src) & mask;
-  while (T.slots[i].n != n)
+  while (matching.slots[i].n != n)
     i = (i + 1) & mask;
-  T.slots[i] = (mq_slot){0, NULL};
-  for (size_t j = (i + 1) & mask; T.slots[j].n; j = (j + 1) & mask) {
-    size_t h = (size_t)T.slots[j].h & mask;
+  matching.slots[i] = (mq_slot){0, NULL};
+  for (size_t j = (i + 1) & mask; matching.slots[j].n; j = (j + 1) & mask) {
+    size_t h = (size_t)matching.slots[j].h & mask;
     /* move slots[j] into the hole at i unless its home lies in (i, j] (cyclically) */
     bool in_range = i <= j ? (h > i && h <= j) : (h > i || h <= j);
     if (!in_range) {
-      T.slots[i] = T.slots[j];
-      T.slots[j] = (mq_slot){0, NULL};
+      matching.slots[i] = matching.slots[j];
+      matching.slots[j] = (mq_slot){0, NULL};
       i = j;
     }
   }
-  T.count--;
-  if (T.free_count < P2P_FREE_LIST_MAX) {
-    n->next_free = T.free_nodes;
-    T.free_nodes = n;
-    T.free_count++;
+  matching.count--;
+  if (matching.free_count < P2P_FREE_LIST_MAX) {
+    n->next_free = matching.free_nodes;
+    matching.free_nodes = n;
+    matching.free_count++;
   } else {
     free(n);
   }
@@ -347,9 +347,9 @@ void mq_remove_recv(smpi_req *r)
 /* nodes with something pending: the kept empty ones do not count */
 size_t mq_node_count(void)
 {
-  size_t n = T.count;
-  for (size_t i = 0; i < T.nper_rank; i++) {
-    const mq_count *c = &T.per_rank[i];
+  size_t n = matching.count;
+  for (size_t i = 0; i < matching.nper_rank; i++) {
+    const mq_count *c = &matching.per_rank[i];
     n -= (c->keep && node_empty(c->keep)) + (c->keep_any && node_empty(c->keep_any));
   }
   return n;
@@ -357,14 +357,14 @@ size_t mq_node_count(void)
 
 void mq_reset(void)
 {
-  for (size_t i = 0; i < T.cap; i++)
-    free(T.slots[i].n);
-  free(T.slots);
-  while (T.free_nodes) {
-    mq_node *n = T.free_nodes;
-    T.free_nodes = n->next_free;
+  for (size_t i = 0; i < matching.cap; i++)
+    free(matching.slots[i].n);
+  free(matching.slots);
+  while (matching.free_nodes) {
+    mq_node *n = matching.free_nodes;
+    matching.free_nodes = n->next_free;
     free(n);
   }
-  free(T.per_rank);
-  memset(&T, 0, sizeof T);
+  free(matching.per_rank);
+  memset(&matching, 0, sizeof matching);
 }

@@ -669,7 +669,7 @@ static p2p_msg *probe_loop(smpi_comm *c, int src, int tag, const char *call)
   while (!(m = iprobe_once(c, src, tag))) {
     /* alone, nobody can ever send: block, so that the engine reports the deadlock instead
      * of the loop spinning forever (other livelocks of this loop are SimGrid's too) */
-    if (P2P.iprobe_cost > 0 && eng_actor_count() > 1)
+    if (p2p.iprobe_cost > 0 && eng_actor_count() > 1)
       continue;
     p2p_rank *rk = p2p_rank_of(p2p_my_world_rank());
     rk->probe_actor = eng_self();

@@ -188,7 +188,7 @@ typedef struct p2p_state {
   smpi_p2p_stats stats;
 } p2p_state;
 
-extern p2p_state P2P;
+extern p2p_state p2p;
 
 void p2p_ensure_init(void);
 p2p_rank *p2p_rank_of(int world);

@@ -37,7 +37,7 @@
 LOG_NEW_SUBCATEGORY(smpi_p2p, smpi, "MPI point-to-point: requests, matching, protocol");
 LOG_DEFAULT_CATEGORY(smpi_p2p);
 
-p2p_state P2P;
+p2p_state p2p;
 
 /* ---- configuration ---- */
 
@@ -68,48 +68,48 @@ void smpi_p2p_declare_config(void) { cfg_declare_keys(p2p_keys, CFG_NKEYS(p2p_ke
 int smpi_p2p_init(char *err, size_t errlen)
 {
   static const char *const keys[3] = {"smpi/os", "smpi/or", "smpi/ois"};
-  fac_func *dst[3] = {&P2P.os, &P2P.or_, &P2P.ois};
+  fac_func *dst[3] = {&p2p.os, &p2p.or_, &p2p.ois};
   smpi_p2p_declare_config();
   for (int i = 0; i < 3; i++) {
     fac_free(dst[i]);
     if (fac_parse_overhead(keys[i], cfg_get_string(keys[i]), dst[i], err, errlen) != 0)
       return -1;
   }
-  P2P.detached_thresh = cfg_get_int("smpi/send-is-detached-thresh");
-  P2P.async_thresh = cfg_get_int("smpi/async-small-thresh");
-  P2P.test_cost = cfg_get_double("smpi/test");
-  P2P.iprobe_cost = cfg_get_double("smpi/iprobe");
-  P2P.grow = cfg_get_bool("smpi/grow-injected-times");
-  P2P.iprobe_usage = cfg_get_double("smpi/iprobe-cpu-usage");
-  if (P2P.test_cost < 0 || P2P.iprobe_cost < 0) {
-    snprintf(err, errlen, "%s must be >= 0", P2P.test_cost < 0 ? "smpi/test" : "smpi/iprobe");
+  p2p.detached_thresh = cfg_get_int("smpi/send-is-detached-thresh");
+  p2p.async_thresh = cfg_get_int("smpi/async-small-thresh");
+  p2p.test_cost = cfg_get_double("smpi/test");
+  p2p.iprobe_cost = cfg_get_double("smpi/iprobe");
+  p2p.grow = cfg_get_bool("smpi/grow-injected-times");
+  p2p.iprobe_usage = cfg_get_double("smpi/iprobe-cpu-usage");
+  if (p2p.test_cost < 0 || p2p.iprobe_cost < 0) {
+    snprintf(err, errlen, "%s must be >= 0", p2p.test_cost < 0 ? "smpi/test" : "smpi/iprobe");
     return -1;
   }
-  if (!(P2P.iprobe_usage > 0 && P2P.iprobe_usage <= 1)) {
-    snprintf(err, errlen, "smpi/iprobe-cpu-usage must be in (0, 1], not %g", P2P.iprobe_usage);
+  if (!(p2p.iprobe_usage > 0 && p2p.iprobe_usage <= 1)) {
+    snprintf(err, errlen, "smpi/iprobe-cpu-usage must be in (0, 1], not %g", p2p.iprobe_usage);
     return -1;
   }
-  P2P.test_n = P2P.testany_n = P2P.iprobe_n = 1;
+  p2p.test_n = p2p.testany_n = p2p.iprobe_n = 1;
   for (int i = 0; i < 3; i++)
-    P2P.ovh_bytes[i] = -1;
-  P2P.ready = true;
+    p2p.ovh_bytes[i] = -1;
+  p2p.ready = true;
   return 0;
 }
 
 /* smpi/os (which 0), smpi/ois (1) or smpi/or (2) for a message of bytes */
 static double overhead(int which, double bytes)
 {
-  if (bytes != P2P.ovh_bytes[which]) {
-    const fac_func *f = which == 0 ? &P2P.os : which == 1 ? &P2P.ois : &P2P.or_;
-    P2P.ovh_cost[which] = fac_overhead(f, bytes);
-    P2P.ovh_bytes[which] = bytes;
+  if (bytes != p2p.ovh_bytes[which]) {
+    const fac_func *f = which == 0 ? &p2p.os : which == 1 ? &p2p.ois : &p2p.or_;
+    p2p.ovh_cost[which] = fac_overhead(f, bytes);
+    p2p.ovh_bytes[which] = bytes;
   }
-  return P2P.ovh_cost[which];
+  return p2p.ovh_cost[which];
 }
 
 void p2p_ensure_init(void)
 {
-  if (P2P.ready)
+  if (p2p.ready)
     return;
   char err[512];
   if (smpi_p2p_init(err, sizeof err) != 0) {
@@ -122,23 +122,23 @@ void p2p_ensure_init(void)
 
 p2p_rank *p2p_rank_of(int world)
 {
-  if (__builtin_expect(world >= 0 && world < P2P.nranks && P2P.ranks[world], 1))
-    return P2P.ranks[world];
+  if (__builtin_expect(world >= 0 && world < p2p.nranks && p2p.ranks[world], 1))
+    return p2p.ranks[world];
   ASSERTF(world >= 0, "bad world rank %d", world);
-  if (world >= P2P.nranks) {
+  if (world >= p2p.nranks) {
     /* an array of pointers: growing it never moves a rank's list heads */
-    int n = P2P.nranks ? P2P.nranks : 16;
+    int n = p2p.nranks ? p2p.nranks : 16;
     while (n <= world)
       n *= 2;
     if (n < smpi_w.np)
       n = smpi_w.np;
-    P2P.ranks = xrealloc(P2P.ranks, (size_t)n * sizeof *P2P.ranks);
-    memset(P2P.ranks + P2P.nranks, 0, (size_t)(n - P2P.nranks) * sizeof *P2P.ranks);
-    P2P.nranks = n;
+    p2p.ranks = xrealloc(p2p.ranks, (size_t)n * sizeof *p2p.ranks);
+    memset(p2p.ranks + p2p.nranks, 0, (size_t)(n - p2p.nranks) * sizeof *p2p.ranks);
+    p2p.nranks = n;
   }
-  p2p_rank *rk = P2P.ranks[world];
+  p2p_rank *rk = p2p.ranks[world];
   if (!rk) {
-    rk = P2P.ranks[world] = xcalloc(1, sizeof *rk);
+    rk = p2p.ranks[world] = xcalloc(1, sizeof *rk);
     list_init(&rk->recvs);
     list_init(&rk->msgs);
     list_init(&rk->inbox);
@@ -166,23 +166,23 @@ void smpi_p2p_set_activity_root(const char *what, int root)
 
 static void defer_free_action(act_action *a)
 {
-  XGROW(P2P.dead, P2P.dead_cap, P2P.dead_count + 1);
-  P2P.dead[P2P.dead_count++] = a;
+  XGROW(p2p.dead, p2p.dead_cap, p2p.dead_count + 1);
+  p2p.dead[p2p.dead_count++] = a;
 }
 
 /* Actions end in their model's callbacks, where they may not be freed: free them later. */
 static void flush_dead_actions(void)
 {
-  for (size_t i = 0; i < P2P.dead_count; i++)
-    act_action_free(P2P.dead[i]);
-  P2P.dead_count = 0;
+  for (size_t i = 0; i < p2p.dead_count; i++)
+    act_action_free(p2p.dead[i]);
+  p2p.dead_count = 0;
 }
 
 static smpi_req *req_alloc(void)
 {
-  smpi_req *r = P2P.free_reqs;
+  smpi_req *r = p2p.free_reqs;
   if (r)
-    P2P.free_reqs = r->free_next, P2P.free_req_count--;
+    p2p.free_reqs = r->free_next, p2p.free_req_count--;
   else
     r = xmalloc(sizeof *r);
   memset(r, 0, sizeof *r);
@@ -190,14 +190,14 @@ static smpi_req *req_alloc(void)
   list_init(&r->olink);
   list_init(&r->wlink);
   r->handle = MPI_REQUEST_NULL;
-  P2P.stats.live_requests++;
+  p2p.stats.live_requests++;
   return r;
 }
 
 smpi_req *p2p_req_new(req_kind kind, void *buf, size_t count, const smpi_dt *dt, int peer,
                       int tag, smpi_comm *c, unsigned flags, const char *call)
 {
-  if (__builtin_expect(!P2P.ready, 0))
+  if (__builtin_expect(!p2p.ready, 0))
     p2p_ensure_init();
   smpi_req *r = req_alloc();
   r->kind = (uint8_t)kind;
@@ -241,11 +241,11 @@ void p2p_req_destroy(smpi_req *r)
   smpi_comm_unref(r->comm);
   if (r->dt)
     smpi_dt_unref((smpi_dt *)r->dt);
-  P2P.stats.live_requests--;
-  if (P2P.free_req_count < P2P_FREE_LIST_MAX) {
-    r->free_next = P2P.free_reqs;
-    P2P.free_reqs = r;
-    P2P.free_req_count++;
+  p2p.stats.live_requests--;
+  if (p2p.free_req_count < P2P_FREE_LIST_MAX) {
+    r->free_next = p2p.free_reqs;
+    p2p.free_reqs = r;
+    p2p.free_req_count++;
   } else {
     free(r);
   }
@@ -253,10 +253,10 @@ void p2p_req_destroy(smpi_req *r)
 
 static p2p_msg *msg_new(void)
 {
-  p2p_msg *m = P2P.free_msgs;
+  p2p_msg *m = p2p.free_msgs;
   if (m) {
-    P2P.free_msgs = m->free_next;
-    P2P.free_msg_count--;
+    p2p.free_msgs = m->free_next;
+    p2p.free_msg_count--;
     memset(m, 0, offsetof(p2p_msg, small));
   } else {
     m = xcalloc(1, sizeof *m);
@@ -265,7 +265,7 @@ static p2p_msg *msg_new(void)
   list_init(&m->alink);
   list_init(&m->olink);
   list_init(&m->ilink);
-  P2P.stats.live_messages++;
+  p2p.stats.live_messages++;
   return m;
 }
 
@@ -288,11 +288,11 @@ void p2p_msg_destroy(p2p_msg *m)
     free(m->data);
   if (m->comm)
     smpi_comm_unref(m->comm);
-  P2P.stats.live_messages--;
-  if (P2P.free_msg_count < P2P_FREE_LIST_MAX) {
-    m->free_next = P2P.free_msgs;
-    P2P.free_msgs = m;
-    P2P.free_msg_count++;
+  p2p.stats.live_messages--;
+  if (p2p.free_msg_count < P2P_FREE_LIST_MAX) {
+    m->free_next = p2p.free_msgs;
+    p2p.free_msgs = m;
+    p2p.free_msg_count++;
   } else {
     free(m);
   }
@@ -403,10 +403,10 @@ static void start_transfer(p2p_msg *m)
    * send path over more cache lines of a stack that is cold whenever a rank resumes */
   static char err[512];
   ASSERT(!m->started);
-  if (P2P.dead_count)
+  if (p2p.dead_count)
     flush_dead_actions();
   m->started = true;
-  P2P.stats.transfers++;
+  p2p.stats.transfers++;
   size_t src = smpi_w.ranks[m->src_world].host, dst = smpi_w.ranks[m->dst_world].host;
   m->action = net_comm_start(src, dst, (double)m->bytes + 16.0, transfer_done, m, err, sizeof err);
   if (!m->action) {
@@ -465,10 +465,10 @@ static void post_send(smpi_req *r)
     p2p_complete(r);
     return;
   }
-  P2P.stats.messages++;
+  p2p.stats.messages++;
   bool sync = r->mode == MODE_SYNC;
-  bool detached = !sync && (r->mode == MODE_BUFFERED || (long)r->bytes < P2P.detached_thresh);
-  bool eager = !sync && (long)r->bytes < P2P.async_thresh;
+  bool detached = !sync && (r->mode == MODE_BUFFERED || (long)r->bytes < p2p.detached_thresh);
+  bool eager = !sync && (long)r->bytes < p2p.async_thresh;
   p2p_msg *m = msg_new();
   m->ctx = r->ctx;
   m->dst_world = r->peer_world;
@@ -517,7 +517,7 @@ static void post_send(smpi_req *r)
   if (rr) {
     match(m, rr);
   } else {
-    P2P.stats.unexpected++;
+    p2p.stats.unexpected++;
     if (smpi_w.ranks[m->dst_world].phase == SMPI_RANK_FINALIZED) /* nobody will receive it */
       LOG_WARN("rank %d sent a message to rank %d after rank %d reached MPI_Finalize: %s, tag "
                "%d, %zu bytes, on %s%s",
@@ -550,7 +550,7 @@ static void post_recv(smpi_req *r)
     p2p_complete(r);
     return;
   }
-  r->seq = ++P2P.seq;
+  r->seq = ++p2p.seq;
   p2p_msg *m = mq_post_recv(r);
   if (m)
     match(m, r);
@@ -590,7 +590,7 @@ void p2p_recv_matched(smpi_req *r, p2p_msg *m)
 {
   ASSERT(r->kind == REQ_RECV && !r->active);
   r->active = true;
-  r->seq = ++P2P.seq;
+  r->seq = ++p2p.seq;
   match(m, r);
 }
 
@@ -703,7 +703,7 @@ void p2p_waiter_block(p2p_waiter *w)
   if (!list_empty(&w->done))
     return;
   w->blocked = true;
-  w->block_seq = ++P2P.block_seq;
+  w->block_seq = ++p2p.block_seq;
   /* for the wait-for graph of a deadlock report (smpi/mpi/check.c); a nonblocking collective's
    * helper actor waits on behalf of the rank but is not the rank */
   p2p_rank *rk = w->owner >= 0 && w->owner < smpi_w.np && smpi_w.ranks[w->owner].actor == w->actor
@@ -885,27 +885,27 @@ long p2p_waitany(size_t n, smpi_req **rs, MPI_Status *st, const char *call, int 
 void p2p_test_inject(void)
 {
   p2p_ensure_init();
-  smpi_sleep_now(P2P.test_n * P2P.test_cost);
+  smpi_sleep_now(p2p.test_n * p2p.test_cost);
 }
 
 void p2p_test_outcome(bool success)
 {
   if (success)
-    P2P.test_n = 1;
-  else if (P2P.grow)
-    P2P.test_n++;
+    p2p.test_n = 1;
+  else if (p2p.grow)
+    p2p.test_n++;
 }
 
 void p2p_testany_inject(void)
 {
   p2p_ensure_init();
-  smpi_sleep_now(P2P.testany_n * P2P.test_cost);
+  smpi_sleep_now(p2p.testany_n * p2p.test_cost);
 }
 
 void p2p_testany_outcome(bool success)
 {
   /* SimGrid grows this one whatever smpi/grow-injected-times says */
-  P2P.testany_n = success ? 1 : P2P.testany_n + 1;
+  p2p.testany_n = success ? 1 : p2p.testany_n + 1;
 }
 
 /* An iprobe computes: n x smpi/iprobe seconds of the host at smpi/iprobe-cpu-usage of its
@@ -913,13 +913,13 @@ void p2p_testany_outcome(bool success)
 void p2p_iprobe_inject(void)
 {
   p2p_ensure_init();
-  if (P2P.iprobe_cost <= 0)
+  if (p2p.iprobe_cost <= 0)
     return;
   smpi_rank *me = smpi_self();
   ASSERT(me);
-  double speed = cpu_host_speed(me->host) * P2P.iprobe_usage;
-  SMPI_OBSERVE(ti_compute, P2P.iprobe_n * P2P.iprobe_cost * cpu_host_speed(me->host));
-  act_action *a = cpu_exec_start(me->host, P2P.iprobe_n * P2P.iprobe_cost * speed, speed, NULL, NULL);
+  double speed = cpu_host_speed(me->host) * p2p.iprobe_usage;
+  SMPI_OBSERVE(ti_compute, p2p.iprobe_n * p2p.iprobe_cost * cpu_host_speed(me->host));
+  act_action *a = cpu_exec_start(me->host, p2p.iprobe_n * p2p.iprobe_cost * speed, speed, NULL, NULL);
   act_wait(a);
   act_action_free(a);
 }
@@ -927,9 +927,9 @@ void p2p_iprobe_inject(void)
 void p2p_iprobe_outcome(bool success)
 {
   if (success)
-    P2P.iprobe_n = 1;
-  else if (P2P.grow)
-    P2P.iprobe_n++;
+    p2p.iprobe_n = 1;
+  else if (p2p.grow)
+    p2p.iprobe_n++;
 }
 
 /* ---- internal API (p2p.h) ---- */
@@ -1062,7 +1062,7 @@ int smpi_p2p_sendrecv(const void *sbuf, size_t scount, const smpi_dt *sdt, int d
 
 size_t smpi_p2p_report_pending(int world_rank)
 {
-  if (world_rank >= P2P.nranks)
+  if (world_rank >= p2p.nranks)
     return 0;
   p2p_rank *rk = p2p_rank_of(world_rank);
   size_t n = 0;
@@ -1121,7 +1121,7 @@ size_t smpi_p2p_report_pending(int world_rank)
 
 void smpi_p2p_get_stats(smpi_p2p_stats *out)
 {
-  *out = P2P.stats;
+  *out = p2p.stats;
   out->queue_nodes = mq_node_count();
 }
 
@@ -1130,21 +1130,21 @@ void smpi_p2p_reset(void)
   /* objects still referenced from queues are leaked on purpose: their owners are gone */
   mq_reset();
   flush_dead_actions();
-  free(P2P.dead);
-  while (P2P.free_reqs) {
-    smpi_req *r = P2P.free_reqs;
-    P2P.free_reqs = r->free_next;
+  free(p2p.dead);
+  while (p2p.free_reqs) {
+    smpi_req *r = p2p.free_reqs;
+    p2p.free_reqs = r->free_next;
     free(r);
   }
-  while (P2P.free_msgs) {
-    p2p_msg *m = P2P.free_msgs;
-    P2P.free_msgs = m->free_next;
+  while (p2p.free_msgs) {
+    p2p_msg *m = p2p.free_msgs;
+    p2p.free_msgs = m->free_next;
     free(m);
   }
   for (int i = 0; i < 3; i++)
-    fac_free(i == 0 ? &P2P.os : i == 1 ? &P2P.or_ : &P2P.ois);
-  for (int i = 0; i < P2P.nranks; i++)
-    free(P2P.ranks[i]);
-  free(P2P.ranks);
-  memset(&P2P, 0, sizeof P2P);
+    fac_free(i == 0 ? &p2p.os : i == 1 ? &p2p.or_ : &p2p.ois);
+  for (int i = 0; i < p2p.nranks; i++)
+    free(p2p.ranks[i]);
+  free(p2p.ranks);
+  memset(&p2p, 0, sizeof p2p);
 }

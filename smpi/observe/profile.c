@@ -75,15 +75,15 @@ static void write_csv(const char *path)
     return;
   }
   fprintf(f, "rank,call,calls,time_s,messages,bytes_sent,size_histogram\n");
-  for (int r = 0; r < TR.np; r++) {
-    trace_rank *t = &TR.ranks[r];
+  for (int r = 0; r < tracer.np; r++) {
+    trace_rank *t = &tracer.ranks[r];
     fprintf(f, "%d,(app),1,%.9g,0,0,\n", r, t->t_end - t->t_init);
     fprintf(f, "%d,(computation),%lu,%.9g,0,0,\n", r, t->comp_count, t->comp_time);
     for (int i = 0; i < t->ncalls; i++) {
       prof_call *c = &t->calls[i];
       if (!c->calls && !c->msgs)
         continue;
-      fprintf(f, "%d,%s,%lu,%.9g,%lu,%llu,", r, TR.names[i], c->calls, c->time, c->msgs,
+      fprintf(f, "%d,%s,%lu,%.9g,%lu,%llu,", r, tracer.names[i], c->calls, c->time, c->msgs,
               c->bytes);
       bool first = true;
       for (int k = 0; c->hist && k < PROF_BUCKETS; k++)
@@ -119,11 +119,11 @@ static int cmp_time(const void *a, const void *b)
 void prof_report(double end)
 {
   FILE *o = stderr;
-  int nn = TR.nnames;
+  int nn = tracer.nnames;
   agg *g = xcalloc((size_t)nn + 1, sizeof *g);
   double app = 0, mpi = 0, comp = 0;
-  for (int r = 0; r < TR.np; r++) {
-    trace_rank *t = &TR.ranks[r];
+  for (int r = 0; r < tracer.np; r++) {
+    trace_rank *t = &tracer.ranks[r];
     app += t->t_end - t->t_init;
     comp += t->comp_time;
     for (int i = 0; i < t->ncalls; i++) {
@@ -143,14 +143,14 @@ void prof_report(double end)
     }
   }
   fflush(stdout);
-  fprintf(o, "\n@ smpi profile: %d rank%s, simulated time %.9g s\n", TR.np,
-          TR.np == 1 ? "" : "s", end);
+  fprintf(o, "\n@ smpi profile: %d rank%s, simulated time %.9g s\n", tracer.np,
+          tracer.np == 1 ? "" : "s", end);
   fprintf(o, "@ time per rank (simulated seconds; app = MPI_Init to the end of MPI_Finalize)\n");
   fprintf(o, "%6s %14s %14s %7s %14s %7s\n", "rank", "app", "MPI", "MPI%", "computation",
           "comp%");
-  bool all = TR.np <= 256;
-  for (int r = 0; r < TR.np && all; r++) {
-    trace_rank *t = &TR.ranks[r];
+  bool all = tracer.np <= 256;
+  for (int r = 0; r < tracer.np && all; r++) {
+    trace_rank *t = &tracer.ranks[r];
     double a = t->t_end - t->t_init, m = 0;
     for (int i = 0; i < t->ncalls; i++)
       m += t->calls[i].time;
@@ -158,7 +158,7 @@ void prof_report(double end)
             t->comp_time, a > 0 ? 100 * t->comp_time / a : 0);
   }
   if (!all)
-    fprintf(o, "%6s (%d ranks: per-rank lines in smpi/profile-file)\n", "", TR.np);
+    fprintf(o, "%6s (%d ranks: per-rank lines in smpi/profile-file)\n", "", tracer.np);
   fprintf(o, "%6s %14.9g %14.9g %7.2f %14.9g %7.2f\n", "*", app, mpi, app > 0 ? 100 * mpi / app : 0,
           comp, app > 0 ? 100 * comp / app : 0);
 
@@ -174,7 +174,7 @@ void prof_report(double end)
           "min/rank (s)", "max/rank (s)", "messages", "bytes sent");
   for (int j = 0; j < n; j++) {
     agg *a = &g[order[j]];
-    fprintf(o, "%-24s %10lu %14.9g %7.2f %14.9g %14.9g %10lu %14llu\n", TR.names[order[j]],
+    fprintf(o, "%-24s %10lu %14.9g %7.2f %14.9g %14.9g %10lu %14llu\n", tracer.names[order[j]],
             a->calls, a->time, mpi > 0 ? 100 * a->time / mpi : 0, a->tmin, a->tmax, a->msgs,
             a->bytes);
   }
@@ -188,7 +188,7 @@ void prof_report(double end)
         bucket_range(k, &lo, &hi);
         char range[64];
         snprintf(range, sizeof range, "%llu - %llu", lo, hi);
-        fprintf(o, "%-24s %25s %10llu\n", TR.names[order[j]], range, a->hist[k]);
+        fprintf(o, "%-24s %25s %10llu\n", tracer.names[order[j]], range, a->hist[k]);
       }
   }
   const char *csv = cfg_get_string("smpi/profile-file");

@@ -30,7 +30,7 @@
 #include "src/invariant.h"
 #include "src/mem.h"
 
-trace_state TR;
+trace_state tracer;
 
 /* message -> its open link, from its post to its delivery (traced messages only) */
 typedef struct open_link {
@@ -90,15 +90,15 @@ int trace_call_id(const char *name)
     return (int)(intptr_t)v - 1;
   /* the same name may come from two pointers (MPI_Init and MPI_Init_thread share nothing,
    * but a name string can be duplicated across objects) */
-  for (int i = 0; i < TR.nnames; i++)
-    if (!strcmp(TR.names[i], name)) {
+  for (int i = 0; i < tracer.nnames; i++)
+    if (!strcmp(tracer.names[i], name)) {
       smpi_u64map_put(&name_ids, (uint64_t)(uintptr_t)name, (void *)(intptr_t)(i + 1));
       return i;
     }
-  XGROW(TR.names, TR.capnames, (size_t)TR.nnames + 1);
-  TR.names[TR.nnames] = name;
-  smpi_u64map_put(&name_ids, (uint64_t)(uintptr_t)name, (void *)(intptr_t)(TR.nnames + 1));
-  return TR.nnames++;
+  XGROW(tracer.names, tracer.capnames, (size_t)tracer.nnames + 1);
+  tracer.names[tracer.nnames] = name;
+  smpi_u64map_put(&name_ids, (uint64_t)(uintptr_t)name, (void *)(intptr_t)(tracer.nnames + 1));
+  return tracer.nnames++;
 }
 
 static bool same_word(const char *a, const char *b)
@@ -112,7 +112,7 @@ int smpi_trace_init(char *err, size_t errlen)
 {
   bool tracing = cfg_get_bool("tracing");
   bool smpi = cfg_get_bool("tracing/smpi") || (tracing && cfg_is_default("tracing/smpi"));
-  TR.profile = cfg_get_bool("smpi/profile");
+  tracer.profile = cfg_get_bool("smpi/profile");
   const char *sfmt = cfg_get_string("tracing/smpi/format");
   const char *fmt = cfg_get_string("tracing/format");
   bool ti = same_word(sfmt, "TI");
@@ -125,48 +125,48 @@ int smpi_trace_init(char *err, size_t errlen)
     snprintf(err, errlen, "invalid value '%s' for 'tracing/format' (one of: paje, json)", fmt);
     return -1;
   }
-  TR.precision = (int)cfg_get_int("tracing/precision");
-  if (TR.precision < 0 || TR.precision > 15) {
+  tracer.precision = (int)cfg_get_int("tracing/precision");
+  if (tracer.precision < 0 || tracer.precision > 15) {
     snprintf(err, errlen, "invalid value %d for 'tracing/precision' (0 to 15 digits)",
-             TR.precision);
+             tracer.precision);
     return -1;
   }
-  TR.resolution = 0.5 * pow(10, -TR.precision);
+  tracer.resolution = 0.5 * pow(10, -tracer.precision);
   if (tracing && smpi) {
-    TR.ti = ti;
-    TR.json = !ti && json;
-    TR.paje = !ti && !json;
+    tracer.ti = ti;
+    tracer.json = !ti && json;
+    tracer.paje = !ti && !json;
   }
-  if (!TR.paje && !TR.json && !TR.ti && !TR.profile)
+  if (!tracer.paje && !tracer.json && !tracer.ti && !tracer.profile)
     return 0;
-  TR.computing = cfg_get_bool("tracing/smpi/computing");
-  TR.sizes = cfg_get_bool("tracing/smpi/display-sizes");
-  TR.group = cfg_get_bool("tracing/smpi/group");
-  TR.internals = cfg_get_bool("tracing/smpi/internals");
-  TR.np = smpi_w.np;
-  TR.ranks = xcalloc((size_t)TR.np, sizeof *TR.ranks);
-  for (int r = 0; r < TR.np; r++) {
-    TR.ranks[r].size = -1;
-    TR.ranks[r].wait_n = -1;
+  tracer.computing = cfg_get_bool("tracing/smpi/computing");
+  tracer.sizes = cfg_get_bool("tracing/smpi/display-sizes");
+  tracer.group = cfg_get_bool("tracing/smpi/group");
+  tracer.internals = cfg_get_bool("tracing/smpi/internals");
+  tracer.np = smpi_w.np;
+  tracer.ranks = xcalloc((size_t)tracer.np, sizeof *tracer.ranks);
+  for (int r = 0; r < tracer.np; r++) {
+    tracer.ranks[r].size = -1;
+    tracer.ranks[r].wait_n = -1;
   }
   smpi_u64map_init(&links);
   smpi_u64map_init(&name_ids);
   const char *name = cfg_get_string("tracing/filename");
-  if (cfg_is_default("tracing/filename") && (TR.ti || TR.json)) {
+  if (cfg_is_default("tracing/filename") && (tracer.ti || tracer.json)) {
     /* the default name with the format's extension (smpi_simgrid.trace -> .txt, .json) */
     const char *dot = strrchr(name, '.');
     int stem = dot ? (int)(dot - name) : (int)strlen(name);
-    TR.filename = xasprintf("%.*s%s", stem, name, TR.ti ? ".txt" : ".json");
+    tracer.filename = xasprintf("%.*s%s", stem, name, tracer.ti ? ".txt" : ".json");
   } else {
-    TR.filename = xstrdup(name);
+    tracer.filename = xstrdup(name);
   }
   int rc = 0;
-  if (TR.paje)
-    rc = paje_open(TR.filename, err, errlen);
-  else if (TR.json)
-    rc = json_open(TR.filename, err, errlen);
-  else if (TR.ti)
-    rc = ti_open(TR.filename, cfg_get_bool("tracing/smpi/format/ti-one-file"), err, errlen);
+  if (tracer.paje)
+    rc = paje_open(tracer.filename, err, errlen);
+  else if (tracer.json)
+    rc = json_open(tracer.filename, err, errlen);
+  else if (tracer.ti)
+    rc = ti_open(tracer.filename, cfg_get_bool("tracing/smpi/format/ti-one-file"), err, errlen);
   if (rc)
     return rc;
   smpi_observer_install(&(smpi_observer){
@@ -211,20 +211,20 @@ void smpi_trace_finish(void)
     link_end(open[i], now);
   free(open);
   smpi_u64map_destroy(&links);
-  for (int r = 0; r < TR.np; r++) {
-    trace_rank *t = &TR.ranks[r];
+  for (int r = 0; r < tracer.np; r++) {
+    trace_rank *t = &tracer.ranks[r];
     if (t->t_end == 0)
       t->t_end = now;
-    if (TR.paje && !t->ended)
+    if (tracer.paje && !t->ended)
       paje_rank_end(r, now);
   }
-  if (TR.paje)
+  if (tracer.paje)
     paje_close(now);
-  if (TR.json)
+  if (tracer.json)
     json_close();
-  if (TR.ti)
+  if (tracer.ti)
     ti_close();
-  if (TR.profile)
+  if (tracer.profile)
     prof_report(now);
   smpi_observer_remove();
 }
@@ -235,9 +235,9 @@ void smpi_trace_call_begin(smpi_rank *me, const char *fname)
 {
   if (me->call_depth != 1)
     return;
-  trace_rank *t = &TR.ranks[me->rank];
+  trace_rank *t = &tracer.ranks[me->rank];
   t->call = fname;
-  t->call_id = TR.profile ? trace_call_id(fname) : 0;
+  t->call_id = tracer.profile ? trace_call_id(fname) : 0;
   t->t0 = eng_now();
   t->size = -1;
   t->nreq = 0;
@@ -246,10 +246,10 @@ void smpi_trace_call_begin(smpi_rank *me, const char *fname)
   t->coll_written = false;
   if (!strncmp(fname, "MPI_Init", 8)) {
     t->t_init = t->t0;
-    if (TR.ti)
+    if (tracer.ti)
       ti_init(me->rank);
   }
-  if (TR.paje)
+  if (tracer.paje)
     paje_call_begin(me->rank, t->t0);
 }
 
@@ -257,21 +257,21 @@ void smpi_trace_call_end(smpi_rank *me)
 {
   if (me->call_depth != 1)
     return;
-  trace_rank *t = &TR.ranks[me->rank];
+  trace_rank *t = &tracer.ranks[me->rank];
   if (!t->call)
     return;
   double now = eng_now();
-  if (TR.paje)
+  if (tracer.paje)
     paje_call_end(me->rank, now);
-  if (TR.json)
+  if (tracer.json)
     json_slice(me->rank, t->call, "MPI", t->t0, now, t->size);
-  if (TR.ti)
+  if (tracer.ti)
     ti_call_end(me->rank, t);
-  if (TR.profile)
+  if (tracer.profile)
     prof_call_end(t, now);
   if (me->phase == SMPI_RANK_FINALIZED && !t->ended) {
     t->t_end = now;
-    if (TR.paje)
+    if (tracer.paje)
       paje_rank_end(me->rank, now);
     t->ended = true;
   }
@@ -291,15 +291,15 @@ void smpi_trace_compute_begin(double flops)
   smpi_rank *me = computing_rank();
   if (!me)
     return;
-  trace_rank *t = &TR.ranks[me->rank];
+  trace_rank *t = &tracer.ranks[me->rank];
   t->comp_t0 = eng_now();
   /* A computation shorter than the timestamps' resolution would be a zero-length state:
    * invisible, and pajeng loses the next zero-length state at the same date. The CPU may
    * be shared, so the real duration is at least flops / speed. */
-  t->comp_drawn = TR.paje && TR.computing && flops / cpu_host_speed(me->host) >= TR.resolution;
+  t->comp_drawn = tracer.paje && tracer.computing && flops / cpu_host_speed(me->host) >= tracer.resolution;
   if (t->comp_drawn)
     paje_compute_begin(me->rank, t->comp_t0, flops);
-  if (TR.ti)
+  if (tracer.ti)
     ti_compute(me->rank, flops);
 }
 
@@ -309,10 +309,10 @@ void smpi_trace_compute_end(double flops)
   if (!me)
     return;
   double now = eng_now();
-  trace_rank *t = &TR.ranks[me->rank];
+  trace_rank *t = &tracer.ranks[me->rank];
   if (t->comp_drawn)
     paje_compute_end(me->rank, now);
-  if (TR.json && TR.computing)
+  if (tracer.json && tracer.computing)
     json_compute(me->rank, t->comp_t0, now, flops);
   t->comp_time += now - t->comp_t0;
   t->comp_flops += flops;
@@ -322,7 +322,7 @@ void smpi_trace_compute_end(double flops)
 void smpi_trace_ti_compute(double flops)
 {
   smpi_rank *me = computing_rank();
-  if (me && TR.ti && flops > 0)
+  if (me && tracer.ti && flops > 0)
     ti_compute(me->rank, flops);
 }
 
@@ -332,7 +332,7 @@ void smpi_trace_req_start(const smpi_req *r)
 {
   if (r->coll || (r->kind != REQ_SEND && r->kind != REQ_RECV))
     return;
-  trace_rank *t = &TR.ranks[r->owner];
+  trace_rank *t = &tracer.ranks[r->owner];
   if (!t->call)
     return;
   if (t->nreq < 2) {
@@ -352,7 +352,7 @@ void smpi_trace_req_start(const smpi_req *r)
   }
   if (t->size < 0) {
     t->size = (long long)r->count;
-    if (TR.paje)
+    if (tracer.paje)
       paje_call_size(r->owner);
   }
 }
@@ -361,7 +361,7 @@ void smpi_trace_req_seen(const smpi_req *r)
 {
   if (r->coll || (r->kind != REQ_SEND && r->kind != REQ_RECV))
     return;
-  trace_rank *t = &TR.ranks[r->owner];
+  trace_rank *t = &tracer.ranks[r->owner];
   if (!t->call || t->have_seen)
     return;
   t->have_seen = true;
@@ -383,49 +383,49 @@ void smpi_trace_wait_count(size_t n)
   smpi_rank *me = smpi_self();
   if (!me)
     return;
-  trace_rank *t = &TR.ranks[me->rank];
+  trace_rank *t = &tracer.ranks[me->rank];
   if (!t->call || t->wait_n >= 0)
     return;
   t->wait_n = (long)n;
   if (t->size < 0) { /* what SimGrid shows for MPI_Waitall: the number of requests */
     t->size = (long long)n;
-    if (TR.paje)
+    if (tracer.paje)
       paje_call_size(me->rank);
   }
 }
 
 void smpi_trace_msg_post(const p2p_msg *m, bool coll)
 {
-  trace_rank *t = &TR.ranks[m->src_world];
-  if (TR.profile)
+  trace_rank *t = &tracer.ranks[m->src_world];
+  if (tracer.profile)
     prof_message(t, m->bytes);
-  if (!TR.paje && !TR.json)
+  if (!tracer.paje && !tracer.json)
     return;
-  if (coll && !TR.internals)
+  if (coll && !tracer.internals)
     return;
-  uint64_t key = ++TR.link_seq;
+  uint64_t key = ++tracer.link_seq;
   open_link *l = xmalloc(sizeof *l);
   *l = (open_link){key, m->src_world, m->dst_world, m->tag};
   smpi_u64map_put(&links, (uint64_t)(uintptr_t)m, l);
   double now = eng_now();
-  if (TR.paje)
+  if (tracer.paje)
     paje_link_start(m->src_world, now, key, m->tag, m->dst_world, m->bytes);
-  if (TR.json)
+  if (tracer.json)
     json_flow_start(m->src_world, now, key, m->dst_world, m->tag, m->bytes);
 }
 
 static void link_end(open_link *l, double now)
 {
-  if (TR.paje)
+  if (tracer.paje)
     paje_link_end(l->src, l->dst, now, l->key, l->tag);
-  if (TR.json)
-    json_flow_end(l->dst, now, l->key, TR.ranks[l->dst].call != NULL);
+  if (tracer.json)
+    json_flow_end(l->dst, now, l->key, tracer.ranks[l->dst].call != NULL);
   free(l);
 }
 
 void smpi_trace_msg_deliver(const p2p_msg *m)
 {
-  if (!TR.paje && !TR.json)
+  if (!tracer.paje && !tracer.json)
     return;
   open_link *l = smpi_u64map_remove(&links, (uint64_t)(uintptr_t)m);
   if (l)
@@ -443,7 +443,7 @@ void smpi_trace_coll(const smpi_trace_coll_args *a)
   smpi_rank *me = smpi_self();
   if (!me)
     return;
-  trace_rank *t = &TR.ranks[me->rank];
+  trace_rank *t = &tracer.ranks[me->rank];
   /* a collective run on behalf of another call (communicator creation...) is not the
    * user's collective; MPI_Ibcast starts a Bcast (SimGrid's TI verb: ibcast) */
   if (!t->call || t->coll_written)
@@ -466,10 +466,10 @@ void smpi_trace_coll(const smpi_trace_coll_args *a)
     if (s < 0)
       s = a->recv;
     t->size = s;
-    if (TR.paje)
+    if (tracer.paje)
       paje_call_size(me->rank);
   }
-  if (TR.ti) {
+  if (tracer.ti) {
     smpi_trace_coll_args b = *a;
     char verb[64];
     if (nb) {

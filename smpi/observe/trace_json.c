@@ -24,17 +24,17 @@
 #include "smpi/observe/trace_private.h"
 #include "src/mem.h"
 
-static struct {
+static struct json_state {
   FILE *f;
   char *buf;
   bool first;
-} J;
+} json;
 
 static void sep(void)
 {
-  if (!J.first)
-    fputs(",\n", J.f);
-  J.first = false;
+  if (!json.first)
+    fputs(",\n", json.f);
+  json.first = false;
 }
 
 /* JSON string body (names are ours or host names: only quotes and backslashes to escape) */
@@ -42,39 +42,39 @@ static void put_str(const char *s)
 {
   for (; *s; s++) {
     if (*s == '"' || *s == '\\')
-      fputc('\\', J.f);
+      fputc('\\', json.f);
     if ((unsigned char)*s >= 0x20)
-      fputc(*s, J.f);
+      fputc(*s, json.f);
   }
 }
 
 int json_open(const char *path, char *err, size_t errlen)
 {
-  J.f = fopen(path, "w");
-  if (!J.f) {
+  json.f = fopen(path, "w");
+  if (!json.f) {
     snprintf(err, errlen, "cannot create the trace file '%s': %s (check tracing/filename)",
              path, strerror(errno));
     return -1;
   }
-  J.buf = xmalloc(1 << 16);
-  setvbuf(J.f, J.buf, _IOFBF, 1 << 16);
-  J.first = true;
-  fputs("{\"traceEvents\":[\n", J.f);
+  json.buf = xmalloc(1 << 16);
+  setvbuf(json.f, json.buf, _IOFBF, 1 << 16);
+  json.first = true;
+  fputs("{\"traceEvents\":[\n", json.f);
   sep();
-  fprintf(J.f, "{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"smpi: %d rank%s on ",
-          TR.np, TR.np == 1 ? "" : "s");
+  fprintf(json.f, "{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"smpi: %d rank%s on ",
+          tracer.np, tracer.np == 1 ? "" : "s");
   put_str(smpi_w.platform_name ? smpi_w.platform_name : "?");
-  fputs("\"}}", J.f);
-  for (int r = 0; r < TR.np; r++) {
+  fputs("\"}}", json.f);
+  for (int r = 0; r < tracer.np; r++) {
     char host[256];
     route_host_name(smpi_w.routes, smpi_w.ranks[r].host, host, sizeof host);
     sep();
-    fprintf(J.f, "{\"ph\":\"M\",\"pid\":0,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":\"rank %d (",
+    fprintf(json.f, "{\"ph\":\"M\",\"pid\":0,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":\"rank %d (",
             r, r);
     put_str(host);
-    fputs(")\"}}", J.f);
+    fputs(")\"}}", json.f);
     sep();
-    fprintf(J.f, "{\"ph\":\"M\",\"pid\":0,\"tid\":%d,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%d}}",
+    fprintf(json.f, "{\"ph\":\"M\",\"pid\":0,\"tid\":%d,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%d}}",
             r, r);
   }
   return 0;
@@ -88,41 +88,41 @@ void json_slice(int rank, const char *name, const char *cat, double t0, double t
                 long long size)
 {
   sep();
-  fprintf(J.f, "{\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"name\":\"%s\",\"cat\":\"%s\"",
+  fprintf(json.f, "{\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"name\":\"%s\",\"cat\":\"%s\"",
           rank, US(t0), US(t1) - US(t0), name, cat);
   if (size >= 0)
-    fprintf(J.f, ",\"args\":{\"size\":%lld}", size);
-  fputc('}', J.f);
+    fprintf(json.f, ",\"args\":{\"size\":%lld}", size);
+  fputc('}', json.f);
 }
 
 void json_compute(int rank, double t0, double t1, double flops)
 {
   sep();
-  fprintf(J.f, "{\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"name\":\"computation\",\"cat\":\"compute\",\"args\":{\"flops\":%.17g}}",
+  fprintf(json.f, "{\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"name\":\"computation\",\"cat\":\"compute\",\"args\":{\"flops\":%.17g}}",
           rank, US(t0), US(t1) - US(t0), flops);
 }
 
 void json_flow_start(int src, double t, uint64_t id, int dst, int tag, size_t bytes)
 {
   sep();
-  fprintf(J.f, "{\"ph\":\"s\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"id\":%llu,\"name\":\"message\",\"cat\":\"message\",\"args\":{\"dst\":%d,\"tag\":%d,\"bytes\":%zu}}",
+  fprintf(json.f, "{\"ph\":\"s\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"id\":%llu,\"name\":\"message\",\"cat\":\"message\",\"args\":{\"dst\":%d,\"tag\":%d,\"bytes\":%zu}}",
           src, US(t), (unsigned long long)id, dst, tag, bytes);
 }
 
 void json_flow_end(int dst, double t, uint64_t id, bool in_slice)
 {
   sep();
-  fprintf(J.f, "{\"ph\":\"f\",%s\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"id\":%llu,\"name\":\"message\",\"cat\":\"message\"}",
+  fprintf(json.f, "{\"ph\":\"f\",%s\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"id\":%llu,\"name\":\"message\",\"cat\":\"message\"}",
           in_slice ? "\"bp\":\"e\"," : "", dst, US(t), (unsigned long long)id);
 }
 
 void json_close(void)
 {
-  fprintf(J.f, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"smpi %s\",\"time_unit\":\"simulated microseconds\"}}\n",
+  fprintf(json.f, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"smpi %s\",\"time_unit\":\"simulated microseconds\"}}\n",
           smpi_version_string());
-  if (fclose(J.f) != 0)
-    fprintf(stderr, "smpi: error while writing the trace file '%s': %s\n", TR.filename,
+  if (fclose(json.f) != 0)
+    fprintf(stderr, "smpi: error while writing the trace file '%s': %s\n", tracer.filename,
             strerror(errno));
-  J.f = NULL;
-  free(J.buf);
+  json.f = NULL;
+  free(json.buf);
 }

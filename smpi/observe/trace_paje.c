@@ -35,7 +35,7 @@
 #define T_LINK "3"
 #define T_HOST "4"
 
-static struct {
+static struct paje_state {
   FILE *f;
   char *buf;           /* stdio buffer */
   int *pending;        /* ranks whose state waits for its size, in time order */
@@ -46,9 +46,9 @@ static struct {
   int next_alias;
   int computing_alias;
   size_t nhosts;       /* grouped: hosts used, their container aliases follow the ranks */
-} P;
+} paje;
 
-static void put_time(double t) { fprintf(P.f, " %.*f", TR.precision, t); }
+static void put_time(double t) { fprintf(paje.f, " %.*f", tracer.precision, t); }
 
 static void header(const char *path)
 {
@@ -75,17 +75,17 @@ static void header(const char *path)
       "EndContainer string|Key string",
       "PajeNewEvent 17|Time date|Type string|Container string|Value string",
   };
-  fprintf(P.f, "#This file was generated using smpi %s\n", smpi_version_string());
+  fprintf(paje.f, "#This file was generated using smpi %s\n", smpi_version_string());
   const char *comment = cfg_get_string("tracing/comment");
   if (*comment)
-    fprintf(P.f, "#%s\n", comment);
+    fprintf(paje.f, "#%s\n", comment);
   const char *cfile = cfg_get_string("tracing/comment-file");
   if (*cfile) {
     FILE *c = fopen(cfile, "r");
     if (c) {
       char line[4096];
       while (fgets(line, sizeof line, c))
-        fprintf(P.f, "#%s%s", line, strchr(line, '\n') ? "" : "\n");
+        fprintf(paje.f, "#%s%s", line, strchr(line, '\n') ? "" : "\n");
       fclose(c);
     } else {
       fprintf(stderr, "smpi: cannot read tracing/comment-file '%s': %s (ignored)\n", cfile,
@@ -96,65 +96,65 @@ static void header(const char *path)
   for (size_t i = 0; i < sizeof defs / sizeof *defs; i++) {
     const char *d = defs[i];
     size_t len = strcspn(d, "|");
-    fprintf(P.f, "%%EventDef %.*s\n", (int)len, d);
+    fprintf(paje.f, "%%EventDef %.*s\n", (int)len, d);
     d += len;
     while (*d == '|') {
       d++;
       len = strcspn(d, "|");
-      fprintf(P.f, "%%       %.*s\n", (int)len, d);
+      fprintf(paje.f, "%%       %.*s\n", (int)len, d);
       d += len;
     }
     /* the Size fields of display-sizes */
-    if (TR.sizes && (!strncmp(defs[i], "PajePushState", 13) || !strncmp(defs[i], "PajeStartLink", 13)))
-      fprintf(P.f, "%%       Size int\n");
-    fprintf(P.f, "%%EndEventDef\n");
+    if (tracer.sizes && (!strncmp(defs[i], "PajePushState", 13) || !strncmp(defs[i], "PajeStartLink", 13)))
+      fprintf(paje.f, "%%       Size int\n");
+    fprintf(paje.f, "%%EndEventDef\n");
   }
 }
 
 int paje_open(const char *path, char *err, size_t errlen)
 {
-  P.f = fopen(path, "w");
-  if (!P.f) {
+  paje.f = fopen(path, "w");
+  if (!paje.f) {
     snprintf(err, errlen, "cannot create the trace file '%s': %s (check tracing/filename)",
              path, strerror(errno));
     return -1;
   }
-  P.buf = xmalloc(1 << 16);
-  setvbuf(P.f, P.buf, _IOFBF, 1 << 16);
+  paje.buf = xmalloc(1 << 16);
+  setvbuf(paje.f, paje.buf, _IOFBF, 1 << 16);
   header(path);
-  P.next_alias = 5;
-  if (TR.group) {
-    fprintf(P.f, "0 " T_HOST " 0 HOST\n0 " T_MPI " " T_HOST " MPI\n");
+  paje.next_alias = 5;
+  if (tracer.group) {
+    fprintf(paje.f, "0 " T_HOST " 0 HOST\n0 " T_MPI " " T_HOST " MPI\n");
   } else {
-    fprintf(P.f, "0 " T_MPI " 0 MPI\n");
+    fprintf(paje.f, "0 " T_MPI " 0 MPI\n");
   }
-  fprintf(P.f, "2 " T_STATE " " T_MPI " MPI_STATE\n4 " T_LINK " 0 " T_MPI " " T_MPI " MPI_LINK\n");
+  fprintf(paje.f, "2 " T_STATE " " T_MPI " MPI_STATE\n4 " T_LINK " 0 " T_MPI " " T_MPI " MPI_LINK\n");
   /* host containers (grouped), in the order of their first rank */
   long *host_alias = NULL;
   size_t nroutes = route_host_count(smpi_w.routes);
-  if (TR.group) {
+  if (tracer.group) {
     host_alias = xmalloc(nroutes * sizeof *host_alias);
     for (size_t h = 0; h < nroutes; h++)
       host_alias[h] = -1;
-    for (int r = 0; r < TR.np; r++) {
+    for (int r = 0; r < tracer.np; r++) {
       size_t h = smpi_w.ranks[r].host;
       if (host_alias[h] >= 0)
         continue;
-      host_alias[h] = TR.np + 1 + (long)P.nhosts++;
+      host_alias[h] = tracer.np + 1 + (long)paje.nhosts++;
       char name[256];
       route_host_name(smpi_w.routes, h, name, sizeof name);
-      fprintf(P.f, "6");
+      fprintf(paje.f, "6");
       put_time(0);
-      fprintf(P.f, " %ld " T_HOST " 0 \"%s\"\n", host_alias[h], name);
+      fprintf(paje.f, " %ld " T_HOST " 0 \"%s\"\n", host_alias[h], name);
     }
   }
-  for (int r = 0; r < TR.np; r++) {
-    fprintf(P.f, "6");
+  for (int r = 0; r < tracer.np; r++) {
+    fprintf(paje.f, "6");
     put_time(0);
-    if (TR.group)
-      fprintf(P.f, " %d " T_MPI " %ld \"rank-%d\"\n", r + 1, host_alias[smpi_w.ranks[r].host], r);
+    if (tracer.group)
+      fprintf(paje.f, " %d " T_MPI " %ld \"rank-%d\"\n", r + 1, host_alias[smpi_w.ranks[r].host], r);
     else
-      fprintf(P.f, " %d " T_MPI " 0 \"rank-%d\"\n", r + 1, r);
+      fprintf(paje.f, " %d " T_MPI " 0 \"rank-%d\"\n", r + 1, r);
   }
   free(host_alias);
   return 0;
@@ -190,56 +190,56 @@ static int define_value(const char *name, const char *shown)
 {
   char rgb[64];
   color_of(name, rgb, sizeof rgb);
-  int alias = P.next_alias++;
-  fprintf(P.f, "5 %d " T_STATE " %s \"%s\"\n", alias, shown, rgb);
+  int alias = paje.next_alias++;
+  fprintf(paje.f, "5 %d " T_STATE " %s \"%s\"\n", alias, shown, rgb);
   return alias;
 }
 
 static int call_value(const char *call)
 {
   int id = trace_call_id(call);
-  if ((size_t)id >= P.nvalues) {
-    size_t n = P.nvalues;
-    XGROW(P.value_of, P.nvalues, (size_t)id + 1);
-    memset(P.value_of + n, 0, (P.nvalues - n) * sizeof *P.value_of);
+  if ((size_t)id >= paje.nvalues) {
+    size_t n = paje.nvalues;
+    XGROW(paje.value_of, paje.nvalues, (size_t)id + 1);
+    memset(paje.value_of + n, 0, (paje.nvalues - n) * sizeof *paje.value_of);
   }
-  if (!P.value_of[id]) {
+  if (!paje.value_of[id]) {
     /* SimGrid names the states after the PMPI functions */
     char shown[128];
     snprintf(shown, sizeof shown, "P%s", call);
-    P.value_of[id] = define_value(call, shown);
+    paje.value_of[id] = define_value(call, shown);
   }
-  return P.value_of[id];
+  return paje.value_of[id];
 }
 
 static void write_push(int rank)
 {
-  trace_rank *t = &TR.ranks[rank];
+  trace_rank *t = &tracer.ranks[rank];
   int v = call_value(t->call);
-  fprintf(P.f, "12");
+  fprintf(paje.f, "12");
   put_time(t->t0);
-  fprintf(P.f, " " T_STATE " %d %d", rank + 1, v);
-  if (TR.sizes) {
+  fprintf(paje.f, " " T_STATE " %d %d", rank + 1, v);
+  if (tracer.sizes) {
     if (t->size >= 0)
-      fprintf(P.f, " %lld", t->size);
+      fprintf(paje.f, " %lld", t->size);
     else
-      fprintf(P.f, " NA");
+      fprintf(paje.f, " NA");
   }
-  fputc('\n', P.f);
+  fputc('\n', paje.f);
   t->push_pending = false;
 }
 
 void paje_flush_pending(void)
 {
-  for (size_t i = 0; i < P.npending; i++)
-    if (TR.ranks[P.pending[i]].push_pending)
-      write_push(P.pending[i]);
-  P.npending = 0;
+  for (size_t i = 0; i < paje.npending; i++)
+    if (tracer.ranks[paje.pending[i]].push_pending)
+      write_push(paje.pending[i]);
+  paje.npending = 0;
 }
 
 #define FLUSH()                                                                          \
   do {                                                                                   \
-    if (P.npending)                                                                      \
+    if (paje.npending)                                                                      \
       paje_flush_pending();                                                              \
   } while (0)
 
@@ -247,92 +247,92 @@ void paje_call_begin(int rank, double t)
 {
   (void)t;
   FLUSH();
-  if (!TR.sizes) {
+  if (!tracer.sizes) {
     write_push(rank);
     return;
   }
-  TR.ranks[rank].push_pending = true;
-  XGROW(P.pending, P.cappending, P.npending + 1);
-  P.pending[P.npending++] = rank;
+  tracer.ranks[rank].push_pending = true;
+  XGROW(paje.pending, paje.cappending, paje.npending + 1);
+  paje.pending[paje.npending++] = rank;
 }
 
 void paje_call_size(int rank)
 {
-  if (TR.ranks[rank].push_pending)
+  if (tracer.ranks[rank].push_pending)
     paje_flush_pending();
 }
 
 void paje_call_end(int rank, double t)
 {
   FLUSH();
-  fprintf(P.f, "13");
+  fprintf(paje.f, "13");
   put_time(t);
-  fprintf(P.f, " " T_STATE " %d\n", rank + 1);
+  fprintf(paje.f, " " T_STATE " %d\n", rank + 1);
 }
 
 void paje_compute_begin(int rank, double t, double flops)
 {
   FLUSH();
-  if (!P.computing_alias)
-    P.computing_alias = define_value("computing", "computing");
-  fprintf(P.f, "12");
+  if (!paje.computing_alias)
+    paje.computing_alias = define_value("computing", "computing");
+  fprintf(paje.f, "12");
   put_time(t);
-  fprintf(P.f, " " T_STATE " %d %d", rank + 1, P.computing_alias);
-  if (TR.sizes)
-    fprintf(P.f, " %f", flops);
-  fputc('\n', P.f);
+  fprintf(paje.f, " " T_STATE " %d %d", rank + 1, paje.computing_alias);
+  if (tracer.sizes)
+    fprintf(paje.f, " %f", flops);
+  fputc('\n', paje.f);
 }
 
 void paje_compute_end(int rank, double t)
 {
   FLUSH();
-  fprintf(P.f, "13");
+  fprintf(paje.f, "13");
   put_time(t);
-  fprintf(P.f, " " T_STATE " %d\n", rank + 1);
+  fprintf(paje.f, " " T_STATE " %d\n", rank + 1);
 }
 
 void paje_link_start(int src, double t, uint64_t key, int tag, int dst, size_t bytes)
 {
   FLUSH();
-  fprintf(P.f, "15");
+  fprintf(paje.f, "15");
   put_time(t);
-  fprintf(P.f, " " T_LINK " 0 PTP %d %d_%d_%d_%llu", src + 1, src + 1, dst + 1, tag,
+  fprintf(paje.f, " " T_LINK " 0 PTP %d %d_%d_%d_%llu", src + 1, src + 1, dst + 1, tag,
           (unsigned long long)key);
-  if (TR.sizes)
-    fprintf(P.f, " %zu", bytes);
-  fputc('\n', P.f);
+  if (tracer.sizes)
+    fprintf(paje.f, " %zu", bytes);
+  fputc('\n', paje.f);
 }
 
 void paje_link_end(int src, int dst, double t, uint64_t key, int tag)
 {
   FLUSH();
-  fprintf(P.f, "16");
+  fprintf(paje.f, "16");
   put_time(t);
-  fprintf(P.f, " " T_LINK " 0 PTP %d %d_%d_%d_%llu\n", dst + 1, src + 1, dst + 1, tag,
+  fprintf(paje.f, " " T_LINK " 0 PTP %d %d_%d_%d_%llu\n", dst + 1, src + 1, dst + 1, tag,
           (unsigned long long)key);
 }
 
 void paje_rank_end(int rank, double t)
 {
   FLUSH();
-  fprintf(P.f, "7");
+  fprintf(paje.f, "7");
   put_time(t);
-  fprintf(P.f, " " T_MPI " %d\n", rank + 1);
+  fprintf(paje.f, " " T_MPI " %d\n", rank + 1);
 }
 
 void paje_close(double t)
 {
   FLUSH();
-  for (size_t i = 0; i < P.nhosts; i++) {
-    fprintf(P.f, "7");
+  for (size_t i = 0; i < paje.nhosts; i++) {
+    fprintf(paje.f, "7");
     put_time(t);
-    fprintf(P.f, " " T_HOST " %zu\n", (size_t)TR.np + 1 + i);
+    fprintf(paje.f, " " T_HOST " %zu\n", (size_t)tracer.np + 1 + i);
   }
-  if (fclose(P.f) != 0)
-    fprintf(stderr, "smpi: error while writing the trace file '%s': %s\n", TR.filename,
+  if (fclose(paje.f) != 0)
+    fprintf(stderr, "smpi: error while writing the trace file '%s': %s\n", tracer.filename,
             strerror(errno));
-  P.f = NULL;
-  free(P.buf);
-  free(P.pending);
-  free(P.value_of);
+  paje.f = NULL;
+  free(paje.buf);
+  free(paje.pending);
+  free(paje.value_of);
 }

@@ -69,7 +69,7 @@ typedef struct trace_state {
   uint64_t link_seq;       /* message keys */
 } trace_state;
 
-extern trace_state TR;
+extern trace_state tracer;
 
 int trace_call_id(const char *name);
 

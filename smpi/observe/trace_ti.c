@@ -48,13 +48,13 @@ typedef struct ti_buf {
   bool created;
 } ti_buf;
 
-static struct {
+static struct ti_state {
   bool one_file;
   ti_buf *bufs; /* one per rank, or one */
   int nbufs;
   size_t flush_at; /* bytes a rank buffers before appending them to its file */
   bool failed;
-} TI;
+} ti;
 
 static void buf_flush(ti_buf *b)
 {
@@ -62,10 +62,10 @@ static void buf_flush(ti_buf *b)
     return;
   FILE *f = fopen(b->path, b->created ? "a" : "w");
   if (!f || fwrite(b->data, 1, b->len, f) != b->len || fclose(f) != 0) {
-    if (!TI.failed)
+    if (!ti.failed)
       fprintf(stderr, "smpi: cannot write the time-independent trace file '%s': %s\n", b->path,
               strerror(errno));
-    TI.failed = true;
+    ti.failed = true;
   }
   b->created = true;
   b->len = 0;
@@ -74,7 +74,7 @@ static void buf_flush(ti_buf *b)
 static void ti_printf(int rank, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void ti_printf(int rank, const char *fmt, ...)
 {
-  ti_buf *b = &TI.bufs[TI.one_file ? 0 : rank];
+  ti_buf *b = &ti.bufs[ti.one_file ? 0 : rank];
   for (;;) {
     size_t room = b->cap - b->len;
     va_list ap;
@@ -88,19 +88,19 @@ static void ti_printf(int rank, const char *fmt, ...)
     }
     XGROW(b->data, b->cap, b->len + (n > 0 ? (size_t)n : 0) + 256);
   }
-  if (b->len >= TI.flush_at)
+  if (b->len >= ti.flush_at)
     buf_flush(b);
 }
 
 int ti_open(const char *path, bool one_file, char *err, size_t errlen)
 {
-  TI.one_file = one_file;
-  TI.nbufs = one_file ? 1 : TR.np;
-  TI.flush_at = TI_BUFFERED_MAX / (size_t)TI.nbufs;
-  if (TI.flush_at > 65536)
-    TI.flush_at = 65536;
-  if (TI.flush_at < 4096)
-    TI.flush_at = 4096;
+  ti.one_file = one_file;
+  ti.nbufs = one_file ? 1 : tracer.np;
+  ti.flush_at = TI_BUFFERED_MAX / (size_t)ti.nbufs;
+  if (ti.flush_at > 65536)
+    ti.flush_at = 65536;
+  if (ti.flush_at < 4096)
+    ti.flush_at = 4096;
   size_t dlen = strlen(path) + 16;
   char *dir = xmalloc(dlen);
   snprintf(dir, dlen, "%s_files", path);
@@ -120,13 +120,13 @@ int ti_open(const char *path, bool one_file, char *err, size_t errlen)
   /* SimGrid names the files after the wall-clock time of the run */
   struct timeval tv;
   gettimeofday(&tv, NULL);
-  TI.bufs = xcalloc((size_t)TI.nbufs, sizeof *TI.bufs);
-  for (int r = 0; r < TI.nbufs; r++) {
+  ti.bufs = xcalloc((size_t)ti.nbufs, sizeof *ti.bufs);
+  for (int r = 0; r < ti.nbufs; r++) {
     size_t n = dlen + 64;
-    TI.bufs[r].path = xmalloc(n);
-    snprintf(TI.bufs[r].path, n, "%s/%ld.%06ld_rank-%d.txt", dir, (long)tv.tv_sec,
+    ti.bufs[r].path = xmalloc(n);
+    snprintf(ti.bufs[r].path, n, "%s/%ld.%06ld_rank-%d.txt", dir, (long)tv.tv_sec,
              (long)tv.tv_usec, r + 1);
-    fprintf(main, "%s\n", TI.bufs[r].path);
+    fprintf(main, "%s\n", ti.bufs[r].path);
   }
   free(dir);
   if (fclose(main) != 0) {
@@ -138,13 +138,13 @@ int ti_open(const char *path, bool one_file, char *err, size_t errlen)
 
 void ti_close(void)
 {
-  for (int r = 0; r < TI.nbufs; r++) {
-    buf_flush(&TI.bufs[r]);
-    free(TI.bufs[r].data);
-    free(TI.bufs[r].path);
+  for (int r = 0; r < ti.nbufs; r++) {
+    buf_flush(&ti.bufs[r]);
+    free(ti.bufs[r].data);
+    free(ti.bufs[r].path);
   }
-  free(TI.bufs);
-  TI.bufs = NULL;
+  free(ti.bufs);
+  ti.bufs = NULL;
 }
 
 /* SimGrid 3.32's codes of its predefined datatypes; -1: none (the count goes in bytes) */

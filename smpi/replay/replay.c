@@ -67,7 +67,7 @@ typedef struct reader {
 } reader;
 
 /* Job-wide state (libsmpi is not privatized: every rank sees the same). */
-static struct {
+static struct replay_state {
   bool ready;
   int np;
   char *main_path;
@@ -91,7 +91,7 @@ static struct {
   bool have_type[64];
   MPI_Op noop;
   bool warned_derived;
-} RP;
+} replay;
 
 /* Per rank, in an array indexed by rank. */
 typedef struct pending {
@@ -195,14 +195,14 @@ static char *resolve(const char *main_path, const char *name)
  * lines (so np ranks do not each scan the whole file). */
 static void index_single(const char *path, char *text, size_t len, int np)
 {
-  RP.single = true;
-  free(RP.main_path);
-  RP.main_path = xstrdup(path);
-  RP.text = text;
-  RP.text_len = len;
-  RP.rank_lines = xcalloc((size_t)np, sizeof *RP.rank_lines);
-  RP.rank_linenos = xcalloc((size_t)np, sizeof *RP.rank_linenos);
-  RP.rank_nlines = xcalloc((size_t)np, sizeof *RP.rank_nlines);
+  replay.single = true;
+  free(replay.main_path);
+  replay.main_path = xstrdup(path);
+  replay.text = text;
+  replay.text_len = len;
+  replay.rank_lines = xcalloc((size_t)np, sizeof *replay.rank_lines);
+  replay.rank_linenos = xcalloc((size_t)np, sizeof *replay.rank_linenos);
+  replay.rank_nlines = xcalloc((size_t)np, sizeof *replay.rank_nlines);
   size_t *caps = xcalloc((size_t)np, sizeof *caps);
   size_t *caps2 = xcalloc((size_t)np, sizeof *caps2);
   long lineno = 0;
@@ -222,10 +222,10 @@ static void index_single(const char *path, char *text, size_t len, int np)
         job_fail(path, lineno, "a line starts with the rank that performs it, not '%.40s'", s);
       if (r < np) {
         size_t k = (size_t)r;
-        XGROW(RP.rank_lines[k], caps[k], RP.rank_nlines[k] + 1);
-        XGROW(RP.rank_linenos[k], caps2[k], RP.rank_nlines[k] + 1);
-        RP.rank_lines[k][RP.rank_nlines[k]] = off;
-        RP.rank_linenos[k][RP.rank_nlines[k]++] = lineno;
+        XGROW(replay.rank_lines[k], caps[k], replay.rank_nlines[k] + 1);
+        XGROW(replay.rank_linenos[k], caps2[k], replay.rank_nlines[k] + 1);
+        replay.rank_lines[k][replay.rank_nlines[k]] = off;
+        replay.rank_linenos[k][replay.rank_nlines[k]++] = lineno;
       }
     }
     off = end + 1;
@@ -233,15 +233,15 @@ static void index_single(const char *path, char *text, size_t len, int np)
   free(caps);
   free(caps2);
   for (int r = 0; r < np; r++)
-    if (RP.rank_nlines[r] == 0)
+    if (replay.rank_nlines[r] == 0)
       job_fail(path, 0, "no line for rank %d (the trace has fewer ranks than -np %d?)", r, np);
 }
 
 /* First rank in: reads the main file and decides between the layouts. */
 static void job_setup(const char *path, int np)
 {
-  RP.np = np;
-  RP.main_path = xstrdup(path);
+  replay.np = np;
+  replay.main_path = xstrdup(path);
   size_t len;
   char *text = read_whole(path, &len);
   if (!text)
@@ -257,9 +257,9 @@ static void job_setup(const char *path, int np)
     else
       p++;
   }
-  RP.single = looks_like_action(p);
+  replay.single = looks_like_action(p);
   ranks = xcalloc((size_t)np, sizeof *ranks);
-  if (RP.single) {
+  if (replay.single) {
     index_single(path, text, len, np);
   } else {
     size_t cap = 0;
@@ -273,40 +273,40 @@ static void job_setup(const char *path, int np)
         line++;
       if (!*line || *line == '#')
         continue;
-      XGROW(RP.files, cap, RP.nfiles + 1);
-      RP.files[RP.nfiles++] = resolve(path, line);
+      XGROW(replay.files, cap, replay.nfiles + 1);
+      replay.files[replay.nfiles++] = resolve(path, line);
     }
     free(text);
-    if (RP.nfiles == 1 && np > 1) {
+    if (replay.nfiles == 1 && np > 1) {
       /* SimGrid's ti-one-file: a list naming the one file that holds every rank's lines */
-      char *one = read_whole(RP.files[0], &len);
+      char *one = read_whole(replay.files[0], &len);
       if (!one)
-        job_fail(RP.files[0], 0, "cannot read the trace: %s", strerror(errno));
+        job_fail(replay.files[0], 0, "cannot read the trace: %s", strerror(errno));
       if (memchr(one, 0, len))
-        job_fail(RP.files[0], 0, "this is not a text file (it contains NUL bytes)");
-      index_single(RP.files[0], one, len, np);
-      RP.ready = true;
+        job_fail(replay.files[0], 0, "this is not a text file (it contains NUL bytes)");
+      index_single(replay.files[0], one, len, np);
+      replay.ready = true;
       return;
     }
-    if (RP.nfiles < (size_t)np)
-      job_fail(path, 0, "lists %zu per-rank file%s, fewer than the %d ranks of -np", RP.nfiles,
-               RP.nfiles == 1 ? "" : "s", np);
-    if (RP.nfiles > (size_t)np)
+    if (replay.nfiles < (size_t)np)
+      job_fail(path, 0, "lists %zu per-rank file%s, fewer than the %d ranks of -np", replay.nfiles,
+               replay.nfiles == 1 ? "" : "s", np);
+    if (replay.nfiles > (size_t)np)
       LOG_WARN("%s lists %zu per-rank files; only the first %d are replayed (-np %d)", path,
-               RP.nfiles, np, np);
+               replay.nfiles, np, np);
   }
-  RP.ready = true;
+  replay.ready = true;
 }
 
 /* The next line of rank r (NUL-terminated, without '\n'), or NULL at the end. */
 static char *next_line(rank_state *st, long *lineno)
 {
   reader *rd = &st->rd;
-  if (RP.single) {
+  if (replay.single) {
     if (rd->next >= rd->nlines)
       return NULL;
     *lineno = rd->linenos[rd->next];
-    return RP.text + rd->lines[rd->next++];
+    return replay.text + rd->lines[rd->next++];
   }
   for (;;) {
     char *start = rd->buf ? rd->buf + rd->pos : NULL; /* NULL + 0 is undefined: first call */
@@ -365,12 +365,12 @@ static void *scratch(char **buf, size_t *cap, size_t need)
   while (ncap < need)
     ncap = ncap > SIZE_MAX / 2 ? need : ncap * 2;
   if (*buf) {
-    XGROW(RP.retired, RP.retired_cap, RP.nretired + 1);
-    RP.retired[RP.nretired++] = *buf;
+    XGROW(replay.retired, replay.retired_cap, replay.nretired + 1);
+    replay.retired[replay.nretired++] = *buf;
   }
   *buf = smpi_shared_malloc(ncap, __FILE__, __LINE__);
   if (!*buf)
-    job_fail(RP.main_path, 0, "cannot allocate a %zu-byte message buffer (see smpi/shared-malloc "
+    job_fail(replay.main_path, 0, "cannot allocate a %zu-byte message buffer (see smpi/shared-malloc "
              "in docs/emulation.md to fold large buffers)", ncap);
   *cap = ncap;
   return *buf;
@@ -402,8 +402,8 @@ static const struct {
 static MPI_Datatype replay_type(rank_state *st, int id, long lineno)
 {
   if (id == TI_DT_DERIVED) {
-    if (!RP.warned_derived) {
-      RP.warned_derived = true;
+    if (!replay.warned_derived) {
+      replay.warned_derived = true;
       LOG_WARN("%s:%ld: datatype -1 (a derived type: its layout is not in the trace) is "
                "replayed as the default type %s", st->file, lineno, ti_dt_name(st->default_dt));
     }
@@ -413,8 +413,8 @@ static MPI_Datatype replay_type(rank_state *st, int id, long lineno)
     id = st->default_dt;
   if (id < 0 || id >= 64 || !ti_dt_name(id))
     job_fail(st->file, lineno, "datatype id %d is not one of SimGrid's", id);
-  if (RP.have_type[id])
-    return RP.types[id];
+  if (replay.have_type[id])
+    return replay.types[id];
   int want = ti_dt_size(id);
   MPI_Datatype t = MPI_DATATYPE_NULL;
   for (size_t k = 0; k < sizeof our_types / sizeof *our_types; k++) {
@@ -429,8 +429,8 @@ static MPI_Datatype replay_type(rank_state *st, int id, long lineno)
     if (PMPI_Type_contiguous(want, MPI_BYTE, &t) != MPI_SUCCESS || PMPI_Type_commit(&t) != MPI_SUCCESS)
       job_fail(st->file, lineno, "cannot make a %d-byte datatype for %s", want, ti_dt_name(id));
   }
-  RP.types[id] = t;
-  RP.have_type[id] = true;
+  replay.types[id] = t;
+  replay.have_type[id] = true;
   return t;
 }
 
@@ -494,8 +494,8 @@ static void check_peer(rank_state *st, long lineno, int v, const char *what, boo
   int p = peer_rank(v);
   if (p == MPI_PROC_NULL || (wildcard_ok && p == MPI_ANY_SOURCE))
     return;
-  if (v < 0 || v >= RP.np)
-    job_fail(st->file, lineno, "%s %d is not a rank of this job (-np %d)", what, v, RP.np);
+  if (v < 0 || v >= replay.np)
+    job_fail(st->file, lineno, "%s %d is not a rank of this job (-np %d)", what, v, replay.np);
 }
 
 static int *int_counts(rank_state *st, long lineno, const ti_action *a, const long long *c,
@@ -539,7 +539,7 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
     b1 = dt_bytes(st, a->dt1);
     b2 = dt_bytes(st, a->dt2);
   }
-  int n = RP.np, rc = MPI_SUCCESS;
+  int n = replay.np, rc = MPI_SUCCESS;
   size_t c1 = (size_t)(a->count > 0 ? a->count : 0), c2 = (size_t)(a->count2 > 0 ? a->count2 : 0);
   MPI_Request req;
   switch (a->kind) {
@@ -569,7 +569,7 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
   case TI_ISEND:
   case TI_ISSEND: {
     check_peer(st, lineno, a->peer, "destination", false);
-    void *b = scratch(&RP.sbuf, &RP.scap, c1 * b1);
+    void *b = scratch(&replay.sbuf, &replay.scap, c1 * b1);
     int dst = peer_rank(a->peer), tag = tag_value(a->tag);
     if (a->kind == TI_SEND)
       rc = PMPI_Send(b, (int)c1, t1, dst, tag, w);
@@ -598,7 +598,7 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
     }
     if (rc != MPI_SUCCESS)
       break;
-    void *b = scratch(&RP.rbuf, &RP.rcap, (size_t)count * b1);
+    void *b = scratch(&replay.rbuf, &replay.rcap, (size_t)count * b1);
     if (a->kind == TI_RECV) {
       rc = PMPI_Recv(b, (int)count, t1, src, tag, w, MPI_STATUS_IGNORE);
     } else {
@@ -611,8 +611,8 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
   case TI_SENDRECV: {
     check_peer(st, lineno, a->peer, "destination", false);
     check_peer(st, lineno, a->peer2, "source", true);
-    void *sb = scratch(&RP.sbuf, &RP.scap, c1 * b1);
-    void *rb = scratch(&RP.rbuf, &RP.rcap, c2 * b2);
+    void *sb = scratch(&replay.sbuf, &replay.scap, c1 * b1);
+    void *rb = scratch(&replay.rbuf, &replay.rcap, c2 * b2);
     rc = PMPI_Sendrecv(sb, (int)c1, t1, peer_rank(a->peer), 0, rb, (int)c2, t2,
                        peer_rank(a->peer2), MPI_ANY_TAG, w, MPI_STATUS_IGNORE);
     break;
@@ -657,9 +657,9 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
     if (a->peer >= n)
       job_fail(st->file, lineno, "root %d is not a rank of this job (-np %d)", a->peer, n);
     if (a->kind == TI_BCAST) {
-      rc = PMPI_Bcast(scratch(&RP.rbuf, &RP.rcap, c1 * b1), (int)c1, t1, a->peer, w);
+      rc = PMPI_Bcast(scratch(&replay.rbuf, &replay.rcap, c1 * b1), (int)c1, t1, a->peer, w);
     } else {
-      rc = PMPI_Ibcast(scratch(&RP.rbuf, &RP.rcap, c1 * b1), (int)c1, t1, a->peer, w, &req);
+      rc = PMPI_Ibcast(scratch(&replay.rbuf, &replay.rcap, c1 * b1), (int)c1, t1, a->peer, w, &req);
       if (rc == MPI_SUCCESS)
         pend_add(st, 0, 0, 0, true, req);
     }
@@ -667,8 +667,8 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
   case TI_REDUCE:
     if (a->peer >= n)
       job_fail(st->file, lineno, "root %d is not a rank of this job (-np %d)", a->peer, n);
-    rc = PMPI_Reduce(scratch(&RP.sbuf, &RP.scap, c1 * b1), scratch(&RP.rbuf, &RP.rcap, c1 * b1),
-                     (int)c1, t1, RP.noop, a->peer, w);
+    rc = PMPI_Reduce(scratch(&replay.sbuf, &replay.scap, c1 * b1), scratch(&replay.rbuf, &replay.rcap, c1 * b1),
+                     (int)c1, t1, replay.noop, a->peer, w);
     if (rc == MPI_SUCCESS)
       smpi_execute_flops(a->amount);
     break;
@@ -676,15 +676,15 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
   case TI_SCAN:
   case TI_EXSCAN:
   case TI_IALLREDUCE: {
-    void *sb = scratch(&RP.sbuf, &RP.scap, c1 * b1), *rb = scratch(&RP.rbuf, &RP.rcap, c1 * b1);
+    void *sb = scratch(&replay.sbuf, &replay.scap, c1 * b1), *rb = scratch(&replay.rbuf, &replay.rcap, c1 * b1);
     if (a->kind == TI_ALLREDUCE)
-      rc = PMPI_Allreduce(sb, rb, (int)c1, t1, RP.noop, w);
+      rc = PMPI_Allreduce(sb, rb, (int)c1, t1, replay.noop, w);
     else if (a->kind == TI_SCAN)
-      rc = PMPI_Scan(sb, rb, (int)c1, t1, RP.noop, w);
+      rc = PMPI_Scan(sb, rb, (int)c1, t1, replay.noop, w);
     else if (a->kind == TI_EXSCAN)
-      rc = PMPI_Exscan(sb, rb, (int)c1, t1, RP.noop, w);
+      rc = PMPI_Exscan(sb, rb, (int)c1, t1, replay.noop, w);
     else {
-      rc = PMPI_Iallreduce(sb, rb, (int)c1, t1, RP.noop, w, &req);
+      rc = PMPI_Iallreduce(sb, rb, (int)c1, t1, replay.noop, w, &req);
       if (rc == MPI_SUCCESS)
         pend_add(st, 0, 0, 0, true, req);
     }
@@ -693,31 +693,31 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
     break;
   }
   case TI_ALLTOALL:
-    rc = PMPI_Alltoall(scratch(&RP.sbuf, &RP.scap, c1 * b1 * (size_t)n), (int)c1, t1,
-                       scratch(&RP.rbuf, &RP.rcap, c2 * b2 * (size_t)n), (int)c2, t2, w);
+    rc = PMPI_Alltoall(scratch(&replay.sbuf, &replay.scap, c1 * b1 * (size_t)n), (int)c1, t1,
+                       scratch(&replay.rbuf, &replay.rcap, c2 * b2 * (size_t)n), (int)c2, t2, w);
     break;
   case TI_ALLGATHER:
-    rc = PMPI_Allgather(scratch(&RP.sbuf, &RP.scap, c1 * b1), (int)c1, t1,
-                        scratch(&RP.rbuf, &RP.rcap, c2 * b2 * (size_t)n), (int)c2, t2, w);
+    rc = PMPI_Allgather(scratch(&replay.sbuf, &replay.scap, c1 * b1), (int)c1, t1,
+                        scratch(&replay.rbuf, &replay.rcap, c2 * b2 * (size_t)n), (int)c2, t2, w);
     break;
   case TI_GATHER:
   case TI_SCATTER:
     if (a->peer >= n)
       job_fail(st->file, lineno, "root %d is not a rank of this job (-np %d)", a->peer, n);
     if (a->kind == TI_GATHER)
-      rc = PMPI_Gather(scratch(&RP.sbuf, &RP.scap, c1 * b1), (int)c1, t1,
-                       scratch(&RP.rbuf, &RP.rcap, c2 * b2 * (size_t)n), (int)c2, t2, a->peer, w);
+      rc = PMPI_Gather(scratch(&replay.sbuf, &replay.scap, c1 * b1), (int)c1, t1,
+                       scratch(&replay.rbuf, &replay.rcap, c2 * b2 * (size_t)n), (int)c2, t2, a->peer, w);
     else
-      rc = PMPI_Scatter(scratch(&RP.sbuf, &RP.scap, c1 * b1 * (size_t)n), (int)c1, t1,
-                        scratch(&RP.rbuf, &RP.rcap, c2 * b2), (int)c2, t2, a->peer, w);
+      rc = PMPI_Scatter(scratch(&replay.sbuf, &replay.scap, c1 * b1 * (size_t)n), (int)c1, t1,
+                        scratch(&replay.rbuf, &replay.rcap, c2 * b2), (int)c2, t2, a->peer, w);
     break;
   case TI_ALLTOALLV: {
     int *sd, *rd;
     size_t ssum, rsum;
     int *sc = int_counts(st, lineno, a, a->counts1, &sd, &ssum);
     int *rcn = int_counts(st, lineno, a, a->counts2, &rd, &rsum);
-    rc = PMPI_Alltoallv(scratch(&RP.sbuf, &RP.scap, ssum * b1), sc, sd, t1,
-                        scratch(&RP.rbuf, &RP.rcap, rsum * b2), rcn, rd, t2, w);
+    rc = PMPI_Alltoallv(scratch(&replay.sbuf, &replay.scap, ssum * b1), sc, sd, t1,
+                        scratch(&replay.rbuf, &replay.rcap, rsum * b2), rcn, rd, t2, w);
     free(sc), free(sd), free(rcn), free(rd);
     break;
   }
@@ -726,7 +726,7 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
     int *rd;
     size_t rsum;
     int *rcn = int_counts(st, lineno, a, a->counts1, &rd, &rsum);
-    void *sb = scratch(&RP.sbuf, &RP.scap, c1 * b1), *rb = scratch(&RP.rbuf, &RP.rcap, rsum * b2);
+    void *sb = scratch(&replay.sbuf, &replay.scap, c1 * b1), *rb = scratch(&replay.rbuf, &replay.rcap, rsum * b2);
     if (a->kind == TI_GATHERV) {
       if (a->peer >= n)
         job_fail(st->file, lineno, "root %d is not a rank of this job (-np %d)", a->peer, n);
@@ -743,8 +743,8 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
     if (a->peer >= n)
       job_fail(st->file, lineno, "root %d is not a rank of this job (-np %d)", a->peer, n);
     int *sc = int_counts(st, lineno, a, a->counts1, &sd, &ssum);
-    rc = PMPI_Scatterv(scratch(&RP.sbuf, &RP.scap, ssum * b1), sc, sd, t1,
-                       scratch(&RP.rbuf, &RP.rcap, c1 * b2), (int)c1, t2, a->peer, w);
+    rc = PMPI_Scatterv(scratch(&replay.sbuf, &replay.scap, ssum * b1), sc, sd, t1,
+                       scratch(&replay.rbuf, &replay.rcap, c1 * b2), (int)c1, t2, a->peer, w);
     free(sc), free(sd);
     break;
   }
@@ -752,8 +752,8 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
     int *d;
     size_t sum;
     int *rcn = int_counts(st, lineno, a, a->counts1, &d, &sum);
-    rc = PMPI_Reduce_scatter(scratch(&RP.sbuf, &RP.scap, sum * b1),
-                             scratch(&RP.rbuf, &RP.rcap, (size_t)rcn[me] * b1), rcn, t1, RP.noop, w);
+    rc = PMPI_Reduce_scatter(scratch(&replay.sbuf, &replay.scap, sum * b1),
+                             scratch(&replay.rbuf, &replay.rcap, (size_t)rcn[me] * b1), rcn, t1, replay.noop, w);
     if (rc == MPI_SUCCESS)
       smpi_execute_flops(a->amount);
     free(rcn), free(d);
@@ -783,20 +783,20 @@ SMPI_PUBLIC int smpi_replay_run(const char *trace_path)
   PMPI_Comm_rank(MPI_COMM_WORLD, &me);
   PMPI_Comm_size(MPI_COMM_WORLD, &np);
   PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  if (!RP.ready) {
+  if (!replay.ready) {
     job_setup(trace_path, np);
-    if (PMPI_Op_create(noop_fn, 1, &RP.noop) != MPI_SUCCESS)
+    if (PMPI_Op_create(noop_fn, 1, &replay.noop) != MPI_SUCCESS)
       job_fail(trace_path, 0, "cannot create the replay's reduction operation");
   }
   rank_state *st = &ranks[me];
   st->default_dt = 6; /* MPI_BYTE until "init" says otherwise */
-  if (RP.single) {
-    st->file = RP.main_path;
-    st->rd.lines = RP.rank_lines[me];
-    st->rd.linenos = RP.rank_linenos[me];
-    st->rd.nlines = RP.rank_nlines[me];
+  if (replay.single) {
+    st->file = replay.main_path;
+    st->rd.lines = replay.rank_lines[me];
+    st->rd.linenos = replay.rank_linenos[me];
+    st->rd.nlines = replay.rank_nlines[me];
   } else {
-    st->rd.path = RP.files[me];
+    st->rd.path = replay.files[me];
     st->file = st->rd.path;
   }
   ti_action a = {0};
@@ -809,7 +809,7 @@ SMPI_PUBLIC int smpi_replay_run(const char *trace_path)
       job_fail(st->file, lineno, "%s", err);
     if (rc == 0)
       continue;
-    if (RP.single && a.rank != me)
+    if (replay.single && a.rank != me)
       continue;
     perform(st, lineno, &a, me);
   }

@@ -552,12 +552,12 @@ static void op_issue(smpi_win *ow, rma_op *o)
   }
   if (o->bytes > 0 && (o->kind == RMA_OP_PUT || o->kind == RMA_OP_ACC || o->kind == RMA_OP_GACC)) {
     /* the sender's overhead of the data message, as for a detached send in SimGrid */
-    smpi_sleep_now(fac_overhead(&P2P.os, (double)o->bytes));
+    smpi_sleep_now(fac_overhead(&p2p.os, (double)o->bytes));
   }
   send_flow(o->origin_world, o->target_world, o->bytes, op_arrive, o);
   /* data below smpi/send-is-detached-thresh was copied: the origin buffer is free at once,
    * as for a detached send; above, it is free when the data has left (landed) */
-  if ((o->kind == RMA_OP_PUT || o->kind == RMA_OP_ACC) && (long)o->bytes < P2P.detached_thresh)
+  if ((o->kind == RMA_OP_PUT || o->kind == RMA_OP_ACC) && (long)o->bytes < p2p.detached_thresh)
     op_local_complete(o);
 }
 

@@ -12,12 +12,12 @@
 
 bool smpi_progress_on;
 
-static struct {
+static struct progress_state {
   unsigned calls;
   double start, last, interval;
   int done;
   bool shown;
-} P;
+} progress;
 
 static const cfg_key progress_keys[] = {
     CFG_KEY_STRING("smpi/progress", "auto", "auto|yes|no",
@@ -45,15 +45,15 @@ void smpi_progress_start(void)
   smpi_progress_declare_config();
   const char *v = cfg_get_string("smpi/progress");
   smpi_progress_on = !strcmp(v, "yes") || (!strcmp(v, "auto") && isatty(STDERR_FILENO));
-  P.interval = cfg_get_double("smpi/progress-interval");
-  if (P.interval < 0)
-    P.interval = 0;
-  P.start = wall();
+  progress.interval = cfg_get_double("smpi/progress-interval");
+  if (progress.interval < 0)
+    progress.interval = 0;
+  progress.start = wall();
   /* a short run shows nothing at all */
-  P.last = P.start + P.interval;
-  P.calls = 0;
-  P.done = 0;
-  P.shown = false;
+  progress.last = progress.start + progress.interval;
+  progress.calls = 0;
+  progress.done = 0;
+  progress.shown = false;
 }
 
 static void show(double now)
@@ -61,30 +61,30 @@ static void show(double now)
   char line[160];
   int n = snprintf(line, sizeof line,
                    "\rsmpi: simulated %.6f s | wall-clock %.1f s | %d/%d ranks finished\033[K",
-                   eng_now(), now - P.start, P.done, smpi_w.np);
+                   eng_now(), now - progress.start, progress.done, smpi_w.np);
   if (n > 0)
     (void)!write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-  P.shown = true;
+  progress.shown = true;
 }
 
 void smpi_progress_tick(void)
 {
   /* reading the clock costs ~20 ns: once per 256 MPI calls keeps it out of the profile */
-  if (++P.calls & 255)
+  if (++progress.calls & 255)
     return;
   double now = wall();
-  if (now - P.last < P.interval)
+  if (now - progress.last < progress.interval)
     return;
-  P.last = now;
+  progress.last = now;
   show(now);
 }
 
-void smpi_progress_rank_done(void) { P.done++; }
+void smpi_progress_rank_done(void) { progress.done++; }
 
 void smpi_progress_end(void)
 {
-  if (P.shown)
+  if (progress.shown)
     (void)!write(STDERR_FILENO, "\r\033[K", 4);
-  P.shown = false;
+  progress.shown = false;
   smpi_progress_on = false;
 }
