@@ -42,9 +42,12 @@ int collect_blocks(const skampi_set *set, const char *const *patterns, size_t np
       XGROW(out->srcs, scap, out->nobs + 1);
       XGROW(out->obs, cap, out->nobs + 1);
       out->srcs[out->nobs] = xasprintf("%s:%d", blk->file, p->line);
-      out->obs[out->nobs] = (fit_obs){.size = p->size, .t = p->time / div,
-                                      .se = p->stderr_us / div, .res = p->resolution / div,
-                                      .reps = p->reps, .src = out->srcs[out->nobs]};
+      out->obs[out->nobs] = (fit_obs){.size = p->size,
+                                      .t = p->time / div,
+                                      .se = p->stderr_us / div,
+                                      .res = p->resolution / div,
+                                      .reps = p->reps,
+                                      .src = out->srcs[out->nobs]};
       out->nobs++;
     }
   }

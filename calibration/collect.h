@@ -15,8 +15,8 @@
 typedef struct collect {
   fit_obs *obs;
   size_t nobs;
-  char **srcs; /* the obs' "file:line" strings (owned) */
-  size_t nblocks; /* blocks used */
+  char **srcs;       /* the obs' "file:line" strings (owned) */
+  size_t nblocks;    /* blocks used */
   char *description; /* 'file "block", ...' of the blocks used */
 } collect;
 

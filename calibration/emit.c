@@ -25,15 +25,9 @@ static char *factor_string(const fit_model *m, const fit_link *l, bool lat)
   return s;
 }
 
-char *emit_lat_factor(const fit_model *m, const fit_link *l)
-{
-  return factor_string(m, l, true);
-}
+char *emit_lat_factor(const fit_model *m, const fit_link *l) { return factor_string(m, l, true); }
 
-char *emit_bw_factor(const fit_model *m, const fit_link *l)
-{
-  return factor_string(m, l, false);
-}
+char *emit_bw_factor(const fit_model *m, const fit_link *l) { return factor_string(m, l, false); }
 
 /* All the per-segment latency goes into lat-factor and nothing into the send/receive
  * overheads: the overheads of the simulator are charged only on some protocol paths (os
@@ -44,7 +38,8 @@ char *emit_settings(const fit_model *m, const fit_link *l, double switch_size)
 {
   char *bw = emit_bw_factor(m, l), *lat = emit_lat_factor(m, l);
   char *s = xasprintf("smpi/bw-factor:%s smpi/lat-factor:%s smpi/os:0:0:0 smpi/or:0:0:0 "
-                      "smpi/ois:0:0:0", bw, lat);
+                      "smpi/ois:0:0:0",
+                      bw, lat);
   if (switch_size > 0) {
     char *t = xasprintf("%s smpi/async-small-thresh:%.0f smpi/send-is-detached-thresh:%.0f", s,
                         switch_size, switch_size);
@@ -60,12 +55,13 @@ char *emit_settings(const fit_model *m, const fit_link *l, double switch_size)
 static void link_comment(FILE *out, const fit_link *l, const char *prefix)
 {
   double rate = fit_link_rate(l);
-  fprintf(out, "%sThe factors are relative to a route of total latency %.10g s and bottleneck\n"
-               "%sbandwidth %.10g B/s (options link-lat, link-bw), i.e. a lone flow's rate of "
-               "%.10g B/s\n%s(network/TCP-gamma %.10g B bounds it by gamma / (2 x latency)). "
-               "On another route they\n%sscale accordingly: keep these link values for "
-               "the hosts you calibrated.\n", prefix, l->lat, prefix, l->bw, rate, prefix,
-          l->tcp_gamma, prefix);
+  fprintf(out,
+          "%sThe factors are relative to a route of total latency %.10g s and bottleneck\n"
+          "%sbandwidth %.10g B/s (options link-lat, link-bw), i.e. a lone flow's rate of "
+          "%.10g B/s\n%s(network/TCP-gamma %.10g B bounds it by gamma / (2 x latency)). "
+          "On another route they\n%sscale accordingly: keep these link values for "
+          "the hosts you calibrated.\n",
+          prefix, l->lat, prefix, l->bw, rate, prefix, l->tcp_gamma, prefix);
 }
 
 void emit_cfg_file(FILE *out, const fit_model *m, const fit_link *l, double switch_size,
@@ -80,10 +76,11 @@ void emit_cfg_file(FILE *out, const fit_model *m, const fit_link *l, double swit
                "payload size + 16):\n");
   for (size_t i = 0; i < m->nseg; i++) {
     const fit_segment *g = &m->seg[i];
-    fprintf(out, "#   sizes >= %-9.0f lat %.6g us, bw %.6g B/s -> threshold %.0f: lat-factor "
-                 "%.6g, bw-factor %.6g\n", g->start, g->lat,
-            g->inv_bw > FIT_MIN_INV_BW ? 1e6 / g->inv_bw : INFINITY, fit_factor_threshold(g),
-            fit_lat_factor(g, l), fit_bw_factor(g, l));
+    fprintf(out,
+            "#   sizes >= %-9.0f lat %.6g us, bw %.6g B/s -> threshold %.0f: lat-factor "
+            "%.6g, bw-factor %.6g\n",
+            g->start, g->lat, g->inv_bw > FIT_MIN_INV_BW ? 1e6 / g->inv_bw : INFINITY,
+            fit_factor_threshold(g), fit_lat_factor(g, l), fit_bw_factor(g, l));
   }
   if (switch_size > 0)
     fprintf(out, "# Eager/rendezvous switch detected: messages under %.0f B are sent eagerly.\n",
@@ -125,16 +122,18 @@ void emit_platform(FILE *out, const fit_model *m, const fit_link *l, double swit
     fprintf(out, "    <prop id=\"%.*s\" value=\"%s\"/>\n", (int)(colon - t), t, colon + 1);
   }
   free(s);
-  fprintf(out, "  </config>\n  <zone id=\"calibrated\" routing=\"Full\">\n"
-               "    <host id=\"node-0\" speed=\"1Gf\"/>\n"
-               "    <host id=\"node-1\" speed=\"1Gf\"/>\n"
-               "    <link id=\"calibrated-link\" bandwidth=\"%.10gBps\" latency=\"%.10gs\" "
-               "sharing_policy=\"SPLITDUPLEX\"/>\n"
-               "    <route src=\"node-0\" dst=\"node-1\" symmetrical=\"NO\">"
-               "<link_ctn id=\"calibrated-link\" direction=\"UP\"/></route>\n"
-               "    <route src=\"node-1\" dst=\"node-0\" symmetrical=\"NO\">"
-               "<link_ctn id=\"calibrated-link\" direction=\"DOWN\"/></route>\n"
-               "  </zone>\n</platform>\n", l->bw, l->lat);
+  fprintf(out,
+          "  </config>\n  <zone id=\"calibrated\" routing=\"Full\">\n"
+          "    <host id=\"node-0\" speed=\"1Gf\"/>\n"
+          "    <host id=\"node-1\" speed=\"1Gf\"/>\n"
+          "    <link id=\"calibrated-link\" bandwidth=\"%.10gBps\" latency=\"%.10gs\" "
+          "sharing_policy=\"SPLITDUPLEX\"/>\n"
+          "    <route src=\"node-0\" dst=\"node-1\" symmetrical=\"NO\">"
+          "<link_ctn id=\"calibrated-link\" direction=\"UP\"/></route>\n"
+          "    <route src=\"node-1\" dst=\"node-0\" symmetrical=\"NO\">"
+          "<link_ctn id=\"calibrated-link\" direction=\"DOWN\"/></route>\n"
+          "  </zone>\n</platform>\n",
+          l->bw, l->lat);
 }
 
 void emit_samples_header(FILE *out, const fit_link *l, size_t nsamples, unsigned long long seed,

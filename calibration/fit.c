@@ -110,8 +110,8 @@ void fit_data_build(fit_data *d, const fit_obs *obs, size_t nobs)
     if (!(o.t > 0)) {
       double repl = (o.res > 0 ? o.res : 1e-3) / 4;
       LOG_WARN("%s: time %g us at %g B is below the printing resolution; using %g us (a "
-               "logarithmic error needs a positive time)", o.src ? o.src : "?", o.t, o.size,
-               repl);
+               "logarithmic error needs a positive time)",
+               o.src ? o.src : "?", o.t, o.size, repl);
       o.t = repl;
     }
     d->obs[i] = o;
@@ -131,8 +131,8 @@ void fit_data_build(fit_data *d, const fit_obs *obs, size_t nobs)
     }
     double m = (double)(j - i);
     d->first[d->n] = i;
-    d->pts[d->n++] = (fit_point){.size = d->obs[i].size, .t = st / m, .se = sqrt(sse) / m,
-                                 .res = res, .nobs = j - i};
+    d->pts[d->n++] = (fit_point){
+        .size = d->obs[i].size, .t = st / m, .se = sqrt(sse) / m, .res = res, .nobs = j - i};
     i = j;
   }
   d->first[d->n] = nobs;
@@ -198,10 +198,7 @@ double fit_correlation(const fit_point *pts, size_t first, size_t last)
 
 /* ---- per-segment regressions --------------------------------------------------------- */
 
-static double weight(const fit_point *p, bool rel)
-{
-  return rel ? 1.0 / (p->t * p->t) : 1.0;
-}
+static double weight(const fit_point *p, bool rel) { return rel ? 1.0 / (p->t * p->t) : 1.0; }
 
 static double sse_of(const fit_point *pts, size_t first, size_t last, bool rel, double lat,
                      double inv_bw)
@@ -327,15 +324,9 @@ static void fit_lad(const fit_point *pts, const size_t *seg_first, const size_t 
   glp_delete_prob(lp);
 }
 
-static bool reg_is_lad(fit_regression r)
-{
-  return r == FIT_REG_LAD || r == FIT_REG_REL_LAD;
-}
+static bool reg_is_lad(fit_regression r) { return r == FIT_REG_LAD || r == FIT_REG_REL_LAD; }
 
-static bool reg_is_rel(fit_regression r)
-{
-  return r == FIT_REG_REL || r == FIT_REG_REL_LAD;
-}
+static bool reg_is_rel(fit_regression r) { return r == FIT_REG_REL || r == FIT_REG_REL_LAD; }
 
 static void fit_segment_line(const fit_point *pts, size_t first, size_t last, fit_regression reg,
                              double *lat, double *inv_bw)
@@ -514,8 +505,7 @@ int fit_piecewise(const fit_point *pts, size_t n, size_t k, const fit_options *o
   memset(out, 0, sizeof *out); /* unused segments too: models compare bytewise */
   size_t m = opt->min_points;
   if (m < 2) {
-    snprintf(err, errlen, "at least 2 points per segment are needed to fit a line (got %zu)",
-             m);
+    snprintf(err, errlen, "at least 2 points per segment are needed to fit a line (got %zu)", m);
     return -1;
   }
   if (k < 1 || k > FIT_MAX_SEGMENTS) {
@@ -523,13 +513,17 @@ int fit_piecewise(const fit_point *pts, size_t n, size_t k, const fit_options *o
     return -1;
   }
   if (k * m > n) {
-    snprintf(err, errlen, "%zu segments of at least %zu sizes need %zu measured sizes, the "
-                          "data have %zu", k, m, k * m, n);
+    snprintf(err, errlen,
+             "%zu segments of at least %zu sizes need %zu measured sizes, the "
+             "data have %zu",
+             k, m, k * m, n);
     return -1;
   }
   if (opt->continuous && !reg_is_lad(opt->regression)) {
-    snprintf(err, errlen, "continuous fits are linear programs: use the lad or rel-lad "
-                          "regression (not %s)", fit_regression_name(opt->regression));
+    snprintf(err, errlen,
+             "continuous fits are linear programs: use the lad or rel-lad "
+             "regression (not %s)",
+             fit_regression_name(opt->regression));
     return -1;
   }
   for (size_t i = 1; i < n; i++)
@@ -540,9 +534,10 @@ int fit_piecewise(const fit_point *pts, size_t n, size_t k, const fit_options *o
   if (opt->continuous && opt->criterion == FIT_CRIT_LOGERR) {
     double combos = count_combinations(n, k, m);
     if (combos > MAX_COMBINATIONS) {
-      snprintf(err, errlen, "a continuous log-error fit tries every set of breakpoints: %.0f "
-                            "sets for %zu segments over %zu sizes is too many (limit %d); "
-                            "use fewer segments, a larger --min-points or --criterion=corr",
+      snprintf(err, errlen,
+               "a continuous log-error fit tries every set of breakpoints: %.0f "
+               "sets for %zu segments over %zu sizes is too many (limit %d); "
+               "use fewer segments, a larger --min-points or --criterion=corr",
                combos, k, n, MAX_COMBINATIONS);
       return -1;
     }
@@ -629,10 +624,7 @@ double fit_default_affine(const fit_link *l, double size)
   return 1e6 * (l->lat + (size + FIT_ENVELOPE) / fit_link_rate(l));
 }
 
-double fit_lat_factor(const fit_segment *s, const fit_link *l)
-{
-  return s->lat * 1e-6 / l->lat;
-}
+double fit_lat_factor(const fit_segment *s, const fit_link *l) { return s->lat * 1e-6 / l->lat; }
 
 double fit_bw_factor(const fit_segment *s, const fit_link *l)
 {

@@ -53,8 +53,8 @@ typedef struct fit_obs {
 /* The observations of one size merged: what the fits see. */
 typedef struct fit_point {
   double size;
-  double t;    /* mean of the observations */
-  double se;   /* standard error of that mean */
+  double t;  /* mean of the observations */
+  double se; /* standard error of that mean */
   double res;
   size_t nobs;
 } fit_point;
@@ -62,9 +62,9 @@ typedef struct fit_point {
 typedef struct fit_data {
   fit_point *pts; /* increasing, distinct sizes */
   size_t n;
-  fit_obs *obs;   /* sorted by size: pts[i] merges obs[first[i] .. first[i + 1]) */
+  fit_obs *obs; /* sorted by size: pts[i] merges obs[first[i] .. first[i + 1]) */
   size_t nobs;
-  size_t *first;  /* n + 1 entries */
+  size_t *first; /* n + 1 entries */
 } fit_data;
 
 /* Copies and merges obs. Times <= 0 (printed as 0.0) cannot have a logarithmic error: they
@@ -78,7 +78,7 @@ typedef enum { FIT_CRIT_CORR, FIT_CRIT_LOGERR } fit_criterion;
 typedef struct fit_options {
   fit_regression regression;
   fit_criterion criterion;
-  bool continuous; /* LAD regressions only */
+  bool continuous;   /* LAD regressions only */
   size_t min_points; /* per segment, >= 2 */
 } fit_options;
 
@@ -117,8 +117,7 @@ const fit_segment *fit_segment_of(const fit_model *m, double size);
 /* |ln measured - ln predicted| (INFINITY when predicted <= 0); shown as e^err - 1. */
 double fit_log_error(double measured, double predicted);
 /* mean and worst log error of pred[] against pts[].t */
-void fit_errors(const fit_point *pts, size_t n, const double *pred, double *mean,
-                double *worst);
+void fit_errors(const fit_point *pts, size_t n, const double *pred, double *mean, double *worst);
 double fit_correlation(const fit_point *pts, size_t first, size_t last);
 
 /* The largest upward step between neighbouring segments (the time just after the boundary

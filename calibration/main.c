@@ -231,7 +231,8 @@ static int parse_options(int argc, char **argv, options *o)
         return bad("--link-lat: %s%s", err, "");
       if (!(o->link.lat > 0))
         return bad("--link-lat=%s: the latency must be positive (the latency factors are "
-                   "relative to it)%s", optarg, "");
+                   "relative to it)%s",
+                   optarg, "");
       o->link_lat_text = optarg;
       break;
     case OPT_TCP_GAMMA:
@@ -297,7 +298,8 @@ static int parse_options(int argc, char **argv, options *o)
   if (o->fit.continuous && o->fit.regression != FIT_REG_LAD &&
       o->fit.regression != FIT_REG_REL_LAD)
     return bad("--continuous needs --regression=lad or rel-lad (a continuous fit is solved as "
-               "one linear program)%s%s", "", "");
+               "one linear program)%s%s",
+               "", "");
   if (o->samples_out && o->bootstrap == 0)
     return bad("--samples-out needs --bootstrap=N (N > 0)%s%s", "", "");
   return 0;
@@ -344,8 +346,7 @@ static void print_breakpoints(FILE *out, const fit_model *m)
   char buf[256] = "";
   size_t len = 0;
   for (size_t s = 0; s < m->nseg && len < sizeof buf; s++)
-    len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%.0f", s ? " " : "",
-                            m->seg[s].start);
+    len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%.0f", s ? " " : "", m->seg[s].start);
   fprintf(out, "%-36s", buf);
 }
 
@@ -371,8 +372,10 @@ static int run(options *o)
     goto out;
   }
   if (kmax < o->k)
-    fprintf(stderr, PROG ": warning: %zu sizes allow at most %zu segments of %zu sizes; "
-                    "fitting %zu\n", data.n, kmax, o->fit.min_points, kmax);
+    fprintf(stderr,
+            PROG ": warning: %zu sizes allow at most %zu segments of %zu sizes; "
+                 "fitting %zu\n",
+            data.n, kmax, o->fit.min_points, kmax);
   models = xcalloc(kmax, sizeof *models);
   for (size_t k = 1; k <= kmax; k++)
     if (fit_piecewise(data.pts, data.n, k, &o->fit, &models[k - 1], err, sizeof err) != 0) {
@@ -383,14 +386,16 @@ static int run(options *o)
   double ratio = 0;
   size_t sw = o->switch_ratio > 0 ? fit_detect_switch(pw, o->switch_ratio, &ratio) : 0;
   double switch_size = sw ? pw->seg[sw].start : 0;
-  prov = xasprintf("fitted on %s: %zu sizes, %zu segments, criterion %s, regression %s%s", 
+  prov = xasprintf("fitted on %s: %zu sizes, %zu segments, criterion %s, regression %s%s",
                    col.description, data.n, kmax, fit_criterion_name(o->fit.criterion),
-                   fit_regression_name(o->fit.regression), o->fit.continuous ? ", continuous" : "");
+                   fit_regression_name(o->fit.regression),
+                   o->fit.continuous ? ", continuous" : "");
 
   printf("data: %zu sizes (%zu values) from %s; %s\n", data.n, col.nobs, col.description,
          o->one_way ? "times taken as one-way" : "one-way time = round trip / 2");
   printf("reference route: latency %.6g s, bandwidth %.6g B/s (rate %.6g B/s after the "
-         "TCP-gamma bound)\n", o->link.lat, o->link.bw, fit_link_rate(&o->link));
+         "TCP-gamma bound)\n",
+         o->link.lat, o->link.bw, fit_link_rate(&o->link));
   printf("model: t(size) = lat + (size + 16) / bw per segment; simulator: lat = route latency x "
          "lat-factor, bw = rate x bw-factor\n\n");
   printf("fits by number of segments (criterion %s, regression %s%s):\n",
@@ -406,8 +411,7 @@ static int run(options *o)
     free(pred);
     printf("%3zu ", k);
     print_breakpoints(stdout, &models[k - 1]);
-    printf(" %12.6g %9.1f%% %9.1f%%\n", models[k - 1].score, report_pct(mean),
-           report_pct(worst));
+    printf(" %12.6g %9.1f%% %9.1f%%\n", models[k - 1].score, report_pct(mean), report_pct(worst));
   }
 
   if (o->bootstrap > 0) {
@@ -420,7 +424,8 @@ static int run(options *o)
   report_segments(stdout, pw, &o->link, o->bootstrap ? &boot : NULL, o->level);
   if (sw)
     printf("\neager/rendezvous switch: the model steps up x%.2f at %.0f B (segment %zu): "
-           "messages under %.0f B are eager\n", ratio, switch_size, sw, switch_size);
+           "messages under %.0f B are eager\n",
+           ratio, switch_size, sw, switch_size);
   else
     printf("\nno eager/rendezvous switch detected (no step up of x%g or more)\n",
            o->switch_ratio);
@@ -434,9 +439,9 @@ static int run(options *o)
     report_table(stdout, &ev, piv, o->level);
   } else {
     printf("\nerrors (mean / worst): piecewise %.1f%% / %.1f%%, best-fit affine %.1f%% / "
-           "%.1f%%, default affine %.1f%% / %.1f%%\n", report_pct(ev.pw_mean),
-           report_pct(ev.pw_worst), report_pct(ev.af_mean), report_pct(ev.af_worst),
-           report_pct(ev.df_mean), report_pct(ev.df_worst));
+           "%.1f%%, default affine %.1f%% / %.1f%%\n",
+           report_pct(ev.pw_mean), report_pct(ev.pw_worst), report_pct(ev.af_mean),
+           report_pct(ev.af_worst), report_pct(ev.df_mean), report_pct(ev.df_worst));
   }
 
   if (o->npredict > 0) {
@@ -453,10 +458,9 @@ static int run(options *o)
         goto out;
       }
       report_eval_compute(&pe, pd.pts, pd.n, pw, affine, &o->link);
-      printf("%-44s %6zu %7.1f%% / %5.1f%% %7.1f%% / %5.1f%% %7.1f%% / %5.1f%%\n",
-             o->predict[f], pd.n, report_pct(pe.pw_mean), report_pct(pe.pw_worst),
-             report_pct(pe.af_mean), report_pct(pe.af_worst), report_pct(pe.df_mean),
-             report_pct(pe.df_worst));
+      printf("%-44s %6zu %7.1f%% / %5.1f%% %7.1f%% / %5.1f%% %7.1f%% / %5.1f%%\n", o->predict[f],
+             pd.n, report_pct(pe.pw_mean), report_pct(pe.pw_worst), report_pct(pe.af_mean),
+             report_pct(pe.af_worst), report_pct(pe.df_mean), report_pct(pe.df_worst));
       report_eval_free(&pe);
       fit_data_free(&pd);
       collect_free(&pc);
@@ -467,8 +471,7 @@ static int run(options *o)
   char *settings = emit_settings(pw, &o->link, switch_size);
   printf("\nsimulator settings (paste; the platform's route: latency %s, bandwidth %s):\n",
          o->link_lat_text, o->link_bw_text);
-  for (char *save = NULL, *t = strtok_r(settings, " ", &save); t;
-       t = strtok_r(NULL, " ", &save))
+  for (char *save = NULL, *t = strtok_r(settings, " ", &save); t; t = strtok_r(NULL, " ", &save))
     printf("  --cfg='%s'\n", t);
   free(settings);
 
@@ -513,8 +516,8 @@ static int run(options *o)
     char *title = xasprintf("ping-pong one-way time: %zu-segment fit (%s, %s)", kmax,
                             fit_criterion_name(o->fit.criterion),
                             fit_regression_name(o->fit.regression));
-    int prc = report_plot(o->plot, title, &ev, pw, affine, &o->link,
-                          o->bootstrap ? &boot : NULL, o->level, err, sizeof err);
+    int prc = report_plot(o->plot, title, &ev, pw, affine, &o->link, o->bootstrap ? &boot : NULL,
+                          o->level, err, sizeof err);
     free(title);
     if (prc != 0) {
       fprintf(stderr, PROG ": %s\n", err);

@@ -94,8 +94,10 @@ static int parse(int argc, char **argv, params *p, int rank)
         if (end == c || (*end != ',' && *end != '\0') || p->list[k] < 0 ||
             (k > 0 && p->list[k] < p->list[k - 1])) {
           if (rank == 0)
-            fprintf(stderr, "pingpong_skampi: -sizes %s: increasing non-negative integers "
-                            "separated by commas expected\n", v);
+            fprintf(stderr,
+                    "pingpong_skampi: -sizes %s: increasing non-negative integers "
+                    "separated by commas expected\n",
+                    v);
           return 1;
         }
         c = *end ? end + 1 : end;
@@ -103,8 +105,7 @@ static int parse(int argc, char **argv, params *p, int rank)
       end = NULL;
       p->min = p->list[0];
       p->max = p->list[p->nlist - 1];
-    }
-    else {
+    } else {
       if (rank == 0) {
         fprintf(stderr, "pingpong_skampi: unknown option %s\n", a);
         usage(stderr);
@@ -153,8 +154,15 @@ int main(int argc, char **argv)
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  params p = {.out = NULL, .min = 1, .max = 4194304, .step = 2, .reps_min = 16,
-              .reps_max = 64, .rse = 0.02, .decimals = 3, .name = "Pingpong_Send_Recv"};
+  params p = {.out = NULL,
+              .min = 1,
+              .max = 4194304,
+              .step = 2,
+              .reps_min = 16,
+              .reps_max = 64,
+              .rse = 0.02,
+              .decimals = 3,
+              .name = "Pingpong_Send_Recv"};
   if (parse(argc, argv, &p, rank) != 0) {
     MPI_Finalize();
     return 1;
@@ -186,9 +194,10 @@ int main(int argc, char **argv)
     if (nl)
       *nl = '\0';
     now_string(when, sizeof when);
-    fprintf(out, "# pingpong_skampi %s (smpi project) -- NOT SKaMPI: a minimal ping-pong "
-                 "writing SKaMPI's output format\n# MPI: %s\n\n# Started at %s\n\n", VERSION,
-            lib, when);
+    fprintf(out,
+            "# pingpong_skampi %s (smpi project) -- NOT SKaMPI: a minimal ping-pong "
+            "writing SKaMPI's output format\n# MPI: %s\n\n# Started at %s\n\n",
+            VERSION, lib, when);
     fprintf(out, "# begin result \"%s\"\n", p.name);
   }
   /* the first barriers and messages of a run set up connections: keep them out of the
@@ -253,8 +262,8 @@ int main(int argc, char **argv)
         m2 += (samples[i] - mean) * (samples[i] - mean);
       double se = reps > 1 ? sqrt(m2 / (reps - 1) / reps) : 0;
       int d = p.decimals;
-      fprintf(out, "count= %ld %8ld %9.*f %9.*f %8d %9.*f %9.*f\n", s, s, d, mean, d, se, reps,
-              d, own_mean, d, other);
+      fprintf(out, "count= %ld %8ld %9.*f %9.*f %8d %9.*f %9.*f\n", s, s, d, mean, d, se, reps, d,
+              own_mean, d, other);
       fflush(out);
     }
   }

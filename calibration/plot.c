@@ -239,10 +239,7 @@ static void range_add(range *r, const axis *a, double v)
   r->any = true;
 }
 
-static double log_b(double v, double base)
-{
-  return log(v) / log(base);
-}
+static double log_b(double v, double base) { return log(v) / log(base); }
 
 static double nice_step(double span)
 {
@@ -346,8 +343,7 @@ static void set_line(cairo_t *cr, const plot_style *st)
   }
 }
 
-static void text_at(cairo_t *cr, double x, double y, const char *s, double halign,
-                    double valign)
+static void text_at(cairo_t *cr, double x, double y, const char *s, double halign, double valign)
 {
   cairo_text_extents_t e;
   cairo_text_extents(cr, s, &e);
@@ -388,7 +384,8 @@ static void draw_ticks(cairo_t *cr, const plot *p, const frame *f, int a)
   double ticks[256];
   size_t nt = 0;
   if (ax->scale == PLOT_LOG) {
-    long k0 = (long)ceil(log_b(min, ax->base) - 1e-9), k1 = (long)floor(log_b(max, ax->base) + 1e-9);
+    long k0 = (long)ceil(log_b(min, ax->base) - 1e-9),
+         k1 = (long)floor(log_b(max, ax->base) + 1e-9);
     long stride = (k1 - k0) / 14 + 1; /* at most ~14 labels */
     for (long k = k0; k <= k1 && nt < 256; k += stride)
       ticks[nt++] = pow(ax->base, (double)k);

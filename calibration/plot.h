@@ -45,7 +45,7 @@ typedef struct plot_style {
 
 /* Writes the label of tick value v into buf. */
 typedef void (*plot_label_fn)(double v, char *buf, size_t len);
-void plot_label_bytes(double v, char *buf, size_t len); /* 1, 512, 1Ki, 64Ki, 1Mi ... */
+void plot_label_bytes(double v, char *buf, size_t len);   /* 1, 512, 1Ki, 64Ki, 1Mi ... */
 void plot_label_default(double v, char *buf, size_t len); /* %g */
 
 typedef struct plot plot;

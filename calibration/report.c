@@ -35,10 +35,7 @@ void report_eval_free(report_eval *e)
   *e = (report_eval){0};
 }
 
-double report_pct(double logerr)
-{
-  return 100.0 * expm1(logerr);
-}
+double report_pct(double logerr) { return 100.0 * expm1(logerr); }
 
 boot_interval *report_prediction_intervals(const report_eval *e, const boot_result *b,
                                            double level)
@@ -80,8 +77,9 @@ void report_table(FILE *out, const report_eval *e, const boot_interval *iv, doub
 
 void report_csv(FILE *out, const report_eval *e, const boot_interval *iv)
 {
-  fprintf(out, "size_bytes,measured_us,stderr_us,piecewise_us,piecewise_logerr,affine_us,"
-               "affine_logerr,default_us,default_logerr%s\n",
+  fprintf(out,
+          "size_bytes,measured_us,stderr_us,piecewise_us,piecewise_logerr,affine_us,"
+          "affine_logerr,default_us,default_logerr%s\n",
           iv ? ",piecewise_lo_us,piecewise_median_us,piecewise_hi_us" : "");
   for (size_t i = 0; i < e->n; i++) {
     const fit_point *p = &e->pts[i];
@@ -123,8 +121,8 @@ void report_segments(FILE *out, const fit_model *m, const fit_link *l, const boo
   for (size_t s = 0; s < m->nseg; s++) {
     const fit_segment *g = &m->seg[s];
     fprintf(out, "%3zu %10.0f %10.0f %12.5g %12.5g %12.5g %12.5g %8.4f\n", s, g->start,
-            s + 1 < m->nseg ? m->seg[s + 1].start - 1 : INFINITY, g->lat,
-            param_of(g, l, SP_BW), param_of(g, l, SP_LATF), param_of(g, l, SP_BWF), g->r);
+            s + 1 < m->nseg ? m->seg[s + 1].start - 1 : INFINITY, g->lat, param_of(g, l, SP_BW),
+            param_of(g, l, SP_LATF), param_of(g, l, SP_BWF), g->r);
   }
   if (!b || b->nrep == 0)
     return;
@@ -135,9 +133,10 @@ void report_segments(FILE *out, const fit_model *m, const fit_link *l, const boo
       eq = b->models[r].seg[s].first == m->seg[s].first;
     same += eq;
   }
-  fprintf(out, "bootstrap: %zu replicates, %.1f%% with the same breakpoints; %.0f%% intervals "
-               "(median) per segment:\n", b->nrep, 100.0 * (double)same / (double)b->nrep,
-          100 * level);
+  fprintf(out,
+          "bootstrap: %zu replicates, %.1f%% with the same breakpoints; %.0f%% intervals "
+          "(median) per segment:\n",
+          b->nrep, 100.0 * (double)same / (double)b->nrep, 100 * level);
   double *v = xmalloc(b->nrep * sizeof *v);
   for (size_t s = 0; s < m->nseg; s++) {
     for (seg_param p = SP_START; p <= SP_BWF; p++) {

@@ -105,8 +105,10 @@ static int parse_marker(reader *r, const char *line, const char *kind, char **na
   while (*p == ' ' || *p == '\t')
     p++;
   if (*p != '"')
-    return fail(r, "'# %s result' must be followed by a quoted measurement name, e.g. "
-                   "# %s result \"Pingpong_Send_Recv\"", kind, kind);
+    return fail(r,
+                "'# %s result' must be followed by a quoted measurement name, e.g. "
+                "# %s result \"Pingpong_Send_Recv\"",
+                kind, kind);
   const char *q = strchr(p + 1, '"');
   if (!q)
     return fail(r, "unterminated measurement name after '# %s result'", kind);
@@ -133,7 +135,8 @@ static int parse_data(reader *r, skampi_block *b, char *line)
 {
   char *tok[MAX_TOKENS];
   size_t nt = 0;
-  for (char *save = NULL, *t = strtok_r(line, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+  for (char *save = NULL, *t = strtok_r(line, " \t", &save); t;
+       t = strtok_r(NULL, " \t", &save)) {
     if (nt == MAX_TOKENS)
       return fail(r, "more than %d fields on a data line", MAX_TOKENS);
     tok[nt++] = t;
@@ -155,10 +158,14 @@ static int parse_data(reader *r, skampi_block *b, char *line)
   }
   if (nt - i < 4) {
     if (nt - i == 0)
-      return fail(r, "a data line is expected inside result block \"%s\": size, time, "
-                     "standard error, repetitions, per-process times", b->name);
-    return fail(r, "truncated data line: %zu of the 4 fields (size, time, standard error, "
-                   "repetitions) present", nt - i);
+      return fail(r,
+                  "a data line is expected inside result block \"%s\": size, time, "
+                  "standard error, repetitions, per-process times",
+                  b->name);
+    return fail(r,
+                "truncated data line: %zu of the 4 fields (size, time, standard error, "
+                "repetitions) present",
+                nt - i);
   }
   double size, time, se;
   long reps, isize;
@@ -185,8 +192,10 @@ static int parse_data(reader *r, skampi_block *b, char *line)
   if (b->npts == 0)
     b->nranks = nranks;
   else if (nranks != b->nranks)
-    return fail(r, "%zu per-process times, but the earlier lines of block \"%s\" have %zu "
-                   "(truncated or garbled line?)", nranks, b->name, b->nranks);
+    return fail(r,
+                "%zu per-process times, but the earlier lines of block \"%s\" have %zu "
+                "(truncated or garbled line?)",
+                nranks, b->name, b->nranks);
   XGROW(b->rank_times, b->rank_cap, b->nrank_times + nranks);
   size_t first = b->nrank_times;
   for (size_t k = 0; k < nranks; k++) {
@@ -200,9 +209,13 @@ static int parse_data(reader *r, skampi_block *b, char *line)
     b->rank_times[b->nrank_times++] = v;
   }
   XGROW(b->pts, b->cap, b->npts + 1);
-  b->pts[b->npts++] = (skampi_point){.size = size, .time = time, .stderr_us = se, .reps = reps,
+  b->pts[b->npts++] = (skampi_point){.size = size,
+                                     .time = time,
+                                     .stderr_us = se,
+                                     .reps = reps,
                                      .resolution = print_resolution(f[1]),
-                                     .rank_first = first, .line = r->line};
+                                     .rank_first = first,
+                                     .line = r->line};
   return 0;
 }
 
@@ -278,8 +291,10 @@ int skampi_read_stream(skampi_set *set, FILE *in, const char *name, char *err, s
       continue; /* any other comment */
     }
     if (!open) {
-      rc = fail(&r, "'%.40s%s' outside a '# begin result' block: neither a comment ('#') nor "
-                    "a data line of a block", p, strlen(p) > 40 ? "..." : "");
+      rc = fail(&r,
+                "'%.40s%s' outside a '# begin result' block: neither a comment ('#') nor "
+                "a data line of a block",
+                p, strlen(p) > 40 ? "..." : "");
       break;
     }
     if ((rc = parse_data(&r, open, line)) != 0)
@@ -288,8 +303,10 @@ int skampi_read_stream(skampi_set *set, FILE *in, const char *name, char *err, s
   if (rc == 0 && ferror(in))
     rc = fail(&r, "cannot read: %s", strerror(errno)); /* EISDIR: a directory was given */
   if (rc == 0 && open)
-    rc = fail(&r, "end of file inside result block \"%s\" opened at line %d (truncated "
-                  "file?)", open->name, open->begin_line);
+    rc = fail(&r,
+              "end of file inside result block \"%s\" opened at line %d (truncated "
+              "file?)",
+              open->name, open->begin_line);
   free(line);
   if (rc) {
     while (set->nblocks > first_block)

@@ -34,13 +34,13 @@ typedef struct skampi_point {
 } skampi_point;
 
 typedef struct skampi_block {
-  char *name;          /* measurement name from '# begin result "name"' */
-  char *file;          /* path as given to skampi_read_file */
-  int begin_line;      /* line of '# begin result' */
+  char *name;     /* measurement name from '# begin result "name"' */
+  char *file;     /* path as given to skampi_read_file */
+  int begin_line; /* line of '# begin result' */
   skampi_point *pts;
   size_t npts, cap;
-  size_t nranks;       /* per-process fields per data line */
-  double *rank_times;  /* NAN where the file says "---" */
+  size_t nranks;      /* per-process fields per data line */
+  double *rank_times; /* NAN where the file says "---" */
   size_t nrank_times, rank_cap;
 } skampi_block;
 

@@ -41,7 +41,8 @@ const coll_info coll_infos[COLL_COUNT] = {
 };
 
 const coll_algo coll_algos[COLL_ALG_COUNT] = {
-#define COLL_X_ALGO(c, a, flags, desc) [COLL_ALG_##c##_##a] = {COLL_##c, #a, coll_##c##_##a, flags, desc},
+#define COLL_X_ALGO(c, a, flags, desc) \
+  [COLL_ALG_##c##_##a] = {COLL_##c, #a, coll_##c##_##a, flags, desc},
     COLL_ALGORITHMS(COLL_X_ALGO)
 #undef COLL_X_ALGO
 };
@@ -123,8 +124,8 @@ void coll_declare_config(void)
   done = true;
   char sel_choices[256] = "";
   for (size_t k = 0; k < coll_nselectors; k++)
-    snprintf(sel_choices + strlen(sel_choices), sizeof sel_choices - strlen(sel_choices),
-             "%s%s", k ? "|" : "", coll_selectors[k].name);
+    snprintf(sel_choices + strlen(sel_choices), sizeof sel_choices - strlen(sel_choices), "%s%s",
+             k ? "|" : "", coll_selectors[k].name);
   cfg_key keys[1 + COLL_COUNT];
   keys[0] = (cfg_key)CFG_KEY_STRING("smpi/coll-selector", "default", sel_choices,
                                     "Which decision logic picks the collective algorithms: "
@@ -163,7 +164,7 @@ void coll_declare_config(void)
 
 /* ---- test hook: per rank, so that a rank that finished a collective early cannot change
  * the algorithm of a call another rank has not entered yet ---- */
-static int *forced;  /* [world rank * COLL_COUNT + c], see smpi_coll_force */
+static int *forced; /* [world rank * COLL_COUNT + c], see smpi_coll_force */
 static int forced_np;
 
 __attribute__((visibility("default"))) int smpi_coll_force(const char *coll, const char *name);
@@ -223,8 +224,8 @@ static int smp_layout(const smpi_comm *c)
   for (int r = 0; r < n; r++) {
     size_t h = smpi_w.ranks[smpi_comm_local_world_rank(c, r)].host;
     size_t lead = smpi_w.ranks[smpi_comm_local_world_rank(c, r - r % ppn)].host;
-    if (h != lead || (r % ppn == 0 && r > 0 &&
-                      h == smpi_w.ranks[smpi_comm_local_world_rank(c, r - 1)].host))
+    if (h != lead ||
+        (r % ppn == 0 && r > 0 && h == smpi_w.ranks[smpi_comm_local_world_rank(c, r - 1)].host))
       return 0;
   }
   return ppn;
@@ -350,10 +351,10 @@ static coll_alg_id choose(const coll_ctx *x, coll_features *f)
              (fl & COLL_F_COMMUTATIVE) && !f->commutative ? "it needs a commutative op"
              : (fl & COLL_F_POW2) && !coll_is_pow2(f->size)
                  ? "it needs a power-of-two number of ranks"
-             : (fl & COLL_F_EVEN) && f->size % 2 ? "it needs an even number of ranks"
-             : (fl & COLL_F_SIZE2) && f->size != 2 ? "it needs exactly two ranks"
+             : (fl & COLL_F_EVEN) && f->size % 2     ? "it needs an even number of ranks"
+             : (fl & COLL_F_SIZE2) && f->size != 2   ? "it needs exactly two ranks"
              : (fl & COLL_F_REGULAR) && f->irregular ? "it needs blocks of equal size"
-             : (fl & COLL_F_COUNT_POW2) ? "it needs at least one element per rank"
+             : (fl & COLL_F_COUNT_POW2)              ? "it needs at least one element per rank"
                                         : "it needs the same number of ranks on every host",
              coll_algos[fb].name);
   }
@@ -372,8 +373,8 @@ int coll_run(coll_ctx *x, coll_id c, const coll_args *a)
   coll_features f;
   features_of(c, x, a, &f);
   coll_alg_id id = choose(x, &f);
-  LOG_DEBUG("%s: %s (size %d, %zu bytes)", coll_infos[c].mpi_name, coll_algos[id].name,
-            x->size, f.bytes);
+  LOG_DEBUG("%s: %s (size %d, %zu bytes)", coll_infos[c].mpi_name, coll_algos[id].name, x->size,
+            f.bytes);
   coll_id saved = x->coll;
   size_t saved_seg = x->segsize;
   x->coll = c;
@@ -522,8 +523,7 @@ static int check_root(check *k, int root, int size)
   return 0;
 }
 
-static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth,
-                    const smpi_op **out)
+static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth, const smpi_op **out)
 {
   const smpi_op *op = smpi_op_get(h);
   if (!op)
@@ -539,53 +539,53 @@ static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth,
  * smpi/bindings/coll.c between their SMPI_ENTER and SMPI_RETURN): a body shared by the blocking and the
  * nonblocking entry point (request_ NULL for the blocking one): comm checks, then
  * FAIL_IF(check(...)), then RUN, which runs the collective now or starts it (coll_nb.c). */
-#define COMM_CHECKS()                                                                    \
-  smpi_comm *c = COLL_CHECK_COMM(comm);                                                  \
-  check k_;                                                                              \
-  k_.why[0] = 0;                                                                         \
-  (void)k_;                                                                              \
-  if (smpi_comm_is_inter(c))                                                             \
-    return smpi_comm_errorf(comm, MPI_ERR_UNSUPPORTED_OPERATION, smpi_fname_,       \
-                                 "collectives on intercommunicators are not implemented " \
-                                 "yet");                                                \
-  int size_ = smpi_comm_size(c), rank_ = smpi_comm_rank(c);                              \
-  (void)size_;                                                                           \
+#define COMM_CHECKS()                                                                \
+  smpi_comm *c = COLL_CHECK_COMM(comm);                                              \
+  check k_;                                                                          \
+  k_.why[0] = 0;                                                                     \
+  (void)k_;                                                                          \
+  if (smpi_comm_is_inter(c))                                                         \
+    return smpi_comm_errorf(comm, MPI_ERR_UNSUPPORTED_OPERATION, smpi_fname_,        \
+                            "collectives on intercommunicators are not implemented " \
+                            "yet");                                                  \
+  int size_ = smpi_comm_size(c), rank_ = smpi_comm_rank(c);                          \
+  (void)size_;                                                                       \
   (void)rank_
-#define FAIL_IF(expr)                                                                    \
-  do {                                                                                   \
-    int rc_ = (expr);                                                                    \
-    if (rc_)                                                                             \
-      return smpi_comm_errorf(comm, rc_, smpi_fname_, "%s", k_.why);               \
+#define FAIL_IF(expr)                                                \
+  do {                                                               \
+    int rc_ = (expr);                                                \
+    if (rc_)                                                         \
+      return smpi_comm_errorf(comm, rc_, smpi_fname_, "%s", k_.why); \
   } while (0)
 /* name and root (-1: none) describe a blocked rank in a deadlock report; formatting them
  * for every call cost ~760 instructions, 2 % of an HPL-like run */
-#define RUN(id, args, name, root)                                                        \
-  do {                                                                                   \
-    int rc_ = request_ ? (coll_check_args(c, id, args, smpi_fname_),                     \
-                          coll_nb_start(c, id, args, NULL, smpi_fname_, request_))       \
-                       : run_top(c, id, args, name, root);                               \
-    if (rc_)                                                                             \
-      return smpi_comm_error(comm, rc_, smpi_fname_);                                                              \
+#define RUN(id, args, name, root)                                                  \
+  do {                                                                             \
+    int rc_ = request_ ? (coll_check_args(c, id, args, smpi_fname_),               \
+                          coll_nb_start(c, id, args, NULL, smpi_fname_, request_)) \
+                       : run_top(c, id, args, name, root);                         \
+    if (rc_)                                                                       \
+      return smpi_comm_error(comm, rc_, smpi_fname_);                              \
     return MPI_SUCCESS;                                                            \
   } while (0)
 
 /* nonblocking entry points: the request pointer is checked before anything else */
-#define NB_REQUEST_CHECK()                                                               \
-  do {                                                                                   \
-    if (!request) {                                                                      \
-      (void)COLL_CHECK_COMM(comm);                                                       \
-      return smpi_comm_errorf(comm, MPI_ERR_ARG, smpi_fname_, "request is NULL");  \
-    }                                                                                    \
+#define NB_REQUEST_CHECK()                                                        \
+  do {                                                                            \
+    if (!request) {                                                               \
+      (void)COLL_CHECK_COMM(comm);                                                \
+      return smpi_comm_errorf(comm, MPI_ERR_ARG, smpi_fname_, "request is NULL"); \
+    }                                                                             \
   } while (0)
 
 /* Blocking calls on an intercommunicator go to coll_inter.c, which checks the arguments by
  * the intercommunicator rules (root = MPI_ROOT / MPI_PROC_NULL / remote rank); the others
  * (and the nonblocking forms) are refused by COMM_CHECKS. */
-#define INTER(call)                                                                      \
-  do {                                                                                   \
-    smpi_comm *ic_ = smpi_comm_get(comm);                                                \
-    if (ic_ && smpi_comm_is_inter(ic_))                                                  \
-      return call;                                                                 \
+#define INTER(call)                       \
+  do {                                    \
+    smpi_comm *ic_ = smpi_comm_get(comm); \
+    if (ic_ && smpi_comm_is_inter(ic_))   \
+      return call;                        \
   } while (0)
 
 /* ---- the MPI functions ---- */
@@ -624,7 +624,8 @@ static int bcast_body(void *buffer, int count, MPI_Datatype datatype, int root, 
   RUN(COLL_bcast, &a, "MPI_Bcast", root);
 }
 
-int coll_mpi_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, const char *smpi_fname_)
+int coll_mpi_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                   const char *smpi_fname_)
 {
   INTER(coll_inter_bcast(ic_, comm, smpi_fname_, buffer, count, datatype, root));
   return bcast_body(buffer, count, datatype, root, comm, NULL, smpi_fname_);
@@ -733,13 +734,14 @@ static int gather_body(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 {
   COMM_CHECKS();
   coll_args a = {0};
-  FAIL_IF(gather_args(&k_, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL,
-                      recvtype, root, rank_, size_, &a));
+  FAIL_IF(gather_args(&k_, sendbuf, sendcount, sendtype, recvbuf, recvcount, NULL, NULL, recvtype,
+                      root, rank_, size_, &a));
   RUN(COLL_gather, &a, "MPI_Gather", root);
 }
 
 int coll_mpi_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const char *smpi_fname_)
+                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    const char *smpi_fname_)
 {
   INTER(coll_inter_gather(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
                           recvcount, recvtype, root));
@@ -757,8 +759,8 @@ int coll_mpi_igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
 }
 
 static int gatherv_body(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                        MPI_Comm comm, MPI_Request *request_, const char *smpi_fname_)
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                        int root, MPI_Comm comm, MPI_Request *request_, const char *smpi_fname_)
 {
   COMM_CHECKS();
   coll_args a = {0};
@@ -821,12 +823,13 @@ static int scatter_body(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 }
 
 int coll_mpi_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const char *smpi_fname_)
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     const char *smpi_fname_)
 {
   INTER(coll_inter_scatter(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
                            recvcount, recvtype, root));
-  return scatter_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, NULL,
-                      smpi_fname_);
+  return scatter_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                      NULL, smpi_fname_);
 }
 
 int coll_mpi_iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -839,8 +842,9 @@ int coll_mpi_iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 }
 
 static int scatterv_body(const void *sendbuf, const int sendcounts[], const int displs[],
-                         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                         int root, MPI_Comm comm, MPI_Request *request_, const char *smpi_fname_)
+                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request_,
+                         const char *smpi_fname_)
 {
   COMM_CHECKS();
   coll_args a = {0};
@@ -874,9 +878,8 @@ int coll_mpi_iscatterv(const void *sendbuf, const int sendcounts[], const int di
 
 /* Allgather(v): in place, a rank's contribution is its block of recvbuf. */
 static int allgather_args(check *k, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, int recvcount, const int *recvcounts,
-                          const int *displs, MPI_Datatype recvtype, int rank, int size,
-                          coll_args *a)
+                          void *recvbuf, int recvcount, const int *recvcounts, const int *displs,
+                          MPI_Datatype recvtype, int rank, int size, coll_args *a)
 {
   blocks many = {"receive", recvbuf, recvcount, recvcounts, displs, recvtype, NULL};
   blocks one = {"send", sendbuf, sendcount, NULL, NULL, sendtype, NULL};
@@ -888,8 +891,8 @@ static int allgather_args(check *k, const void *sendbuf, int sendcount, MPI_Data
   return 0;
 }
 
-static int allgather_body(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+static int allgather_body(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                           MPI_Request *request_, const char *smpi_fname_)
 {
   COMM_CHECKS();
@@ -900,7 +903,8 @@ static int allgather_body(const void *sendbuf, int sendcount, MPI_Datatype sendt
 }
 
 int coll_mpi_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_)
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                       const char *smpi_fname_)
 {
   INTER(coll_inter_allgather(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
                              recvcount, recvtype));
@@ -909,16 +913,18 @@ int coll_mpi_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype
 }
 
 int coll_mpi_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request,
+                        const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
   return allgather_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
                         smpi_fname_);
 }
 
-static int allgatherv_body(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                           MPI_Comm comm, MPI_Request *request_, const char *smpi_fname_)
+static int allgatherv_body(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, const int recvcounts[], const int displs[],
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request_,
+                           const char *smpi_fname_)
 {
   COMM_CHECKS();
   coll_args a = {0};
@@ -935,8 +941,8 @@ int coll_mpi_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 {
   INTER(coll_inter_allgatherv(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
                               recvcounts, displs, recvtype));
-  return allgatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
-                         NULL, smpi_fname_);
+  return allgatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                         comm, NULL, smpi_fname_);
 }
 
 int coll_mpi_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -944,8 +950,8 @@ int coll_mpi_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendty
                          MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
-  return allgatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
-                         request, smpi_fname_);
+  return allgatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                         comm, request, smpi_fname_);
 }
 
 /* Alltoall family in place: the algorithms get a private copy of recvbuf as send data. */
@@ -958,8 +964,8 @@ static const void *inplace_copy(coll_ctx *scratch, const void *rbuf, size_t elem
 }
 
 static int alltoall_body(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request_,
-                         const char *smpi_fname_)
+                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                         MPI_Request *request_, const char *smpi_fname_)
 {
   COMM_CHECKS();
   coll_args a = {0};
@@ -978,14 +984,15 @@ static int alltoall_body(const void *sendbuf, int sendcount, MPI_Datatype sendty
   } else {
     FAIL_IF(check_buf(&k_, "send", sendbuf, sendcount, sendtype, &a.sdt));
     if (sendcount > 0 && sendbuf == recvbuf)
-      FAIL_IF(bad(&k_, MPI_ERR_BUFFER, "send and receive buffers are the same (use MPI_IN_PLACE)"));
+      FAIL_IF(
+          bad(&k_, MPI_ERR_BUFFER, "send and receive buffers are the same (use MPI_IN_PLACE)"));
     a.sbuf = sendbuf;
     a.scount = sendcount;
     a.sdt_h = sendtype;
   }
   int rc = request_ ? (coll_check_args(c, COLL_alltoall, &a, smpi_fname_),
-                                 coll_nb_start(c, COLL_alltoall, &a, &scratch, smpi_fname_, request_))
-                   : run_top(c, COLL_alltoall, &a, "MPI_Alltoall", -1);
+                       coll_nb_start(c, COLL_alltoall, &a, &scratch, smpi_fname_, request_))
+                    : run_top(c, COLL_alltoall, &a, "MPI_Alltoall", -1);
   ctx_done(&scratch);
   if (rc)
     return smpi_comm_error(comm, rc, smpi_fname_);
@@ -993,7 +1000,8 @@ static int alltoall_body(const void *sendbuf, int sendcount, MPI_Datatype sendty
 }
 
 int coll_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_)
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                      const char *smpi_fname_)
 {
   INTER(coll_inter_alltoall(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
                             recvcount, recvtype));
@@ -1002,7 +1010,8 @@ int coll_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 }
 
 int coll_mpi_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request,
+                       const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
   return alltoall_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
@@ -1054,8 +1063,8 @@ static int alltoallv_body(const void *sendbuf, const int sendcounts[], const int
     a.sdt_h = sendtype;
   }
   int rc = request_ ? (coll_check_args(c, COLL_alltoallv, &a, smpi_fname_),
-                                 coll_nb_start(c, COLL_alltoallv, &a, &scratch, smpi_fname_, request_))
-                   : run_top(c, COLL_alltoallv, &a, "MPI_Alltoallv", -1);
+                       coll_nb_start(c, COLL_alltoallv, &a, &scratch, smpi_fname_, request_))
+                    : run_top(c, COLL_alltoallv, &a, "MPI_Alltoallv", -1);
   ctx_done(&scratch);
   if (rc)
     return smpi_comm_error(comm, rc, smpi_fname_);
@@ -1064,7 +1073,8 @@ static int alltoallv_body(const void *sendbuf, const int sendcounts[], const int
 
 int coll_mpi_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_)
+                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                       const char *smpi_fname_)
 {
   INTER(coll_inter_alltoallv(ic_, comm, smpi_fname_, sendbuf, sendcounts, sdispls, sendtype,
                              recvbuf, recvcounts, rdispls, recvtype));
@@ -1074,7 +1084,8 @@ int coll_mpi_alltoallv(const void *sendbuf, const int sendcounts[], const int sd
 
 int coll_mpi_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                         MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
   return alltoallv_body(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
@@ -1125,7 +1136,8 @@ static int alltoallw_body(const void *sendbuf, const int sendcounts[], const int
       if (!recvcounts[i] || !smpi_dt_size(rdts[i]))
         continue;
       MPI_Aint ext = smpi_dt_extent(rdts[i]);
-      MPI_Aint b = rdispls[i] + smpi_dt_true_lb(rdts[i]) + (ext < 0 ? (recvcounts[i] - 1) * ext : 0);
+      MPI_Aint b = rdispls[i] + smpi_dt_true_lb(rdts[i]) +
+                   (ext < 0 ? (recvcounts[i] - 1) * ext : 0);
       MPI_Aint e = rdispls[i] + smpi_dt_true_lb(rdts[i]) + smpi_dt_true_extent(rdts[i]) +
                    (ext > 0 ? (recvcounts[i] - 1) * ext : 0);
       if (!any || b < lo)
@@ -1150,8 +1162,8 @@ static int alltoallw_body(const void *sendbuf, const int sendcounts[], const int
     a.sdts = sdts;
   }
   rc = request_ ? (coll_check_args(c, COLL_alltoallw, &a, smpi_fname_),
-                                 coll_nb_start(c, COLL_alltoallw, &a, &scratch, smpi_fname_, request_))
-               : run_top(c, COLL_alltoallw, &a, "MPI_Alltoallw", -1);
+                   coll_nb_start(c, COLL_alltoallw, &a, &scratch, smpi_fname_, request_))
+                : run_top(c, COLL_alltoallw, &a, "MPI_Alltoallw", -1);
   ctx_done(&scratch);
   if (rc)
     return smpi_comm_error(comm, rc, smpi_fname_);
@@ -1160,7 +1172,8 @@ static int alltoallw_body(const void *sendbuf, const int sendcounts[], const int
 
 int coll_mpi_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                       const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, const char *smpi_fname_)
+                       const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                       const char *smpi_fname_)
 {
   return alltoallw_body(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, comm, NULL, smpi_fname_);
@@ -1215,22 +1228,24 @@ static int reduce_body(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
   RUN(COLL_reduce, &a, "MPI_Reduce", root);
 }
 
-int coll_mpi_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                    int root, MPI_Comm comm, const char *smpi_fname_)
+int coll_mpi_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, int root, MPI_Comm comm, const char *smpi_fname_)
 {
   INTER(coll_inter_reduce(ic_, comm, smpi_fname_, sendbuf, recvbuf, count, datatype, op, root));
   return reduce_body(sendbuf, recvbuf, count, datatype, op, root, comm, NULL, smpi_fname_);
 }
 
-int coll_mpi_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                     int root, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
+int coll_mpi_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Request *request,
+                     const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
   return reduce_body(sendbuf, recvbuf, count, datatype, op, root, comm, request, smpi_fname_);
 }
 
 static int allreduce_body(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-                          MPI_Op op, MPI_Comm comm, MPI_Request *request_, const char *smpi_fname_)
+                          MPI_Op op, MPI_Comm comm, MPI_Request *request_,
+                          const char *smpi_fname_)
 {
   COMM_CHECKS();
   coll_args a = {0};
@@ -1238,15 +1253,15 @@ static int allreduce_body(const void *sendbuf, void *recvbuf, int count, MPI_Dat
   RUN(COLL_allreduce, &a, "MPI_Allreduce", -1);
 }
 
-int coll_mpi_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                       MPI_Comm comm, const char *smpi_fname_)
+int coll_mpi_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, const char *smpi_fname_)
 {
   INTER(coll_inter_allreduce(ic_, comm, smpi_fname_, sendbuf, recvbuf, count, datatype, op));
   return allreduce_body(sendbuf, recvbuf, count, datatype, op, comm, NULL, smpi_fname_);
 }
 
-int coll_mpi_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                        MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
+int coll_mpi_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
   return allreduce_body(sendbuf, recvbuf, count, datatype, op, comm, request, smpi_fname_);
@@ -1267,8 +1282,8 @@ int coll_mpi_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
   return scan_body(sendbuf, recvbuf, count, datatype, op, comm, NULL, smpi_fname_);
 }
 
-int coll_mpi_iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
+int coll_mpi_iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
   return scan_body(sendbuf, recvbuf, count, datatype, op, comm, request, smpi_fname_);
@@ -1283,14 +1298,14 @@ static int exscan_body(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
   RUN(COLL_exscan, &a, "MPI_Exscan", -1);
 }
 
-int coll_mpi_exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                    MPI_Comm comm, const char *smpi_fname_)
+int coll_mpi_exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, const char *smpi_fname_)
 {
   return exscan_body(sendbuf, recvbuf, count, datatype, op, comm, NULL, smpi_fname_);
 }
 
-int coll_mpi_iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                     MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
+int coll_mpi_iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
   return exscan_body(sendbuf, recvbuf, count, datatype, op, comm, request, smpi_fname_);
@@ -1317,13 +1332,15 @@ static int reduce_scatter_body(const void *sendbuf, void *recvbuf, const int rec
 }
 
 int coll_mpi_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *smpi_fname_)
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                            const char *smpi_fname_)
 {
   return reduce_scatter_body(sendbuf, recvbuf, recvcounts, datatype, op, comm, NULL, smpi_fname_);
 }
 
 int coll_mpi_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                             MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
   return reduce_scatter_body(sendbuf, recvbuf, recvcounts, datatype, op, comm, request,
@@ -1349,7 +1366,8 @@ static int reduce_scatter_block_body(const void *sendbuf, void *recvbuf, int rec
 }
 
 int coll_mpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *smpi_fname_)
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                  const char *smpi_fname_)
 {
   INTER(coll_inter_reduce_scatter_block(ic_, comm, smpi_fname_, sendbuf, recvbuf, recvcount,
                                         datatype, op));

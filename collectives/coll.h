@@ -24,11 +24,13 @@ void coll_print_markdown(FILE *out);
 /* ---- MPI entry points (collectives/coll.c, coll_nb.c, coll_neighbor.c) ---- */
 int coll_mpi_barrier(MPI_Comm comm, const char *smpi_fname_);
 int coll_mpi_ibarrier(MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
-int coll_mpi_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, const char *smpi_fname_);
+int coll_mpi_bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                   const char *smpi_fname_);
 int coll_mpi_ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
                     MPI_Request *request, const char *smpi_fname_);
 int coll_mpi_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const char *smpi_fname_);
+                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    const char *smpi_fname_);
 int coll_mpi_igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                      MPI_Request *request, const char *smpi_fname_);
@@ -39,7 +41,8 @@ int coll_mpi_igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                       MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
 int coll_mpi_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const char *smpi_fname_);
+                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                     const char *smpi_fname_);
 int coll_mpi_iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                       int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                       MPI_Request *request, const char *smpi_fname_);
@@ -50,9 +53,11 @@ int coll_mpi_iscatterv(const void *sendbuf, const int sendcounts[], const int di
                        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                        int root, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
 int coll_mpi_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_);
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                       const char *smpi_fname_);
 int coll_mpi_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
+                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request,
+                        const char *smpi_fname_);
 int coll_mpi_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                         const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                         MPI_Comm comm, const char *smpi_fname_);
@@ -60,56 +65,66 @@ int coll_mpi_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendty
                          const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                          MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
 int coll_mpi_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_);
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                      const char *smpi_fname_);
 int coll_mpi_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request,
+                       const char *smpi_fname_);
 int coll_mpi_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_);
+                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                       const char *smpi_fname_);
 int coll_mpi_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                         MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
+                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Request *request, const char *smpi_fname_);
 int coll_mpi_alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                       const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, const char *smpi_fname_);
+                       const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                       const char *smpi_fname_);
 int coll_mpi_ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                         const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                         const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                         MPI_Request *request, const char *smpi_fname_);
-int coll_mpi_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                    int root, MPI_Comm comm, const char *smpi_fname_);
-int coll_mpi_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                     int root, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
-int coll_mpi_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                       MPI_Comm comm, const char *smpi_fname_);
-int coll_mpi_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                        MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
+int coll_mpi_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, int root, MPI_Comm comm, const char *smpi_fname_);
+int coll_mpi_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, int root, MPI_Comm comm, MPI_Request *request,
+                     const char *smpi_fname_);
+int coll_mpi_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm, const char *smpi_fname_);
+int coll_mpi_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
 int coll_mpi_scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                   MPI_Comm comm, const char *smpi_fname_);
-int coll_mpi_iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
-int coll_mpi_exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                    MPI_Comm comm, const char *smpi_fname_);
-int coll_mpi_iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                     MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
+int coll_mpi_iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
+int coll_mpi_exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, const char *smpi_fname_);
+int coll_mpi_iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                     MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
 int coll_mpi_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *smpi_fname_);
+                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                            const char *smpi_fname_);
 int coll_mpi_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                             MPI_Request *request, const char *smpi_fname_);
 int coll_mpi_reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, const char *smpi_fname_);
+                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                  const char *smpi_fname_);
 int coll_mpi_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                    MPI_Request *request, const char *smpi_fname_);
 int coll_mpi_ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                 MPI_Request *request, const char *smpi_fname_);
+                                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
 int coll_mpi_ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                   void *recvbuf, const int recvcounts[], const int displs[],
-                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request,
+                                  const char *smpi_fname_);
 int coll_mpi_ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                MPI_Request *request, const char *smpi_fname_);
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);
 int coll_mpi_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
@@ -120,18 +135,22 @@ int coll_mpi_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                                  const MPI_Datatype recvtypes[], MPI_Comm comm,
                                  MPI_Request *request, const char *smpi_fname_);
 int coll_mpi_neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_);
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm, const char *smpi_fname_);
 int coll_mpi_neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                  void *recvbuf, const int recvcounts[], const int displs[],
                                  MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_);
 int coll_mpi_neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_);
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                               const char *smpi_fname_);
 int coll_mpi_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_);
-int coll_mpi_neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                                const MPI_Datatype sendtypes[], void *recvbuf,
-                                const int recvcounts[], const MPI_Aint rdispls[],
-                                const MPI_Datatype recvtypes[], MPI_Comm comm, const char *smpi_fname_);
+                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                const char *smpi_fname_);
+int coll_mpi_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                const char *smpi_fname_);
 
 #endif

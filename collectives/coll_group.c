@@ -1,8 +1,8 @@
 /* Binomial, recursive-doubling and ring patterns on a subset of ranks (coll_group.h). */
 #include "collectives/coll_group.h"
 
-void coll_group_reduce_binomial(coll_ctx *x, const coll_args *a, const coll_group *g,
-                                void *buf, size_t count, int tag)
+void coll_group_reduce_binomial(coll_ctx *x, const coll_args *a, const coll_group *g, void *buf,
+                                size_t count, int tag)
 {
   if (g->n <= 1 || g->me < 0)
     return;
@@ -95,7 +95,7 @@ void coll_group_allreduce_ring(coll_ctx *x, const coll_args *a, const coll_group
   size_t blk = count / (size_t)n;
   void *tmp = coll_tmp_dt(x, count - blk * (size_t)(n - 1), a->rdt);
   int right = coll_group_rank(g, (me + 1) % n), left = coll_group_rank(g, (me - 1 + n) % n);
-#define BLK_OFF(b) ((size_t)(b) * blk)
+#define BLK_OFF(b) ((size_t)(b)*blk)
 #define BLK_CNT(b) ((b) == n - 1 ? count - blk * (size_t)(n - 1) : blk)
   /* step i: send block me - i, receive block me - i - 1 and fold it in */
   for (int i = 0; i < n - 1; i++) {

@@ -27,8 +27,8 @@ static inline void coll_group_smp(const coll_ctx *x, coll_group *intra, coll_gro
  * member 0, receives the result (elsewhere it is overwritten with partial results).
  * Contributions of higher members are the right operands, so the rank order holds when
  * the group is in rank order. */
-void coll_group_reduce_binomial(coll_ctx *x, const coll_args *a, const coll_group *g,
-                                void *buf, size_t count, int tag);
+void coll_group_reduce_binomial(coll_ctx *x, const coll_args *a, const coll_group *g, void *buf,
+                                size_t count, int tag);
 /* MPICH's binomial broadcast from member 0 (largest subtree first, blocking sends). */
 void coll_group_bcast_binomial(coll_ctx *x, const coll_group *g, void *buf, size_t count,
                                const smpi_dt *dt, int tag);

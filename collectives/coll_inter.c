@@ -161,11 +161,11 @@ static int check_op(inter *s, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth, con
   return 0;
 }
 
-#define CHECK(expr)                                                                      \
-  do {                                                                                   \
-    int rc_ = (expr);                                                                    \
-    if (rc_)                                                                             \
-      return fail(&s, rc_, "%s", s.why);                                                 \
+#define CHECK(expr)                      \
+  do {                                   \
+    int rc_ = (expr);                    \
+    if (rc_)                             \
+      return fail(&s, rc_, "%s", s.why); \
   } while (0)
 
 /* ---- the collectives ---- */
@@ -179,8 +179,15 @@ int coll_inter_barrier(smpi_comm *c, MPI_Comm comm, const char *fname)
   if (s.lrank == 0)
     coll_sendrecv(&s.rem, NULL, 0, coll_byte(), 0, NULL, 0, coll_byte(), 0, COLL_TAG_BARRIER);
   char token = 0;
-  coll_args b = {.sbuf = &token, .rbuf = &token, .scount = 1, .rcount = 1, .sdt = coll_byte(),
-                 .rdt = coll_byte(), .sdt_h = MPI_BYTE, .rdt_h = MPI_BYTE, .root = 0};
+  coll_args b = {.sbuf = &token,
+                 .rbuf = &token,
+                 .scount = 1,
+                 .rcount = 1,
+                 .sdt = coll_byte(),
+                 .rdt = coll_byte(),
+                 .sdt_h = MPI_BYTE,
+                 .rdt_h = MPI_BYTE,
+                 .root = 0};
   if (rc == MPI_SUCCESS)
     rc = coll_run(&s.loc, COLL_bcast, &b);
   return end(&s, rc);
@@ -203,14 +210,21 @@ int coll_inter_bcast(smpi_comm *c, MPI_Comm comm, const char *fname, void *buf, 
   }
   if (s.lrank == 0)
     coll_recv(&s.rem, buf, (size_t)count, dt, root, COLL_TAG_BCAST);
-  coll_args b = {.sbuf = buf, .rbuf = buf, .scount = count, .rcount = count, .sdt = dt,
-                 .rdt = dt, .sdt_h = type, .rdt_h = type, .root = 0};
+  coll_args b = {.sbuf = buf,
+                 .rbuf = buf,
+                 .scount = count,
+                 .rcount = count,
+                 .sdt = dt,
+                 .rdt = dt,
+                 .sdt_h = type,
+                 .rdt_h = type,
+                 .root = 0};
   return end(&s, coll_run(&s.loc, COLL_bcast, &b));
 }
 
 int coll_inter_gather(smpi_comm *c, MPI_Comm comm, const char *fname, const void *sbuf,
-                      int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                      MPI_Datatype rtype, int root)
+                      int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                      int root)
 {
   inter s;
   begin(&s, c, comm, fname, COLL_gather);
@@ -230,8 +244,15 @@ int coll_inter_gather(smpi_comm *c, MPI_Comm comm, const char *fname, const void
   CHECK(check_buf(&s, "send", sbuf, (size_t)scount, stype, &sdt));
   size_t all = (size_t)scount * (size_t)s.lsize;
   void *tmp = s.lrank == 0 ? coll_tmp_dt(&s.loc, all, sdt) : NULL;
-  coll_args g = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .sdt_h = stype, .rbuf = tmp,
-                 .rcount = scount, .rdt = sdt, .rdt_h = stype, .root = 0};
+  coll_args g = {.sbuf = sbuf,
+                 .scount = scount,
+                 .sdt = sdt,
+                 .sdt_h = stype,
+                 .rbuf = tmp,
+                 .rcount = scount,
+                 .rdt = sdt,
+                 .rdt_h = stype,
+                 .root = 0};
   int rc = coll_run(&s.loc, COLL_gather, &g);
   if (s.lrank == 0)
     coll_send(&s.rem, tmp, all, sdt, root, COLL_TAG_GATHER);
@@ -239,8 +260,8 @@ int coll_inter_gather(smpi_comm *c, MPI_Comm comm, const char *fname, const void
 }
 
 int coll_inter_scatter(smpi_comm *c, MPI_Comm comm, const char *fname, const void *sbuf,
-                       int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                       MPI_Datatype rtype, int root)
+                       int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                       int root)
 {
   inter s;
   begin(&s, c, comm, fname, COLL_scatter);
@@ -264,8 +285,15 @@ int coll_inter_scatter(smpi_comm *c, MPI_Comm comm, const char *fname, const voi
     tmp = coll_tmp_dt(&s.loc, all, rdt);
     coll_recv(&s.rem, tmp, all, rdt, root, COLL_TAG_SCATTER);
   }
-  coll_args g = {.sbuf = tmp, .scount = rcount, .sdt = rdt, .sdt_h = rtype, .rbuf = rbuf,
-                 .rcount = rcount, .rdt = rdt, .rdt_h = rtype, .root = 0};
+  coll_args g = {.sbuf = tmp,
+                 .scount = rcount,
+                 .sdt = rdt,
+                 .sdt_h = rtype,
+                 .rbuf = rbuf,
+                 .rcount = rcount,
+                 .rdt = rdt,
+                 .rdt_h = rtype,
+                 .root = 0};
   return end(&s, coll_run(&s.loc, COLL_scatter, &g));
 }
 
@@ -273,8 +301,16 @@ int coll_inter_scatter(smpi_comm *c, MPI_Comm comm, const char *fname, const voi
 static int local_reduce(inter *s, const void *sbuf, void *tmp, int count, const smpi_dt *dt,
                         MPI_Datatype type, const smpi_op *op)
 {
-  coll_args r = {.sbuf = sbuf, .rbuf = tmp, .scount = count, .rcount = count, .sdt = dt,
-                 .rdt = dt, .sdt_h = type, .rdt_h = type, .op = op, .root = 0};
+  coll_args r = {.sbuf = sbuf,
+                 .rbuf = tmp,
+                 .scount = count,
+                 .rcount = count,
+                 .sdt = dt,
+                 .rdt = dt,
+                 .sdt_h = type,
+                 .rdt_h = type,
+                 .op = op,
+                 .root = 0};
   return coll_run(&s->loc, COLL_reduce, &r);
 }
 
@@ -319,8 +355,15 @@ int coll_inter_allreduce(smpi_comm *c, MPI_Comm comm, const char *fname, const v
   if (s.lrank == 0)
     coll_sendrecv(&s.rem, tmp, (size_t)count, dt, 0, rbuf, (size_t)count, dt, 0,
                   COLL_TAG_ALLREDUCE);
-  coll_args b = {.sbuf = rbuf, .rbuf = rbuf, .scount = count, .rcount = count, .sdt = dt,
-                 .rdt = dt, .sdt_h = type, .rdt_h = type, .root = 0};
+  coll_args b = {.sbuf = rbuf,
+                 .rbuf = rbuf,
+                 .scount = count,
+                 .rcount = count,
+                 .sdt = dt,
+                 .rdt = dt,
+                 .sdt_h = type,
+                 .rdt_h = type,
+                 .root = 0};
   if (rc == MPI_SUCCESS)
     rc = coll_run(&s.loc, COLL_bcast, &b);
   return end(&s, rc);
@@ -341,13 +384,27 @@ int coll_inter_allgather(smpi_comm *c, MPI_Comm comm, const char *fname, const v
   size_t rall = (size_t)rcount * (size_t)s.rsize, sall = (size_t)scount * (size_t)s.lsize;
   CHECK(check_buf(&s, "receive", rbuf, rall, rtype, &rdt));
   void *tmp = s.lrank == 0 ? coll_tmp_dt(&s.loc, sall, sdt) : NULL;
-  coll_args g = {.sbuf = sbuf, .scount = scount, .sdt = sdt, .sdt_h = stype, .rbuf = tmp,
-                 .rcount = scount, .rdt = sdt, .rdt_h = stype, .root = 0};
+  coll_args g = {.sbuf = sbuf,
+                 .scount = scount,
+                 .sdt = sdt,
+                 .sdt_h = stype,
+                 .rbuf = tmp,
+                 .rcount = scount,
+                 .rdt = sdt,
+                 .rdt_h = stype,
+                 .root = 0};
   int rc = coll_run(&s.loc, COLL_gather, &g);
   if (s.lrank == 0)
     coll_sendrecv(&s.rem, tmp, sall, sdt, 0, rbuf, rall, rdt, 0, COLL_TAG_ALLGATHER);
-  coll_args b = {.sbuf = rbuf, .rbuf = rbuf, .scount = (int)rall, .rcount = (int)rall,
-                 .sdt = rdt, .rdt = rdt, .sdt_h = rtype, .rdt_h = rtype, .root = 0};
+  coll_args b = {.sbuf = rbuf,
+                 .rbuf = rbuf,
+                 .scount = (int)rall,
+                 .rcount = (int)rall,
+                 .sdt = rdt,
+                 .rdt = rdt,
+                 .sdt_h = rtype,
+                 .rdt_h = rtype,
+                 .root = 0};
   if (rc == MPI_SUCCESS)
     rc = coll_run(&s.loc, COLL_bcast, &b);
   return end(&s, rc);
@@ -381,15 +438,23 @@ int coll_inter_allgatherv(smpi_comm *c, MPI_Comm comm, const char *fname, const 
   /* then broadcasts them packed in its group */
   char *packed = coll_tmp(&s.loc, bytes);
   if (s.lrank == 0)
-    for (size_t i = 0, off = 0; i < (size_t)s.rsize; off += (size_t)rcounts[i] * smpi_dt_size(rdt), i++)
+    for (size_t i = 0, off = 0; i < (size_t)s.rsize;
+         off += (size_t)rcounts[i] * smpi_dt_size(rdt), i++)
       coll_pack(&s.loc, coll_at(rbuf, (size_t)displs[i], rdt), (size_t)rcounts[i], rdt,
                 packed + off);
-  coll_args b = {.sbuf = packed, .rbuf = packed, .scount = (int)bytes, .rcount = (int)bytes,
-                 .sdt = coll_byte(), .rdt = coll_byte(), .sdt_h = MPI_BYTE, .rdt_h = MPI_BYTE,
+  coll_args b = {.sbuf = packed,
+                 .rbuf = packed,
+                 .scount = (int)bytes,
+                 .rcount = (int)bytes,
+                 .sdt = coll_byte(),
+                 .rdt = coll_byte(),
+                 .sdt_h = MPI_BYTE,
+                 .rdt_h = MPI_BYTE,
                  .root = 0};
   int rc = coll_run(&s.loc, COLL_bcast, &b);
   if (s.lrank != 0)
-    for (size_t i = 0, off = 0; i < (size_t)s.rsize; off += (size_t)rcounts[i] * smpi_dt_size(rdt), i++)
+    for (size_t i = 0, off = 0; i < (size_t)s.rsize;
+         off += (size_t)rcounts[i] * smpi_dt_size(rdt), i++)
       coll_unpack(&s.loc, packed + off, (size_t)rcounts[i], rdt,
                   coll_at(rbuf, (size_t)displs[i], rdt));
   return end(&s, rc);
@@ -480,8 +545,15 @@ int coll_inter_reduce_scatter_block(smpi_comm *c, MPI_Comm comm, const char *fna
   if (s.lrank == 0)
     coll_sendrecv(&s.rem, mine, (size_t)total, dt, 0, theirs, (size_t)total, dt, 0,
                   COLL_TAG_REDUCE_SCATTER);
-  coll_args g = {.sbuf = theirs, .scount = rcount, .sdt = dt, .sdt_h = type, .rbuf = rbuf,
-                 .rcount = rcount, .rdt = dt, .rdt_h = type, .root = 0};
+  coll_args g = {.sbuf = theirs,
+                 .scount = rcount,
+                 .sdt = dt,
+                 .sdt_h = type,
+                 .rbuf = rbuf,
+                 .rcount = rcount,
+                 .rdt = dt,
+                 .rdt_h = type,
+                 .root = 0};
   if (rc == MPI_SUCCESS)
     rc = coll_run(&s.loc, COLL_scatter, &g);
   return end(&s, rc);

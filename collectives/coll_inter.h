@@ -14,11 +14,11 @@ int coll_inter_barrier(smpi_comm *c, MPI_Comm comm, const char *fname);
 int coll_inter_bcast(smpi_comm *c, MPI_Comm comm, const char *fname, void *buf, int count,
                      MPI_Datatype type, int root);
 int coll_inter_gather(smpi_comm *c, MPI_Comm comm, const char *fname, const void *sbuf,
-                      int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                      MPI_Datatype rtype, int root);
+                      int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                      int root);
 int coll_inter_scatter(smpi_comm *c, MPI_Comm comm, const char *fname, const void *sbuf,
-                       int scount, MPI_Datatype stype, void *rbuf, int rcount,
-                       MPI_Datatype rtype, int root);
+                       int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                       int root);
 int coll_inter_reduce(smpi_comm *c, MPI_Comm comm, const char *fname, const void *sbuf,
                       void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root);
 int coll_inter_allreduce(smpi_comm *c, MPI_Comm comm, const char *fname, const void *sbuf,

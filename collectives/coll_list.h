@@ -13,159 +13,178 @@
 #ifndef SMPI_COLLECTIVES_COLL_LIST_H
 #define SMPI_COLLECTIVES_COLL_LIST_H
 
-#define COLL_COLLECTIVES(COLL_COLLECTIVE)                                                     \
-  COLL_COLLECTIVE(barrier, "MPI_Barrier", "-")                                                \
-  COLL_COLLECTIVE(bcast, "MPI_Bcast", "the buffer")                                           \
-  COLL_COLLECTIVE(gather, "MPI_Gather", "one rank's block")                                   \
-  COLL_COLLECTIVE(gatherv, "MPI_Gatherv", "this rank's block")                                \
-  COLL_COLLECTIVE(scatter, "MPI_Scatter", "one rank's block")                                 \
-  COLL_COLLECTIVE(scatterv, "MPI_Scatterv", "this rank's block")                              \
-  COLL_COLLECTIVE(allgather, "MPI_Allgather", "one rank's block")                             \
-  COLL_COLLECTIVE(allgatherv, "MPI_Allgatherv", "this rank's block; total: all blocks")       \
-  COLL_COLLECTIVE(alltoall, "MPI_Alltoall", "the block for one peer")                         \
-  COLL_COLLECTIVE(alltoallv, "MPI_Alltoallv", "-")                                            \
-  COLL_COLLECTIVE(alltoallw, "MPI_Alltoallw", "-")                                            \
-  COLL_COLLECTIVE(reduce, "MPI_Reduce", "the vector")                                         \
-  COLL_COLLECTIVE(allreduce, "MPI_Allreduce", "the vector")                                   \
-  COLL_COLLECTIVE(reduce_scatter, "MPI_Reduce_scatter", "this rank's block; total: vector")   \
-  COLL_COLLECTIVE(reduce_scatter_block, "MPI_Reduce_scatter_block", "one block")              \
-  COLL_COLLECTIVE(scan, "MPI_Scan", "the vector")                                             \
+#define COLL_COLLECTIVES(COLL_COLLECTIVE)                                                   \
+  COLL_COLLECTIVE(barrier, "MPI_Barrier", "-")                                              \
+  COLL_COLLECTIVE(bcast, "MPI_Bcast", "the buffer")                                         \
+  COLL_COLLECTIVE(gather, "MPI_Gather", "one rank's block")                                 \
+  COLL_COLLECTIVE(gatherv, "MPI_Gatherv", "this rank's block")                              \
+  COLL_COLLECTIVE(scatter, "MPI_Scatter", "one rank's block")                               \
+  COLL_COLLECTIVE(scatterv, "MPI_Scatterv", "this rank's block")                            \
+  COLL_COLLECTIVE(allgather, "MPI_Allgather", "one rank's block")                           \
+  COLL_COLLECTIVE(allgatherv, "MPI_Allgatherv", "this rank's block; total: all blocks")     \
+  COLL_COLLECTIVE(alltoall, "MPI_Alltoall", "the block for one peer")                       \
+  COLL_COLLECTIVE(alltoallv, "MPI_Alltoallv", "-")                                          \
+  COLL_COLLECTIVE(alltoallw, "MPI_Alltoallw", "-")                                          \
+  COLL_COLLECTIVE(reduce, "MPI_Reduce", "the vector")                                       \
+  COLL_COLLECTIVE(allreduce, "MPI_Allreduce", "the vector")                                 \
+  COLL_COLLECTIVE(reduce_scatter, "MPI_Reduce_scatter", "this rank's block; total: vector") \
+  COLL_COLLECTIVE(reduce_scatter_block, "MPI_Reduce_scatter_block", "one block")            \
+  COLL_COLLECTIVE(scan, "MPI_Scan", "the vector")                                           \
   COLL_COLLECTIVE(exscan, "MPI_Exscan", "the vector")
 
-#define COLL_ALGORITHMS(COLL_ALGO)                                                            \
-  /* ---- barrier ---- */                                                                     \
-  COLL_ALGO(barrier, ompi_basic_linear, COLL_SG,                                              \
-            "everyone sends to rank 0, which then sends to everyone (Open MPI basic linear)") \
-  COLL_ALGO(barrier, ompi_two_procs, COLL_F_SIZE2 | COLL_SG, "one exchange between the two ranks") \
-  COLL_ALGO(barrier, ompi_doublering, COLL_SG, "a token goes twice around the ring")          \
-  COLL_ALGO(barrier, ompi_recursivedoubling, COLL_SG,                                         \
-            "exchanges with rank ^ 2^k; extra ranks above the power of two fold in first")   \
-  COLL_ALGO(barrier, ompi_bruck, COLL_SG, "dissemination: round k talks to rank +- 2^k (any size)") \
+#define COLL_ALGORITHMS(COLL_ALGO)                                                               \
+  /* ---- barrier ---- */                                                                        \
+  COLL_ALGO(barrier, ompi_basic_linear, COLL_SG,                                                 \
+            "everyone sends to rank 0, which then sends to everyone (Open MPI basic linear)")    \
+  COLL_ALGO(barrier, ompi_two_procs, COLL_F_SIZE2 | COLL_SG,                                     \
+            "one exchange between the two ranks")                                                \
+  COLL_ALGO(barrier, ompi_doublering, COLL_SG, "a token goes twice around the ring")             \
+  COLL_ALGO(barrier, ompi_recursivedoubling, COLL_SG,                                            \
+            "exchanges with rank ^ 2^k; extra ranks above the power of two fold in first")       \
+  COLL_ALGO(barrier, ompi_bruck, COLL_SG,                                                        \
+            "dissemination: round k talks to rank +- 2^k (any size)")                            \
   COLL_ALGO(barrier, ompi_tree, COLL_SG, "fan-in to rank 0 along a binomial tree, then fan-out") \
-  /* ---- bcast ---- */                                                                       \
-  COLL_ALGO(bcast, binomial_tree, COLL_SG, "binomial tree, blocking sends, largest subtree first") \
-  COLL_ALGO(bcast, flattree, COLL_SG, "the root sends to every rank at once")                 \
-  COLL_ALGO(bcast, flattree_pipeline, COLL_SG, "flat tree in 8 KiB segments, all posted at once") \
-  COLL_ALGO(bcast, NTSL, COLL_SG, "pipelined linear chain, 8 KiB segments (STAR-MPI)")        \
-  COLL_ALGO(bcast, NTSL_Isend, COLL_SG, "NTSL with nonblocking sends in the short-message chain") \
-  COLL_ALGO(bcast, NTSB, COLL_SG, "pipelined binary tree, 8 KiB segments (STAR-MPI)")         \
-  COLL_ALGO(bcast, ompi_pipeline, COLL_SG, "Open MPI pipeline: segmented chain, 16-128 KiB segments") \
-  COLL_ALGO(bcast, ompi_split_bintree, COLL_SG,                                               \
-            "Open MPI split binary tree: halves down two subtrees, then pairwise swap")       \
-  COLL_ALGO(bcast, scatter_LR_allgather, COLL_SG,                                             \
-            "binomial scatter + ring allgather (van de Geijn; MPICH long messages)")         \
-  COLL_ALGO(bcast, scatter_rdb_allgather, COLL_SG,                                            \
-            "binomial scatter + recursive-doubling allgather (MPICH medium messages)")       \
-  COLL_ALGO(bcast, knomial, 0, "4-nomial tree, children served at once")                      \
-  COLL_ALGO(bcast, ompi_binomial, 0, "Open MPI binomial tree, children served at once")      \
-  /* ---- gather ---- */                                                                      \
-  COLL_ALGO(gather, linear, 0, "root posts every receive at once (SimGrid's default)")        \
-  COLL_ALGO(gather, ompi_basic_linear, COLL_SG, "root receives one block at a time, in rank order") \
-  COLL_ALGO(gather, ompi_binomial, COLL_SG, "in-order binomial tree, subtrees forwarded whole") \
-  COLL_ALGO(gather, ompi_linear_sync, COLL_SG,                                                \
-            "root asks each rank in turn; first segment synchronous")                        \
-  /* ---- gatherv ---- */                                                                     \
-  COLL_ALGO(gatherv, linear, 0, "root posts every receive at once")                           \
-  /* ---- scatter ---- */                                                                     \
-  COLL_ALGO(scatter, linear, 0, "root posts every send at once (SimGrid's default)")          \
-  COLL_ALGO(scatter, ompi_basic_linear, COLL_SG, "root sends one block at a time, in rank order") \
+  /* ---- bcast ---- */                                                                          \
+  COLL_ALGO(bcast, binomial_tree, COLL_SG,                                                       \
+            "binomial tree, blocking sends, largest subtree first")                              \
+  COLL_ALGO(bcast, flattree, COLL_SG, "the root sends to every rank at once")                    \
+  COLL_ALGO(bcast, flattree_pipeline, COLL_SG,                                                   \
+            "flat tree in 8 KiB segments, all posted at once")                                   \
+  COLL_ALGO(bcast, NTSL, COLL_SG, "pipelined linear chain, 8 KiB segments (STAR-MPI)")           \
+  COLL_ALGO(bcast, NTSL_Isend, COLL_SG,                                                          \
+            "NTSL with nonblocking sends in the short-message chain")                            \
+  COLL_ALGO(bcast, NTSB, COLL_SG, "pipelined binary tree, 8 KiB segments (STAR-MPI)")            \
+  COLL_ALGO(bcast, ompi_pipeline, COLL_SG,                                                       \
+            "Open MPI pipeline: segmented chain, 16-128 KiB segments")                           \
+  COLL_ALGO(bcast, ompi_split_bintree, COLL_SG,                                                  \
+            "Open MPI split binary tree: halves down two subtrees, then pairwise swap")          \
+  COLL_ALGO(bcast, scatter_LR_allgather, COLL_SG,                                                \
+            "binomial scatter + ring allgather (van de Geijn; MPICH long messages)")             \
+  COLL_ALGO(bcast, scatter_rdb_allgather, COLL_SG,                                               \
+            "binomial scatter + recursive-doubling allgather (MPICH medium messages)")           \
+  COLL_ALGO(bcast, knomial, 0, "4-nomial tree, children served at once")                         \
+  COLL_ALGO(bcast, ompi_binomial, 0, "Open MPI binomial tree, children served at once")          \
+  /* ---- gather ---- */                                                                         \
+  COLL_ALGO(gather, linear, 0, "root posts every receive at once (SimGrid's default)")           \
+  COLL_ALGO(gather, ompi_basic_linear, COLL_SG,                                                  \
+            "root receives one block at a time, in rank order")                                  \
+  COLL_ALGO(gather, ompi_binomial, COLL_SG, "in-order binomial tree, subtrees forwarded whole")  \
+  COLL_ALGO(gather, ompi_linear_sync, COLL_SG,                                                   \
+            "root asks each rank in turn; first segment synchronous")                            \
+  /* ---- gatherv ---- */                                                                        \
+  COLL_ALGO(gatherv, linear, 0, "root posts every receive at once")                              \
+  /* ---- scatter ---- */                                                                        \
+  COLL_ALGO(scatter, linear, 0, "root posts every send at once (SimGrid's default)")             \
+  COLL_ALGO(scatter, ompi_basic_linear, COLL_SG,                                                 \
+            "root sends one block at a time, in rank order")                                     \
   COLL_ALGO(scatter, ompi_binomial, COLL_SG, "in-order binomial tree, subtrees forwarded whole") \
-  COLL_ALGO(scatter, ompi_linear_nb, COLL_SG, "root posts nonblocking sends in rank order")   \
-  COLL_ALGO(scatter, mpich_binomial, 0, "binomial tree, largest subtree first (MPICH)")       \
-  /* ---- scatterv ---- */                                                                    \
-  COLL_ALGO(scatterv, linear, 0, "root posts every send at once")                             \
-  /* ---- allgather ---- */                                                                   \
-  COLL_ALGO(allgather, linear, 0, "everyone posts a send to and a receive from every peer")   \
-  COLL_ALGO(allgather, ring, COLL_SG, "step i: own block to rank + i, from rank - i")         \
-  COLL_ALGO(allgather, ompi_ring, 0, "Open MPI ring: pass the last block on to rank + 1")     \
-  COLL_ALGO(allgather, pair, COLL_F_POW2 | COLL_SG, "pairwise exchange with rank ^ i")        \
-  COLL_ALGO(allgather, rdb, COLL_SG, "recursive doubling (MPICH; any size)")                  \
-  COLL_ALGO(allgather, bruck, COLL_SG, "Bruck: blocks double each step towards rank - 2^k")   \
-  COLL_ALGO(allgather, GB, COLL_SG, "gather to rank 0, then bcast")                           \
-  COLL_ALGO(allgather, ompi_neighborexchange, COLL_SG, "neighbour exchange, 2 blocks per step") \
-  /* ---- allgatherv ---- */                                                                  \
-  COLL_ALGO(allgatherv, linear, 0, "everyone posts a send to and a receive from every peer")  \
-  COLL_ALGO(allgatherv, ring, COLL_SG, "step i: own block to rank + i, from rank - i")        \
-  COLL_ALGO(allgatherv, mpich_ring, COLL_SG, "MPICH ring: pass the last block on to rank + 1") \
-  COLL_ALGO(allgatherv, pair, COLL_F_POW2 | COLL_SG, "pairwise exchange with rank ^ i")       \
-  COLL_ALGO(allgatherv, mpich_rdb, COLL_SG, "recursive doubling (MPICH; any size)")           \
-  COLL_ALGO(allgatherv, ompi_bruck, COLL_SG, "Bruck (Open MPI)")                              \
-  COLL_ALGO(allgatherv, GB, COLL_SG, "gatherv to rank 0, then bcast")                         \
+  COLL_ALGO(scatter, ompi_linear_nb, COLL_SG, "root posts nonblocking sends in rank order")      \
+  COLL_ALGO(scatter, mpich_binomial, 0, "binomial tree, largest subtree first (MPICH)")          \
+  /* ---- scatterv ---- */                                                                       \
+  COLL_ALGO(scatterv, linear, 0, "root posts every send at once")                                \
+  /* ---- allgather ---- */                                                                      \
+  COLL_ALGO(allgather, linear, 0, "everyone posts a send to and a receive from every peer")      \
+  COLL_ALGO(allgather, ring, COLL_SG, "step i: own block to rank + i, from rank - i")            \
+  COLL_ALGO(allgather, ompi_ring, 0, "Open MPI ring: pass the last block on to rank + 1")        \
+  COLL_ALGO(allgather, pair, COLL_F_POW2 | COLL_SG, "pairwise exchange with rank ^ i")           \
+  COLL_ALGO(allgather, rdb, COLL_SG, "recursive doubling (MPICH; any size)")                     \
+  COLL_ALGO(allgather, bruck, COLL_SG, "Bruck: blocks double each step towards rank - 2^k")      \
+  COLL_ALGO(allgather, GB, COLL_SG, "gather to rank 0, then bcast")                              \
+  COLL_ALGO(allgather, ompi_neighborexchange, COLL_SG, "neighbour exchange, 2 blocks per step")  \
+  /* ---- allgatherv ---- */                                                                     \
+  COLL_ALGO(allgatherv, linear, 0, "everyone posts a send to and a receive from every peer")     \
+  COLL_ALGO(allgatherv, ring, COLL_SG, "step i: own block to rank + i, from rank - i")           \
+  COLL_ALGO(allgatherv, mpich_ring, COLL_SG, "MPICH ring: pass the last block on to rank + 1")   \
+  COLL_ALGO(allgatherv, pair, COLL_F_POW2 | COLL_SG, "pairwise exchange with rank ^ i")          \
+  COLL_ALGO(allgatherv, mpich_rdb, COLL_SG, "recursive doubling (MPICH; any size)")              \
+  COLL_ALGO(allgatherv, ompi_bruck, COLL_SG, "Bruck (Open MPI)")                                 \
+  COLL_ALGO(allgatherv, GB, COLL_SG, "gatherv to rank 0, then bcast")                            \
   COLL_ALGO(allgatherv, ompi_neighborexchange, COLL_SG, "neighbour exchange, 2 blocks per step") \
-  /* ---- alltoall ---- */                                                                    \
-  COLL_ALGO(alltoall, basic_linear, COLL_SG, "every send and receive posted at once")         \
-  COLL_ALGO(alltoall, pair, COLL_F_POW2 | COLL_SG, "pairwise exchange with rank ^ i")         \
-  COLL_ALGO(alltoall, ring, COLL_SG, "step i: send to rank + i, receive from rank - i")       \
-  COLL_ALGO(alltoall, bruck, COLL_SG, "Bruck: log2 n steps of packed blocks")                 \
-  COLL_ALGO(alltoall, 2dmesh, COLL_SG, "rows exchange whole buffers, then columns exchange blocks") \
-  COLL_ALGO(alltoall, mpich_scattered, 0, "batches of 32 peers posted at once (MPICH medium)")  \
-  COLL_ALGO(alltoall, mpich_pairwise, 0, "n-1 exchanges: rank ^ i (powers of two) or +-i (MPICH long)") \
-  COLL_ALGO(alltoall, ompi_pairwise, 0, "n-1 exchanges with rank + i / rank - i (Open MPI)")  \
-  /* ---- alltoallv ---- */                                                                   \
-  COLL_ALGO(alltoallv, linear, 0, "every send and receive posted at once")                    \
-  COLL_ALGO(alltoallv, pair, COLL_F_POW2 | COLL_SG, "pairwise exchange with rank ^ i")        \
-  COLL_ALGO(alltoallv, ring, COLL_SG, "step i: send to rank + i, receive from rank - i")      \
-  COLL_ALGO(alltoallv, bruck, COLL_SG, "MPICH's scattered algorithm in batches of 4 peers")   \
-  COLL_ALGO(alltoallv, ompi_basic_linear, COLL_SG, "Open MPI: every send and receive at once") \
-  COLL_ALGO(alltoallv, ompi_pairwise, 0, "n-1 exchanges with rank + i / rank - i (Open MPI)") \
-  COLL_ALGO(alltoallv, mpich_scattered, 0, "batches of 32 peers posted at once (MPICH)")      \
-  /* ---- alltoallw ---- */                                                                   \
-  COLL_ALGO(alltoallw, linear, 0, "every send and receive posted at once")                    \
-  /* ---- reduce ---- */                                                                      \
-  COLL_ALGO(reduce, linear, 0,                                                                \
-            "non-roots send at once, root combines in rank order (SimGrid's default)")        \
-  COLL_ALGO(reduce, binomial, COLL_SG, "binomial tree, blocking messages (MPICH short messages)") \
-  COLL_ALGO(reduce, flat_tree, COLL_SG, "the root receives from every rank in turn")          \
-  COLL_ALGO(reduce, NTSL, COLL_F_COMMUTATIVE | COLL_SG, "pipelined chain towards the root, 8 KiB segments") \
-  COLL_ALGO(reduce, scatter_gather, COLL_F_COMMUTATIVE | COLL_F_COUNT_POW2 | COLL_SG,         \
-            "Rabenseifner: recursive-halving reduce-scatter + binomial gather (MPICH long)") \
-  COLL_ALGO(reduce, ompi_basic_linear, COLL_SG, "root folds in n-1, n-2, ..., 0 one at a time") \
-  COLL_ALGO(reduce, ompi_binomial, COLL_F_COMMUTATIVE | COLL_SG, "Open MPI in-order binomial tree") \
-  COLL_ALGO(reduce, ompi_binary, COLL_F_COMMUTATIVE | COLL_SG, "Open MPI binary tree, 32 KiB segments") \
-  COLL_ALGO(reduce, ompi_chain, COLL_F_COMMUTATIVE | COLL_SG, "Open MPI n/2 chains, 64 KiB segments") \
-  COLL_ALGO(reduce, ompi_pipeline, COLL_F_COMMUTATIVE | COLL_SG, "Open MPI pipeline (one chain), segmented") \
-  COLL_ALGO(reduce, ompi_in_order_binary, COLL_SG,                                            \
-            "Open MPI in-order binary tree (operand order kept)")                            \
-  COLL_ALGO(reduce, smp_binomial, COLL_F_SMP,                                                \
-            "binomial inside each host, then binomial among host leaders")                   \
-  /* ---- allreduce ---- */                                                                   \
-  COLL_ALGO(allreduce, redbcast, COLL_SG, "reduce to rank 0 (selected reduce), then bcast")   \
-  COLL_ALGO(allreduce, rdb, COLL_SG, "recursive doubling (MPICH short messages)")             \
-  COLL_ALGO(allreduce, lr, COLL_F_COMMUTATIVE | COLL_SG, "logical ring reduce-scatter + ring allgather") \
-  COLL_ALGO(allreduce, rab_rdb, COLL_F_COMMUTATIVE | COLL_F_COUNT_POW2 | COLL_SG,             \
-            "Rabenseifner: recursive halving + recursive doubling (MPICH long messages)")   \
-  COLL_ALGO(allreduce, ompi_ring, COLL_F_COMMUTATIVE, "Open MPI ring")                        \
-  COLL_ALGO(allreduce, ompi_ring_segmented, COLL_F_COMMUTATIVE | COLL_SG,                     \
-            "Open MPI ring in phases of 1 MiB segments")                                     \
-  COLL_ALGO(allreduce, smp_binomial, COLL_F_SMP | COLL_SG,                                    \
-            "binomial reduce + bcast inside hosts and among host leaders")                   \
-  COLL_ALGO(allreduce, smp_rdb, COLL_F_SMP | COLL_SG, "hosts reduce to a leader, leaders do rdb") \
-  COLL_ALGO(allreduce, smp_rsag, COLL_F_SMP | COLL_F_COMMUTATIVE | COLL_SG,                   \
-            "hosts reduce to a leader, leaders do ring reduce-scatter + allgather")          \
-  /* ---- reduce_scatter ---- */                                                              \
-  COLL_ALGO(reduce_scatter, reduce_scatterv, 0, "reduce to rank 0, then scatterv")            \
-  COLL_ALGO(reduce_scatter, ompi_basic_recursivehalving, COLL_F_COMMUTATIVE | COLL_SG,        \
-            "recursive halving, largest distance first (Open MPI)")                          \
-  COLL_ALGO(reduce_scatter, ompi_ring, COLL_F_COMMUTATIVE | COLL_SG, "ring (Open MPI)")       \
-  COLL_ALGO(reduce_scatter, mpich_pair, COLL_F_COMMUTATIVE | COLL_SG, "pairwise exchange (MPICH long)") \
-  COLL_ALGO(reduce_scatter, mpich_rdb, COLL_SG, "recursive doubling, any op (MPICH)")         \
-  COLL_ALGO(reduce_scatter, mpich_noncomm, COLL_F_POW2 | COLL_F_REGULAR | COLL_SG,            \
-            "recursive halving in bit-reversed order, any op (MPICH)")                       \
-  /* ---- reduce_scatter_block ---- */                                                        \
-  COLL_ALGO(reduce_scatter_block, reduce_scatter, 0, "reduce to rank 0, then scatter")        \
-  COLL_ALGO(reduce_scatter_block, ompi_basic_recursivehalving, COLL_F_COMMUTATIVE,           \
-            "reduce_scatter's recursive halving")                                            \
-  COLL_ALGO(reduce_scatter_block, ompi_ring, COLL_F_COMMUTATIVE, "reduce_scatter's ring")     \
-  COLL_ALGO(reduce_scatter_block, mpich_pair, COLL_F_COMMUTATIVE, "reduce_scatter's pairwise") \
-  COLL_ALGO(reduce_scatter_block, mpich_rdb, 0, "reduce_scatter's recursive doubling")         \
-  COLL_ALGO(reduce_scatter_block, mpich_noncomm, COLL_F_POW2, "reduce_scatter's noncomm")     \
-  /* ---- scan ---- */                                                                        \
-  COLL_ALGO(scan, linear, 0, "every rank sends to all higher ranks at once")                  \
-  COLL_ALGO(scan, rdb, 0, "recursive doubling (MPICH)")                                       \
-  COLL_ALGO(scan, ompi_linear, 0, "chain: each rank gets the prefix from the previous one")  \
-  /* ---- exscan ---- */                                                                      \
-  COLL_ALGO(exscan, linear, 0, "every rank sends to all higher ranks at once")                \
-  COLL_ALGO(exscan, rdb, 0, "recursive doubling (MPICH)")                                     \
+  /* ---- alltoall ---- */                                                                       \
+  COLL_ALGO(alltoall, basic_linear, COLL_SG, "every send and receive posted at once")            \
+  COLL_ALGO(alltoall, pair, COLL_F_POW2 | COLL_SG, "pairwise exchange with rank ^ i")            \
+  COLL_ALGO(alltoall, ring, COLL_SG, "step i: send to rank + i, receive from rank - i")          \
+  COLL_ALGO(alltoall, bruck, COLL_SG, "Bruck: log2 n steps of packed blocks")                    \
+  COLL_ALGO(alltoall, 2dmesh, COLL_SG,                                                           \
+            "rows exchange whole buffers, then columns exchange blocks")                         \
+  COLL_ALGO(alltoall, mpich_scattered, 0, "batches of 32 peers posted at once (MPICH medium)")   \
+  COLL_ALGO(alltoall, mpich_pairwise, 0,                                                         \
+            "n-1 exchanges: rank ^ i (powers of two) or +-i (MPICH long)")                       \
+  COLL_ALGO(alltoall, ompi_pairwise, 0, "n-1 exchanges with rank + i / rank - i (Open MPI)")     \
+  /* ---- alltoallv ---- */                                                                      \
+  COLL_ALGO(alltoallv, linear, 0, "every send and receive posted at once")                       \
+  COLL_ALGO(alltoallv, pair, COLL_F_POW2 | COLL_SG, "pairwise exchange with rank ^ i")           \
+  COLL_ALGO(alltoallv, ring, COLL_SG, "step i: send to rank + i, receive from rank - i")         \
+  COLL_ALGO(alltoallv, bruck, COLL_SG, "MPICH's scattered algorithm in batches of 4 peers")      \
+  COLL_ALGO(alltoallv, ompi_basic_linear, COLL_SG, "Open MPI: every send and receive at once")   \
+  COLL_ALGO(alltoallv, ompi_pairwise, 0, "n-1 exchanges with rank + i / rank - i (Open MPI)")    \
+  COLL_ALGO(alltoallv, mpich_scattered, 0, "batches of 32 peers posted at once (MPICH)")         \
+  /* ---- alltoallw ---- */                                                                      \
+  COLL_ALGO(alltoallw, linear, 0, "every send and receive posted at once")                       \
+  /* ---- reduce ---- */                                                                         \
+  COLL_ALGO(reduce, linear, 0,                                                                   \
+            "non-roots send at once, root combines in rank order (SimGrid's default)")           \
+  COLL_ALGO(reduce, binomial, COLL_SG,                                                           \
+            "binomial tree, blocking messages (MPICH short messages)")                           \
+  COLL_ALGO(reduce, flat_tree, COLL_SG, "the root receives from every rank in turn")             \
+  COLL_ALGO(reduce, NTSL, COLL_F_COMMUTATIVE | COLL_SG,                                          \
+            "pipelined chain towards the root, 8 KiB segments")                                  \
+  COLL_ALGO(reduce, scatter_gather, COLL_F_COMMUTATIVE | COLL_F_COUNT_POW2 | COLL_SG,            \
+            "Rabenseifner: recursive-halving reduce-scatter + binomial gather (MPICH long)")     \
+  COLL_ALGO(reduce, ompi_basic_linear, COLL_SG, "root folds in n-1, n-2, ..., 0 one at a time")  \
+  COLL_ALGO(reduce, ompi_binomial, COLL_F_COMMUTATIVE | COLL_SG,                                 \
+            "Open MPI in-order binomial tree")                                                   \
+  COLL_ALGO(reduce, ompi_binary, COLL_F_COMMUTATIVE | COLL_SG,                                   \
+            "Open MPI binary tree, 32 KiB segments")                                             \
+  COLL_ALGO(reduce, ompi_chain, COLL_F_COMMUTATIVE | COLL_SG,                                    \
+            "Open MPI n/2 chains, 64 KiB segments")                                              \
+  COLL_ALGO(reduce, ompi_pipeline, COLL_F_COMMUTATIVE | COLL_SG,                                 \
+            "Open MPI pipeline (one chain), segmented")                                          \
+  COLL_ALGO(reduce, ompi_in_order_binary, COLL_SG,                                               \
+            "Open MPI in-order binary tree (operand order kept)")                                \
+  COLL_ALGO(reduce, smp_binomial, COLL_F_SMP,                                                    \
+            "binomial inside each host, then binomial among host leaders")                       \
+  /* ---- allreduce ---- */                                                                      \
+  COLL_ALGO(allreduce, redbcast, COLL_SG, "reduce to rank 0 (selected reduce), then bcast")      \
+  COLL_ALGO(allreduce, rdb, COLL_SG, "recursive doubling (MPICH short messages)")                \
+  COLL_ALGO(allreduce, lr, COLL_F_COMMUTATIVE | COLL_SG,                                         \
+            "logical ring reduce-scatter + ring allgather")                                      \
+  COLL_ALGO(allreduce, rab_rdb, COLL_F_COMMUTATIVE | COLL_F_COUNT_POW2 | COLL_SG,                \
+            "Rabenseifner: recursive halving + recursive doubling (MPICH long messages)")        \
+  COLL_ALGO(allreduce, ompi_ring, COLL_F_COMMUTATIVE, "Open MPI ring")                           \
+  COLL_ALGO(allreduce, ompi_ring_segmented, COLL_F_COMMUTATIVE | COLL_SG,                        \
+            "Open MPI ring in phases of 1 MiB segments")                                         \
+  COLL_ALGO(allreduce, smp_binomial, COLL_F_SMP | COLL_SG,                                       \
+            "binomial reduce + bcast inside hosts and among host leaders")                       \
+  COLL_ALGO(allreduce, smp_rdb, COLL_F_SMP | COLL_SG,                                            \
+            "hosts reduce to a leader, leaders do rdb")                                          \
+  COLL_ALGO(allreduce, smp_rsag, COLL_F_SMP | COLL_F_COMMUTATIVE | COLL_SG,                      \
+            "hosts reduce to a leader, leaders do ring reduce-scatter + allgather")              \
+  /* ---- reduce_scatter ---- */                                                                 \
+  COLL_ALGO(reduce_scatter, reduce_scatterv, 0, "reduce to rank 0, then scatterv")               \
+  COLL_ALGO(reduce_scatter, ompi_basic_recursivehalving, COLL_F_COMMUTATIVE | COLL_SG,           \
+            "recursive halving, largest distance first (Open MPI)")                              \
+  COLL_ALGO(reduce_scatter, ompi_ring, COLL_F_COMMUTATIVE | COLL_SG, "ring (Open MPI)")          \
+  COLL_ALGO(reduce_scatter, mpich_pair, COLL_F_COMMUTATIVE | COLL_SG,                            \
+            "pairwise exchange (MPICH long)")                                                    \
+  COLL_ALGO(reduce_scatter, mpich_rdb, COLL_SG, "recursive doubling, any op (MPICH)")            \
+  COLL_ALGO(reduce_scatter, mpich_noncomm, COLL_F_POW2 | COLL_F_REGULAR | COLL_SG,               \
+            "recursive halving in bit-reversed order, any op (MPICH)")                           \
+  /* ---- reduce_scatter_block ---- */                                                           \
+  COLL_ALGO(reduce_scatter_block, reduce_scatter, 0, "reduce to rank 0, then scatter")           \
+  COLL_ALGO(reduce_scatter_block, ompi_basic_recursivehalving, COLL_F_COMMUTATIVE,               \
+            "reduce_scatter's recursive halving")                                                \
+  COLL_ALGO(reduce_scatter_block, ompi_ring, COLL_F_COMMUTATIVE, "reduce_scatter's ring")        \
+  COLL_ALGO(reduce_scatter_block, mpich_pair, COLL_F_COMMUTATIVE, "reduce_scatter's pairwise")   \
+  COLL_ALGO(reduce_scatter_block, mpich_rdb, 0, "reduce_scatter's recursive doubling")           \
+  COLL_ALGO(reduce_scatter_block, mpich_noncomm, COLL_F_POW2, "reduce_scatter's noncomm")        \
+  /* ---- scan ---- */                                                                           \
+  COLL_ALGO(scan, linear, 0, "every rank sends to all higher ranks at once")                     \
+  COLL_ALGO(scan, rdb, 0, "recursive doubling (MPICH)")                                          \
+  COLL_ALGO(scan, ompi_linear, 0, "chain: each rank gets the prefix from the previous one")      \
+  /* ---- exscan ---- */                                                                         \
+  COLL_ALGO(exscan, linear, 0, "every rank sends to all higher ranks at once")                   \
+  COLL_ALGO(exscan, rdb, 0, "recursive doubling (MPICH)")                                        \
   COLL_ALGO(exscan, ompi_linear, 0, "chain: each rank gets the prefix from the previous one")
 
 #endif

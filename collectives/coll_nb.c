@@ -68,10 +68,10 @@ LOG_DEFAULT_CATEGORY(smpi_coll_nb);
 #define NB_CTX_FIRST 0xC0000000u
 
 typedef struct nb_slot {
-  uint32_t base;    /* even id: base + 1 is the collective context of the shadow */
-  int members;      /* communicator size */
-  int arrived;      /* members that started this instance */
-  int finished;     /* members whose helper is done */
+  uint32_t base; /* even id: base + 1 is the collective context of the shadow */
+  int members;   /* communicator size */
+  int arrived;   /* members that started this instance */
+  int finished;  /* members whose helper is done */
 } nb_slot;
 
 static struct nbc_state {
@@ -165,10 +165,10 @@ static smpi_comm *shadow_of(smpi_comm *c, uint32_t base)
 
 typedef struct nb_op {
   coll_id id;
-  coll_args a;        /* arrays and datatypes below are owned */
-  bool neighbor;      /* a neighborhood collective: na instead of id and a */
+  coll_args a;           /* arrays and datatypes below are owned */
+  bool neighbor;         /* a neighborhood collective: na instead of id and a */
   coll_neighbor_args na; /* arrays owned */
-  void **tmps;        /* scratch taken over from the caller (in-place copies) */
+  void **tmps;           /* scratch taken over from the caller (in-place copies) */
   size_t ntmps;
   smpi_comm *shadow;
   nb_slot *slot;
@@ -304,8 +304,7 @@ static void nb_finish(nb_op *op, int rc)
   slot_leave(op->slot);
   smpi_req *r = op->req;
   free(op);
-  r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG,
-                           .MPI_ERROR = rc};
+  r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG, .MPI_ERROR = rc};
   p2p_complete(r); /* may destroy r (MPI_Request_free'd) */
 }
 
@@ -413,32 +412,46 @@ static int neighbor_start(MPI_Comm comm, const coll_neighbor_args *a, const char
 }
 
 int coll_mpi_ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                 MPI_Request *request, const char *smpi_fname_)
+                                 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                 MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
-  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLGATHER, .sbuf = sendbuf,
-                          .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
-                          .rcount = recvcount, .rtype = recvtype};
+  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLGATHER,
+                          .sbuf = sendbuf,
+                          .scount = sendcount,
+                          .stype = sendtype,
+                          .rbuf = recvbuf,
+                          .rcount = recvcount,
+                          .rtype = recvtype};
   return neighbor_start(comm, &a, smpi_fname_, request);
 }
 
 int coll_mpi_ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                   void *recvbuf, const int recvcounts[], const int displs[],
-                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request,
+                                  const char *smpi_fname_)
 {
-  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLGATHERV, .sbuf = sendbuf,
-                          .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
-                          .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype};
+  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLGATHERV,
+                          .sbuf = sendbuf,
+                          .scount = sendcount,
+                          .stype = sendtype,
+                          .rbuf = recvbuf,
+                          .rcounts = recvcounts,
+                          .rdispls = displs,
+                          .rtype = recvtype};
   return neighbor_start(comm, &a, smpi_fname_, request);
 }
 
 int coll_mpi_ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                MPI_Request *request, const char *smpi_fname_)
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
-  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALL, .sbuf = sendbuf,
-                          .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
-                          .rcount = recvcount, .rtype = recvtype};
+  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALL,
+                          .sbuf = sendbuf,
+                          .scount = sendcount,
+                          .stype = sendtype,
+                          .rbuf = recvbuf,
+                          .rcount = recvcount,
+                          .rtype = recvtype};
   return neighbor_start(comm, &a, smpi_fname_, request);
 }
 
@@ -447,9 +460,14 @@ int coll_mpi_ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], co
                                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                  MPI_Request *request, const char *smpi_fname_)
 {
-  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALLV, .sbuf = sendbuf,
-                          .scounts = sendcounts, .sdispls = sdispls, .stype = sendtype,
-                          .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
+  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALLV,
+                          .sbuf = sendbuf,
+                          .scounts = sendcounts,
+                          .sdispls = sdispls,
+                          .stype = sendtype,
+                          .rbuf = recvbuf,
+                          .rcounts = recvcounts,
+                          .rdispls = rdispls,
                           .rtype = recvtype};
   return neighbor_start(comm, &a, smpi_fname_, request);
 }
@@ -460,9 +478,14 @@ int coll_mpi_ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                                  const MPI_Datatype recvtypes[], MPI_Comm comm,
                                  MPI_Request *request, const char *smpi_fname_)
 {
-  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALLW, .sbuf = sendbuf,
-                          .scounts = sendcounts, .swdispls = sdispls, .stypes = sendtypes,
-                          .rbuf = recvbuf, .rcounts = recvcounts, .rwdispls = rdispls,
+  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALLW,
+                          .sbuf = sendbuf,
+                          .scounts = sendcounts,
+                          .swdispls = sdispls,
+                          .stypes = sendtypes,
+                          .rbuf = recvbuf,
+                          .rcounts = recvcounts,
+                          .rwdispls = rdispls,
                           .rtypes = recvtypes};
   return neighbor_start(comm, &a, smpi_fname_, request);
 }

@@ -27,7 +27,7 @@
 
 typedef struct nbrs {
   int indeg, outdeg;
-  int *in, *out;     /* ranks (MPI_PROC_NULL at Cartesian borders) */
+  int *in, *out;       /* ranks (MPI_PROC_NULL at Cartesian borders) */
   int *intag, *outtag; /* offsets from the base tag (0 or 1) */
 } nbrs;
 
@@ -181,20 +181,17 @@ int coll_neighbor_check(smpi_comm *c, const coll_neighbor_args *a, char *why, si
   case COLL_NEIGHBOR_ALLGATHERV:
     rc = check_buf(why, len, "send", a->sbuf, a->scount, a->stype);
     if (!rc && !(rc = check_type(why, len, "receive", a->rtype)))
-      rc = check_v(why, len, "receive", a->rbuf, n.indeg, a->rcounts, a->rdispls, a->rtype,
-                   NULL);
+      rc = check_v(why, len, "receive", a->rbuf, n.indeg, a->rcounts, a->rdispls, a->rtype, NULL);
     break;
   case COLL_NEIGHBOR_ALLTOALLV:
     if (!(rc = check_type(why, len, "send", a->stype)))
-      rc = check_v(why, len, "send", a->sbuf, n.outdeg, a->scounts, a->sdispls, a->stype,
-                   NULL);
+      rc = check_v(why, len, "send", a->sbuf, n.outdeg, a->scounts, a->sdispls, a->stype, NULL);
     if (!rc && !(rc = check_type(why, len, "receive", a->rtype)))
-      rc = check_v(why, len, "receive", a->rbuf, n.indeg, a->rcounts, a->rdispls, a->rtype,
-                   NULL);
+      rc = check_v(why, len, "receive", a->rbuf, n.indeg, a->rcounts, a->rdispls, a->rtype, NULL);
     break;
   case COLL_NEIGHBOR_ALLTOALLW:
-    rc = check_v(why, len, "send", a->sbuf, n.outdeg, a->scounts, a->swdispls,
-                 MPI_DATATYPE_NULL, a->stypes);
+    rc = check_v(why, len, "send", a->sbuf, n.outdeg, a->scounts, a->swdispls, MPI_DATATYPE_NULL,
+                 a->stypes);
     if (!rc)
       rc = check_v(why, len, "receive", a->rbuf, n.indeg, a->rcounts, a->rwdispls,
                    MPI_DATATYPE_NULL, a->rtypes);
@@ -291,12 +288,17 @@ static int run_blocking(MPI_Comm comm, smpi_comm *c, const coll_neighbor_args *a
 }
 
 int coll_mpi_neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_)
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                MPI_Comm comm, const char *smpi_fname_)
 {
   smpi_comm *c = COLL_CHECK_COMM(comm);
-  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLGATHER, .sbuf = sendbuf,
-                          .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
-                          .rcount = recvcount, .rtype = recvtype};
+  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLGATHER,
+                          .sbuf = sendbuf,
+                          .scount = sendcount,
+                          .stype = sendtype,
+                          .rbuf = recvbuf,
+                          .rcount = recvcount,
+                          .rtype = recvtype};
   return run_blocking(comm, c, &a, smpi_fname_);
 }
 
@@ -305,43 +307,65 @@ int coll_mpi_neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatyp
                                  MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_)
 {
   smpi_comm *c = COLL_CHECK_COMM(comm);
-  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLGATHERV, .sbuf = sendbuf,
-                          .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
-                          .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype};
+  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLGATHERV,
+                          .sbuf = sendbuf,
+                          .scount = sendcount,
+                          .stype = sendtype,
+                          .rbuf = recvbuf,
+                          .rcounts = recvcounts,
+                          .rdispls = displs,
+                          .rtype = recvtype};
   return run_blocking(comm, c, &a, smpi_fname_);
 }
 
 int coll_mpi_neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_)
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                               const char *smpi_fname_)
 {
   smpi_comm *c = COLL_CHECK_COMM(comm);
-  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALL, .sbuf = sendbuf,
-                          .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
-                          .rcount = recvcount, .rtype = recvtype};
+  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALL,
+                          .sbuf = sendbuf,
+                          .scount = sendcount,
+                          .stype = sendtype,
+                          .rbuf = recvbuf,
+                          .rcount = recvcount,
+                          .rtype = recvtype};
   return run_blocking(comm, c, &a, smpi_fname_);
 }
 
 int coll_mpi_neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                                 MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, const char *smpi_fname_)
+                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                const char *smpi_fname_)
 {
   smpi_comm *c = COLL_CHECK_COMM(comm);
-  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALLV, .sbuf = sendbuf,
-                          .scounts = sendcounts, .sdispls = sdispls, .stype = sendtype,
-                          .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
+  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALLV,
+                          .sbuf = sendbuf,
+                          .scounts = sendcounts,
+                          .sdispls = sdispls,
+                          .stype = sendtype,
+                          .rbuf = recvbuf,
+                          .rcounts = recvcounts,
+                          .rdispls = rdispls,
                           .rtype = recvtype};
   return run_blocking(comm, c, &a, smpi_fname_);
 }
 
-int coll_mpi_neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                                const MPI_Datatype sendtypes[], void *recvbuf,
-                                const int recvcounts[], const MPI_Aint rdispls[],
-                                const MPI_Datatype recvtypes[], MPI_Comm comm, const char *smpi_fname_)
+int coll_mpi_neighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                                const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                                void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                const char *smpi_fname_)
 {
   smpi_comm *c = COLL_CHECK_COMM(comm);
-  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALLW, .sbuf = sendbuf,
-                          .scounts = sendcounts, .swdispls = sdispls, .stypes = sendtypes,
-                          .rbuf = recvbuf, .rcounts = recvcounts, .rwdispls = rdispls,
+  coll_neighbor_args a = {.kind = COLL_NEIGHBOR_ALLTOALLW,
+                          .sbuf = sendbuf,
+                          .scounts = sendcounts,
+                          .swdispls = sdispls,
+                          .stypes = sendtypes,
+                          .rbuf = recvbuf,
+                          .rcounts = recvcounts,
+                          .rwdispls = rdispls,
                           .rtypes = recvtypes};
   return run_blocking(comm, c, &a, smpi_fname_);
 }

@@ -56,9 +56,9 @@ typedef struct coll_neighbor_args {
   const void *sbuf;
   int scount;
   MPI_Datatype stype;
-  const int *scounts, *sdispls;     /* v: displacements in extents of stype */
-  const MPI_Aint *swdispls;         /* w: byte displacements */
-  const MPI_Datatype *stypes;       /* w */
+  const int *scounts, *sdispls; /* v: displacements in extents of stype */
+  const MPI_Aint *swdispls;     /* w: byte displacements */
+  const MPI_Datatype *stypes;   /* w */
   void *rbuf;
   int rcount;
   MPI_Datatype rtype;

@@ -51,14 +51,14 @@ void coll_wait(coll_ctx *x)
 
 void coll_send(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, int dst, int tag)
 {
-  note_error(x, smpi_p2p_send(buf, count, dt, dst, tag, x->comm,
-                              SMPI_P2P_COLL | SMPI_P2P_BLOCKING));
+  note_error(x,
+             smpi_p2p_send(buf, count, dt, dst, tag, x->comm, SMPI_P2P_COLL | SMPI_P2P_BLOCKING));
 }
 
 void coll_recv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag)
 {
-  note_error(x, smpi_p2p_recv(buf, count, dt, src, tag, x->comm, SMPI_P2P_COLL,
-                              MPI_STATUS_IGNORE));
+  note_error(x,
+             smpi_p2p_recv(buf, count, dt, src, tag, x->comm, SMPI_P2P_COLL, MPI_STATUS_IGNORE));
 }
 
 void coll_sendrecv(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, int dst,

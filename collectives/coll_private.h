@@ -47,7 +47,7 @@ typedef enum {
 #define COLL_X_ID(c, mpi, desc) COLL_##c,
   COLL_COLLECTIVES(COLL_X_ID)
 #undef COLL_X_ID
-  COLL_COUNT
+      COLL_COUNT
 } coll_id;
 
 /* one global index per algorithm: COLL_ALG_bcast_binomial_tree, ... */
@@ -55,7 +55,7 @@ typedef enum {
 #define COLL_X_ALG(c, a, flags, desc) COLL_ALG_##c##_##a,
   COLL_ALGORITHMS(COLL_X_ALG)
 #undef COLL_X_ALG
-  COLL_ALG_COUNT
+      COLL_ALG_COUNT
 } coll_alg_id;
 
 /* What an algorithm needs of its arguments (the selectors never pick it otherwise; a
@@ -80,8 +80,8 @@ typedef struct coll_args {
   void *rbuf;
   int scount, rcount;
   const smpi_dt *sdt, *rdt;
-  MPI_Datatype sdt_h, rdt_h;      /* handles: reductions apply ops through them */
-  const int *scounts, *sdispls;   /* v variants (displacements in extents of sdt) */
+  MPI_Datatype sdt_h, rdt_h;    /* handles: reductions apply ops through them */
+  const int *scounts, *sdispls; /* v variants (displacements in extents of sdt) */
   const int *rcounts, *rdispls;
   const int *wsdispls, *wrdispls; /* Alltoallw: byte displacements */
   const smpi_dt *const *sdts;     /* Alltoallw: one datatype per peer */
@@ -95,16 +95,16 @@ typedef struct coll_args {
  * a communicator (so tools/coll-doc.c can tabulate the decisions). */
 typedef struct coll_features {
   coll_id coll;
-  int size;           /* communicator size */
-  size_t count;       /* elements: of the buffer (bcast, reductions), of one block (the rest) */
-  size_t dtsize;      /* bytes of one element */
-  size_t bytes;       /* count * dtsize */
-  size_t total;       /* bytes moved to one rank overall: block * size, sum of the v counts */
-  bool commutative;   /* reductions */
+  int size;         /* communicator size */
+  size_t count;     /* elements: of the buffer (bcast, reductions), of one block (the rest) */
+  size_t dtsize;    /* bytes of one element */
+  size_t bytes;     /* count * dtsize */
+  size_t total;     /* bytes moved to one rank overall: block * size, sum of the v counts */
+  bool commutative; /* reductions */
   bool in_place;
-  bool irregular;     /* reduce_scatter: the blocks are not all the same size */
-  int ppn;            /* ranks per host when they are grouped in equal blocks, else 0 */
-  size_t segsize;     /* out: a selector may set a segment size for the algorithm it picks
+  bool irregular; /* reduce_scatter: the blocks are not all the same size */
+  int ppn;        /* ranks per host when they are grouped in equal blocks, else 0 */
+  size_t segsize; /* out: a selector may set a segment size for the algorithm it picks
                          (Open MPI's decision does): 0 leaves the algorithm's own rule,
                          COLL_SEG_WHOLE asks for one segment */
 } coll_features;
@@ -115,14 +115,14 @@ typedef struct coll_ctx {
   smpi_comm *comm;
   int rank, size;
   coll_id coll;
-  int err;             /* first error met (MPI_SUCCESS while none) */
-  smpi_req **reqs;     /* posted and not waited for yet */
+  int err;         /* first error met (MPI_SUCCESS while none) */
+  smpi_req **reqs; /* posted and not waited for yet */
   size_t nreqs, capreqs;
-  void **tmps;         /* scratch buffers, freed at the end of the call */
+  void **tmps; /* scratch buffers, freed at the end of the call */
   size_t ntmps, captmps;
-  int ppn;             /* ranks per host (see coll_features.ppn) */
-  size_t segsize;      /* segment size the selector asked for, 0 if none */
-  bool fold_tmp;       /* coll_tmp_dt may hand out folded memory (coll_fold_decide) */
+  int ppn;        /* ranks per host (see coll_features.ppn) */
+  size_t segsize; /* segment size the selector asked for, 0 if none */
+  bool fold_tmp;  /* coll_tmp_dt may hand out folded memory (coll_fold_decide) */
 } coll_ctx;
 
 typedef int (*coll_fn)(coll_ctx *x, const coll_args *a);
@@ -290,12 +290,12 @@ size_t coll_dt_unit(const smpi_dt *dt);
 /* The communicator of an MPI entry point (coll_mpi_*, whose name parameter is
  * smpi_fname_), or MPI_ERR_COMM through the handler of MPI_COMM_WORLD: what the bindings'
  * SMPI_CHECK_COMM does, for code that runs inside a binding's SMPI_ENTER..SMPI_RETURN. */
-#define COLL_CHECK_COMM(comm)                                                            \
-  ({                                                                                     \
-    smpi_comm *coll_c_ = smpi_comm_get(comm);                                            \
-    if (!coll_c_)                                                                        \
-      return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, smpi_fname_);                 \
-    coll_c_;                                                                             \
+#define COLL_CHECK_COMM(comm)                                            \
+  ({                                                                     \
+    smpi_comm *coll_c_ = smpi_comm_get(comm);                            \
+    if (!coll_c_)                                                        \
+      return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, smpi_fname_); \
+    coll_c_;                                                             \
   })
 
 static inline char *coll_at(const void *buf, size_t index, const smpi_dt *dt)

@@ -23,7 +23,7 @@
 #define COLL_TREE_MAX_FANOUT 32 /* Open MPI's MAXTREEFANOUT: larger fanouts are clamped */
 
 typedef struct coll_tree {
-  int parent;                         /* -1 at the root */
+  int parent; /* -1 at the root */
   int nchildren;
   int children[COLL_TREE_MAX_FANOUT]; /* communicator ranks */
 } coll_tree;

@@ -34,7 +34,8 @@ coll_alg_id coll_select_default(coll_features *f)
   case COLL_allgatherv:
     return COLL_ALG_allgatherv_linear;
   case COLL_alltoall:
-    return f->size >= 16 && f->bytes < 512 ? COLL_ALG_alltoall_bruck : COLL_ALG_alltoall_basic_linear;
+    return f->size >= 16 && f->bytes < 512 ? COLL_ALG_alltoall_bruck
+                                           : COLL_ALG_alltoall_basic_linear;
   case COLL_alltoallv:
     return COLL_ALG_alltoallv_linear;
   case COLL_alltoallw:

@@ -142,7 +142,8 @@ void act_model_destroy(act_model *m)
 }
 
 act_action *act_action_new(act_model *m, double work, double latency, double penalty,
-                           double bound, size_t elements_hint, act_finish_fn on_finish, void *data)
+                           double bound, size_t elements_hint, act_finish_fn on_finish,
+                           void *data)
 {
   ASSERTF(work >= 0 && isfinite(work), "bad amount of work %g", work);
   ASSERTF(latency >= 0 && isfinite(latency), "bad latency %g", latency);

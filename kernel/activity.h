@@ -41,10 +41,10 @@ struct act_action {
   heap_node hnode;
   act_model *model;
   lmm_variable *var; /* NULL once ended */
-  double total;       /* initial work */
-  double remaining;   /* as of last_update */
+  double total;      /* initial work */
+  double remaining;  /* as of last_update */
   double last_update;
-  double speed;       /* current share * rate_factor */
+  double speed; /* current share * rate_factor */
   double rate_factor;
   double penalty;     /* sharing penalty restored after the latency phase */
   double latency_end; /* date the latency phase ends (<= start if none) */

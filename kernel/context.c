@@ -119,14 +119,14 @@
 #endif
 
 #define CTX_DEFAULT_STACK_KIB 8192
-#define CTX_MIN_STACK_KIB 16              /* room for the initial frame and a few calls */
-#define CTX_MAX_STACK_KIB (1L << 30)      /* 1 TiB: beyond that it is a typo */
-#define CTX_OVERFLOW_WINDOW (64 * 1024)   /* see the comment at the top */
+#define CTX_MIN_STACK_KIB 16            /* room for the initial frame and a few calls */
+#define CTX_MAX_STACK_KIB (1L << 30)    /* 1 TiB: beyond that it is a typo */
+#define CTX_OVERFLOW_WINDOW (64 * 1024) /* see the comment at the top */
 #define CTX_ALTSTACK_SIZE (64 * 1024)
 #define CTX_CACHE_MAX 16
-#define CTX_ARENA_SLOTS 64                /* stacks per arena (at most UIO_MAXIOV = 1024) */
+#define CTX_ARENA_SLOTS 64                     /* stacks per arena (at most UIO_MAXIOV = 1024) */
 #define CTX_ARENA_MAX_BYTES ((size_t)16 << 30) /* markers: fewer slots for bigger stacks */
-#define CTX_DEFAULT_MAX_MAP_COUNT 65530   /* Linux's default, when /proc cannot be read */
+#define CTX_DEFAULT_MAX_MAP_COUNT 65530        /* Linux's default, when /proc cannot be read */
 
 /* Linux 6.13's guard markers and 6.15's pidfd of the calling thread; Debian bookworm's
  * headers (6.1) have neither. */
@@ -161,7 +161,7 @@ static size_t ctx_cache_n;
 /* Guarded stacks (one mapping each, live or cached) and how many may exist. */
 static size_t ctx_guarded_n;
 static size_t ctx_guard_budget;
-static bool ctx_guard_auto;  /* budget from vm.max_map_count: warn when it runs out */
+static bool ctx_guard_auto; /* budget from vm.max_map_count: warn when it runs out */
 static bool ctx_arena_warned;
 static long ctx_max_map_count;
 
@@ -169,9 +169,9 @@ static long ctx_max_map_count;
  * slots of destroyed contexts. */
 static char **ctx_arenas;
 static size_t ctx_narenas, ctx_arenas_cap;
-static size_t ctx_arena_slots; /* stacks per arena: CTX_ARENA_SLOTS, fewer for huge stacks */
-static size_t ctx_arena_len;   /* markers: ctx_arena_slots slots; fallback: guard + slots */
-static size_t ctx_arena_next;  /* next slot of ctx_arenas[ctx_narenas - 1] to carve */
+static size_t ctx_arena_slots;    /* stacks per arena: CTX_ARENA_SLOTS, fewer for huge stacks */
+static size_t ctx_arena_len;      /* markers: ctx_arena_slots slots; fallback: guard + slots */
+static size_t ctx_arena_next;     /* next slot of ctx_arenas[ctx_narenas - 1] to carve */
 static uintptr_t *ctx_free_slots; /* stack_lo of free slots | CTX_SLOT_* flags */
 static size_t ctx_nfree, ctx_free_cap;
 
@@ -179,8 +179,8 @@ static size_t ctx_nfree, ctx_free_cap;
  * found to accept (-1 = not asked yet). Asked again by each factory: it costs a system call
  * or three, and a process may change what it is allowed in between (seccomp). */
 static bool ctx_markers;
-static size_t ctx_guard_len;   /* markers: the guard under each slot */
-static size_t ctx_slot_len;    /* markers: guard + usable stack */
+static size_t ctx_guard_len;       /* markers: the guard under each slot */
+static size_t ctx_slot_len;        /* markers: guard + usable stack */
 static int ctx_batch_self_ok = -1; /* process_madvise(PIDFD_SELF_THREAD, ...) works */
 static int ctx_batch_ok = -1;      /* process_madvise of MADV_GUARD_INSTALL works at all */
 
@@ -262,10 +262,7 @@ const char *ctx_factory_name(void)
   return ctx_ops_cur ? ctx_ops_cur->name : CTX_DEFAULT_FACTORY;
 }
 
-size_t ctx_stack_size(void)
-{
-  return ctx_stack_bytes;
-}
+size_t ctx_stack_size(void) { return ctx_stack_bytes; }
 
 /* ---------------------------------------------------------------------------------------
  * Signal handling (async-signal-safe code only down to ctx_install_signals) */
@@ -409,8 +406,7 @@ void ctx_set_crash_hook(ctx_crash_hook hook, void *data)
 /* ---------------------------------------------------------------------------------------
  * Factory life cycle */
 
-static int ctx_select_factory(const char *name, const ctx_ops **ops, char *err,
-                              size_t errlen)
+static int ctx_select_factory(const char *name, const ctx_ops **ops, char *err, size_t errlen)
 {
   if (strcmp(name, "raw") == 0) {
     if (!ctx_raw_ops) {
@@ -447,7 +443,7 @@ static uintptr_t ctx_used_lo(const ctx *c, uintptr_t sp)
  * swap frames; for the running one, from here). */
 static void ctx_lsan_roots(void)
 {
-  list_foreach(n, &ctx_live) {
+  list_foreach (n, &ctx_live) {
     const ctx *c = list_entry(n, ctx, live);
     uintptr_t sp = c == ctx_cur ? (uintptr_t)__builtin_frame_address(0) : c->asan_low;
     if (c->maestro || sp < c->stack_lo || sp >= c->stack_hi)
@@ -786,8 +782,8 @@ static void ctx_stack_release(ctx *c)
     /* give the pages back (and hand the next actor a zeroed stack, as a fresh mmap would) */
     madvise((void *)c->stack_lo, ctx_stack_bytes, MADV_DONTNEED);
     XGROW(ctx_free_slots, ctx_free_cap, ctx_nfree + 1);
-    ctx_free_slots[ctx_nfree++] =
-        c->stack_lo | (c->map != (char *)c->stack_lo ? CTX_SLOT_LOWEST : 0);
+    ctx_free_slots[ctx_nfree++] = c->stack_lo |
+                                  (c->map != (char *)c->stack_lo ? CTX_SLOT_LOWEST : 0);
   } else if (c->map_len == ctx_map_len && ctx_cache_n < CTX_CACHE_MAX) {
     ctx_cache[ctx_cache_n++] = c->map;
   } else {
@@ -800,15 +796,9 @@ static void ctx_stack_release(ctx *c)
 /* ---------------------------------------------------------------------------------------
  * Contexts */
 
-ctx *ctx_maestro(void)
-{
-  return ctx_maestro_p;
-}
+ctx *ctx_maestro(void) { return ctx_maestro_p; }
 
-ctx *ctx_current(void)
-{
-  return ctx_cur;
-}
+ctx *ctx_current(void) { return ctx_cur; }
 
 ctx *ctx_create(ctx_fn fn, void *arg, const char *name)
 {
@@ -858,8 +848,7 @@ void ctx_destroy(ctx *c)
  * back, which AddressSanitizer must be told so that it frees its fake stack. */
 static inline void ctx_transfer(ctx *from, ctx *to, bool finishing)
 {
-  ASSERTF(!to->finished, "switching to context '%s', whose function has returned",
-          to->name);
+  ASSERTF(!to->finished, "switching to context '%s', whose function has returned", to->name);
   ctx_cur = to;
   ctx_cur_window_lo = to->window_lo;
   ctx_cur_window_hi = to->stack_lo;
@@ -923,17 +912,8 @@ void ctx_prefetch_frames(const void *p)
     __builtin_prefetch((const void *)q, 1, 3);
 }
 
-bool ctx_finished(const ctx *c)
-{
-  return c->finished;
-}
+bool ctx_finished(const ctx *c) { return c->finished; }
 
-const char *ctx_name(const ctx *c)
-{
-  return c->name;
-}
+const char *ctx_name(const ctx *c) { return c->name; }
 
-void *ctx_arg(const ctx *c)
-{
-  return c->arg;
-}
+void *ctx_arg(const ctx *c) { return c->arg; }

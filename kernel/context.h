@@ -53,9 +53,9 @@ ctx *ctx_maestro(void);
 ctx *ctx_current(void);
 /* name is copied; it is what the overflow message prints ("rank 3") */
 ctx *ctx_create(ctx_fn fn, void *arg, const char *name);
-void ctx_destroy(ctx *c); /* not the current one; the maestro is never destroyed */
-void ctx_switch(ctx *from, ctx *to); /* from must be the current context */
-void ctx_set_next(ctx *c, ctx *next);  /* where control goes when c's function returns */
+void ctx_destroy(ctx *c);             /* not the current one; the maestro is never destroyed */
+void ctx_switch(ctx *from, ctx *to);  /* from must be the current context */
+void ctx_set_next(ctx *c, ctx *next); /* where control goes when c's function returns */
 bool ctx_finished(const ctx *c);
 /* Hint that the switched-out context whose frames hold p (an address a little above its
  * saved stack pointer) will run soon: starts loading those frames into the cache, without

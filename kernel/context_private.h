@@ -31,10 +31,10 @@
 #endif
 
 struct ctx {
-  void *sp;        /* raw factory: stack pointer saved while the context is switched out */
+  void *sp; /* raw factory: stack pointer saved while the context is switched out */
   ctx_fn fn;
   void *arg;
-  ctx *next;       /* where control goes when fn returns; NULL = the maestro */
+  ctx *next; /* where control goes when fn returns; NULL = the maestro */
   char *name;
   bool finished;
   bool maestro;
@@ -45,12 +45,12 @@ struct ctx {
    * stack_lo (no guard) or the arena's guard page for its lowest slot. */
   char *map;
   size_t map_len;
-  bool arena;      /* the stack is a slot of a stack arena (freed to a list, not unmapped) */
+  bool arena; /* the stack is a slot of a stack arena (freed to a list, not unmapped) */
   uintptr_t stack_lo;
   uintptr_t stack_hi;
-  uintptr_t window_lo; /* overflow window [window_lo, stack_lo), see context.c */
+  uintptr_t window_lo;  /* overflow window [window_lo, stack_lo), see context.c */
   unsigned valgrind_id; /* stack registration, when built with valgrind's header */
-  list_node live;  /* on ctx_live while created and not destroyed (signal handler walks it) */
+  list_node live; /* on ctx_live while created and not destroyed (signal handler walks it) */
 #if defined(CTX_ASAN)
   void *asan_fake_stack;
   const void *asan_bottom;

@@ -25,23 +25,20 @@ static void raw_prepare(ctx *c)
   memcpy((char *)frame, &mxcsr, sizeof mxcsr);
   memcpy((char *)frame + 4, &fpucw, sizeof fpucw);
 
-  frame[3] = (uint64_t)(uintptr_t)&ctx_body;     /* r13 */
-  frame[4] = (uint64_t)(uintptr_t)c;             /* r12 */
+  frame[3] = (uint64_t)(uintptr_t)&ctx_body;      /* r13 */
+  frame[4] = (uint64_t)(uintptr_t)c;              /* r12 */
   frame[7] = (uint64_t)(uintptr_t)&ctx_raw_entry; /* return address */
   c->sp = frame;
 }
 
-static void raw_swap(ctx *from, ctx *to)
-{
-  ctx_raw_swap(&from->sp, to->sp);
-}
+static void raw_swap(ctx *from, ctx *to) { ctx_raw_swap(&from->sp, to->sp); }
 
 static const ctx_ops raw_ops = {
-  .name = "raw",
-  .kind = CTX_FACTORY_RAW,
-  .impl_size = 0,
-  .prepare = raw_prepare,
-  .swap = raw_swap,
+    .name = "raw",
+    .kind = CTX_FACTORY_RAW,
+    .impl_size = 0,
+    .prepare = raw_prepare,
+    .swap = raw_swap,
 };
 const ctx_ops *const ctx_raw_ops = &raw_ops;
 

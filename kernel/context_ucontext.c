@@ -9,10 +9,7 @@
 #include <string.h>
 #include <ucontext.h>
 
-static ucontext_t *uc_of(ctx *c)
-{
-  return (ucontext_t *)(void *)c->impl;
-}
+static ucontext_t *uc_of(ctx *c) { return (ucontext_t *)(void *)c->impl; }
 
 /* makecontext passes only int arguments: the context pointer travels in two halves. */
 /* Not instrumented: ASan would call __asan_handle_no_return before the call to the noreturn
@@ -43,9 +40,9 @@ static void uc_swap(ctx *from, ctx *to)
 }
 
 const ctx_ops ctx_ucontext_ops = {
-  .name = "ucontext",
-  .kind = CTX_FACTORY_UCONTEXT,
-  .impl_size = sizeof(ucontext_t),
-  .prepare = uc_prepare,
-  .swap = uc_swap,
+    .name = "ucontext",
+    .kind = CTX_FACTORY_UCONTEXT,
+    .impl_size = sizeof(ucontext_t),
+    .prepare = uc_prepare,
+    .swap = uc_swap,
 };

@@ -20,7 +20,6 @@
 LOG_NEW_SUBCATEGORY(cpu, kernel, "CPU model (computations on hosts)");
 LOG_DEFAULT_CATEGORY(cpu);
 
-
 void cpu_declare_config(void)
 {
   /* See network/optim in network.c: accepted so SimGrid command lines carry over. */
@@ -80,7 +79,8 @@ static void host_describe(size_t host, double *speed, int *cores)
 static cpu_host *host_get(size_t host)
 {
   ASSERTF(kworld.cpu.initialized, "CPU model not initialized");
-  ASSERTF(host < kworld.cpu.nhosts, "host index %zu out of range (%zu hosts)", host, kworld.cpu.nhosts);
+  ASSERTF(host < kworld.cpu.nhosts, "host index %zu out of range (%zu hosts)", host,
+          kworld.cpu.nhosts);
   cpu_host *h = &kworld.cpu.hosts[host];
   if (!h->cnst) {
     host_describe(host, &h->speed, &h->cores);

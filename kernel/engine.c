@@ -37,7 +37,8 @@ struct eng_actor {
   void *arg;
   void *data;
   actor_state state;
-  list_node alive_link; /* kworld.engine.alive, creation order; then kworld.engine.dead once ended */
+  list_node
+      alive_link; /* kworld.engine.alive, creation order; then kworld.engine.dead once ended */
   list_node runq_link;
   eng_describe_fn describe;
   void *describe_data;
@@ -50,7 +51,6 @@ struct eng_timer {
   eng_timer_fn cb;
   void *arg;
 };
-
 
 void eng_declare_config(void)
 {
@@ -290,7 +290,8 @@ void eng_sleep(double duration)
 /* Timers */
 eng_timer *eng_timer_set(double date, eng_timer_fn cb, void *arg)
 {
-  ASSERTF(date >= kworld.engine.now && !isnan(date), "timer date %.17g is before now (%.17g)", date, kworld.engine.now);
+  ASSERTF(date >= kworld.engine.now && !isnan(date), "timer date %.17g is before now (%.17g)",
+          date, kworld.engine.now);
   eng_timer *t = xmalloc(sizeof *t);
   heap_node_init(&t->hnode);
   t->cb = cb;
@@ -340,9 +341,9 @@ static void report_deadlock(void)
   fprintf(stderr,
           "smpi: deadlock at simulated time %.9f s: the %zu remaining actor%s blocked and no "
           "event is pending:\n",
-          kworld.engine.now, kworld.engine.alive_count, kworld.engine.alive_count == 1 ? " is" : "s are all");
-  list_foreach(n, &kworld.engine.alive)
-  {
+          kworld.engine.now, kworld.engine.alive_count,
+          kworld.engine.alive_count == 1 ? " is" : "s are all");
+  list_foreach (n, &kworld.engine.alive) {
     eng_actor *a = list_entry(n, eng_actor, alive_link);
     char what[512] = "blocked";
     if (a->describe)
@@ -369,8 +370,7 @@ int eng_run(void)
       return ENG_OK;
 
     double next = INFINITY;
-    list_foreach(n, &kworld.engine.models)
-    {
+    list_foreach (n, &kworld.engine.models) {
       eng_model *m = list_entry(n, eng_model, link);
       double d = m->ops->next_event(m, kworld.engine.now);
       if (d >= 0 && d < next)
@@ -384,17 +384,18 @@ int eng_run(void)
       report_deadlock();
       return ENG_DEADLOCK;
     }
-    ASSERTF(next >= kworld.engine.now - kworld.engine.prec_timing, "next event %.17g is in the past (now %.17g)", next, kworld.engine.now);
+    ASSERTF(next >= kworld.engine.now - kworld.engine.prec_timing,
+            "next event %.17g is in the past (now %.17g)", next, kworld.engine.now);
     if (next > kworld.engine.now)
       kworld.engine.now = next;
     kworld.engine.stats.events++;
     LOG_DEBUG("clock -> %.17g", kworld.engine.now);
-    list_foreach(n, &kworld.engine.models)
-    {
+    list_foreach (n, &kworld.engine.models) {
       eng_model *m = list_entry(n, eng_model, link);
       m->ops->advance(m, kworld.engine.now);
     }
-    while (heap_size(&kworld.engine.timers) && heap_top_key(&kworld.engine.timers) <= kworld.engine.now) {
+    while (heap_size(&kworld.engine.timers) &&
+           heap_top_key(&kworld.engine.timers) <= kworld.engine.now) {
       eng_timer *t = container_of(heap_pop(&kworld.engine.timers), eng_timer, hnode);
       t->cb(t->arg);
       free(t);

@@ -112,7 +112,7 @@ void eng_timer_cancel(eng_timer *t); /* t must not have fired */
 typedef struct eng_stats {
   unsigned long actor_switches; /* context switches into actors */
   unsigned long scheduling_rounds;
-  unsigned long events;         /* dates the clock moved to */
+  unsigned long events; /* dates the clock moved to */
 } eng_stats;
 void eng_get_stats(eng_stats *out);
 

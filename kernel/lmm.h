@@ -46,7 +46,8 @@ void lmm_declare_config(void);
 lmm_system *lmm_system_new(double precision);
 void lmm_system_free(lmm_system *sys); /* frees all constraints and variables left */
 
-lmm_constraint *lmm_constraint_new(lmm_system *sys, void *id, double capacity, lmm_sharing policy);
+lmm_constraint *lmm_constraint_new(lmm_system *sys, void *id, double capacity,
+                                   lmm_sharing policy);
 void lmm_constraint_free(lmm_system *sys, lmm_constraint *c); /* its elements are removed */
 void lmm_constraint_set_capacity(lmm_system *sys, lmm_constraint *c, double capacity);
 double lmm_constraint_capacity(const lmm_constraint *c);

@@ -52,8 +52,7 @@ bool lmm_fast_bottleneck(lmm_system *sys)
     lmm_constraint *d = sys->S[i];
     if (d->n_active == 0)
       continue;
-    if (d->policy != LMM_SHARED || !(d->capacity > 0) || !(d->usage_all > 0) ||
-        ++n_followers > 8)
+    if (d->policy != LMM_SHARED || !(d->capacity > 0) || !(d->usage_all > 0) || ++n_followers > 8)
       return false;
     double key = d->capacity / d->usage_all;
     if (!c || key < level || (key == level && d->seq < c->seq)) {
@@ -91,7 +90,7 @@ bool lmm_fast_bottleneck(lmm_system *sys)
   lmm_variable **F = sys->F;
   double *fx = sys->fx;
   double load = 0, max_level = 0;
-  list_foreach(n, &c->active) {
+  list_foreach (n, &c->active) {
     const lmm_element *ec = list_entry(n, lmm_element, cnode);
     lmm_variable *u = ec->var;
     double old = u->value, x = level / u->penalty;

@@ -201,7 +201,6 @@ static bool fp_top_unfixed(lmm_system *sys, lmm_constraint *c)
   return c->fp_end > c->fp_pos;
 }
 
-
 /* Room for n entries in the arrays indexed like F (fx and the three beside it). */
 void lmm_fx_reserve(lmm_system *sys, size_t n)
 {
@@ -224,7 +223,7 @@ bool lmm_build_region(lmm_system *sys, bool full)
   for (size_t i = 0; i < sys->nS; i++)
     c_add(sys, sys->S[i]);
   if (full) {
-    list_foreach(n, &sys->variables) {
+    list_foreach (n, &sys->variables) {
       lmm_variable *v = list_entry(n, lmm_variable, all_node);
       if (lmm_var_enabled(v))
         f_add(sys, v);
@@ -233,7 +232,8 @@ bool lmm_build_region(lmm_system *sys, bool full)
     for (size_t i = 0; i < sys->nD; i++)
       f_add(sys, sys->D[i]);
     for (size_t i = 0; i < sys->nS; i++) {
-      list_foreach(n, &sys->S[i]->active) f_add(sys, list_entry(n, lmm_element, cnode)->var);
+      list_foreach (n, &sys->S[i]->active)
+        f_add(sys, list_entry(n, lmm_element, cnode)->var);
       if (lmm_over_repair_limit(sys)) /* stop early: this walk chases pointers */
         return false;
     }

@@ -159,7 +159,7 @@ int lmm_solve_glpk(const lmm_system *sys, double *values)
       fat_level[j] = INFINITY;
       if (c->policy != LMM_FATPIPE)
         continue;
-      list_foreach(it, &c->active) {
+      list_foreach (it, &c->active) {
         lmm_element *e = list_entry(it, lmm_element, cnode);
         if (!g[var_index(sys, e->var)].fixed)
           fat_level[j] = fmin(fat_level[j], c->capacity * e->var->penalty / e->coef);
@@ -202,7 +202,7 @@ int lmm_solve_glpk(const lmm_system *sys, double *values)
         continue;
       double rhs = c->capacity;
       int row = 0;
-      list_foreach(it, &c->active) {
+      list_foreach (it, &c->active) {
         lmm_element *e = list_entry(it, lmm_element, cnode);
         gvar *gv = &g[var_index(sys, e->var)];
         if (gv->fixed) {
@@ -238,7 +238,7 @@ int lmm_solve_glpk(const lmm_system *sys, double *values)
       if (!(fat_level[j] <= t * (1 + 1e-12)))
         continue;
       lmm_constraint *c = lmm_constraint_at(sys, j);
-      list_foreach(it, &c->active) {
+      list_foreach (it, &c->active) {
         lmm_element *e = list_entry(it, lmm_element, cnode);
         gvar *gv = &g[var_index(sys, e->var)];
         if (!gv->fixed) {
@@ -287,10 +287,10 @@ void lmm_glpk_solve_system(lmm_system *sys)
   /* What the maxmin solver keeps between solves, kept here too so that the system stays
    * one the other solver could take over: load, max_level, saturation. */
   double p = sys->precision;
-  list_foreach(it, &sys->constraints) {
+  list_foreach (it, &sys->constraints) {
     lmm_constraint *c = list_entry(it, lmm_constraint, all_node);
     double load = 0, max_level = 0;
-    list_foreach(m, &c->active) {
+    list_foreach (m, &c->active) {
       const lmm_element *e = list_entry(m, lmm_element, cnode);
       double x = e->coef * e->var->value;
       if (c->policy == LMM_SHARED)

@@ -70,7 +70,7 @@ struct lmm_constraint {
   list_node active;
   list_node idle;
   size_t n_active;
-  double usage_all; /* SHARED: sum of coef / penalty over the active elements, kept
+  double usage_all;     /* SHARED: sum of coef / penalty over the active elements, kept
                        incrementally (exactly 0 again whenever the last one leaves) */
   list_node dirty_node; /* on sys->dirty_cnsts when a modification invalidated it */
 
@@ -110,7 +110,7 @@ typedef struct lmm_fp_entry {
 
 struct lmm_system {
   double precision;
-  double repair_limit; /* see lmm_set_repair_limit */
+  double repair_limit;   /* see lmm_set_repair_limit */
   list_node variables;   /* creation order */
   list_node constraints; /* creation order */
   /* Freed variables kept for reuse with their element arrays (linked by all_node): a
@@ -137,11 +137,11 @@ struct lmm_system {
   size_t nS, capS, nC, capC;
   lmm_variable **D, **F;
   size_t nD, capD, nF, capF;
-  double *fx;    /* new value of F[i] */
-  double *fval;  /* F[i]->value (the committed one once commit() has updated it) and */
-  double *fpen;  /* F[i]->penalty, copied beside fx: the filling and the commit read them per
+  double *fx;       /* new value of F[i] */
+  double *fval;     /* F[i]->value (the committed one once commit() has updated it) and */
+  double *fpen;     /* F[i]->penalty, copied beside fx: the filling and the commit read them per
                     element, and F[i] itself is a cache miss in a system of 10^6 flows */
-  bool *ffixed;  /* F[i] is fixed */
+  bool *ffixed;     /* F[i] is fixed */
   size_t n_unfixed; /* variables of F not fixed yet (filling) */
   size_t capfx;
   lmm_free_elem *fe;
@@ -169,10 +169,7 @@ struct lmm_system {
  * 3 % of a fat-tree Allreduce's instructions in the one-bottleneck loop */
 static inline double lmm_dmax(double a, double b) { return a >= b ? a : b; }
 
-static inline bool lmm_var_enabled(const lmm_variable *v)
-{
-  return v->penalty > 0;
-}
+static inline bool lmm_var_enabled(const lmm_variable *v) { return v->penalty > 0; }
 
 static inline bool lmm_elem_active(const lmm_element *e)
 {

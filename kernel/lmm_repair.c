@@ -151,7 +151,8 @@ static void solve(lmm_system *sys, bool full)
     return;
   }
   if (full) {
-    list_foreach(n, &sys->constraints) s_add(sys, list_entry(n, lmm_constraint, all_node));
+    list_foreach (n, &sys->constraints)
+      s_add(sys, list_entry(n, lmm_constraint, all_node));
   } else {
     for (size_t i = 0; i < sys->nD; i++) {
       lmm_variable *v = sys->D[i];
@@ -188,7 +189,7 @@ static void solve(lmm_system *sys, bool full)
        * they just lost their last one (dirty). Walking the variables rather than every
        * constraint keeps the fallback proportional to the activity: a platform of 4 096
        * hosts has 12 000 constraints, a token ring 2 variables. */
-      list_foreach(n, &sys->variables) {
+      list_foreach (n, &sys->variables) {
         lmm_variable *v = list_entry(n, lmm_variable, all_node);
         if (!lmm_var_enabled(v))
           continue;
@@ -222,12 +223,6 @@ void lmm_set_repair_limit(lmm_system *sys, double fraction)
   sys->repair_limit = fraction;
 }
 
-void lmm_solve(lmm_system *sys)
-{
-  solve(sys, false);
-}
+void lmm_solve(lmm_system *sys) { solve(sys, false); }
 
-void lmm_solve_full(lmm_system *sys)
-{
-  solve(sys, true);
-}
+void lmm_solve_full(lmm_system *sys) { solve(sys, true); }

@@ -92,7 +92,7 @@ void lmm_system_free(lmm_system *sys)
 {
   if (!sys)
     return;
-  list_foreach(n, &sys->variables) {
+  list_foreach (n, &sys->variables) {
     lmm_variable *v = list_entry(n, lmm_variable, all_node);
     free(v->elems);
     free(v);
@@ -102,7 +102,8 @@ void lmm_system_free(lmm_system *sys)
     free(v->elems);
     free(v);
   }
-  list_foreach(n, &sys->constraints) free(list_entry(n, lmm_constraint, all_node));
+  list_foreach (n, &sys->constraints)
+    free(list_entry(n, lmm_constraint, all_node));
   free(sys->var_at);
   free(sys->cnst_at);
   free(sys->S);
@@ -120,10 +121,7 @@ void lmm_system_free(lmm_system *sys)
   free(sys);
 }
 
-static uint64_t next_seq(lmm_system *sys)
-{
-  return sys->next_seq++;
-}
+static uint64_t next_seq(lmm_system *sys) { return sys->next_seq++; }
 
 static void cnst_mark_dirty(lmm_system *sys, lmm_constraint *c)
 {
@@ -214,25 +212,16 @@ void lmm_constraint_set_capacity(lmm_system *sys, lmm_constraint *c, double capa
   cnst_mark_dirty(sys, c);
 }
 
-double lmm_constraint_capacity(const lmm_constraint *c)
-{
-  return c->capacity;
-}
+double lmm_constraint_capacity(const lmm_constraint *c) { return c->capacity; }
 
-lmm_sharing lmm_constraint_sharing(const lmm_constraint *c)
-{
-  return c->policy;
-}
+lmm_sharing lmm_constraint_sharing(const lmm_constraint *c) { return c->policy; }
 
-void *lmm_constraint_id(const lmm_constraint *c)
-{
-  return c->id;
-}
+void *lmm_constraint_id(const lmm_constraint *c) { return c->id; }
 
 double lmm_constraint_load(const lmm_constraint *c)
 {
   double load = 0;
-  list_foreach(n, &c->active) {
+  list_foreach (n, &c->active) {
     const lmm_element *e = list_entry(n, lmm_element, cnode);
     double x = e->coef * e->var->value;
     if (c->policy == LMM_SHARED)
@@ -320,7 +309,7 @@ void lmm_variable_free(lmm_system *sys, lmm_variable *v)
   list_remove(&v->all_node);
   sys->n_vars--;
   sys->var_at_ok = false;
-  v->n_elems = 0; /* the elements were unlinked above */
+  v->n_elems = 0;                                  /* the elements were unlinked above */
   list_push_front(&sys->spare_vars, &v->all_node); /* LIFO: the most recent is in cache */
 }
 
@@ -417,30 +406,15 @@ void lmm_variable_set_bound(lmm_system *sys, lmm_variable *v, double bound)
   var_mark_dirty(sys, v);
 }
 
-double lmm_variable_value(const lmm_variable *v)
-{
-  return v->value;
-}
+double lmm_variable_value(const lmm_variable *v) { return v->value; }
 
-double lmm_variable_penalty(const lmm_variable *v)
-{
-  return v->penalty;
-}
+double lmm_variable_penalty(const lmm_variable *v) { return v->penalty; }
 
-double lmm_variable_bound(const lmm_variable *v)
-{
-  return v->bound;
-}
+double lmm_variable_bound(const lmm_variable *v) { return v->bound; }
 
-void *lmm_variable_id(const lmm_variable *v)
-{
-  return v->id;
-}
+void *lmm_variable_id(const lmm_variable *v) { return v->id; }
 
-size_t lmm_variable_element_count(const lmm_variable *v)
-{
-  return v->n_elems;
-}
+size_t lmm_variable_element_count(const lmm_variable *v) { return v->n_elems; }
 
 lmm_constraint *lmm_variable_constraint(const lmm_variable *v, size_t i, double *coef)
 {
@@ -450,15 +424,9 @@ lmm_constraint *lmm_variable_constraint(const lmm_variable *v, size_t i, double 
   return v->elems[i].cnst;
 }
 
-size_t lmm_variable_count(const lmm_system *sys)
-{
-  return sys->n_vars;
-}
+size_t lmm_variable_count(const lmm_system *sys) { return sys->n_vars; }
 
-size_t lmm_constraint_count(const lmm_system *sys)
-{
-  return sys->n_cnsts;
-}
+size_t lmm_constraint_count(const lmm_system *sys) { return sys->n_cnsts; }
 
 lmm_variable *lmm_variable_at(const lmm_system *csys, size_t i)
 {
@@ -467,7 +435,8 @@ lmm_variable *lmm_variable_at(const lmm_system *csys, size_t i)
   if (!sys->var_at_ok) {
     XGROW(sys->var_at, sys->var_at_cap, sys->n_vars);
     size_t k = 0;
-    list_foreach(n, &sys->variables) sys->var_at[k++] = list_entry(n, lmm_variable, all_node);
+    list_foreach (n, &sys->variables)
+      sys->var_at[k++] = list_entry(n, lmm_variable, all_node);
     sys->var_at_ok = true;
   }
   return sys->var_at[i];
@@ -480,16 +449,14 @@ lmm_constraint *lmm_constraint_at(const lmm_system *csys, size_t i)
   if (!sys->cnst_at_ok) {
     XGROW(sys->cnst_at, sys->cnst_at_cap, sys->n_cnsts);
     size_t k = 0;
-    list_foreach(n, &sys->constraints) sys->cnst_at[k++] = list_entry(n, lmm_constraint, all_node);
+    list_foreach (n, &sys->constraints)
+      sys->cnst_at[k++] = list_entry(n, lmm_constraint, all_node);
     sys->cnst_at_ok = true;
   }
   return sys->cnst_at[i];
 }
 
-size_t lmm_modified_count(const lmm_system *sys)
-{
-  return sys->n_modified;
-}
+size_t lmm_modified_count(const lmm_system *sys) { return sys->n_modified; }
 
 lmm_variable *lmm_modified_get(const lmm_system *sys, size_t i)
 {
@@ -497,30 +464,26 @@ lmm_variable *lmm_modified_get(const lmm_system *sys, size_t i)
   return sys->modified[i];
 }
 
-void lmm_get_stats(const lmm_system *sys, lmm_stats *out)
-{
-  *out = sys->stats;
-}
+void lmm_get_stats(const lmm_system *sys, lmm_stats *out) { *out = sys->stats; }
 
 void lmm_dump(const lmm_system *sys, FILE *out)
 {
   fprintf(out, "lmm system: %zu constraints, %zu variables, precision %g\n", sys->n_cnsts,
           sys->n_vars, sys->precision);
-  list_foreach(n, &sys->constraints) {
+  list_foreach (n, &sys->constraints) {
     const lmm_constraint *c = list_entry(n, lmm_constraint, all_node);
     fprintf(out, "  c#%llu %s cap %.17g load %.17g%s:", (unsigned long long)c->seq,
             c->policy == LMM_SHARED ? "shared" : "fatpipe", c->capacity, lmm_constraint_load(c),
             c->sat ? " (saturated)" : "");
-    list_foreach(m, &c->active) {
+    list_foreach (m, &c->active) {
       const lmm_element *e = list_entry(m, lmm_element, cnode);
       fprintf(out, " %g*v#%llu", e->coef, (unsigned long long)e->var->seq);
     }
     fputc('\n', out);
   }
-  list_foreach(n, &sys->variables) {
+  list_foreach (n, &sys->variables) {
     const lmm_variable *v = list_entry(n, lmm_variable, all_node);
     fprintf(out, "  v#%llu penalty %g bound %g value %.17g\n", (unsigned long long)v->seq,
             v->penalty, v->bound, v->value);
   }
 }
-

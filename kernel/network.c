@@ -43,23 +43,23 @@ LOG_NEW_SUBCATEGORY(network, kernel, "network model (messages on links)");
 LOG_DEFAULT_CATEGORY(network);
 
 /* SimGrid 3.32's defaults for the SMPI model (smpirun), from its --help. */
-#define DEFAULT_SMPI_BW_FACTOR                                                              \
+#define DEFAULT_SMPI_BW_FACTOR                                                          \
   "65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;1426:0.608902;" \
   "732:0.341987;257:0.338112;0:0.812084"
-#define DEFAULT_SMPI_LAT_FACTOR                                                             \
-  "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;1426:1.61075;"    \
+#define DEFAULT_SMPI_LAT_FACTOR                                                      \
+  "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;1426:1.61075;" \
   "732:1.9503;257:1.95341;0:2.01467"
-
 
 void net_declare_config(void)
 {
   static const cfg_key keys[] = {
-      CFG_KEY_STRING("network/model", "SMPI", "SMPI|CM02|LV08|Constant",
-                     "Network model. SMPI (default here, what smpirun uses): piecewise "
-                     "smpi/bw-factor and smpi/lat-factor, weight-S 8775. LV08 (SimGrid's default "
-                     "outside smpirun): bandwidth x0.97, latency x13.01, weight-S 20537. CM02: no "
-                     "correction, weight-S 0. Constant: every message takes "
-                     "network/latency-factor seconds (13.01 unless set), whatever its size"),
+      CFG_KEY_STRING(
+          "network/model", "SMPI", "SMPI|CM02|LV08|Constant",
+          "Network model. SMPI (default here, what smpirun uses): piecewise "
+          "smpi/bw-factor and smpi/lat-factor, weight-S 8775. LV08 (SimGrid's default "
+          "outside smpirun): bandwidth x0.97, latency x13.01, weight-S 20537. CM02: no "
+          "correction, weight-S 0. Constant: every message takes "
+          "network/latency-factor seconds (13.01 unless set), whatever its size"),
       CFG_KEY_DOUBLE("network/TCP-gamma", 4194304.0,
                      "Size of the biggest TCP window (bytes): a flow's rate is at most "
                      "TCP-gamma / (2 x route latency); 0 disables the bound"),
@@ -140,16 +140,27 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
   net_model_kind kind;
   const char *name = cfg_get_string("network/model");
   if (parse_kind(name, &kind) != 0) {
-    snprintf(err, errlen, "invalid value '%s' for 'network/model' (one of: SMPI, CM02, LV08, "
-             "Constant)", name);
+    snprintf(err, errlen,
+             "invalid value '%s' for 'network/model' (one of: SMPI, CM02, LV08, "
+             "Constant)",
+             name);
     return -1;
   }
   double def_ws = 0, def_bw = 1, def_lat = 1;
   switch (kind) {
-  case NET_MODEL_SMPI: def_ws = 8775; break;
-  case NET_MODEL_LV08: def_ws = 20537; def_bw = 0.97; def_lat = 13.01; break;
-  case NET_MODEL_CM02: break;
-  case NET_MODEL_CONSTANT: def_lat = 13.01; break;
+  case NET_MODEL_SMPI:
+    def_ws = 8775;
+    break;
+  case NET_MODEL_LV08:
+    def_ws = 20537;
+    def_bw = 0.97;
+    def_lat = 13.01;
+    break;
+  case NET_MODEL_CM02:
+    break;
+  case NET_MODEL_CONSTANT:
+    def_lat = 13.01;
+    break;
   }
   double weight_s, gamma, bwc, latc;
   if (read_double("network/weight-S", def_ws, 0, false, &weight_s, err, errlen) != 0 ||
@@ -183,7 +194,8 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
   kworld.net.tcp_gamma = gamma;
   kworld.net.crosstraffic = cfg_get_bool("network/crosstraffic");
   kworld.net.fac_bytes = -1;
-  route_cache_init(&kworld.net.rc, route_host_count(rt), weight_s, kworld.net.crosstraffic, route_compute);
+  route_cache_init(&kworld.net.rc, route_host_count(rt), weight_s, kworld.net.crosstraffic,
+                   route_compute);
   kworld.net.nlinks = route_link_count(rt);
   /* calloc'ed: the pages of links no flow crosses are never touched */
   kworld.net.links = xcalloc(kworld.net.nlinks ? kworld.net.nlinks : 1, sizeof *kworld.net.links);
@@ -191,8 +203,8 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
   route_path_init(&kworld.net.back);
   act_model_init(&kworld.net.model, "network", eng_work_precision());
   kworld.net.initialized = true;
-  LOG_VERB("network model %s: weight-S %g, TCP-gamma %g, crosstraffic %d", name, weight_s,
-              gamma, kworld.net.crosstraffic);
+  LOG_VERB("network model %s: weight-S %g, TCP-gamma %g, crosstraffic %d", name, weight_s, gamma,
+           kworld.net.crosstraffic);
   return 0;
 }
 
@@ -265,8 +277,10 @@ static void add_use(uint32_t id, double coef, size_t *n)
   }
   if (*n == kworld.net.el_cap) {
     kworld.net.el_cap = kworld.net.el_cap ? 2 * kworld.net.el_cap : 16;
-    kworld.net.el_link = xrealloc(kworld.net.el_link, kworld.net.el_cap * sizeof *kworld.net.el_link);
-    kworld.net.el_coef = xrealloc(kworld.net.el_coef, kworld.net.el_cap * sizeof *kworld.net.el_coef);
+    kworld.net.el_link = xrealloc(kworld.net.el_link,
+                                  kworld.net.el_cap * sizeof *kworld.net.el_link);
+    kworld.net.el_coef = xrealloc(kworld.net.el_coef,
+                                  kworld.net.el_cap * sizeof *kworld.net.el_coef);
   }
   l->stamp = kworld.net.stamp;
   l->pos = (uint32_t)*n;
@@ -296,7 +310,8 @@ static int route_compute(size_t src, size_t dst, rc_entry *e, char *err, size_t 
     return -1;
   kworld.net.back.count = 0;
   kworld.net.back.latency = 0;
-  if (kworld.net.crosstraffic && route_get(kworld.net.rt, dst, src, &kworld.net.back, err, errlen) != 0)
+  if (kworld.net.crosstraffic &&
+      route_get(kworld.net.rt, dst, src, &kworld.net.back, err, errlen) != 0)
     return -1; /* err says "no route from 'b' to 'a'": the reverse one, for cross-traffic */
 
   /* elements, merged per link (see the top of this file) */
@@ -309,12 +324,14 @@ static int route_compute(size_t src, size_t dst, rc_entry *e, char *err, size_t 
 
   double penalty = kworld.net.fwd.latency;
   for (size_t i = 0; i < kworld.net.fwd.count; i++)
-    penalty = route_cache_penalty_add(kworld.net.weight_s, penalty, kworld.net.links[kworld.net.fwd.links[i]].cnst);
+    penalty = route_cache_penalty_add(kworld.net.weight_s, penalty,
+                                      kworld.net.links[kworld.net.fwd.links[i]].cnst);
   ASSERTF(kworld.net.fwd.count < RC_MERGED && kworld.net.back.count < RC_MERGED,
-           "routes of %zu and %zu links", kworld.net.fwd.count, kworld.net.back.count);
+          "routes of %zu and %zu links", kworld.net.fwd.count, kworld.net.back.count);
   e->nfwd = (uint16_t)kworld.net.fwd.count;
   e->n = (uint16_t)n;
-  e->nback = n == kworld.net.fwd.count + kworld.net.back.count ? (uint16_t)kworld.net.back.count : RC_MERGED;
+  e->nback = n == kworld.net.fwd.count + kworld.net.back.count ? (uint16_t)kworld.net.back.count
+                                                               : RC_MERGED;
   e->lat = kworld.net.fwd.latency;
   e->back_lat = kworld.net.back.latency;
   e->penalty = penalty;
@@ -335,7 +352,8 @@ act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn f
           dst, nhosts);
 
   if (kworld.net.kind == NET_MODEL_CONSTANT)
-    return act_action_new(&kworld.net.model, 0.0, kworld.net.constant_delay, 1.0, -1.0, 0, fn, data);
+    return act_action_new(&kworld.net.model, 0.0, kworld.net.constant_delay, 1.0, -1.0, 0, fn,
+                          data);
 
   const rc_entry *e = route_cache_get(&kworld.net.rc, src, dst, err, errlen);
   if (!e)
@@ -354,14 +372,16 @@ act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn f
   /* a route without links (only latency): the message ends when the latency is paid */
   double work = e->nfwd ? bytes : 0.0;
 
-  act_action *a = act_action_new(&kworld.net.model, work, latency, penalty, bound, e->n, fn, data);
+  act_action *a = act_action_new(&kworld.net.model, work, latency, penalty, bound, e->n, fn,
+                                 data);
   act_action_set_rate_factor(a, bwf);
   if (e->n <= RC_ELEMS)
     for (size_t i = 0; i < e->n; i++)
       lmm_expand(kworld.net.model.sys, e->el[i].cnst, a->var, e->el[i].coef);
   else
     for (size_t i = 0; i < e->n; i++)
-      lmm_expand(kworld.net.model.sys, kworld.net.links[kworld.net.el_link[i]].cnst, a->var, kworld.net.el_coef[i]);
+      lmm_expand(kworld.net.model.sys, kworld.net.links[kworld.net.el_link[i]].cnst, a->var,
+                 kworld.net.el_coef[i]);
   LOG_DEBUG("comm %p: %zu -> %zu, %.17g B, %u links, latency %.17g, penalty %.17g, bound %g, "
             "bw factor %g",
             (void *)a, src, dst, bytes, e->nfwd, latency, penalty, bound, bwf);

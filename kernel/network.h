@@ -36,7 +36,12 @@
 #include "kernel/activity.h"
 #include "kernel/routing.h"
 
-typedef enum { NET_MODEL_SMPI, NET_MODEL_CM02, NET_MODEL_LV08, NET_MODEL_CONSTANT } net_model_kind;
+typedef enum {
+  NET_MODEL_SMPI,
+  NET_MODEL_CM02,
+  NET_MODEL_LV08,
+  NET_MODEL_CONSTANT
+} net_model_kind;
 
 /* Declares network/model, network/TCP-gamma, network/weight-S, network/crosstraffic,
  * network/bandwidth-factor, network/latency-factor, smpi/bw-factor, smpi/lat-factor

@@ -45,12 +45,12 @@
 
 typedef struct rc_entry {
   _Alignas(64) uint16_t nfwd; /* links of the forward route (0: latency only) */
-  uint16_t n;         /* merged elements */
-  uint16_t nback;     /* links of the reverse route if no link is used twice (then elements
+  uint16_t n;                 /* merged elements */
+  uint16_t nback;  /* links of the reverse route if no link is used twice (then elements
                          are the forward links, then the reverse ones); else RC_MERGED */
-  double lat;         /* forward route latency, seconds */
-  double back_lat;    /* reverse route latency */
-  double penalty;     /* lat + sum of weight_S / capacity, summed in route order */
+  double lat;      /* forward route latency, seconds */
+  double back_lat; /* reverse route latency */
+  double penalty;  /* lat + sum of weight_S / capacity, summed in route order */
   struct {
     lmm_constraint *cnst;
     double coef;
@@ -65,20 +65,19 @@ typedef struct rc_keys {
 
 /* Fills *e for src -> dst (e->n may exceed RC_ELEMS: then the caller keeps the elements
  * elsewhere); -1 with a message in err when a route is missing. */
-typedef int (*route_cache_fill_fn)(size_t src, size_t dst, rc_entry *e, char *err,
-                                   size_t errlen);
+typedef int (*route_cache_fill_fn)(size_t src, size_t dst, rc_entry *e, char *err, size_t errlen);
 
 typedef struct route_cache {
-  rc_keys *keys;    /* per set; NULL until the first miss */
-  rc_entry *ways;   /* way w of set s at ways[w * sets + s] */
-  uint8_t *next;    /* per set: the way its next miss fills */
-  uint32_t sets;    /* power of two */
+  rc_keys *keys;  /* per set; NULL until the first miss */
+  rc_entry *ways; /* way w of set s at ways[w * sets + s] */
+  uint8_t *next;  /* per set: the way its next miss fills */
+  uint32_t sets;  /* power of two */
   size_t nhosts;
-  double weight_s;  /* network/weight-S, for the penalty of mirrored entries */
-  bool mirror;      /* entries hold the reverse route (cross-traffic): mirroring allowed */
+  double weight_s; /* network/weight-S, for the penalty of mirrored entries */
+  bool mirror;     /* entries hold the reverse route (cross-traffic): mirroring allowed */
   route_cache_fill_fn fill;
   void *keys_mem, *ways_mem; /* the allocations behind keys and ways (aligned on 64) */
-  rc_entry scratch; /* a route too long to cache, until the next miss */
+  rc_entry scratch;          /* a route too long to cache, until the next miss */
   size_t computed, mirrored; /* misses: looked up, made from the reverse pair's entry */
 } route_cache;
 
@@ -104,8 +103,8 @@ const rc_entry *route_cache_miss(route_cache *rc, size_t src, size_t dst, char *
 /* The entry of src -> dst, filled on a miss; NULL with err when there is no route. A route
  * with more than RC_ELEMS elements comes back in rc->scratch, whose elements only the fill
  * function kept (both valid until the next miss). */
-static inline const rc_entry *route_cache_get(route_cache *rc, size_t src, size_t dst,
-                                              char *err, size_t errlen)
+static inline const rc_entry *route_cache_get(route_cache *rc, size_t src, size_t dst, char *err,
+                                              size_t errlen)
 {
   if (rc->keys) {
     size_t set = src & (rc->sets - 1);

@@ -66,10 +66,7 @@ void route_declare_config(void)
  * Small helpers
  * ---------------------------------------------------------------------------------------- */
 
-void route_path_init(route_path *path)
-{
-  memset(path, 0, sizeof *path);
-}
+void route_path_init(route_path *path) { memset(path, 0, sizeof *path); }
 
 void route_path_free(route_path *path)
 {
@@ -167,8 +164,8 @@ static void hash_grow(rt_hash *h)
     if (old.keys[3 * i] == UINT32_MAX)
       continue;
     bool fresh;
-    *hash_slot(h, old.keys[3 * i], old.keys[3 * i + 1], old.keys[3 * i + 2], &fresh) =
-        old.vals[i];
+    *hash_slot(h, old.keys[3 * i], old.keys[3 * i + 1], old.keys[3 * i + 2],
+               &fresh) = old.vals[i];
   }
   hash_free(&old);
 }
@@ -292,10 +289,7 @@ uint32_t rt_ref_id(const route_table *rt, const plat_link_ref *ref)
   UNREACHABLE();
 }
 
-size_t route_link_count(const route_table *rt)
-{
-  return rt->nlinks;
-}
+size_t route_link_count(const route_table *rt) { return rt->nlinks; }
 
 void route_link_info(const route_table *rt, uint32_t link, double *bandwidth, double *latency,
                      lmm_sharing *sharing)
@@ -334,8 +328,7 @@ int route_link_name(const route_table *rt, uint32_t link, char *buf, size_t len)
     const plat_link *l = rt->p->links[i];
     if (l->sharing != PLAT_SHARING_SPLITDUPLEX)
       return snprintf(buf, len, "%s", l->id);
-    return snprintf(buf, len, "%s%s", l->id,
-                    link == rt->explicit_link_base[i] ? "_UP" : "_DOWN");
+    return snprintf(buf, len, "%s%s", l->id, link == rt->explicit_link_base[i] ? "_UP" : "_DOWN");
   }
   const rt_cluster *cl = cluster_of_id(rt, link);
   return rt_cluster_link_name(cl, link - cl->base, buf, len);
@@ -364,10 +357,7 @@ long route_link_by_name(const route_table *rt, const char *name)
  * Hosts
  * ---------------------------------------------------------------------------------------- */
 
-size_t route_host_count(const route_table *rt)
-{
-  return rt->nhosts;
-}
+size_t route_host_count(const route_table *rt) { return rt->nhosts; }
 
 long route_host_by_name(const route_table *rt, const char *name)
 {
@@ -460,11 +450,11 @@ static void dijkstra(const route_table *rt, const rt_zone *zr, size_t s, int32_t
   uint64_t *hd = xmalloc(hcap * sizeof *hd);
   size_t *hv = xmalloc(hcap * sizeof *hv);
 #define HLESS(i, j) (hd[i] < hd[j] || (hd[i] == hd[j] && hv[i] < hv[j]))
-#define HSWAP(i, j)                                                                          \
-  do {                                                                                       \
-    uint64_t td = hd[i];                                                                     \
-    size_t tv = hv[i];                                                                       \
-    hd[i] = hd[j], hv[i] = hv[j], hd[j] = td, hv[j] = tv;                                    \
+#define HSWAP(i, j)                                       \
+  do {                                                    \
+    uint64_t td = hd[i];                                  \
+    size_t tv = hv[i];                                    \
+    hd[i] = hd[j], hv[i] = hv[j], hd[j] = td, hv[j] = tv; \
   } while (0)
   dist[s] = 0;
   hd[0] = 0, hv[0] = s, hn = 1;
@@ -537,8 +527,8 @@ static int routed_hops(rt_ctx *x, const plat_zone *z, const plat_point *a, const
     int32_t i = rt->np_slot[npa], j = rt->np_slot[npb];
     size_t n = zr->n;
     if (zr->pred[(size_t)i * n + (size_t)j] < 0)
-      return rt_fail(x, z, "zone '%s' (Floyd routing) has no path of %s from '%s' to '%s'",
-                     z->id, zones ? "zoneRoutes" : "routes", pname(a, na, sizeof na),
+      return rt_fail(x, z, "zone '%s' (Floyd routing) has no path of %s from '%s' to '%s'", z->id,
+                     zones ? "zoneRoutes" : "routes", pname(a, na, sizeof na),
                      pname(b, nb, sizeof nb));
     for (int32_t cur = j; cur != i;) {
       int32_t p = zr->pred[(size_t)i * n + (size_t)cur];
@@ -554,8 +544,8 @@ static int routed_hops(rt_ctx *x, const plat_zone *z, const plat_point *a, const
     int32_t i = rt->np_slot[npa], j = rt->np_slot[npb];
     if (i < 0 || j < 0)
       return rt_fail(x, z, "zone '%s' (%s routing): '%s' appears in none of its %s", z->id,
-                     plat_routing_name(z->routing), i < 0 ? pname(a, na, sizeof na)
-                                                          : pname(b, nb, sizeof nb),
+                     plat_routing_name(z->routing),
+                     i < 0 ? pname(a, na, sizeof na) : pname(b, nb, sizeof nb),
                      zones ? "zoneRoutes" : "routes");
     int32_t *pred, *tmp = NULL;
     if (zr->cache) {
@@ -638,8 +628,8 @@ static int leaf_route(rt_ctx *x, const plat_zone *z, const plat_point *src, cons
   hops h;
   hops_init(&h);
   int rc = routed_hops(x, z, src, dst, &h);
-  bool dijkstra =
-      z->routing == PLAT_ROUTING_DIJKSTRA || z->routing == PLAT_ROUTING_DIJKSTRA_CACHE;
+  bool dijkstra = z->routing == PLAT_ROUTING_DIJKSTRA ||
+                  z->routing == PLAT_ROUTING_DIJKSTRA_CACHE;
   if (rc == 0 && dijkstra) {
     /* SimGrid's Dijkstra walks the path backwards: it counts the last route's latencies
      * first (and lists each route's links reversed, a bug we do not copy: the links stay in
@@ -682,12 +672,12 @@ static int32_t find_bypass(const route_table *rt, const plat_zone *z, const plat
       break;
   }
   size_t nz = rt->p->nhosts + rt->p->nrouters;
-#define TRY(i, j)                                                                            \
-  do {                                                                                       \
-    int32_t e_ = hash_get(&rt->bypass, zi, (uint32_t)(nz + S[i]->index),                    \
-                          (uint32_t)(nz + D[j]->index));                                     \
-    if (e_ >= 0)                                                                             \
-      return e_;                                                                             \
+#define TRY(i, j)                                                        \
+  do {                                                                   \
+    int32_t e_ = hash_get(&rt->bypass, zi, (uint32_t)(nz + S[i]->index), \
+                          (uint32_t)(nz + D[j]->index));                 \
+    if (e_ >= 0)                                                         \
+      return e_;                                                         \
   } while (0)
   size_t top = ns > nd ? ns : nd;
   for (size_t lvl = 0; lvl < top; lvl++) {
@@ -704,8 +694,7 @@ static int32_t find_bypass(const route_table *rt, const plat_zone *z, const plat
   return -1;
 }
 
-static int global_route(rt_ctx *x, const plat_point *src, const plat_point *dst,
-                        route_path *path)
+static int global_route(rt_ctx *x, const plat_point *src, const plat_point *dst, route_path *path)
 {
   const route_table *rt = x->rt;
   const plat_zone *zs = plat_point_zone(src), *zd = plat_point_zone(dst);
@@ -923,8 +912,8 @@ static int add_entries(route_table *rt, char *err, size_t errlen)
                           "SimGrid does not create (only FLAT clusters have one): use one of "
                           "the cluster's hosts as gateway",
                           route_elem(r), pname(&r->src, na, sizeof na),
-                          pname(&r->dst, nb, sizeof nb), gw->u.router->id,
-                          cz->cluster->topology, cz->id);
+                          pname(&r->dst, nb, sizeof nb), gw->u.router->id, cz->cluster->topology,
+                          cz->id);
       }
       if (r->kind == PLAT_BYPASS_ROUTE) {
         const plat_point *ends[2] = {&r->src, &r->dst};
@@ -935,8 +924,7 @@ static int add_entries(route_table *rt, char *err, size_t errlen)
                               "zone '%s' where the bypass is declared, so it would never "
                               "apply; between sub-zones, use <bypassZoneRoute>",
                               pname(&r->src, na, sizeof na), pname(&r->dst, nb, sizeof nb),
-                              pname(ends[i], nc, sizeof nc), plat_point_zone(ends[i])->id,
-                              z->id);
+                              pname(ends[i], nc, sizeof nc), plat_point_zone(ends[i])->id, z->id);
       }
       bool twoway = r->symmetrical && !plat_point_equal(&r->src, &r->dst);
       for (int rev = 0; rev <= (int)twoway; rev++) {

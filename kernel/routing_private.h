@@ -37,13 +37,13 @@ typedef struct rt_cluster {
   size_t index;      /* position in route_table.clusters */
   size_t host_start; /* dense index of rank 0 */
   uint32_t base, count;
-  uint32_t split;    /* 2 when the private/topology links are SPLITDUPLEX, else 1 */
+  uint32_t split; /* 2 when the private/topology links are SPLITDUPLEX, else 1 */
   const rt_topo *topology;
-  void *topo;          /* the topology's own state (its parse allocates it) */
-  uint64_t topo_hosts; /* hosts the topo_parameters describe (0: any) */
-  uint64_t nuids;      /* the topology's links */
-  size_t nswitches;    /* its nodes other than hosts that get limiters */
-  uint64_t ntopo;      /* nuids * split */
+  void *topo;                         /* the topology's own state (its parse allocates it) */
+  uint64_t topo_hosts;                /* hosts the topo_parameters describe (0: any) */
+  uint64_t nuids;                     /* the topology's links */
+  size_t nswitches;                   /* its nodes other than hosts that get limiters */
+  uint64_t ntopo;                     /* nuids * split */
   uint32_t off_lim, off_loop, off_bb; /* relative to base; RT_NONE when absent */
   size_t nlim;
 } rt_cluster;
@@ -110,17 +110,17 @@ struct route_table {
   uint32_t nlinks;
   uint32_t loopback_id;
   double loop_bw, loop_lat;
-  size_t nnp;      /* netpoints: explicit hosts, routers, zones */
+  size_t nnp;       /* netpoints: explicit hosts, routers, zones */
   int32_t *np_slot; /* Floyd component / Dijkstra node of a netpoint in its zone */
   rt_entry *entries;
   size_t nentries;
   uint32_t *link_pool;
   double *lat_pool;
   size_t npool;
-  rt_hash decl;   /* (zone, src, dst) -> entry, <route> and <zoneRoute> */
-  rt_hash bypass; /* (zone, src, dst) -> entry, bypass routes */
-  bool *has_bypass; /* [p->nzones] */
-  rt_zone *zones;   /* [p->nzones] */
+  rt_hash decl;                        /* (zone, src, dst) -> entry, <route> and <zoneRoute> */
+  rt_hash bypass;                      /* (zone, src, dst) -> entry, bypass routes */
+  bool *has_bypass;                    /* [p->nzones] */
+  rt_zone *zones;                      /* [p->nzones] */
   const plat_host_link **host_link_of; /* [p->nhosts] */
 };
 

@@ -259,8 +259,9 @@ long rt_cluster_link_by_name(const rt_cluster *cl, const char *name)
       /* hosts by rank, then switches/routers k named 2N-1-k */
       int64_t n = (int64_t)c->count;
       int64_t k = v >= 0 && v < n ? v : n + (2 * n - 1 - v);
-      return k >= 0 && (uint64_t)k < cl->nlim ? rt_topo_confirm(cl, cl->off_lim + (uint64_t)k, name)
-                                              : -1;
+      return k >= 0 && (uint64_t)k < cl->nlim
+                 ? rt_topo_confirm(cl, cl->off_lim + (uint64_t)k, name)
+                 : -1;
     }
     if (ends_with(name, len, "_loopback", &stem) && cl->off_loop != RT_NONE) {
       if (stem <= numstart)
@@ -328,8 +329,10 @@ int rt_hostlink_route(rt_ctx *x, const plat_zone *z, const plat_point *a, const 
                       route_path *path)
 {
   const route_table *rt = x->rt;
-  const plat_host_link *ha = a->kind == PLAT_POINT_HOST ? rt->host_link_of[a->u.host->index] : NULL;
-  const plat_host_link *hb = b->kind == PLAT_POINT_HOST ? rt->host_link_of[b->u.host->index] : NULL;
+  const plat_host_link *ha = a->kind == PLAT_POINT_HOST ? rt->host_link_of[a->u.host->index]
+                                                        : NULL;
+  const plat_host_link *hb = b->kind == PLAT_POINT_HOST ? rt->host_link_of[b->u.host->index]
+                                                        : NULL;
   if (ha) {
     uint32_t id = rt_ref_id(rt, &ha->up);
     rt_path_push(path, id, rt_link_latency(rt, id));

@@ -56,8 +56,7 @@ typedef struct rt_topo {
   int (*layout)(rt_cluster *cl, char *err, size_t errlen);
   void (*free_state)(rt_cluster *cl); /* optional */
   /* Name of link uid, suffix ("", "_UP" or "_DOWN") appended, snprintf-style. */
-  int (*link_name)(const rt_cluster *cl, uint64_t uid, const char *suffix, char *buf,
-                   size_t len);
+  int (*link_name)(const rt_cluster *cl, uint64_t uid, const char *suffix, char *buf, size_t len);
   /* Bandwidth of link uid (optional: the cluster's bw). */
   double (*link_bw)(const rt_cluster *cl, uint64_t uid);
   /* The relative id of the topology link named name, or -1. name[0..stem) is the name
@@ -66,8 +65,7 @@ typedef struct rt_topo {
   long (*link_by_name)(const rt_cluster *cl, const char *name, size_t stem, uint64_t dir);
   /* Appends the links from a to b (hosts of the cluster; for FLAT also its router) to path,
    * a != b or the cluster has no loopback. */
-  void (*route)(const rt_cluster *cl, const plat_point *a, const plat_point *b,
-                route_path *path);
+  void (*route)(const rt_cluster *cl, const plat_point *a, const plat_point *b, route_path *path);
 } rt_topo;
 
 #define RT_TOPO_DECLARE(name) extern const rt_topo rt_topo_##name;
@@ -110,8 +108,7 @@ static inline void rt_topo_push_lim(route_path *path, const rt_cluster *cl, size
 }
 
 /* topology link uid, crossed upwards (UP half) or downwards (DOWN half) */
-static inline void rt_topo_push(route_path *path, const rt_cluster *cl, uint64_t uid,
-                                bool down)
+static inline void rt_topo_push(route_path *path, const rt_cluster *cl, uint64_t uid, bool down)
 {
   uint32_t id = cl->base + (uint32_t)(uid * cl->split + (cl->split == 2 && down));
   rt_path_push(path, id, cl->c->lat);

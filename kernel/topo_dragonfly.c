@@ -33,10 +33,7 @@ typedef struct df_state {
   bool quirk; /* reproduce SimGrid 3.32's chassis reset after a green hop (routing/dragonfly) */
 } df_state;
 
-static uint64_t pair_count(uint64_t n)
-{
-  return n * (n - 1) / 2;
-}
+static uint64_t pair_count(uint64_t n) { return n * (n - 1) / 2; }
 
 /* index of pair (i, j), i < j < n, in lexicographic order */
 static uint64_t pair_index(uint64_t i, uint64_t j, uint64_t n)
@@ -128,18 +125,16 @@ static int df_layout(rt_cluster *cl, char *err, size_t errlen)
   return 0;
 }
 
-static void df_free(rt_cluster *cl)
-{
-  free(cl->topo);
-}
+static void df_free(rt_cluster *cl) { free(cl->topo); }
 
 static int df_link_name(const rt_cluster *cl, uint64_t uid, const char *suffix, char *buf,
                         size_t len)
 {
   const df_state *df = cl->topo;
   if (uid < df->green_base) {
-    return snprintf(buf, len, "local_link_from_router_%" PRIu64 "_to_node_%" PRIu64 "_%" PRIu64
-                    "%s", uid / df->nodes, uid % df->nodes, uid, suffix);
+    return snprintf(buf, len,
+                    "local_link_from_router_%" PRIu64 "_to_node_%" PRIu64 "_%" PRIu64 "%s",
+                    uid / df->nodes, uid % df->nodes, uid, suffix);
   }
   unsigned i, j;
   if (uid < df->black_base) {
@@ -188,13 +183,15 @@ static void df_route(const rt_cluster *cl, const plat_point *pa, const plat_poin
   size_t g = rs / (C * R), c = rs / R % C, b = rs % R;
   size_t gd = rd / (C * R), cd = rd / R % C, bd = rd % R;
 #define ROUTER(g_, c_, b_) (((g_)*C + (c_)) * R + (b_))
-#define GREEN(g_, c_, b1, b2)                                                                \
-  df->green_base + ((g_)*C + (c_)) * pair_count(R) +                                         \
+#define GREEN(g_, c_, b1, b2)                        \
+  df->green_base + ((g_)*C + (c_)) * pair_count(R) + \
       pair_index((b1) < (b2) ? (b1) : (b2), (b1) < (b2) ? (b2) : (b1), R)
-#define BLACK(g_, c1, c2, b_)                                                                \
-  df->black_base +                                                                           \
-      ((g_)*pair_count(C) + pair_index((c1) < (c2) ? (c1) : (c2), (c1) < (c2) ? (c2) : (c1), \
-                                       C)) * R + (b_)
+#define BLACK(g_, c1, c2, b_)                                                 \
+  df->black_base +                                                            \
+      ((g_)*pair_count(C) +                                                   \
+       pair_index((c1) < (c2) ? (c1) : (c2), (c1) < (c2) ? (c2) : (c1), C)) * \
+          R +                                                                 \
+      (b_)
   rt_topo_push_lim(path, cl, s);
   rt_topo_push(path, cl, s, false);
   if (g != gd) {
@@ -210,7 +207,8 @@ static void df_route(const rt_cluster *cl, const plat_point *pa, const plat_poin
       c = cg;
     }
     rt_topo_push(path, cl,
-                 df->blue_base + pair_index(g < gd ? g : gd, g < gd ? gd : g, df->groups), gd < g);
+                 df->blue_base + pair_index(g < gd ? g : gd, g < gd ? gd : g, df->groups),
+                 gd < g);
     rt_topo_push_lim(path, cl, N + ROUTER(g, c, b));
     size_t from = g;
     g = gd;

@@ -31,7 +31,7 @@
 typedef struct ft_state {
   size_t levels;
   const unsigned *down, *up, *count; /* the platform's values, index k-1 for level k */
-  size_t *nodes;    /* [L+1] nodes per level */
+  size_t *nodes;                     /* [L+1] nodes per level */
   size_t *first_sw; /* [L+1] global index of the first switch of level l (l >= 1) */
   uint64_t *layer;  /* [L+2] link uid of the first link between levels l-1 and l (l >= 1) */
   size_t *stride;   /* [(L+1)*(L+2)] stride[l*(L+2)+k]: positional weight of digit k */
@@ -113,8 +113,8 @@ static int ft_layout(rt_cluster *cl, char *err, size_t errlen)
   ft->nswitches = sw;
   ft->layer[1] = 0;
   for (size_t l = 1; l <= L; l++)
-    ft->layer[l + 1] =
-        ft->layer[l] + (uint64_t)ft->nodes[l - 1] * ft->up[l - 1] * ft->count[l - 1];
+    ft->layer[l + 1] = ft->layer[l] +
+                       (uint64_t)ft->nodes[l - 1] * ft->up[l - 1] * ft->count[l - 1];
   ft->nlinks = ft->layer[L + 1];
   for (size_t l = 0; l <= L; l++) {
     size_t s = 1;
@@ -222,8 +222,7 @@ static void ft_route(const rt_cluster *cl, const plat_point *a, const plat_point
       size_t j = i / dn, w = ft->upprod[level - 1], up = ft->up[level - 1];
       size_t bp = pos / w % up; /* the switch's digit for this level */
       size_t child = pos % w + digit * w + pos / (w * up) * w * dn;
-      rt_topo_push(path, cl, ft->layer[level] + (uint64_t)child * up * cnt + bp * cnt + j,
-                   true);
+      rt_topo_push(path, cl, ft->layer[level] + (uint64_t)child * up * cnt + bp * cnt + j, true);
       rt_topo_push_lim(path, cl, N + ft->first_sw[level] + pos);
       level--;
       pos = child;

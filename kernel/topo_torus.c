@@ -65,10 +65,7 @@ static int torus_layout(rt_cluster *cl, char *err, size_t errlen)
   return 0;
 }
 
-static void torus_free(rt_cluster *cl)
-{
-  free(cl->topo);
-}
+static void torus_free(rt_cluster *cl) { free(cl->topo); }
 
 /* the +1 neighbour of rank in dimension dim */
 static size_t torus_next(const torus_state *t, size_t rank, size_t dim)

@@ -114,10 +114,14 @@ static cfg_entry *lookup(const char *name)
 static bool same_value(const cfg_entry *k, const cfg_value *a, const cfg_value *b)
 {
   switch (k->type) {
-  case CFG_BOOL: return a->b == b->b;
-  case CFG_INT: return a->i == b->i;
-  case CFG_DOUBLE: return a->d == b->d;
-  case CFG_STRING: return !strcmp(a->s, b->s);
+  case CFG_BOOL:
+    return a->b == b->b;
+  case CFG_INT:
+    return a->i == b->i;
+  case CFG_DOUBLE:
+    return a->d == b->d;
+  case CFG_STRING:
+    return !strcmp(a->s, b->s);
   }
   UNREACHABLE();
 }
@@ -142,8 +146,12 @@ static cfg_value checked_default(const cfg_key *d)
 {
   cfg_value v;
   switch (d->type) {
-  case CFG_BOOL: v.b = d->def.b; break;
-  case CFG_INT: v.i = d->def.i; break;
+  case CFG_BOOL:
+    v.b = d->def.b;
+    break;
+  case CFG_INT:
+    v.i = d->def.i;
+    break;
   case CFG_DOUBLE:
     ASSERTF(isfinite(d->def.d), "default of configuration key '%s' is not finite", d->name);
     v.d = d->def.d;
@@ -155,7 +163,8 @@ static cfg_value checked_default(const cfg_key *d)
             d->name, d->choices);
     v.s = (char *)d->def.s;
     break;
-  default: DIE("configuration key '%s' has no valid type (%d)", d->name, (int)d->type);
+  default:
+    DIE("configuration key '%s' has no valid type (%d)", d->name, (int)d->type);
   }
   ASSERTF(d->type == CFG_STRING || !d->choices, "configuration key '%s' is a %s with choices",
           d->name, type_names[d->type]);
@@ -224,8 +233,7 @@ void cfg_alias(const char *alias, const char *key)
   cfg_entry *existing = lookup(alias);
   if (existing) {
     ASSERTF(existing == k && strcmp(alias, k->name),
-            "alias '%s' of '%s' clashes with configuration key '%s'", alias, key,
-            existing->name);
+            "alias '%s' of '%s' clashes with configuration key '%s'", alias, key, existing->name);
     return; /* same alias declared twice */
   }
   table_insert(alias, k);
@@ -277,11 +285,23 @@ static int parse_long(const char *text, long *out)
     return -2;
   long mult = 1;
   switch (*end) {
-  case '\0': break;
-  case 'k': case 'K': mult = 1L << 10; end++; break;
-  case 'M': mult = 1L << 20; end++; break;
-  case 'G': mult = 1L << 30; end++; break;
-  default: return -1;
+  case '\0':
+    break;
+  case 'k':
+  case 'K':
+    mult = 1L << 10;
+    end++;
+    break;
+  case 'M':
+    mult = 1L << 20;
+    end++;
+    break;
+  case 'G':
+    mult = 1L << 30;
+    end++;
+    break;
+  default:
+    return -1;
   }
   if (*end)
     return -1;
@@ -333,28 +353,28 @@ static int parse_value(cfg_entry *k, const char *text, cfg_value *out, char *err
     if (parse_bool(text, &out->b) == 0)
       return 0;
     errbuf_set(err, errlen,
-            "invalid value '%s' for '%s' (a boolean is expected: yes/no, true/false, on/off, "
-            "1/0)",
-            text, k->name);
+               "invalid value '%s' for '%s' (a boolean is expected: yes/no, true/false, on/off, "
+               "1/0)",
+               text, k->name);
     return -1;
   case CFG_INT:
     rc = parse_long(text, &out->i);
     if (rc == 0)
       return 0;
     errbuf_set(err, errlen,
-            rc == -2 ? "invalid value '%s' for '%s' (out of the range of an integer)"
-                     : "invalid value '%s' for '%s' (an integer is expected, with an optional "
-                       "k, M or G suffix)",
-            text, k->name);
+               rc == -2 ? "invalid value '%s' for '%s' (out of the range of an integer)"
+                        : "invalid value '%s' for '%s' (an integer is expected, with an optional "
+                          "k, M or G suffix)",
+               text, k->name);
     return -1;
   case CFG_DOUBLE:
     rc = parse_double(text, &out->d);
     if (rc == 0)
       return 0;
     errbuf_set(err, errlen,
-            rc == -2 ? "invalid value '%s' for '%s' (a finite number is expected)"
-                     : "invalid value '%s' for '%s' (a number is expected)",
-            text, k->name);
+               rc == -2 ? "invalid value '%s' for '%s' (a finite number is expected)"
+                        : "invalid value '%s' for '%s' (a number is expected)",
+               text, k->name);
     return -1;
   case CFG_STRING:
     if (k->choices && !choice_ok(k->choices, text)) {
@@ -506,16 +526,17 @@ static void unknown_key_error(const char *key, char *err, size_t errlen)
     }
   }
   if (!best[0]) {
-    errbuf_set(err, errlen, "unknown configuration key '%s' (run with --help to list the keys)", key);
+    errbuf_set(err, errlen, "unknown configuration key '%s' (run with --help to list the keys)",
+               key);
   } else if (!best[1]) {
     errbuf_set(err, errlen, "unknown configuration key '%s' (did you mean '%s'?)", key,
-            best[0]->name);
+               best[0]->name);
   } else if (!best[2]) {
     errbuf_set(err, errlen, "unknown configuration key '%s' (did you mean '%s' or '%s'?)", key,
-            best[0]->name, best[1]->name);
+               best[0]->name, best[1]->name);
   } else {
     errbuf_set(err, errlen, "unknown configuration key '%s' (did you mean '%s', '%s' or '%s'?)",
-            key, best[0]->name, best[1]->name, best[2]->name);
+               key, best[0]->name, best[1]->name, best[2]->name);
   }
 }
 
@@ -524,8 +545,9 @@ static void unknown_key_error(const char *key, char *err, size_t errlen)
 static cfg_entry *find_for_set(const char *key, char *err, size_t errlen)
 {
   if (!key || !*key) {
-    errbuf_set(err, errlen, "empty configuration key (expected key:value, e.g. "
-                         "'contexts/stack-size:64k')");
+    errbuf_set(err, errlen,
+               "empty configuration key (expected key:value, e.g. "
+               "'contexts/stack-size:64k')");
     return NULL;
   }
   cfg_entry *k = lookup(key);
@@ -580,12 +602,13 @@ int cfg_parse(const char *setting, cfg_origin origin, char *err, size_t errlen)
     char *colon = strchr(tok, ':');
     if (!colon) {
       errbuf_set(err, errlen,
-              "invalid configuration setting '%s' (expected key:value, e.g. "
-              "'contexts/stack-size:64k')",
-              tok);
+                 "invalid configuration setting '%s' (expected key:value, e.g. "
+                 "'contexts/stack-size:64k')",
+                 tok);
       rc = -1;
     } else if (colon == tok) {
-      errbuf_set(err, errlen, "empty key in configuration setting '%s' (expected key:value)", tok);
+      errbuf_set(err, errlen, "empty key in configuration setting '%s' (expected key:value)",
+                 tok);
       rc = -1;
     } else {
       *colon = '\0';
@@ -601,8 +624,9 @@ int cfg_parse(const char *setting, cfg_origin origin, char *err, size_t errlen)
     free(tok);
   }
   if (rc == 0 && n == 0) {
-    errbuf_set(err, errlen,
-            "empty configuration setting (expected key:value, e.g. 'contexts/stack-size:64k')");
+    errbuf_set(
+        err, errlen,
+        "empty configuration setting (expected key:value, e.g. 'contexts/stack-size:64k')");
     rc = -1;
   }
   for (size_t i = 0; i < n; i++) {
@@ -640,10 +664,18 @@ static void format_double(char *buf, size_t len, double d)
 static void format_value(const cfg_entry *k, const cfg_value *v, char *buf, size_t len)
 {
   switch (k->type) {
-  case CFG_BOOL: snprintf(buf, len, "%s", v->b ? "yes" : "no"); return;
-  case CFG_INT: snprintf(buf, len, "%ld", v->i); return;
-  case CFG_DOUBLE: format_double(buf, len, v->d); return;
-  case CFG_STRING: snprintf(buf, len, "'%s'", v->s); return;
+  case CFG_BOOL:
+    snprintf(buf, len, "%s", v->b ? "yes" : "no");
+    return;
+  case CFG_INT:
+    snprintf(buf, len, "%ld", v->i);
+    return;
+  case CFG_DOUBLE:
+    format_double(buf, len, v->d);
+    return;
+  case CFG_STRING:
+    snprintf(buf, len, "'%s'", v->s);
+    return;
   }
   UNREACHABLE();
 }
@@ -656,10 +688,14 @@ static int cmp_key_name(const void *a, const void *b)
 static const char *origin_name(cfg_origin o)
 {
   switch (o) {
-  case CFG_ORIGIN_DEFAULT: return "default";
-  case CFG_ORIGIN_CODE: return "program";
-  case CFG_ORIGIN_PLATFORM: return "platform file";
-  case CFG_ORIGIN_CMDLINE: return "command line";
+  case CFG_ORIGIN_DEFAULT:
+    return "default";
+  case CFG_ORIGIN_CODE:
+    return "program";
+  case CFG_ORIGIN_PLATFORM:
+    return "platform file";
+  case CFG_ORIGIN_CMDLINE:
+    return "command line";
   }
   return "?";
 }

@@ -63,15 +63,23 @@ typedef struct cfg_key {
   const char *desc;
 } cfg_key;
 
-#define CFG_KEY_BOOL(name_, def_, desc_)                                                    \
-  { .type = CFG_BOOL, .name = (name_), .def = {.b = (def_)}, .desc = (desc_) }
-#define CFG_KEY_INT(name_, def_, desc_)                                                     \
-  { .type = CFG_INT, .name = (name_), .def = {.i = (def_)}, .desc = (desc_) }
-#define CFG_KEY_DOUBLE(name_, def_, desc_)                                                  \
-  { .type = CFG_DOUBLE, .name = (name_), .def = {.d = (def_)}, .desc = (desc_) }
-#define CFG_KEY_STRING(name_, def_, choices_, desc_)                                        \
-  { .type = CFG_STRING, .name = (name_), .def = {.s = (def_)}, .choices = (choices_),       \
-    .desc = (desc_) }
+#define CFG_KEY_BOOL(name_, def_, desc_)                                     \
+  {                                                                          \
+    .type = CFG_BOOL, .name = (name_), .def = {.b = (def_)}, .desc = (desc_) \
+  }
+#define CFG_KEY_INT(name_, def_, desc_)                                     \
+  {                                                                         \
+    .type = CFG_INT, .name = (name_), .def = {.i = (def_)}, .desc = (desc_) \
+  }
+#define CFG_KEY_DOUBLE(name_, def_, desc_)                                     \
+  {                                                                            \
+    .type = CFG_DOUBLE, .name = (name_), .def = {.d = (def_)}, .desc = (desc_) \
+  }
+#define CFG_KEY_STRING(name_, def_, choices_, desc_)                                  \
+  {                                                                                   \
+    .type = CFG_STRING, .name = (name_), .def = {.s = (def_)}, .choices = (choices_), \
+    .desc = (desc_)                                                                   \
+  }
 #define CFG_NKEYS(table) (sizeof(table) / sizeof((table)[0]))
 
 /* Declares keys[0..n-1], in order (see the header comment for redeclarations). */

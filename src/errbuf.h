@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 /* printf into err (errlen bytes, always terminated); nothing when err is NULL or errlen 0 */
-void errbuf_set(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void errbuf_set(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -43,7 +43,12 @@ typedef struct heap {
 
 void heap_init(heap *h);
 void heap_destroy(heap *h); /* frees the array; nodes are not touched */
-static inline void heap_node_init(heap_node *n) { n->index = HEAP_NOT_IN; n->key = 0; n->seq = 0; }
+static inline void heap_node_init(heap_node *n)
+{
+  n->index = HEAP_NOT_IN;
+  n->key = 0;
+  n->seq = 0;
+}
 static inline bool heap_contains(const heap_node *n) { return n->index != HEAP_NOT_IN; }
 static inline size_t heap_size(const heap *h) { return h->size; }
 static inline heap_node *heap_top(const heap *h) { return h->size ? h->items[0] : NULL; }

@@ -4,7 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void inv_fail(const char *file, int line, const char *func, const char *cond, const char *fmt, ...)
+void inv_fail(const char *file, int line, const char *func, const char *cond, const char *fmt,
+              ...)
 {
   fprintf(stderr, "smpi: internal error at %s:%d in %s()", file, line, func);
   if (cond)

@@ -18,8 +18,9 @@ noreturn void inv_fail(const char *file, int line, const char *func, const char 
 
 #define ASSERT(cond) \
   (__builtin_expect(!!(cond), 1) ? (void)0 : inv_fail(__FILE__, __LINE__, __func__, #cond, NULL))
-#define ASSERTF(cond, ...) \
-  (__builtin_expect(!!(cond), 1) ? (void)0 : inv_fail(__FILE__, __LINE__, __func__, #cond, __VA_ARGS__))
+#define ASSERTF(cond, ...)                 \
+  (__builtin_expect(!!(cond), 1) ? (void)0 \
+                                 : inv_fail(__FILE__, __LINE__, __func__, #cond, __VA_ARGS__))
 #define DIE(...) inv_fail(__FILE__, __LINE__, __func__, NULL, __VA_ARGS__)
 #define UNREACHABLE() inv_fail(__FILE__, __LINE__, __func__, "unreachable code", NULL)
 

@@ -15,7 +15,7 @@ typedef struct list_node {
   struct list_node *next;
 } list_node;
 
-#define container_of(ptr, type, member) ((type *)((char *)(ptr) - offsetof(type, member)))
+#define container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
 #define list_entry(node, type, member) container_of(node, type, member)
 
 static inline void list_init(list_node *n) { n->prev = n->next = n; }
@@ -30,7 +30,10 @@ static inline void list_insert_before(list_node *pos, list_node *n)
   pos->prev = n;
 }
 static inline void list_push_back(list_node *head, list_node *n) { list_insert_before(head, n); }
-static inline void list_push_front(list_node *head, list_node *n) { list_insert_before(head->next, n); }
+static inline void list_push_front(list_node *head, list_node *n)
+{
+  list_insert_before(head->next, n);
+}
 
 static inline void list_remove(list_node *n)
 {
@@ -39,8 +42,14 @@ static inline void list_remove(list_node *n)
   list_init(n);
 }
 
-static inline list_node *list_first(const list_node *head) { return list_empty(head) ? NULL : head->next; }
-static inline list_node *list_last(const list_node *head) { return list_empty(head) ? NULL : head->prev; }
+static inline list_node *list_first(const list_node *head)
+{
+  return list_empty(head) ? NULL : head->next;
+}
+static inline list_node *list_last(const list_node *head)
+{
+  return list_empty(head) ? NULL : head->prev;
+}
 
 static inline list_node *list_pop_front(list_node *head)
 {
@@ -63,8 +72,8 @@ static inline void list_splice_back(list_node *dst, list_node *src)
 }
 
 /* Iterate; `it` may be removed from the list inside the loop body (the next node is saved). */
-#define list_foreach(it, head)                                                   \
-  for (list_node *it = (head)->next, *it##_next_ = it->next; it != (head);       \
+#define list_foreach(it, head)                                             \
+  for (list_node *it = (head)->next, *it##_next_ = it->next; it != (head); \
        it = it##_next_, it##_next_ = it->next)
 
 #endif

@@ -28,8 +28,10 @@
 #include <string.h>
 #include <strings.h>
 
-log_category log_cat_root = {"root", "the root of all categories", NULL, NULL, LOG_LVL_INFO,
-                             LOG_LVL_INFO, false};
+log_category log_cat_root = {"root",       "the root of all categories",
+                             NULL,         NULL,
+                             LOG_LVL_INFO, LOG_LVL_INFO,
+                             false};
 
 static log_category *chain_head;
 static log_category *chain_tail;
@@ -48,23 +50,31 @@ static const struct {
   const char *name;
   log_level level;
 } level_names[] = {
-    {"trace", LOG_LVL_TRACE},     {"debug", LOG_LVL_DEBUG}, {"verbose", LOG_LVL_VERBOSE},
-    {"info", LOG_LVL_INFO},       {"warning", LOG_LVL_WARNING}, {"warn", LOG_LVL_WARNING},
-    {"error", LOG_LVL_ERROR},     {"critical", LOG_LVL_CRITICAL}, {"off", LOG_LVL_OFF},
+    {"trace", LOG_LVL_TRACE}, {"debug", LOG_LVL_DEBUG},       {"verbose", LOG_LVL_VERBOSE},
+    {"info", LOG_LVL_INFO},   {"warning", LOG_LVL_WARNING},   {"warn", LOG_LVL_WARNING},
+    {"error", LOG_LVL_ERROR}, {"critical", LOG_LVL_CRITICAL}, {"off", LOG_LVL_OFF},
 };
 #define VALID_LEVELS "trace, debug, verbose, info, warning, error, critical, off"
 
 const char *log_level_name(log_level lvl)
 {
   switch (lvl) {
-  case LOG_LVL_TRACE: return "TRACE";
-  case LOG_LVL_DEBUG: return "DEBUG";
-  case LOG_LVL_VERBOSE: return "VERBOSE";
-  case LOG_LVL_INFO: return "INFO";
-  case LOG_LVL_WARNING: return "WARNING";
-  case LOG_LVL_ERROR: return "ERROR";
-  case LOG_LVL_CRITICAL: return "CRITICAL";
-  case LOG_LVL_OFF: return "OFF";
+  case LOG_LVL_TRACE:
+    return "TRACE";
+  case LOG_LVL_DEBUG:
+    return "DEBUG";
+  case LOG_LVL_VERBOSE:
+    return "VERBOSE";
+  case LOG_LVL_INFO:
+    return "INFO";
+  case LOG_LVL_WARNING:
+    return "WARNING";
+  case LOG_LVL_ERROR:
+    return "ERROR";
+  case LOG_LVL_CRITICAL:
+    return "CRITICAL";
+  case LOG_LVL_OFF:
+    return "OFF";
   }
   return "?";
 }
@@ -186,19 +196,20 @@ static int parse_one(const char *tok, size_t len, parsed_setting *out, char *err
       dot = p;
   if (!colon || !dot || dot == tok) {
     errbuf_set(err, errlen,
-            "invalid log setting '%.*s' (expected <category>.thresh:<level>, e.g. "
-            "'kernel.thresh:debug')",
-            (int)len, tok);
+               "invalid log setting '%.*s' (expected <category>.thresh:<level>, e.g. "
+               "'kernel.thresh:debug')",
+               (int)len, tok);
     return -1;
   }
   size_t klen = (size_t)(colon - dot - 1);
   const char *key = dot + 1;
-  if (!((klen == 6 && !strncmp(key, "thresh", 6)) || (klen == 9 && !strncmp(key, "threshold", 9)) ||
+  if (!((klen == 6 && !strncmp(key, "thresh", 6)) ||
+        (klen == 9 && !strncmp(key, "threshold", 9)) ||
         (klen == 5 && !strncmp(key, "thres", 5)))) {
     errbuf_set(err, errlen,
-            "invalid log setting '%.*s': unsupported property '%.*s' (only 'thresh', "
-            "'threshold' or 'thres' are known)",
-            (int)len, tok, (int)klen, key);
+               "invalid log setting '%.*s': unsupported property '%.*s' (only 'thresh', "
+               "'threshold' or 'thres' are known)",
+               (int)len, tok, (int)klen, key);
     return -1;
   }
   const char *lvl = colon + 1;
@@ -209,7 +220,7 @@ static int parse_one(const char *tok, size_t len, parsed_setting *out, char *err
       level = level_names[i].level;
   if (!level) {
     errbuf_set(err, errlen, "invalid log level '%.*s' in '%.*s' (valid levels: " VALID_LEVELS ")",
-            (int)lvlen, lvl, (int)len, tok);
+               (int)lvlen, lvl, (int)len, tok);
     return -1;
   }
   out->name = xasprintf("%.*s", (int)(dot - tok), tok);
@@ -267,7 +278,7 @@ int log_parse_setting(const char *setting, char *err, size_t errlen)
       if (!reported) {
         char *near = closest_categories(ps[i].name);
         errbuf_set(err, errlen, "unknown log category '%s' (closest known categories: %s)",
-                ps[i].name, near);
+                   ps[i].name, near);
         free(near);
         reported = true;
       }

@@ -35,10 +35,10 @@ typedef enum {
 typedef struct log_category {
   const char *name;
   const char *description;
-  struct log_category *parent;    /* NULL for root */
-  struct log_category *next;      /* registry chain */
-  int own_threshold;              /* 0 = inherit */
-  int threshold;                  /* effective, kept up to date by the registry */
+  struct log_category *parent; /* NULL for root */
+  struct log_category *next;   /* registry chain */
+  int own_threshold;           /* 0 = inherit */
+  int threshold;               /* effective, kept up to date by the registry */
   bool registered;
 } log_category;
 
@@ -52,7 +52,7 @@ log_category *log_category_find(const char *name);
 int log_parse_setting(const char *setting, char *err, size_t errlen);
 void log_set_threshold(log_category *cat, log_level lvl);
 void log_set_clock(double (*now)(void));
-void log_set_stream(FILE *stream); /* default stderr; tests redirect it */
+void log_set_stream(FILE *stream);   /* default stderr; tests redirect it */
 void log_list_categories(FILE *out); /* name, description, effective threshold; tree order */
 const char *log_level_name(log_level lvl);
 void log_emit(log_category *cat, log_level lvl, const char *file, int line, const char *fmt, ...)
@@ -61,25 +61,25 @@ void log_emit(log_category *cat, log_level lvl, const char *file, int line, cons
 #define LOG_CAT_(name) log_cat_##name
 #define LOG_EXTERNAL_CATEGORY(name) extern log_category LOG_CAT_(name)
 
-#define LOG_NEW_SUBCATEGORY(name, parent_name, desc)                                     \
-  LOG_EXTERNAL_CATEGORY(parent_name);                                                    \
-  log_category LOG_CAT_(name) = {#name, desc, &LOG_CAT_(parent_name), NULL, 0,           \
-                                 LOG_LVL_INFO, false};                                   \
-  __attribute__((constructor)) static void log_register_##name(void)                     \
-  {                                                                                      \
-    log_category_register(&LOG_CAT_(name));                                              \
+#define LOG_NEW_SUBCATEGORY(name, parent_name, desc)                                  \
+  LOG_EXTERNAL_CATEGORY(parent_name);                                                 \
+  log_category LOG_CAT_(name) = {#name,        desc, &LOG_CAT_(parent_name), NULL, 0, \
+                                 LOG_LVL_INFO, false};                                \
+  __attribute__((constructor)) static void log_register_##name(void)                  \
+  {                                                                                   \
+    log_category_register(&LOG_CAT_(name));                                           \
   }
 #define LOG_NEW_CATEGORY(name, desc) LOG_NEW_SUBCATEGORY(name, root, desc)
 
-#define LOG_DEFAULT_CATEGORY(name)                                                       \
-  LOG_EXTERNAL_CATEGORY(name);                                                           \
+#define LOG_DEFAULT_CATEGORY(name) \
+  LOG_EXTERNAL_CATEGORY(name);     \
   static log_category *const log_default_cat_ = &LOG_CAT_(name)
 
 #define LOG_ENABLED_(cat, lvl) ((int)(lvl) >= (cat)->threshold)
-#define LOG_CLOG_(cat, lvl, ...)                                                         \
-  do {                                                                                   \
-    if (__builtin_expect(LOG_ENABLED_(cat, lvl), 0))                                     \
-      log_emit(cat, lvl, __FILE__, __LINE__, __VA_ARGS__);                               \
+#define LOG_CLOG_(cat, lvl, ...)                           \
+  do {                                                     \
+    if (__builtin_expect(LOG_ENABLED_(cat, lvl), 0))       \
+      log_emit(cat, lvl, __FILE__, __LINE__, __VA_ARGS__); \
   } while (0)
 
 #define LOG_CTRACE(c, ...) LOG_CLOG_(&LOG_CAT_(c), LOG_LVL_TRACE, __VA_ARGS__)

@@ -8,7 +8,8 @@
 static void oom(size_t size) __attribute__((noreturn, cold));
 static void oom(size_t size)
 {
-  fprintf(stderr, "smpi: out of memory (allocating %zu bytes); the simulation cannot go on\n", size);
+  fprintf(stderr, "smpi: out of memory (allocating %zu bytes); the simulation cannot go on\n",
+          size);
   abort();
 }
 

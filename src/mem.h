@@ -17,10 +17,10 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2), retur
 void xgrow(void **array, size_t *cap, size_t need, size_t elt);
 /* The capacity test is inline: hot paths (the solver's scratch arrays, the engine's lists)
  * call this hundreds of thousands of times per run and almost never grow. */
-#define XGROW(arr, cap, need)                                                              \
-  do {                                                                                     \
-    if ((size_t)(need) > (cap))                                                            \
-      xgrow((void **)&(arr), &(cap), (need), sizeof *(arr));                               \
+#define XGROW(arr, cap, need)                                \
+  do {                                                       \
+    if ((size_t)(need) > (cap))                              \
+      xgrow((void **)&(arr), &(cap), (need), sizeof *(arr)); \
   } while (0)
 
 #endif

@@ -648,10 +648,7 @@ bool plat_find_link(const plat_platform *p, const char *name, plat_direction dir
  * Hosts and points
  * ---------------------------------------------------------------------------------------- */
 
-size_t plat_host_count(const plat_platform *p)
-{
-  return p->index->total_hosts;
-}
+size_t plat_host_count(const plat_platform *p) { return p->index->total_hosts; }
 
 plat_point plat_host_at(const plat_platform *p, size_t i)
 {

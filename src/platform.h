@@ -112,7 +112,7 @@ typedef enum {
  * business (kernel/topo.h). */
 typedef struct plat_topo_params {
   size_t nparts;
-  size_t *start;    /* [nparts + 1]: part i is values[start[i] .. start[i + 1]) */
+  size_t *start; /* [nparts + 1]: part i is values[start[i] .. start[i + 1]) */
   unsigned *values;
 } plat_topo_params;
 
@@ -147,8 +147,8 @@ struct plat_host {
   plat_props props;
   plat_disk *disks;
   size_t ndisks;
-  char *speed_file; /* availability profile (speed_file or availability_file), or NULL */
-  char *state_file; /* on/off profile, or NULL */
+  char *speed_file;  /* availability profile (speed_file or availability_file), or NULL */
+  char *state_file;  /* on/off profile, or NULL */
   char *coordinates; /* Vivaldi coordinates as written, or NULL (not interpreted) */
   plat_loc loc;
 };
@@ -156,7 +156,7 @@ struct plat_host {
 struct plat_router {
   char *id;
   plat_zone *zone;
-  size_t index; /* position in plat_platform.routers */
+  size_t index;   /* position in plat_platform.routers */
   bool generated; /* made by the loader for a <cluster> (its zone->cluster->router) */
   plat_loc loc;
 };
@@ -164,7 +164,7 @@ struct plat_router {
 struct plat_link {
   char *id; /* for SPLITDUPLEX, the two directions are named id_UP and id_DOWN */
   plat_zone *zone;
-  size_t index; /* position in plat_platform.links */
+  size_t index;     /* position in plat_platform.links */
   double bandwidth; /* B/s, > 0 */
   double latency;   /* s, >= 0 (default 0) */
   plat_sharing sharing;
@@ -204,11 +204,11 @@ typedef enum {
 
 /* One link of a route: an explicit link, or one that a cluster generates. */
 typedef struct plat_link_ref {
-  plat_link *link;       /* explicit link, or NULL for a cluster-generated one */
-  plat_zone *cluster;    /* cluster zone of a generated link */
+  plat_link *link;         /* explicit link, or NULL for a cluster-generated one */
+  plat_zone *cluster;      /* cluster zone of a generated link */
   plat_cluster_link which; /* generated links only */
-  uint32_t rank;         /* host rank for PRIVATE/LIMITER/LOOPBACK */
-  plat_direction dir;    /* UP/DOWN for SPLITDUPLEX links, NONE otherwise */
+  uint32_t rank;           /* host rank for PRIVATE/LIMITER/LOOPBACK */
+  plat_direction dir;      /* UP/DOWN for SPLITDUPLEX links, NONE otherwise */
 } plat_link_ref;
 
 typedef enum {
@@ -220,7 +220,7 @@ typedef enum {
 
 struct plat_route {
   plat_route_kind kind;
-  plat_zone *zone; /* where the route was declared */
+  plat_zone *zone;           /* where the route was declared */
   plat_point src, dst;       /* hosts/routers, or zones for zone routes */
   plat_point gw_src, gw_dst; /* zone routes only: hosts/routers inside src and dst */
   bool symmetrical;          /* default YES; always false for bypass routes */
@@ -244,16 +244,16 @@ typedef struct plat_range {
 
 struct plat_cluster {
   char *prefix, *suffix;
-  char *radical;       /* as written */
-  plat_range *ranges;  /* in radical order: rank 0 is the first number of ranges[0] */
+  char *radical;      /* as written */
+  plat_range *ranges; /* in radical order: rank 0 is the first number of ranges[0] */
   size_t nranges;
-  size_t count;        /* number of hosts */
-  double *speeds;      /* flop/s per pstate */
+  size_t count;   /* number of hosts */
+  double *speeds; /* flop/s per pstate */
   size_t npstates;
   int cores;
-  double bw, lat;      /* private links */
+  double bw, lat;       /* private links */
   plat_sharing sharing; /* private links, default SPLITDUPLEX */
-  bool has_backbone;   /* bb_bw given */
+  bool has_backbone;    /* bb_bw given */
   double bb_bw, bb_lat;
   plat_sharing bb_sharing; /* SHARED (default) or FATPIPE */
   bool has_limiter;
@@ -306,8 +306,8 @@ typedef struct plat_config_entry {
 
 typedef struct plat_trace {
   char *id;
-  char *file;    /* or NULL when the events are inline */
-  char *text;    /* inline events, or NULL */
+  char *file; /* or NULL when the events are inline */
+  char *text; /* inline events, or NULL */
   double periodicity;
   plat_loc loc;
 } plat_trace;
@@ -322,8 +322,8 @@ typedef struct plat_trace_connect {
 struct plat_index; /* private: the name maps */
 
 struct plat_platform {
-  double version;   /* 4.0 or 4.1 */
-  plat_zone *root;  /* NULL for a platform without any zone */
+  double version;    /* 4.0 or 4.1 */
+  plat_zone *root;   /* NULL for a platform without any zone */
   plat_zone **zones; /* all zones (clusters included), document order, root first */
   size_t nzones;
   plat_host **hosts; /* explicit hosts, document order */

@@ -12,8 +12,8 @@
 typedef struct plat_host_seg {
   size_t start; /* global index of the first host of the run */
   size_t count;
-  size_t first;        /* explicit run: index into p->hosts */
-  plat_zone *cluster;  /* cluster run, or NULL */
+  size_t first;       /* explicit run: index into p->hosts */
+  plat_zone *cluster; /* cluster run, or NULL */
 } plat_host_seg;
 
 struct plat_index {
@@ -28,16 +28,16 @@ struct plat_index {
 
 /* Appends val to arr (count n), growing the storage at powers of two: no capacity field is
  * needed because the capacity is always the next power of two of the count. */
-#define PLAT_PUSH(arr, n, val)                                                            \
-  do {                                                                                    \
-    if (((n) & ((n)-1)) == 0)                                                             \
-      (arr) = xrealloc((arr), ((n) ? 2 * (n) : 1) * sizeof *(arr));                       \
-    (arr)[(n)++] = (val);                                                                 \
+#define PLAT_PUSH(arr, n, val)                                      \
+  do {                                                              \
+    if (((n) & ((n)-1)) == 0)                                       \
+      (arr) = xrealloc((arr), ((n) ? 2 * (n) : 1) * sizeof *(arr)); \
+    (arr)[(n)++] = (val);                                           \
   } while (0)
 
 plat_platform *plat_new_empty(void);
 uint32_t plat_add_file(plat_platform *p, const char *name);
-void plat_record_host(plat_platform *p, plat_host *h);    /* into p->hosts + segments */
+void plat_record_host(plat_platform *p, plat_host *h);     /* into p->hosts + segments */
 void plat_record_cluster(plat_platform *p, plat_zone *cz); /* into p->clusters + segments */
 void plat_props_set(plat_props *props, const char *key, const char *value);
 

@@ -48,10 +48,7 @@ LOG_DEFAULT_CATEGORY(platform);
 extern const char plat_dtd_data[];
 extern const size_t plat_dtd_size;
 
-const char *plat_dtd_text(void)
-{
-  return plat_dtd_data;
-}
+const char *plat_dtd_text(void) { return plat_dtd_data; }
 
 #define MAX_INCLUDE_DEPTH 32
 
@@ -87,10 +84,7 @@ typedef struct loader {
  * Errors
  * ---------------------------------------------------------------------------------------- */
 
-static long node_line(const xmlNode *n)
-{
-  return n ? xmlGetLineNo(n) : 0;
-}
+static long node_line(const xmlNode *n) { return n ? xmlGetLineNo(n) : 0; }
 
 static int fail_at(loader *L, uint32_t file, long line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -183,10 +177,7 @@ static handler_save capture_begin(xml_capture *cap)
   return s;
 }
 
-static void capture_end(handler_save s)
-{
-  xmlSetStructuredErrorFunc(s.ctx, s.func);
-}
+static void capture_end(handler_save s) { xmlSetStructuredErrorFunc(s.ctx, s.func); }
 
 static xmlDtdPtr embedded_dtd(void)
 {
@@ -195,8 +186,8 @@ static xmlDtdPtr embedded_dtd(void)
     return dtd;
   xml_capture cap;
   handler_save s = capture_begin(&cap);
-  xmlParserInputBufferPtr buf =
-      xmlParserInputBufferCreateMem(plat_dtd_data, (int)plat_dtd_size, XML_CHAR_ENCODING_NONE);
+  xmlParserInputBufferPtr buf = xmlParserInputBufferCreateMem(plat_dtd_data, (int)plat_dtd_size,
+                                                              XML_CHAR_ENCODING_NONE);
   ASSERT(buf != NULL);
   dtd = xmlIOParseDTD(NULL, buf, XML_CHAR_ENCODING_NONE); /* frees buf */
   capture_end(s);
@@ -230,10 +221,7 @@ static bool is_elem(const xmlNode *n, const char *name)
   return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
 }
 
-static const char *ename(const xmlNode *n)
-{
-  return (const char *)n->name;
-}
+static const char *ename(const xmlNode *n) { return (const char *)n->name; }
 
 /* ------------------------------------------------------------------------------------------
  * Validation messages
@@ -474,7 +462,9 @@ static char *read_whole_file(const char *path, size_t *len, int *errnum)
   }
   struct stat st;
   if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > PLAT_MAX_FILE) {
-    *errnum = S_ISDIR(st.st_mode) ? EISDIR : st.st_size > PLAT_MAX_FILE ? EFBIG : PLAT_NOT_REGULAR;
+    *errnum = S_ISDIR(st.st_mode)          ? EISDIR
+              : st.st_size > PLAT_MAX_FILE ? EFBIG
+                                           : PLAT_NOT_REGULAR;
     fclose(f);
     return NULL;
   }
@@ -548,7 +538,10 @@ static int quantity(loader *L, xmlNode *n, const char *what, const char *attr_na
   if (unitless)
     LOG_WARN("%s:%ld: %s: deprecated unit-less %s '%s' in attribute %s, taken as %g %s",
              L->p->files[L->file], node_line(n), what, units_kind_name(kind), text, attr_name,
-             *out, kind == UNITS_SPEED ? "flop/s" : kind == UNITS_BANDWIDTH ? "B/s" : "s");
+             *out,
+             kind == UNITS_SPEED       ? "flop/s"
+             : kind == UNITS_BANDWIDTH ? "B/s"
+                                       : "s");
   return 0;
 }
 
@@ -602,8 +595,8 @@ static int integer(loader *L, xmlNode *n, const char *what, const char *attr_nam
   while (*end == ' ' || *end == '\t')
     end++;
   if (end == text || *end != '\0' || errno || d != floor(d) || d < (double)lo || d > (double)hi)
-    return FAIL(L, n, "%s: %s '%s' must be an integer between %ld and %ld", what, attr_name,
-                text, lo, hi);
+    return FAIL(L, n, "%s: %s '%s' must be an integer between %ld and %ld", what, attr_name, text,
+                lo, hi);
   *out = (long)d;
   return 0;
 }
@@ -634,10 +627,7 @@ static bool yes_no(const char *text, bool def)
   return strcasecmp(text, "yes") == 0;
 }
 
-static char *opt_dup(const char *s)
-{
-  return s && *s ? xstrdup(s) : NULL;
-}
+static char *opt_dup(const char *s) { return s && *s ? xstrdup(s) : NULL; }
 
 /* ------------------------------------------------------------------------------------------
  * Names
@@ -740,8 +730,9 @@ static int check_cluster_names(loader *L, xmlNode *n, plat_zone *cz)
       plat_loc loc = m == 0   ? ((plat_host *)val)->loc
                      : m == 1 ? ((plat_router *)val)->loc
                               : ((plat_zone *)val)->loc;
-      return FAIL(L, n, "cluster '%s' generates host '%s', but that name is already used by the "
-                        "%s defined at %s",
+      return FAIL(L, n,
+                  "cluster '%s' generates host '%s', but that name is already used by the "
+                  "%s defined at %s",
                   cz->id, key, kinds[m], where(L, loc, w, sizeof w));
     }
   }
@@ -772,8 +763,9 @@ static int check_cluster_names(loader *L, xmlNode *n, plat_zone *cz)
   for (size_t it = 0; strmap_next(ix->links, &it, &key, &val);) {
     plat_link_ref ref;
     if (plat_cluster_link_lookup(cz, key, PLAT_DIR_NONE, &ref) != PLAT_LINK_UNKNOWN)
-      return FAIL(L, n, "cluster '%s' generates link '%s', but that name is already used by the "
-                        "link defined at %s",
+      return FAIL(L, n,
+                  "cluster '%s' generates link '%s', but that name is already used by the "
+                  "link defined at %s",
                   cz->id, key, where(L, ((plat_link *)val)->loc, w, sizeof w));
   }
   return 0;
@@ -822,9 +814,9 @@ static int parse_routing(loader *L, xmlNode *n, const char *id, const char *text
     const char *name;
     plat_routing routing;
   } known[] = {
-      {"Full", PLAT_ROUTING_FULL},       {"Floyd", PLAT_ROUTING_FLOYD},
+      {"Full", PLAT_ROUTING_FULL},         {"Floyd", PLAT_ROUTING_FLOYD},
       {"Dijkstra", PLAT_ROUTING_DIJKSTRA}, {"DijkstraCache", PLAT_ROUTING_DIJKSTRA_CACHE},
-      {"Cluster", PLAT_ROUTING_CLUSTER}, {"Star", PLAT_ROUTING_STAR},
+      {"Cluster", PLAT_ROUTING_CLUSTER},   {"Star", PLAT_ROUTING_STAR},
       {"None", PLAT_ROUTING_NONE},
   };
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
@@ -1080,7 +1072,9 @@ static int handle_cabinet(loader *L, xmlNode *n, plat_zone *z)
     }
     l->bandwidth = bw;
     l->latency = lat;
-    plat_host_link hl = {h, {l, NULL, 0, 0, PLAT_DIR_UP}, {l, NULL, 0, 0, PLAT_DIR_DOWN},
+    plat_host_link hl = {h,
+                         {l, NULL, 0, 0, PLAT_DIR_UP},
+                         {l, NULL, 0, 0, PLAT_DIR_DOWN},
                          loc_of(L, n)};
     PLAT_PUSH(z->host_links, z->nhost_links, hl);
   }
@@ -1147,8 +1141,7 @@ static int handle_cluster(loader *L, xmlNode *n, plat_zone *parent)
          quantity(L, n, what, "loopback_lat", UNITS_LATENCY, llat, &c->loopback_lat)))
       return -1;
   } else if (llat && *llat) {
-    return FAIL(L, n, "%s: loopback_lat needs loopback_bw (the loopback link's bandwidth)",
-                what);
+    return FAIL(L, n, "%s: loopback_lat needs loopback_bw (the loopback link's bandwidth)", what);
   }
 
   if (plat_parse_radical(c, c->radical, msg, sizeof msg))
@@ -1236,8 +1229,8 @@ static int handle_trace(loader *L, xmlNode *n)
   errno = 0;
   double period = strtod(per, &end);
   if (end == per || *end != '\0' || errno || !(period >= 0) || !isfinite(period))
-    return FAIL(L, n, "trace '%s': periodicity '%s' must be a non-negative number of seconds",
-                id, per);
+    return FAIL(L, n, "trace '%s': periodicity '%s' must be a non-negative number of seconds", id,
+                per);
   plat_trace t = {0};
   t.id = xstrdup(id);
   t.file = opt_dup(file);
@@ -1347,8 +1340,8 @@ static int walk_platform(loader *L, xmlNode *root, plat_zone *zone)
     }
     seen_other = true;
     if (is_elem(c, "actor") || is_elem(c, "process")) {
-      LOG_WARN("%s:%ld: <%s> ignored: smpirun places the MPI ranks itself",
-               L->p->files[L->file], node_line(c), ename(c));
+      LOG_WARN("%s:%ld: <%s> ignored: smpirun places the MPI ranks itself", L->p->files[L->file],
+               node_line(c), ename(c));
       continue;
     }
     bool handled;
@@ -1374,13 +1367,15 @@ static int check_version(loader *L, xmlNode *root, double *version)
   if (end == v || *end != '\0' || errno || !isfinite(x))
     return FAIL(L, root, "<platform version=\"%s\">: not a version number; expected \"4.1\"", v);
   if (x < 4.0 - 1e-9)
-    return FAIL(L, root,
-                "platform format version %s is too old: this loader reads version 4.1 "
-                "(<platform version=\"4.1\">, units mandatory, <zone> instead of <AS>); SimGrid's "
-                "simgrid_update_xml upgrades older files",
-                v);
+    return FAIL(
+        L, root,
+        "platform format version %s is too old: this loader reads version 4.1 "
+        "(<platform version=\"4.1\">, units mandatory, <zone> instead of <AS>); SimGrid's "
+        "simgrid_update_xml upgrades older files",
+        v);
   if (x > 4.1 + 1e-9)
-    return FAIL(L, root, "platform format version %s is newer than 4.1, the version read here", v);
+    return FAIL(L, root, "platform format version %s is newer than 4.1, the version read here",
+                v);
   *version = x;
   return 0;
 }
@@ -1433,7 +1428,8 @@ static int handle_include(loader *L, xmlNode *n, plat_zone *zone)
   int errnum = 0;
   char *buf = read_whole_file(path, &len, &errnum);
   if (!buf) {
-    int rc = FAIL(L, n, "cannot read included file '%s' (%s): %s", file, path, read_error(errnum));
+    int rc = FAIL(L, n, "cannot read included file '%s' (%s): %s", file, path,
+                  read_error(errnum));
     free(path);
     return rc;
   }
@@ -1513,8 +1509,9 @@ static int resolve_node_end(loader *L, xmlNode *n, const char *desc, const plat_
   if (!plat_find_point(L->p, name, out))
     return FAIL(L, n, "%s: unknown host or router '%s'", desc, name);
   if (out->kind == PLAT_POINT_ZONE)
-    return FAIL(L, n, "%s: '%s' is a %s; routes between zones are <zoneRoute>s (with gw_src and "
-                      "gw_dst)",
+    return FAIL(L, n,
+                "%s: '%s' is a %s; routes between zones are <zoneRoute>s (with gw_src and "
+                "gw_dst)",
                 desc, name, point_kind_name(out));
   if (r->kind == PLAT_ROUTE && plat_point_zone(out) != r->zone)
     return FAIL(L, n, "%s: %s '%s' is in zone '%s', not in zone '%s' where the route is declared",
@@ -1534,7 +1531,8 @@ static int resolve_zone_end(loader *L, xmlNode *n, const char *desc, const plat_
     return FAIL(L, n, "%s: '%s' is a %s, not a zone (a <route> connects hosts and routers)", desc,
                 name, point_kind_name(zone_out));
   if (r->kind == PLAT_ZONE_ROUTE && zone_out->u.zone->parent != r->zone)
-    return FAIL(L, n, "%s: zone '%s' is not a direct sub-zone of '%s' where the route is declared",
+    return FAIL(L, n,
+                "%s: zone '%s' is not a direct sub-zone of '%s' where the route is declared",
                 desc, name, r->zone->id);
   if (!plat_find_point(L->p, gw, gw_out))
     return FAIL(L, n, "%s: unknown %s '%s'", desc, gw_attr, gw);
@@ -1566,8 +1564,9 @@ static int resolve_link(loader *L, xmlNode *c, const char *desc, const char *id,
                 "direction=\"DOWN\" (or name it '%s_UP' / '%s_DOWN')",
                 desc, id, id, id);
   case PLAT_LINK_NOT_SPLIT:
-    return FAIL(L, c, "%s: link '%s' is not SPLITDUPLEX: direction=\"%s\" applies only to "
-                      "SPLITDUPLEX links",
+    return FAIL(L, c,
+                "%s: link '%s' is not SPLITDUPLEX: direction=\"%s\" applies only to "
+                "SPLITDUPLEX links",
                 desc, id, dir == PLAT_DIR_UP ? "UP" : "DOWN");
   }
   UNREACHABLE();
@@ -1651,9 +1650,10 @@ static int resolve_trace_connects(loader *L)
     bool on_host = strcmp(tc->kind, "HOST_AVAIL") == 0 || strcmp(tc->kind, "SPEED") == 0;
     plat_point pt;
     plat_link_ref ref;
-    bool ok = on_host ? plat_find_point(p, tc->element, &pt) &&
-                            (pt.kind == PLAT_POINT_HOST || pt.kind == PLAT_POINT_CLUSTER_HOST)
-                      : plat_lookup_link(p, tc->element, PLAT_DIR_NONE, &ref) != PLAT_LINK_UNKNOWN;
+    bool ok = on_host
+                  ? plat_find_point(p, tc->element, &pt) &&
+                        (pt.kind == PLAT_POINT_HOST || pt.kind == PLAT_POINT_CLUSTER_HOST)
+                  : plat_lookup_link(p, tc->element, PLAT_DIR_NONE, &ref) != PLAT_LINK_UNKNOWN;
     if (!ok)
       return fail_at(L, tc->loc.file, tc->loc.line, "trace_connect kind %s: unknown %s '%s'",
                      tc->kind, on_host ? "host" : "link", tc->element);
@@ -1710,8 +1710,8 @@ static int load(const char *buf, size_t len, const char *name, const char *real,
   }
   *out = L.p;
   LOG_VERB("%s: %zu zones, %zu hosts (%zu in %zu clusters), %zu routers, %zu links", name,
-           L.p->nzones, plat_host_count(L.p), plat_host_count(L.p) - L.p->nhosts,
-           L.p->nclusters, L.p->nrouters, L.p->nlinks);
+           L.p->nzones, plat_host_count(L.p), plat_host_count(L.p) - L.p->nhosts, L.p->nclusters,
+           L.p->nrouters, L.p->nlinks);
   return 0;
 }
 

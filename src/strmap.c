@@ -41,10 +41,7 @@ unsigned long long strmap_hash(const char *key)
   return h;
 }
 
-strmap *strmap_new(void)
-{
-  return xcalloc(1, sizeof(strmap));
-}
+strmap *strmap_new(void) { return xcalloc(1, sizeof(strmap)); }
 
 void strmap_free(strmap *m)
 {
@@ -57,10 +54,7 @@ void strmap_free(strmap *m)
   free(m);
 }
 
-size_t strmap_size(const strmap *m)
-{
-  return m->live;
-}
+size_t strmap_size(const strmap *m) { return m->live; }
 
 /* Index of key's slot, or of the slot where it would go (the first tombstone met, else the
  * empty slot ending the chain). *found tells which. */

@@ -31,36 +31,36 @@ typedef struct unit_def {
 
 /* The first entry of each table is the base unit (used when a unit-less value is reported). */
 static const unit_def speed_units[] = {
-    {"f", 1},           {"flops", 1},          {"kf", 1e3},          {"kiloflops", 1e3},
-    {"Mf", 1e6},        {"megaflops", 1e6},    {"Gf", 1e9},          {"gigaflops", 1e9},
-    {"Tf", 1e12},       {"teraflops", 1e12},   {"Pf", 1e15},         {"petaflops", 1e15},
-    {"Ef", 1e18},       {"exaflops", 1e18},    {"Zf", 1e21},         {"zettaflops", 1e21},
-    {"Yf", 1e24},       {"yottaflops", 1e24},  {NULL, 0},
+    {"f", 1},     {"flops", 1},         {"kf", 1e3},  {"kiloflops", 1e3},
+    {"Mf", 1e6},  {"megaflops", 1e6},   {"Gf", 1e9},  {"gigaflops", 1e9},
+    {"Tf", 1e12}, {"teraflops", 1e12},  {"Pf", 1e15}, {"petaflops", 1e15},
+    {"Ef", 1e18}, {"exaflops", 1e18},   {"Zf", 1e21}, {"zettaflops", 1e21},
+    {"Yf", 1e24}, {"yottaflops", 1e24}, {NULL, 0},
 };
 
 static const unit_def bandwidth_units[] = {
-    {"Bps", 1},           {"kBps", 1e3},        {"KBps", 1e3},        {"MBps", 1e6},
-    {"GBps", 1e9},        {"TBps", 1e12},       {"PBps", 1e15},       {"EBps", 1e18},
-    {"KiBps", KI},        {"MiBps", MI},        {"GiBps", GI},        {"TiBps", TI},
-    {"PiBps", PI_},       {"EiBps", EI},        {"bps", 0.125},       {"kbps", 1e3 / 8},
-    {"Kbps", 1e3 / 8},    {"Mbps", 1e6 / 8},    {"Gbps", 1e9 / 8},    {"Tbps", 1e12 / 8},
-    {"Pbps", 1e15 / 8},   {"Ebps", 1e18 / 8},   {"Kibps", KI / 8},    {"Mibps", MI / 8},
-    {"Gibps", GI / 8},    {"Tibps", TI / 8},    {"Pibps", PI_ / 8},   {"Eibps", EI / 8},
+    {"Bps", 1},         {"kBps", 1e3},      {"KBps", 1e3},      {"MBps", 1e6},
+    {"GBps", 1e9},      {"TBps", 1e12},     {"PBps", 1e15},     {"EBps", 1e18},
+    {"KiBps", KI},      {"MiBps", MI},      {"GiBps", GI},      {"TiBps", TI},
+    {"PiBps", PI_},     {"EiBps", EI},      {"bps", 0.125},     {"kbps", 1e3 / 8},
+    {"Kbps", 1e3 / 8},  {"Mbps", 1e6 / 8},  {"Gbps", 1e9 / 8},  {"Tbps", 1e12 / 8},
+    {"Pbps", 1e15 / 8}, {"Ebps", 1e18 / 8}, {"Kibps", KI / 8},  {"Mibps", MI / 8},
+    {"Gibps", GI / 8},  {"Tibps", TI / 8},  {"Pibps", PI_ / 8}, {"Eibps", EI / 8},
     {NULL, 0},
 };
 
 static const unit_def latency_units[] = {
-    {"s", 1},      {"ms", 1e-3},  {"us", 1e-6},    {"ns", 1e-9},     {"ps", 1e-12},
-    {"m", 60},     {"h", 3600},   {"d", 86400},    {"w", 604800},    {NULL, 0},
+    {"s", 1},  {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9},  {"ps", 1e-12},
+    {"m", 60}, {"h", 3600},  {"d", 86400}, {"w", 604800}, {NULL, 0},
 };
 
 static const unit_def size_units[] = {
-    {"B", 1},          {"kB", 1e3},       {"KB", 1e3},       {"MB", 1e6},      {"GB", 1e9},
-    {"TB", 1e12},      {"PB", 1e15},      {"EB", 1e18},      {"KiB", KI},      {"MiB", MI},
-    {"GiB", GI},       {"TiB", TI},       {"PiB", PI_},      {"EiB", EI},      {"b", 0.125},
-    {"kb", 1e3 / 8},   {"Kb", 1e3 / 8},   {"Mb", 1e6 / 8},   {"Gb", 1e9 / 8},  {"Tb", 1e12 / 8},
-    {"Pb", 1e15 / 8},  {"Eb", 1e18 / 8},  {"Kib", KI / 8},   {"Mib", MI / 8},  {"Gib", GI / 8},
-    {"Tib", TI / 8},   {"Pib", PI_ / 8},  {"Eib", EI / 8},   {NULL, 0},
+    {"B", 1},         {"kB", 1e3},      {"KB", 1e3},     {"MB", 1e6},     {"GB", 1e9},
+    {"TB", 1e12},     {"PB", 1e15},     {"EB", 1e18},    {"KiB", KI},     {"MiB", MI},
+    {"GiB", GI},      {"TiB", TI},      {"PiB", PI_},    {"EiB", EI},     {"b", 0.125},
+    {"kb", 1e3 / 8},  {"Kb", 1e3 / 8},  {"Mb", 1e6 / 8}, {"Gb", 1e9 / 8}, {"Tb", 1e12 / 8},
+    {"Pb", 1e15 / 8}, {"Eb", 1e18 / 8}, {"Kib", KI / 8}, {"Mib", MI / 8}, {"Gib", GI / 8},
+    {"Tib", TI / 8},  {"Pib", PI_ / 8}, {"Eib", EI / 8}, {NULL, 0},
 };
 
 static const struct {
@@ -136,16 +136,18 @@ int units_parse(units_kind kind, const char *s, double *out, bool *unitless, cha
     digits |= isdigit((unsigned char)*c) != 0;
   if (!digits || !(isdigit((unsigned char)text[0]) || text[0] == '.' || text[0] == '+') ||
       (text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))) {
-    snprintf(err, errlen, "'%s' is not a valid %s: a number followed by a unit is expected (e.g. %s)",
-             text, what, kinds[kind].example);
+    snprintf(err, errlen,
+             "'%s' is not a valid %s: a number followed by a unit is expected (e.g. %s)", text,
+             what, kinds[kind].example);
     return -1;
   }
   errno = 0;
   char *end;
   double value = strtod(text, &end);
   if (end == text || !isfinite(value) || errno == ERANGE) {
-    snprintf(err, errlen, "'%s' is not a valid %s: a number followed by a unit is expected (e.g. %s)",
-             text, what, kinds[kind].example);
+    snprintf(err, errlen,
+             "'%s' is not a valid %s: a number followed by a unit is expected (e.g. %s)", text,
+             what, kinds[kind].example);
     return -1;
   }
 

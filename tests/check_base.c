@@ -96,8 +96,8 @@ START_TEST(cfg_bad_settings)
   const bad_case *bc = &bad_cases[_i];
   char err[256] = "";
   ck_assert_int_eq(cfg_parse(bc->setting, CFG_ORIGIN_CMDLINE, err, sizeof err), -1);
-  ck_assert_msg(strstr(err, bc->expect), "setting '%s': error '%s' lacks '%s'", bc->setting,
-                err, bc->expect);
+  ck_assert_msg(strstr(err, bc->expect), "setting '%s': error '%s' lacks '%s'", bc->setting, err,
+                bc->expect);
   /* nothing changed */
   ck_assert_int_eq(cfg_get_int("test/int"), 10);
   ck_assert(cfg_is_default("test/int"));
@@ -167,8 +167,10 @@ START_TEST(cfg_good_values)
   static const struct {
     const char *text;
     long v;
-  } ints[] = {{"0", 0},         {"-3", -3},       {"+7", 7},          {"64k", 65536},
-              {"64K", 65536},   {"2M", 2L << 20}, {"1G", 1L << 30},   {"-2k", -2048},
+  } ints[] = {{"0", 0},         {"-3", -3},
+              {"+7", 7},        {"64k", 65536},
+              {"64K", 65536},   {"2M", 2L << 20},
+              {"1G", 1L << 30}, {"-2k", -2048},
               {"007", 7},       {"9223372036854775807", 9223372036854775807L}};
   for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
     ck_assert_msg(cfg_set("test/int", ints[i].text, CFG_ORIGIN_CMDLINE, err, sizeof err) == 0,
@@ -180,7 +182,8 @@ START_TEST(cfg_good_values)
     double v;
   } dbls[] = {{"1e-3", 1e-3}, {"-2.5", -2.5}, {".5", 0.5}, {"3", 3.0}, {"1E6", 1e6}};
   for (size_t i = 0; i < sizeof dbls / sizeof dbls[0]; i++) {
-    ck_assert_int_eq(cfg_set("test/double", dbls[i].text, CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+    ck_assert_int_eq(cfg_set("test/double", dbls[i].text, CFG_ORIGIN_CMDLINE, err, sizeof err),
+                     0);
     ck_assert_double_eq(cfg_get_double("test/double"), dbls[i].v);
   }
   static const struct {
@@ -251,7 +254,8 @@ START_TEST(cfg_origin_priority)
   ck_assert_int_eq(cfg_parse("test/int:6", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
   ck_assert_int_eq(cfg_get_int("test/int"), 6);
   /* a platform file after the command line: per key */
-  ck_assert_int_eq(cfg_parse("test/int:7 test/double:2", CFG_ORIGIN_PLATFORM, err, sizeof err), 0);
+  ck_assert_int_eq(cfg_parse("test/int:7 test/double:2", CFG_ORIGIN_PLATFORM, err, sizeof err),
+                   0);
   ck_assert_int_eq(cfg_get_int("test/int"), 6);
   ck_assert_double_eq(cfg_get_double("test/double"), 2.0);
   ck_assert_int_eq(cfg_get_origin("test/double"), CFG_ORIGIN_PLATFORM);
@@ -316,9 +320,10 @@ END_TEST
 START_TEST(cfg_reset_restores)
 {
   char err[256] = "";
-  ck_assert_int_eq(cfg_parse("test/int:1 test/double:7 test/bool:on test/str:zz test/factory:ucontext",
-                             CFG_ORIGIN_CMDLINE, err, sizeof err),
-                   0);
+  ck_assert_int_eq(
+      cfg_parse("test/int:1 test/double:7 test/bool:on test/str:zz test/factory:ucontext",
+                CFG_ORIGIN_CMDLINE, err, sizeof err),
+      0);
   cfg_reset();
   ck_assert_int_eq(cfg_get_int("test/int"), 10);
   ck_assert_double_eq(cfg_get_double("test/double"), 0.5);
@@ -405,15 +410,17 @@ END_TEST
 START_TEST(cfg_help_lists_everything)
 {
   char err[256] = "";
-  ck_assert_int_eq(cfg_parse("test/size:1k test/double:0.25", CFG_ORIGIN_CMDLINE, err, sizeof err),
+  ck_assert_int_eq(cfg_parse("test/size:1k test/double:0.25", CFG_ORIGIN_CMDLINE, err,
+                             sizeof err),
                    0);
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);
   cfg_help(f);
   fclose(f);
-  static const char *const names[] = {"test/bool", "test/bw-factor", "test/double", "test/factory",
-                                      "test/int",  "test/size",      "test/str"};
+  static const char *const names[] = {"test/bool",    "test/bw-factor", "test/double",
+                                      "test/factory", "test/int",       "test/size",
+                                      "test/str"};
   const char *prev = buf;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     char pat[64];
@@ -641,8 +648,9 @@ END_TEST
 
 static const bad_case log_bad_cases[] = {
     {"tsst.thresh:debug", "unknown log category 'tsst' (closest known categories: 'tst'"},
-    {"tst.thresh:loud", "invalid log level 'loud' in 'tst.thresh:loud' (valid levels: trace, debug, "
-                        "verbose, info, warning, error, critical, off)"},
+    {"tst.thresh:loud",
+     "invalid log level 'loud' in 'tst.thresh:loud' (valid levels: trace, debug, "
+     "verbose, info, warning, error, critical, off)"},
     {"tst.thresh:", "invalid log level ''"},
     {"tst:debug", "invalid log setting 'tst:debug' (expected <category>.thresh:<level>"},
     {"tst.thresh", "invalid log setting 'tst.thresh'"},
@@ -659,16 +667,16 @@ START_TEST(log_bad_settings)
   const bad_case *bc = &log_bad_cases[_i];
   char err[256] = "";
   ck_assert_int_eq(log_parse_setting(bc->setting, err, sizeof err), -1);
-  ck_assert_msg(strstr(err, bc->expect), "setting '%s': error '%s' lacks '%s'", bc->setting,
-                err, bc->expect);
+  ck_assert_msg(strstr(err, bc->expect), "setting '%s': error '%s' lacks '%s'", bc->setting, err,
+                bc->expect);
   ck_assert_int_eq(log_cat_tst.threshold, LOG_LVL_INFO); /* nothing applied */
   ck_assert_int_eq(log_cat_tst.own_threshold, 0);
 }
 END_TEST
 
 /* A category that registers after the setting that names it (as a late-loaded module's). */
-static log_category late_cat = {"tst_late", "registered late", &log_cat_tst, NULL, 0,
-                                LOG_LVL_INFO, false};
+static log_category late_cat = {"tst_late", "registered late", &log_cat_tst, NULL,
+                                0,          LOG_LVL_INFO,      false};
 
 START_TEST(log_pending_setting)
 {
@@ -756,7 +764,8 @@ static Suite *log_suite(void)
   tcase_add_checked_fixture(tc, log_setup, log_teardown);
   tcase_add_test(tc, log_registry);
   tcase_add_test(tc, log_inheritance);
-  tcase_add_loop_test(tc, log_bad_settings, 0, (int)(sizeof log_bad_cases / sizeof log_bad_cases[0]));
+  tcase_add_loop_test(tc, log_bad_settings, 0,
+                      (int)(sizeof log_bad_cases / sizeof log_bad_cases[0]));
   tcase_add_test(tc, log_pending_setting);
   tcase_add_test(tc, log_output_format);
   tcase_add_test(tc, log_long_message);
@@ -773,8 +782,8 @@ static Suite *log_suite(void)
 typedef struct item {
   heap_node hn;
   int id;
-  bool in;       /* reference model: is it in the heap? */
-  double key;    /* reference model */
+  bool in;        /* reference model: is it in the heap? */
+  double key;     /* reference model */
   uint64_t order; /* reference model: push order */
 } item;
 
@@ -875,8 +884,8 @@ static item *ref_min(item *it, int n)
 {
   item *best = NULL;
   for (int i = 0; i < n; i++)
-    if (it[i].in && (!best || it[i].key < best->key ||
-                     (it[i].key == best->key && it[i].order < best->order)))
+    if (it[i].in &&
+        (!best || it[i].key < best->key || (it[i].key == best->key && it[i].order < best->order)))
       best = &it[i];
   return best;
 }
@@ -1005,8 +1014,7 @@ typedef struct elem {
 static void list_str(list_node *head, char *buf, size_t len)
 {
   buf[0] = '\0';
-  list_foreach(n, head)
-  {
+  list_foreach (n, head) {
     size_t l = strlen(buf);
     snprintf(buf + l, len - l, "%s%d", l ? " " : "", list_entry(n, elem, node)->v);
   }
@@ -1090,8 +1098,7 @@ START_TEST(list_foreach_removal)
     list_push_back(&head, &e[i].node);
   }
   int seen = 0;
-  list_foreach(n, &head)
-  {
+  list_foreach (n, &head) {
     seen++;
     if (list_entry(n, elem, node)->v % 2)
       list_remove(n);
@@ -1100,7 +1107,8 @@ START_TEST(list_foreach_removal)
   char buf[64];
   list_str(&head, buf, sizeof buf);
   ck_assert_str_eq(buf, "0 2 4 6 8");
-  list_foreach(n, &head) list_remove(n);
+  list_foreach (n, &head)
+    list_remove(n);
   ck_assert(list_empty(&head));
 }
 END_TEST

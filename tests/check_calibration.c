@@ -62,10 +62,7 @@ static void load_data(fit_data *d, const char *const *files, size_t nfiles,
   skampi_set_free(&set);
 }
 
-static void load1(fit_data *d, const char *file)
-{
-  load_data(d, &file, 1, NULL, 0);
-}
+static void load1(fit_data *d, const char *file) { load_data(d, &file, 1, NULL, 0); }
 
 static void fit_ok(const fit_data *d, size_t k, fit_options opt, fit_model *m)
 {
@@ -78,8 +75,8 @@ static void check_model(const fit_model *m, const seg3 *truth, size_t k, double 
 {
   ck_assert_uint_eq(m->nseg, k);
   for (size_t s = 0; s < k; s++) {
-    ck_assert_msg(m->seg[s].start == truth[s].start, "%s: segment %zu starts at %g, not %g",
-                  what, s, m->seg[s].start, truth[s].start);
+    ck_assert_msg(m->seg[s].start == truth[s].start, "%s: segment %zu starts at %g, not %g", what,
+                  s, m->seg[s].start, truth[s].start);
     /* a latency is judged against the segment's time scale: 0.5 us under an 80 us message
      * with 2 % noise is not measurable to 10 % */
     double t0 = truth[s].lat + truth[s].inv_bw * (fmax(truth[s].start, 1) + FIT_ENVELOPE);
@@ -352,7 +349,8 @@ START_TEST(test_continuous)
     check_model(&m, cont, 3, 1e-4, "continuous");
     for (size_t s = 1; s < 3; s++) { /* the segments meet */
       double x = m.seg[s].start + FIT_ENVELOPE;
-      double a = m.seg[s - 1].lat + m.seg[s - 1].inv_bw * x, b = m.seg[s].lat + m.seg[s].inv_bw * x;
+      double a = m.seg[s - 1].lat + m.seg[s - 1].inv_bw * x,
+             b = m.seg[s].lat + m.seg[s].inv_bw * x;
       ck_assert_double_eq_tol(a, b, 1e-9 * b);
     }
     ck_assert_uint_eq(fit_detect_switch(&m, 1.5, NULL), 0);
@@ -375,7 +373,8 @@ START_TEST(test_constraints)
    * negative slope; the fit keeps lat >= 0 and inv_bw >= 0 (what the simulator can express).
    * And a steep line through a negative intercept: lat clamps to 0. */
   fit_point down[] = {{10, 5.0, 0, 0.001, 1}, {20, 4.0, 0, 0.001, 1}, {40, 3.0, 0, 0.001, 1}};
-  fit_point steep[] = {{1000, 1.0, 0, 0.001, 1}, {2000, 3.0, 0, 0.001, 1},
+  fit_point steep[] = {{1000, 1.0, 0, 0.001, 1},
+                       {2000, 3.0, 0, 0.001, 1},
                        {3000, 5.0, 0, 0.001, 1}};
   for (int r = FIT_REG_LS; r <= FIT_REG_REL_LAD; r++) {
     fit_model m;
@@ -394,7 +393,8 @@ START_TEST(test_constraints)
   char err[256];
   fit_options o = {FIT_REG_LS, FIT_CRIT_CORR, false, 2};
   ck_assert_int_eq(fit_piecewise(steep, 3, 1, &o, &m, err, sizeof err), 0);
-  double spt = 1016 * 1.0 + 2016 * 3.0 + 3016 * 5.0, spp = 1016.0 * 1016 + 2016.0 * 2016 + 3016.0 * 3016;
+  double spt = 1016 * 1.0 + 2016 * 3.0 + 3016 * 5.0,
+         spp = 1016.0 * 1016 + 2016.0 * 2016 + 3016.0 * 3016;
   ck_assert_double_eq_tol(m.seg[0].inv_bw, spt / spp, 1e-15);
 }
 END_TEST
@@ -455,7 +455,8 @@ END_TEST
 START_TEST(test_zero_time)
 {
   /* a printed 0.0 has no logarithm: it becomes a quarter of the printing step */
-  fit_obs o[] = {{.size = 1, .t = 0, .res = 0.05, .src = "x:1"}, {.size = 2, .t = 0.1, .res = 0.05}};
+  fit_obs o[] = {{.size = 1, .t = 0, .res = 0.05, .src = "x:1"},
+                 {.size = 2, .t = 0.1, .res = 0.05}};
   fit_data d;
   fit_data_build(&d, o, 2);
   ck_assert_double_eq_tol(d.pts[0].t, 0.0125, 1e-15);
@@ -482,7 +483,8 @@ static void check_emitted(const fit_model *m, const fit_point *pts, size_t n, co
   ck_assert_msg(fac_parse_factor("smpi/bw-factor", bws, FAC_POSITIVE, &bw, err, sizeof err) == 0,
                 "%s: %s", bws, err);
   ck_assert_msg(fac_parse_factor("smpi/lat-factor", lats, FAC_NONNEGATIVE, &lat, err,
-                                 sizeof err) == 0, "%s: %s", lats, err);
+                                 sizeof err) == 0,
+                "%s: %s", lats, err);
   for (size_t i = 0; i < n; i++) {
     /* at every measured size, and one byte on either side of it */
     for (int dx = -1; dx <= 1; dx++) {
@@ -490,8 +492,10 @@ static void check_emitted(const fit_model *m, const fit_point *pts, size_t n, co
       if (s < 0)
         continue;
       double want = fit_predict(m, s), got = simulated(&bw, &lat, l, s);
-      ck_assert_msg(fabs(got / want - 1) < 1e-8, "size %g: simulator %.9g us, model %.9g us "
-                    "(bw %s, lat %s)", s, got, want, bws, lats);
+      ck_assert_msg(fabs(got / want - 1) < 1e-8,
+                    "size %g: simulator %.9g us, model %.9g us "
+                    "(bw %s, lat %s)",
+                    s, got, want, bws, lats);
     }
   }
   fac_free(&bw);
@@ -507,8 +511,10 @@ START_TEST(test_emitted_factors_reproduce_model)
    * fitted model at every measured size and one byte on either side. Several links,
    * including one where TCP-gamma bounds the rate. */
   const char *files[] = {SYN "three_segments.sko", SYN "sqrt2_two_segments.sko",
-                         DATA "pingpong_np2_bindcore_run1.sko", DATA "pingpong_np2_nobind_run2.sko"};
-  const fit_link links[] = {link_10g, {.bw = 1.25e10, .lat = 1e-7, .tcp_gamma = 4194304},
+                         DATA "pingpong_np2_bindcore_run1.sko",
+                         DATA "pingpong_np2_nobind_run2.sko"};
+  const fit_link links[] = {link_10g,
+                            {.bw = 1.25e10, .lat = 1e-7, .tcp_gamma = 4194304},
                             {.bw = 1.25e9, .lat = 0.01, .tcp_gamma = 4194304}};
   ck_assert_double_eq_tol(fit_link_rate(&links[2]), 4194304 / 0.02, 1e-3);
   for (size_t f = 0; f < 4; f++) {
@@ -628,7 +634,7 @@ START_TEST(test_interval)
     v[i] = 101 - i; /* any order */
   boot_interval iv = boot_interval_of(v, 101, 0.9);
   ck_assert_double_eq_tol(iv.mid, 51, 1e-12);
-  ck_assert_double_eq_tol(iv.lo, 6, 1e-12);  /* 0.05 * 100 = 5 -> 6th smallest */
+  ck_assert_double_eq_tol(iv.lo, 6, 1e-12); /* 0.05 * 100 = 5 -> 6th smallest */
   ck_assert_double_eq_tol(iv.hi, 96, 1e-12);
   double w[] = {NAN, 1, NAN, 3};
   iv = boot_interval_of(w, 4, 0.5);
@@ -736,7 +742,8 @@ START_TEST(test_plot_files)
   report_eval_compute(&e, d.pts, d.n, &pw, &af, &link_10g);
   ck_assert(e.pw_mean < 0.03 && e.af_mean > 0.1 && e.df_mean > 0.3);
   const char *base = SMPI_BUILD_ROOT "/check_calibration_plot";
-  ck_assert_msg(report_plot(base, "test", &e, &pw, &af, &link_10g, &b, 0.95, err, sizeof err) == 0,
+  ck_assert_msg(report_plot(base, "test", &e, &pw, &af, &link_10g, &b, 0.95, err, sizeof err) ==
+                    0,
                 "%s", err);
   char path[600];
   snprintf(path, sizeof path, "%s.png", base);
@@ -822,7 +829,8 @@ START_TEST(test_cli)
 {
   char *out;
   const char *cfg = SMPI_BUILD_ROOT "/check_calibration.cfg";
-  char *args = xasprintf("-q --cfg-out=%s -p %s %s", cfg, SYN "run_a.sko", SYN "three_segments.sko");
+  char *args = xasprintf("-q --cfg-out=%s -p %s %s", cfg, SYN "run_a.sko",
+                         SYN "three_segments.sko");
   ck_assert_int_eq(run_tool(args, &out), 0);
   ck_assert_msg(strstr(out, "3 0 4096 262144"), "%s", out);
   ck_assert_msg(strstr(out, "eager/rendezvous switch: the model steps up x1.73 at 4096 B"), "%s",
@@ -858,7 +866,8 @@ START_TEST(test_cli)
   free(out);
   /* bootstrap samples: a header, then one settings line per replicate */
   const char *samples = SMPI_BUILD_ROOT "/check_calibration_samples.txt";
-  args = xasprintf("-q -B 25 --seed 5 --samples-out=%s %s", samples, SYN "three_segments_noisy.sko");
+  args = xasprintf("-q -B 25 --seed 5 --samples-out=%s %s", samples,
+                   SYN "three_segments_noisy.sko");
   ck_assert_int_eq(run_tool(args, &out), 0);
   ck_assert_msg(strstr(out, "bootstrap: 25 replicates"), "%s", out);
   free(out);
@@ -872,7 +881,8 @@ START_TEST(test_cli)
       nsamples++;
       line[strcspn(line, "\n")] = '\0';
       declare_smpi_keys();
-      ck_assert_msg(cfg_parse(line, CFG_ORIGIN_CMDLINE, err, sizeof err) == 0, "%s: %s", line, err);
+      ck_assert_msg(cfg_parse(line, CFG_ORIGIN_CMDLINE, err, sizeof err) == 0, "%s: %s", line,
+                    err);
       cfg_reset();
     }
   fclose(f);

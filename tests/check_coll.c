@@ -57,8 +57,8 @@ END_TEST
  * collective that can serve the call (and never one that needs what the call lacks) */
 START_TEST(selectors_pick_fitting_algorithms)
 {
-  static const size_t bytes[] = {0, 8, 200, 256, 511, 512, 2048, 3000, 10000, 12288, 50000,
-                                 81920, 370728, 524288, 1 << 20, 1 << 24};
+  static const size_t bytes[] = {0,     8,     200,   256,   511,    512,    2048,    3000,
+                                 10000, 12288, 50000, 81920, 370728, 524288, 1 << 20, 1 << 24};
   for (size_t k = 0; k < coll_nselectors; k++)
     for (int c = 0; c < COLL_COUNT; c++)
       for (int n = 1; n <= 1100; n += n < 40 ? 1 : 37)
@@ -242,7 +242,7 @@ START_TEST(tree_shapes)
   ck_assert_int_eq(t[7].parent, 6);
   /* every shape spans every size and root */
   for (int n = 1; n <= 64; n++)
-    for (int root = 0; root < n; root += n > 8 ? n / 3 : 1) {
+    for (int root = 0; root<n; root += n> 8 ? n / 3 : 1) {
       for (int r = 0; r < n; r++)
         coll_tree_kary(&t[r], 2, r, n, root);
       check_tree(t, n, root);

@@ -49,10 +49,7 @@ static void start(int i, size_t stack_kib)
  * contexts/guard-markers: loop index i < NFACTORIES with markers, then without. */
 #define NMODES (2 * NFACTORIES)
 #define MADV_GUARD_INSTALL_VALUE 102 /* Linux 6.13; Debian bookworm's headers lack it */
-static const char *marker_mode(int i)
-{
-  return i < NFACTORIES ? "yes" : "no";
-}
+static const char *marker_mode(int i) { return i < NFACTORIES ? "yes" : "no"; }
 
 /* In a child: contexts/guard-markers of loop index i, the given stack size and
  * contexts/guard-stacks (NULL: default), then the factory. Exit 77 (the test is skipped)
@@ -269,10 +266,7 @@ START_TEST(test_finish_targets)
 }
 END_TEST
 
-static void return_at_once(void *arg)
-{
-  (void)arg;
-}
+static void return_at_once(void *arg) { (void)arg; }
 
 static void child_switch_to_finished(int i)
 {
@@ -301,10 +295,7 @@ END_TEST
 
 enum { REG_ROUNDS = 200 };
 
-static uint64_t lcg(uint64_t x)
-{
-  return x * 6364136223846793005ULL + 1442695040888963407ULL;
-}
+static uint64_t lcg(uint64_t x) { return x * 6364136223846793005ULL + 1442695040888963407ULL; }
 
 typedef struct reg_arg {
   uint64_t seed;
@@ -339,8 +330,8 @@ static long hold_values_across(uint64_t seed, ctx *self, ctx *peer, int rounds)
   long errors = 0;
   for (int k = 0; k < rounds; k++) {
     ctx_switch(self, peer);
-    if (a != va || b != vb || c != vc || d != vd || i != vi || s != vs || ch != vch ||
-        u != vu || x != vx || f != vf || ld != vld || p != vp)
+    if (a != va || b != vb || c != vc || d != vd || i != vi || s != vs || ch != vch || u != vu ||
+        x != vx || f != vf || ld != vld || p != vp)
       errors++;
     a = lcg(a), b = lcg(b), c = lcg(c), d = lcg(d);
     va = lcg(va), vb = lcg(vb), vc = lcg(vc), vd = lcg(vd);
@@ -726,7 +717,8 @@ static void crash_hook(ctx *c, int sig, void *data)
 }
 
 __attribute__((no_sanitize("undefined"))) /* the SIGSEGV is the point, not a UBSan report */
-static void null_deref_body(void *arg)
+static void
+null_deref_body(void *arg)
 {
   (void)arg;
   volatile int *volatile p = NULL;
@@ -787,10 +779,7 @@ static size_t rss_bytes(void)
 
 enum { MANY = 10000 };
 
-static void count_body(void *arg)
-{
-  ++*(int *)arg;
-}
+static void count_body(void *arg) { ++*(int *)arg; }
 
 START_TEST(test_lazy_stacks)
 {
@@ -877,8 +866,9 @@ START_TEST(test_arena_stacks)
   char err[256];
   cfg_reset();
   ctx_declare_config();
-  ck_assert_int_eq(
-      cfg_set("contexts/guard-markers", marker_mode(_i), CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+  ck_assert_int_eq(cfg_set("contexts/guard-markers", marker_mode(_i), CFG_ORIGIN_CMDLINE, err,
+                           sizeof err),
+                   0);
   ck_assert_int_eq(cfg_set("contexts/guard-stacks", "4", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
   if (ctx_factory_init(factories[_i % NFACTORIES], 64, err, sizeof err) != 0) {
     ck_assert_msg(strstr(err, "no guard markers"), "err: %s", err);
@@ -905,7 +895,8 @@ START_TEST(test_arena_stacks)
     unsigned char vec;
     errno = 0;
     ck_assert_msg(mincore((void *)(arena_frame[k] & ~((uintptr_t)page - 1)), (size_t)page,
-                          &vec) == -1 && errno == ENOMEM,
+                          &vec) == -1 &&
+                      errno == ENOMEM,
                   "context %d: its stack is still mapped after the shutdown", k);
   }
 }
@@ -948,13 +939,13 @@ START_TEST(test_markers_on_new_kernels)
   char err[256] = "";
   cfg_reset();
   ctx_declare_config();
-  ck_assert_int_eq(cfg_set("contexts/guard-markers", "yes", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+  ck_assert_int_eq(cfg_set("contexts/guard-markers", "yes", CFG_ORIGIN_CMDLINE, err, sizeof err),
+                   0);
   int rc = ctx_factory_init(factories[_i], 64, err, sizeof err);
   if (new_kernel)
     ck_assert_msg(rc == 0, "Linux %s: %s", u.release, err);
   else if (rc != 0)
-    ck_assert_msg(strstr(err, "Linux 6.13") && strstr(err, "guard-markers:auto"), "err: %s",
-                  err);
+    ck_assert_msg(strstr(err, "Linux 6.13") && strstr(err, "guard-markers:auto"), "err: %s", err);
   if (rc == 0)
     ctx_factory_shutdown();
 }
@@ -1043,8 +1034,9 @@ START_TEST(test_fake_kernels)
     const char *expect;
   } cases[] = {
       {child_no_markers, 0, "old kernel: fallback layout\n"},
-      {child_no_markers, NFACTORIES, "no guard markers (madvise MADV_GUARD_INSTALL needs Linux "
-                                     "6.13 or later)"},
+      {child_no_markers, NFACTORIES,
+       "no guard markers (madvise MADV_GUARD_INSTALL needs Linux "
+       "6.13 or later)"},
       {child_no_process_madvise, 0, "no process_madvise: marker layout\n"},
       {child_no_pidfd_self, 0, "no PIDFD_SELF: marker layout\n"},
   };
@@ -1060,8 +1052,10 @@ START_TEST(test_fake_kernels)
       ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 2, "status %#x", r.status);
       continue;
     }
-    ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 139, "case %zu: status %#x, "
-                  "out: %s", k, r.status, r.out);
+    ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 139,
+                  "case %zu: status %#x, "
+                  "out: %s",
+                  k, r.status, r.out);
     /* the fallback's arena guards only its lowest slot, so 'rank 100' (slot 36 of the second
      * arena) is guarded only where markers are used; the fallback's first 16 382 stacks
      * have guard pages of their own */
@@ -1105,12 +1099,15 @@ START_TEST(test_bad_config)
   ck_assert_int_eq(ctx_factory_init(factories[_i], (size_t)1 << 40, err, sizeof err), -1);
   ck_assert_msg(strstr(err, "invalid stack size"), "err: %s", err);
   ck_assert_int_eq(cfg_set("contexts/stack-size", "64", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
-  ck_assert_int_eq(cfg_set("contexts/guard-stacks", "-2", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+  ck_assert_int_eq(cfg_set("contexts/guard-stacks", "-2", CFG_ORIGIN_CMDLINE, err, sizeof err),
+                   0);
   ck_assert_int_eq(ctx_factory_init(factories[_i], 0, err, sizeof err), -1);
   ck_assert_msg(strstr(err, "invalid value -2 for 'contexts/guard-stacks'"), "err: %s", err);
   ck_assert_ptr_null(ctx_current());
-  ck_assert_int_eq(cfg_set("contexts/guard-stacks", "-1", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
-  ck_assert_int_eq(cfg_set("contexts/guard-markers", "maybe", CFG_ORIGIN_CMDLINE, err, sizeof err),
+  ck_assert_int_eq(cfg_set("contexts/guard-stacks", "-1", CFG_ORIGIN_CMDLINE, err, sizeof err),
+                   0);
+  ck_assert_int_eq(cfg_set("contexts/guard-markers", "maybe", CFG_ORIGIN_CMDLINE, err,
+                           sizeof err),
                    -1);
 #if !defined(__x86_64__)
   ck_assert_int_eq(ctx_factory_init("raw", 0, err, sizeof err), -1);
@@ -1119,8 +1116,9 @@ START_TEST(test_bad_config)
 
   /* the config is read when no argument overrides it; failures left nothing behind */
   cfg_reset();
-  ck_assert_int_eq(
-      cfg_set("contexts/factory", factories[_i], CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+  ck_assert_int_eq(cfg_set("contexts/factory", factories[_i], CFG_ORIGIN_CMDLINE, err,
+                           sizeof err),
+                   0);
   /* a multiple of any page size (4 KiB to 64 KiB), so no rounding applies */
   ck_assert_int_eq(cfg_set("contexts/stack-size", "192", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
   ck_assert_int_eq(ctx_factory_init(NULL, 0, err, sizeof err), 0);

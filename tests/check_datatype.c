@@ -232,7 +232,8 @@ START_TEST(test_vector)
   check_bounds(t, 24, 0, 40, 0, 40);
   ck_assert(!smpi_dt_is_contiguous(T(t)));
   ck_assert_uint_eq(T(t)->prog->n, 1); /* one strided leaf */
-  long starts[] = {0, 4, 16, 20, 32, 36, /* second element at extent 40 */ 40, 44, 56, 60, 72, 76};
+  long starts[] = {0,  4,  16, 20, 32, 36, /* second element at extent 40 */ 40,
+                   44, 56, 60, 72, 76};
   long offs[48];
   size_t n = expand(starts, 12, 4, offs);
   check_offsets(t, 2, offs, n);
@@ -322,23 +323,23 @@ START_TEST(test_struct_padding_like_mpich)
     int n;
     long size, lb, extent, tlb, textent;
   } cases[] = {
-    {{0, 8}, {MPI_DOUBLE, MPI_CHAR}, 2, 9, 0, 16, 0, 9},
-    {{0, 4}, {MPI_INT, MPI_CHAR}, 2, 5, 0, 8, 0, 5},
-    {{0, 1}, {MPI_CHAR, MPI_CHAR}, 2, 2, 0, 2, 0, 2},
-    {{0, 16}, {MPI_LONG_DOUBLE, MPI_CHAR}, 2, 17, 0, 32, 0, 17},
-    {{-3, 8}, {MPI_DOUBLE, MPI_CHAR}, 2, 9, -3, 16, -3, 12},
-    {{0, 12}, {MPI_DOUBLE, MPI_DOUBLE}, 2, 16, 0, 20, 0, 20}, /* one type: no padding */
-    {{0, 16}, {MPI_DOUBLE, MPI_INT}, 2, 12, 0, 24, 0, 20},
-    {{0, 8}, {MPI_2INT, MPI_CHAR}, 2, 9, 0, 12, 0, 9},
-    {{0, 16}, {MPI_C_DOUBLE_COMPLEX, MPI_CHAR}, 2, 17, 0, 24, 0, 17},
-    {{0, 2}, {MPI_SHORT, MPI_CHAR}, 2, 3, 0, 4, 0, 3},
-    {{0, 6, 8}, {MPI_INT, MPI_SHORT, MPI_CHAR}, 3, 7, 0, 12, 0, 9},
-    /* explicit markers */
-    {{0, 8, 32}, {MPI_DOUBLE, MPI_CHAR, MPI_UB}, 3, 9, 0, 32, 0, 9},
-    {{0, 8, 13}, {MPI_DOUBLE, MPI_CHAR, MPI_UB}, 3, 9, 0, 13, 0, 9},
-    {{-4, 0, 8}, {MPI_LB, MPI_DOUBLE, MPI_CHAR}, 3, 9, -4, 20, 0, 9},
-    {{0, 0, 8}, {MPI_LB, MPI_DOUBLE, MPI_CHAR}, 3, 9, 0, 16, 0, 9},
-    {{-4, 8, 0}, {MPI_UB, MPI_LB, MPI_DOUBLE}, 3, 8, 8, -12, 0, 8},
+      {{0, 8}, {MPI_DOUBLE, MPI_CHAR}, 2, 9, 0, 16, 0, 9},
+      {{0, 4}, {MPI_INT, MPI_CHAR}, 2, 5, 0, 8, 0, 5},
+      {{0, 1}, {MPI_CHAR, MPI_CHAR}, 2, 2, 0, 2, 0, 2},
+      {{0, 16}, {MPI_LONG_DOUBLE, MPI_CHAR}, 2, 17, 0, 32, 0, 17},
+      {{-3, 8}, {MPI_DOUBLE, MPI_CHAR}, 2, 9, -3, 16, -3, 12},
+      {{0, 12}, {MPI_DOUBLE, MPI_DOUBLE}, 2, 16, 0, 20, 0, 20}, /* one type: no padding */
+      {{0, 16}, {MPI_DOUBLE, MPI_INT}, 2, 12, 0, 24, 0, 20},
+      {{0, 8}, {MPI_2INT, MPI_CHAR}, 2, 9, 0, 12, 0, 9},
+      {{0, 16}, {MPI_C_DOUBLE_COMPLEX, MPI_CHAR}, 2, 17, 0, 24, 0, 17},
+      {{0, 2}, {MPI_SHORT, MPI_CHAR}, 2, 3, 0, 4, 0, 3},
+      {{0, 6, 8}, {MPI_INT, MPI_SHORT, MPI_CHAR}, 3, 7, 0, 12, 0, 9},
+      /* explicit markers */
+      {{0, 8, 32}, {MPI_DOUBLE, MPI_CHAR, MPI_UB}, 3, 9, 0, 32, 0, 9},
+      {{0, 8, 13}, {MPI_DOUBLE, MPI_CHAR, MPI_UB}, 3, 9, 0, 13, 0, 9},
+      {{-4, 0, 8}, {MPI_LB, MPI_DOUBLE, MPI_CHAR}, 3, 9, -4, 20, 0, 9},
+      {{0, 0, 8}, {MPI_LB, MPI_DOUBLE, MPI_CHAR}, 3, 9, 0, 16, 0, 9},
+      {{-4, 8, 0}, {MPI_UB, MPI_LB, MPI_DOUBLE}, 3, 8, 8, -12, 0, 8},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     MPI_Datatype t = mkstruct(cases[i].n, cases[i].d, cases[i].t);
@@ -547,12 +548,23 @@ START_TEST(test_contents)
   int gs[2] = {5, 7}, dist[2] = {MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC},
       dargs[2] = {MPI_DISTRIBUTE_DFLT_DARG, 2}, ps[2] = {2, 3};
   MPI_Datatype da;
-  ck_assert_int_eq(smpi_type_darray(6, 4, 2, gs, dist, dargs, ps, MPI_ORDER_FORTRAN, MPI_INT, &da),
+  ck_assert_int_eq(smpi_type_darray(6, 4, 2, gs, dist, dargs, ps, MPI_ORDER_FORTRAN, MPI_INT,
+                                    &da),
                    MPI_SUCCESS);
   check_envelope(da, 12, 0, 1, MPI_COMBINER_DARRAY);
   ck_assert_int_eq(smpi_type_get_contents(da, 12, 0, 1, ints, addrs, types), MPI_SUCCESS);
-  int eda[12] = {6, 4, 2, 5, 7, MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC,
-                 MPI_DISTRIBUTE_DFLT_DARG, 2, 2, 3, MPI_ORDER_FORTRAN};
+  int eda[12] = {6,
+                 4,
+                 2,
+                 5,
+                 7,
+                 MPI_DISTRIBUTE_BLOCK,
+                 MPI_DISTRIBUTE_CYCLIC,
+                 MPI_DISTRIBUTE_DFLT_DARG,
+                 2,
+                 2,
+                 3,
+                 MPI_ORDER_FORTRAN};
   for (int i = 0; i < 12; i++)
     ck_assert_int_eq(ints[i], eda[i]);
   free_type(&da);
@@ -718,8 +730,7 @@ START_TEST(test_subarray)
   int sizes[3] = {4, 5, 6}, subs[3] = {2, 3, 4}, starts[3] = {1, 2, 1};
   for (int order = MPI_ORDER_C; order <= MPI_ORDER_FORTRAN; order++) {
     MPI_Datatype t;
-    ck_assert_int_eq(smpi_type_subarray(3, sizes, subs, starts, order, MPI_INT, &t),
-                     MPI_SUCCESS);
+    ck_assert_int_eq(smpi_type_subarray(3, sizes, subs, starts, order, MPI_INT, &t), MPI_SUCCESS);
     long expect[24];
     size_t n = 0;
     int idx[3] = {0, 0, 0};
@@ -844,7 +855,10 @@ START_TEST(test_huge_counts_compact)
   ck_assert_int_eq(smpi_type_vector(1000, 3, 5, c, &cv), MPI_SUCCESS);
   ck_assert_uint_le(T(cv)->prog->n, 2);
   free_type(&cv);
-  struct { int i; double x; } *recs = malloc(100000 * sizeof *recs);
+  struct {
+    int i;
+    double x;
+  } *recs = malloc(100000 * sizeof *recs);
   for (int i = 0; i < 100000; i++) {
     recs[i].i = i;
     recs[i].x = -i;
@@ -916,7 +930,10 @@ START_TEST(test_truncated_unpack_and_copy)
   MPI_Aint sd[2] = {0, 8};
   MPI_Datatype sty[2] = {MPI_INT, MPI_DOUBLE};
   MPI_Datatype st = committed(mkstruct(2, sd, sty));
-  struct { int i; double x; } recs[3] = {{1, 1.5}, {2, 2.5}, {3, 3.5}}, got[3];
+  struct {
+    int i;
+    double x;
+  } recs[3] = {{1, 1.5}, {2, 2.5}, {3, 3.5}}, got[3];
   char packed3[36];
   smpi_dt_pack(recs, 3, T(st), packed3);
   memset(got, 0, sizeof got);
@@ -1085,7 +1102,10 @@ START_TEST(test_external32)
   free_type(&t);
 
   /* pairs: value then a 4-byte int */
-  struct { short v; int i; } si = {-3, 7};
+  struct {
+    short v;
+    int i;
+  } si = {-3, 7};
   pos = 0;
   ck_assert_int_eq(smpi_type_pack_external("external32", &si, 1, MPI_SHORT_INT, buf, 64, &pos),
                    MPI_SUCCESS);
@@ -1187,13 +1207,19 @@ END_TEST
 
 START_TEST(test_op_loc)
 {
-  struct { double v; int i; } a[3] = {{1, 7}, {2, 3}, {5, 1}}, b[3] = {{1, 2}, {2, 9}, {4, 0}};
+  struct {
+    double v;
+    int i;
+  } a[3] = {{1, 7}, {2, 3}, {5, 1}}, b[3] = {{1, 2}, {2, 9}, {4, 0}};
   ck_assert_int_eq(apply(MPI_MAXLOC, a, b, 3, MPI_DOUBLE_INT), MPI_SUCCESS);
   /* ties keep the lower index, whichever side it comes from */
   ck_assert(b[0].v == 1 && b[0].i == 2);
   ck_assert(b[1].v == 2 && b[1].i == 3);
   ck_assert(b[2].v == 5 && b[2].i == 1);
-  struct { float v; int i; } fa = {1, 8}, fb = {1, 4};
+  struct {
+    float v;
+    int i;
+  } fa = {1, 8}, fb = {1, 4};
   ck_assert_int_eq(apply(MPI_MINLOC, &fa, &fb, 1, MPI_FLOAT_INT), MPI_SUCCESS);
   ck_assert(fb.i == 4);
   fb.v = 0.5f;
@@ -1207,8 +1233,10 @@ START_TEST(test_op_loc)
   ck_assert(t[0] == 2.5 && t[1] == 1);
 
   /* MPI_SHORT_INT (value, padding, int) in a non-contiguous vector: every other element */
-  struct si { short v; int i; } sa[4] = {{1, 1}, {9, 9}, {5, 2}, {9, 9}},
-                                sb[4] = {{3, 4}, {0, 0}, {5, 1}, {0, 0}};
+  struct si {
+    short v;
+    int i;
+  } sa[4] = {{1, 1}, {9, 9}, {5, 2}, {9, 9}}, sb[4] = {{3, 4}, {0, 0}, {5, 1}, {0, 0}};
   MPI_Datatype v;
   ck_assert_int_eq(smpi_type_vector(2, 1, 2, MPI_SHORT_INT, &v), MPI_SUCCESS);
   v = committed(v);

@@ -21,17 +21,23 @@ static void start_engine(int factory_index)
   eng_declare_config();
   cfg_reset();
   ck_assert_int_eq(cfg_set("contexts/factory", factories[factory_index], CFG_ORIGIN_CMDLINE, err,
-                           sizeof err), 0);
+                           sizeof err),
+                   0);
   ck_assert_int_eq(cfg_set("contexts/stack-size", "256", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
   ck_assert_int_eq(cfg_set("contexts/direct-switch", via_maestro ? "no" : "yes",
-                           CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+                           CFG_ORIGIN_CMDLINE, err, sizeof err),
+                   0);
   ck_assert_msg(eng_init(err, sizeof err) == 0, "eng_init: %s", err);
 }
 
 /* ---- scheduling order ---- */
 static char trace[256];
 static size_t trace_len;
-static void note(char c) { trace[trace_len++] = c; trace[trace_len] = 0; }
+static void note(char c)
+{
+  trace[trace_len++] = c;
+  trace[trace_len] = 0;
+}
 
 static void yielder(void *arg)
 {
@@ -264,8 +270,10 @@ START_TEST(test_deadlock_report)
   ck_assert(WIFEXITED(status));
   ck_assert_int_eq(WEXITSTATUS(status), ENG_DEADLOCK);
   ck_assert_msg(strstr(buf, "deadlock at simulated time 0.250000000"), "report: %s", buf);
-  ck_assert_msg(strstr(buf, "rank 0 (pid 1): waiting for a message from rank 1"), "report: %s", buf);
-  ck_assert_msg(strstr(buf, "rank 1 (pid 2): waiting for a message from rank 0"), "report: %s", buf);
+  ck_assert_msg(strstr(buf, "rank 0 (pid 1): waiting for a message from rank 1"), "report: %s",
+                buf);
+  ck_assert_msg(strstr(buf, "rank 1 (pid 2): waiting for a message from rank 0"), "report: %s",
+                buf);
 }
 END_TEST
 
@@ -313,7 +321,9 @@ static void run_jobs(int factory, struct job *jobs, int n)
   eng_shutdown();
 }
 
-#define NEAR(a, b) ck_assert_msg(fabs((a) - (b)) <= 1e-12 * fabs(b) + 1e-15, "%.17g != %.17g", (double)(a), (double)(b))
+#define NEAR(a, b)                                                                         \
+  ck_assert_msg(fabs((a) - (b)) <= 1e-12 * fabs(b) + 1e-15, "%.17g != %.17g", (double)(a), \
+                (double)(b))
 
 START_TEST(test_activity_alone)
 {
@@ -343,10 +353,11 @@ START_TEST(test_activity_penalty_bound_factor_latency)
    * a: 150 units -> ends at 2; b: 100 units, 50 done by 2, then alone at 100: ends at 2.5.
    * c: alone later, bound 10: 20 units from t=10 -> ends at 12.
    * d: latency 0.5 then 100 units at rate factor 0.5 (speed 50): from t=20 ends at 22.5. */
-  struct job j[] = {{.work = 150, .penalty = 1, .bound = -1},
-                    {.work = 100, .penalty = 3, .bound = -1},
-                    {.start = 10, .work = 20, .penalty = 1, .bound = 10},
-                    {.start = 20, .work = 100, .latency = 0.5, .penalty = 1, .bound = -1, .factor = 0.5}};
+  struct job j[] = {
+      {.work = 150, .penalty = 1, .bound = -1},
+      {.work = 100, .penalty = 3, .bound = -1},
+      {.start = 10, .work = 20, .penalty = 1, .bound = 10},
+      {.start = 20, .work = 100, .latency = 0.5, .penalty = 1, .bound = -1, .factor = 0.5}};
   run_jobs(_i, j, 4);
   NEAR(done_at[0], 2.0);
   NEAR(done_at[1], 2.5);

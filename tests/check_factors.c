@@ -27,8 +27,8 @@ static fac_func parse_overhead_ok(const char *spec)
 {
   fac_func f;
   char err[256];
-  ck_assert_msg(fac_parse_overhead("smpi/os", spec, &f, err, sizeof err) == 0, "'%s' rejected: %s",
-                spec, err);
+  ck_assert_msg(fac_parse_overhead("smpi/os", spec, &f, err, sizeof err) == 0,
+                "'%s' rejected: %s", spec, err);
   return f;
 }
 
@@ -158,15 +158,17 @@ START_TEST(test_malformed)
   char err[256] = "";
   int rc = c->overhead == 1
                ? fac_parse_overhead("smpi/os", c->spec, &f, err, sizeof err)
-               : fac_parse_factor(c->overhead == 2 ? "smpi/lat-factor" : "smpi/bw-factor", c->spec,
-                                  c->overhead == 2 ? FAC_NONNEGATIVE : FAC_POSITIVE, &f, err,
-                                  sizeof err);
+               : fac_parse_factor(c->overhead == 2 ? "smpi/lat-factor" : "smpi/bw-factor",
+                                  c->spec, c->overhead == 2 ? FAC_NONNEGATIVE : FAC_POSITIVE, &f,
+                                  err, sizeof err);
   ck_assert_msg(rc == -1, "'%s' accepted", c->spec);
   ck_assert_ptr_null(f.sec);
   ck_assert_uint_eq(f.count, 0);
-  const char *key = c->overhead == 1 ? "smpi/os" : c->overhead == 2 ? "smpi/lat-factor" : "smpi/bw-factor";
-  ck_assert_msg(strncmp(err, key, strlen(key)) == 0, "'%s': message does not start with the key: %s",
-                c->spec, err);
+  const char *key = c->overhead == 1   ? "smpi/os"
+                    : c->overhead == 2 ? "smpi/lat-factor"
+                                       : "smpi/bw-factor";
+  ck_assert_msg(strncmp(err, key, strlen(key)) == 0,
+                "'%s': message does not start with the key: %s", c->spec, err);
   for (int k = 0; k < 3; k++)
     if (c->expect[k])
       ck_assert_msg(strstr(err, c->expect[k]), "'%s': message '%s' lacks '%s'", c->spec, err,

@@ -632,10 +632,7 @@ static double unif(double lo, double hi)
 {
   return lo + (hi - lo) * ((double)(rng() >> 11) / 9007199254740992.0);
 }
-static int irand(int n)
-{
-  return (int)(rng() % (uint64_t)n);
-}
+static int irand(int n) { return (int)(rng() % (uint64_t)n); }
 
 static double random_coef(void)
 {
@@ -778,9 +775,10 @@ START_TEST(random_incremental_vs_full)
         }
         /* a value that moved must be reported (before[] of a new variable is 0) */
         if (inc != before[k])
-          ck_assert_msg(is_modified(r[0].sys, v[0][k]), "sequence %d step %d: variable %d "
-                        "changed %.17g -> %.17g but is not in the modified list", seq, step, k,
-                        before[k], inc);
+          ck_assert_msg(is_modified(r[0].sys, v[0][k]),
+                        "sequence %d step %d: variable %d "
+                        "changed %.17g -> %.17g but is not in the modified list",
+                        seq, step, k, before[k], inc);
         before[k] = inc;
       }
       /* only live variables are reported, each once */
@@ -801,7 +799,6 @@ START_TEST(random_incremental_vs_full)
 }
 END_TEST
 
-
 /* ======================================================================================
  * Fast paths against the general pass
  * ====================================================================================== */
@@ -820,7 +817,7 @@ static lmm_system *system_with(double prec, const char *settings)
   return sys;
 }
 
-#define ALL_FAST_OFF                                                                       \
+#define ALL_FAST_OFF \
   "maxmin/fast-path-empty:no maxmin/fast-path-lone:no maxmin/fast-path-bottleneck:no"
 
 static const struct fast_case {
@@ -837,8 +834,8 @@ static const struct fast_case {
 
 static unsigned long fast_count(const lmm_stats *st, const char *name)
 {
-  return !strcmp(name, "empty")  ? st->fast_empty
-         : !strcmp(name, "lone") ? st->fast_lone
+  return !strcmp(name, "empty")        ? st->fast_empty
+         : !strcmp(name, "lone")       ? st->fast_lone
          : !strcmp(name, "bottleneck") ? st->fast_bottleneck
                                        : st->fast_empty + st->fast_lone + st->fast_bottleneck;
 }

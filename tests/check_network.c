@@ -96,8 +96,9 @@ static void job_actor(void *arg)
   if (j->start > eng_now())
     eng_sleep(j->start - eng_now());
   char err[512] = "";
-  act_action *a = j->exec ? cpu_exec_start(j->src, j->amount, j->bound, NULL, NULL)
-                          : net_comm_start(j->src, j->dst, j->amount, NULL, NULL, err, sizeof err);
+  act_action *a = j->exec
+                      ? cpu_exec_start(j->src, j->amount, j->bound, NULL, NULL)
+                      : net_comm_start(j->src, j->dst, j->amount, NULL, NULL, err, sizeof err);
   ck_assert_msg(a != NULL, "start failed: %s", err);
   j->state = act_wait(a);
   j->done = eng_now();
@@ -117,7 +118,8 @@ static void run_jobs(job *jobs, size_t n)
 
 static job comm(const char *src, const char *dst, double bytes, double start)
 {
-  return (job){.exec = false, .src = host(src), .dst = host(dst), .amount = bytes, .start = start};
+  return (
+      job){.exec = false, .src = host(src), .dst = host(dst), .amount = bytes, .start = start};
 }
 
 static job exec_job(const char *h, double flops, double start, double bound)
@@ -126,10 +128,10 @@ static job exec_job(const char *h, double flops, double start, double bound)
 }
 
 /* relative comparison, exact up to a few ulps of the hand arithmetic */
-#define ASSERT_DATE(got, want)                                                                 \
-  do {                                                                                         \
-    double g_ = (got), w_ = (want);                                                            \
-    ck_assert_msg(fabs(g_ - w_) <= 1e-12 * fabs(w_), "date %.17g, expected %.17g", g_, w_);    \
+#define ASSERT_DATE(got, want)                                                              \
+  do {                                                                                      \
+    double g_ = (got), w_ = (want);                                                         \
+    ck_assert_msg(fabs(g_ - w_) <= 1e-12 * fabs(w_), "date %.17g, expected %.17g", g_, w_); \
   } while (0)
 
 static const char *const cm02_nocross[] = {"network/model:CM02", "network/crosstraffic:0", NULL};
@@ -524,11 +526,10 @@ START_TEST(test_cpu)
   ck_assert_int_eq(cpu_host_cores(host("two")), 2);
   ck_assert_int_eq(cpu_host_cores(host("one")), 1);
   job j[7] = {
-      exec_job("one", 1e9, 0, 5e8),   /* bound 5e8 < 1e9: 2 s */
+      exec_job("one", 1e9, 0, 5e8),    /* bound 5e8 < 1e9: 2 s */
       exec_job("odd", 1.7e9, 0, 1e10), /* bound above one core changes nothing: 1 s */
-      exec_job("two", 1e9, 0, -1),    /* three execs on 2 cores: 2e9 / 3 each: 1.5 s */
-      exec_job("two", 1e9, 0, -1),
-      exec_job("two", 1e9, 0, -1),
+      exec_job("two", 1e9, 0, -1),     /* three execs on 2 cores: 2e9 / 3 each: 1.5 s */
+      exec_job("two", 1e9, 0, -1),     exec_job("two", 1e9, 0, -1),
       exec_job("one", 0, 3, -1),      /* 0 flops: ends when it starts */
       exec_job("odd", 0.85e9, 1, -1), /* starts when the first odd exec ends: 1 + 0.5 */
   };

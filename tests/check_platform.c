@@ -705,8 +705,8 @@ START_TEST(test_everything)
   ck_assert(plat_find_point(p, "r1", &pt) && pt.kind == PLAT_POINT_ROUTER);
   ck_assert(!plat_find_point(p, "nobody", &pt));
   ck_assert_uint_eq(plat_host_count(p), 12);
-  static const char *const order[] = {"h1",      "h2", "m-1.lab", "m-2.lab", "m-3.lab", "m-extra",
-                                      "c0",      "c1", "c2",      "c3",      "c10",     "c11"};
+  static const char *const order[] = {"h1", "h2", "m-1.lab", "m-2.lab", "m-3.lab", "m-extra",
+                                      "c0", "c1", "c2",      "c3",      "c10",     "c11"};
   for (size_t i = 0; i < 12; i++) {
     pt = plat_host_at(p, i);
     ck_assert_str_eq(point_name(&pt), order[i]);
@@ -784,7 +784,8 @@ START_TEST(test_big_cluster)
       "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
       "<platform version=\"4.1\">\n"
       "  <zone id=\"world\" routing=\"Full\">\n"
-      "    <cluster id=\"big\" prefix=\"node-\" suffix=\".hpc\" radical=\"0-49999,60000-109999\"\n"
+      "    <cluster id=\"big\" prefix=\"node-\" suffix=\".hpc\" "
+      "radical=\"0-49999,60000-109999\"\n"
       "             speed=\"1Gf\" bw=\"10Gbps\" lat=\"1us\" bb_bw=\"100Gbps\" bb_lat=\"1us\"/>\n"
       "    <cluster id=\"other\" prefix=\"node-\" suffix=\".hpc\" radical=\"50000-59999\"\n"
       "             speed=\"1Gf\" bw=\"10Gbps\" lat=\"1us\"/>\n"
@@ -850,13 +851,16 @@ static const struct {
     {"future_version.xml", NULL, 3, "version 5 is newer than 4.1"},
     {"wrong_root.xml", NULL, 3, "the root element is <platforme>"},
     {"unknown_element.xml", NULL, 6, "unknown element <hots>"},
-    {"unknown_attribute.xml", NULL, 6, "unknown attribute 'spead' in <host> (did you mean 'speed'?)"},
+    {"unknown_attribute.xml", NULL, 6,
+     "unknown attribute 'spead' in <host> (did you mean 'speed'?)"},
     {"missing_attribute.xml", NULL, 6, "<link> lacks the required attribute 'bandwidth'"},
-    {"bad_enum.xml", NULL, 5, "invalid value 'SHARD' for attribute 'sharing_policy' of <link>; "
-                              "expected one of SHARED, SPLITDUPLEX"},
+    {"bad_enum.xml", NULL, 5,
+     "invalid value 'SHARD' for attribute 'sharing_policy' of <link>; "
+     "expected one of SHARED, SPLITDUPLEX"},
     {"misplaced_element.xml", NULL, 4, "<host> is not allowed inside <platform>"},
-    {"bad_unit_bandwidth.xml", NULL, 6, "link 'l1': unknown unit 'Gbs' in bandwidth '10Gbs'; "
-                                        "expected one of Bps, kBps"},
+    {"bad_unit_bandwidth.xml", NULL, 6,
+     "link 'l1': unknown unit 'Gbs' in bandwidth '10Gbs'; "
+     "expected one of Bps, kBps"},
     {"bad_unit_speed.xml", NULL, 5, "host 'h1': unknown unit 'GHz' in speed '1GHz'"},
     {"bad_unit_latency.xml", NULL, 6, "unknown unit 'usec' in latency '5usec'"},
     {"bad_number.xml", NULL, 5, "'fast' is not a valid speed"},
@@ -866,10 +870,13 @@ static const struct {
     {"dup_link.xml", NULL, 6, "duplicate link id 'l1'"},
     {"dup_zone.xml", NULL, 6, "duplicate zone id 'h1': already used by the host"},
     {"dup_router.xml", NULL, 7, "duplicate router id 'r1'"},
-    {"dup_cluster_host.xml", NULL, 7, "duplicate host id 'node-42': already a host of cluster 'c'"},
-    {"dup_across_clusters.xml", NULL, 6, "cluster 'c2' generates host 'node-50', which cluster "
-                                         "'c1'"},
-    {"dup_cluster_link.xml", NULL, 7, "duplicate link id 'c_backbone': already a link of cluster"},
+    {"dup_cluster_host.xml", NULL, 7,
+     "duplicate host id 'node-42': already a host of cluster 'c'"},
+    {"dup_across_clusters.xml", NULL, 6,
+     "cluster 'c2' generates host 'node-50', which cluster "
+     "'c1'"},
+    {"dup_cluster_link.xml", NULL, 7,
+     "duplicate link id 'c_backbone': already a link of cluster"},
     {"dup_splitduplex.xml", NULL, 6, "'L_UP': already a direction of the SPLITDUPLEX link 'L'"},
     {"unknown_route_src.xml", NULL, 7, "route h0 -> h1: unknown host or router 'h0'"},
     {"route_src_elsewhere.xml", NULL, 12, "host 'ha' is in zone 'a', not in zone 'b'"},
@@ -879,7 +886,8 @@ static const struct {
     {"torus_zero.xml", NULL, 5, "'0' is not a positive integer"},
     {"include_missing.xml", NULL, 5, "cannot read included file 'no_such_file.xml'"},
     {"include_cycle_a.xml", "include_cycle_b.xml", 4, "include cycle: "},
-    {"config_unknown_key.xml", NULL, 6, "<config>: unknown configuration key 'test/platfrom-int'"},
+    {"config_unknown_key.xml", NULL, 6,
+     "<config>: unknown configuration key 'test/platfrom-int'"},
     {"config_bad_value.xml", NULL, 5, "<config>: invalid value 'many' for 'test/platform-int'"},
     {"config_not_first.xml", NULL, 5, "<config> must come before any other element"},
     {"routing_unknown.xml", NULL, 4, "zone 'z': unknown routing 'Fulll'"},
@@ -899,15 +907,16 @@ START_TEST(test_bad_file)
 {
   char path[1024], expect[1200];
   snprintf(path, sizeof path, DATA "bad/%s", bad_files[_i].file);
-  snprintf(expect, sizeof expect, DATA "bad/%s:%d: ",
-           bad_files[_i].where ? bad_files[_i].where : bad_files[_i].file, bad_files[_i].line);
+  snprintf(expect, sizeof expect,
+           DATA "bad/%s:%d: ", bad_files[_i].where ? bad_files[_i].where : bad_files[_i].file,
+           bad_files[_i].line);
   plat_platform *p = (plat_platform *)&p; /* must be reset to NULL */
   err[0] = '\0';
   int rc = plat_load_file(path, &p, err, sizeof err);
   ck_assert_msg(rc == -1, "%s loaded without error", bad_files[_i].file);
   ck_assert_ptr_null(p);
-  ck_assert_msg(strncmp(err, expect, strlen(expect)) == 0, "%s: error '%s' does not start with '%s'",
-                bad_files[_i].file, err, expect);
+  ck_assert_msg(strncmp(err, expect, strlen(expect)) == 0,
+                "%s: error '%s' does not start with '%s'", bad_files[_i].file, err, expect);
   ck_assert_msg(strstr(err, bad_files[_i].fragment), "%s: error '%s' lacks '%s'",
                 bad_files[_i].file, err, bad_files[_i].fragment);
 }
@@ -919,7 +928,7 @@ START_TEST(test_missing_file)
   ck_assert_int_eq(plat_load_file(DATA "bad/does_not_exist.xml", &p, err, sizeof err), -1);
   ck_assert_ptr_null(p);
   ck_assert_str_eq(err, DATA "bad/does_not_exist.xml: cannot read platform file: No such file "
-                            "or directory");
+                             "or directory");
 }
 END_TEST
 
@@ -941,13 +950,14 @@ START_TEST(test_bad_strings)
   plat_free(p);
   /* a loopback route to self and a route through a router of the zone are fine; a route
    * from a zone is not */
-  ck_assert_int_eq(plat_load_string("<platform version='4'><zone id='w' routing='Full'>\n"
-                                    "<zone id='a' routing='Full'><host id='h' speed='1f'/></zone>\n"
-                                    "<link id='l' bandwidth='1Bps'/>\n"
-                                    "<route src='a' dst='a'><link_ctn id='l'/></route>\n"
-                                    "</zone></platform>",
-                                    "z.xml", &p, err, sizeof err),
-                   -1);
+  ck_assert_int_eq(
+      plat_load_string("<platform version='4'><zone id='w' routing='Full'>\n"
+                       "<zone id='a' routing='Full'><host id='h' speed='1f'/></zone>\n"
+                       "<link id='l' bandwidth='1Bps'/>\n"
+                       "<route src='a' dst='a'><link_ctn id='l'/></route>\n"
+                       "</zone></platform>",
+                       "z.xml", &p, err, sizeof err),
+      -1);
   ck_assert_msg(strstr(err, "z.xml:4: route a -> a: 'a' is a zone"), "%s", err);
 }
 END_TEST

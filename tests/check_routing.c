@@ -83,8 +83,7 @@ static void path_names(const route_table *rt, const route_path *path, char *buf,
   for (size_t i = 0; i < path->count; i++) {
     char name[512];
     route_link_name(rt, path->links[i], name, sizeof name);
-    used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", i ? " " : "",
-                             name);
+    used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s", i ? " " : "", name);
   }
 }
 
@@ -240,7 +239,6 @@ START_TEST(test_simgrid_routes)
 }
 END_TEST
 
-
 /* ------------------------------------------------------------------------------------------
  * 2. By hand
  * ---------------------------------------------------------------------------------------- */
@@ -318,7 +316,7 @@ START_TEST(test_full)
   expect_route(rt, "a", "b", "l1 l1 l2_UP l3_DOWN", 1e-6 + 1e-6 + 2e-6 + 4e-6);
   /* symmetrical: reversed, halves swapped */
   expect_route(rt, "b", "a", "l3_UP l2_DOWN l1 l1", 4e-6 + 2e-6 + 1e-6 + 1e-6);
-  expect_route(rt, "a", "c", "l2_DOWN", 2e-6);   /* one-way routes as declared */
+  expect_route(rt, "a", "c", "l2_DOWN", 2e-6); /* one-way routes as declared */
   expect_route(rt, "c", "a", "l3_UP l1", 4e-6 + 1e-6);
   expect_route(rt, "a", "a", "self", 8e-6);      /* declared */
   expect_route(rt, "b", "b", "__loopback__", 0); /* model loopback */
@@ -400,7 +398,8 @@ START_TEST(test_shortest_paths)
     expect_route(rt, "b", "a", "m3 m2_DOWN m1", 10e-6 + 10e-6 + 10e-6);
     expect_route(rt, "c", "d", "x", 10e-6);
     expect_route(rt, "a", "a", "__loopback__", 0);
-    expect_no_route(rt, "d", "c", "no route from 'd' to 'c': zone 'z' (", "has no path of routes");
+    expect_no_route(rt, "d", "c", "no route from 'd' to 'c': zone 'z' (",
+                    "has no path of routes");
     expect_no_route(rt, "a", "c", "no path of routes from 'a' to 'c'", NULL);
   }
   route_table_free(rt);
@@ -742,18 +741,20 @@ START_TEST(test_route_errors)
                "  <host id='a' speed='1Gf'/><host id='b' speed='1Gf'/>\n"
                "</zone>\n");
   rt = build(p);
-  expect_no_route(rt, "a", "b", "no route from 'a' to 'b': the route between them crosses no link",
+  expect_no_route(rt, "a", "b",
+                  "no route from 'a' to 'b': the route between them crosses no link",
                   "(inline.xml:4)");
   expect_route(rt, "b", "b", "__loopback__", 0);
   route_table_free(rt);
   plat_free(p);
 
   /* Dijkstra: a host in no route */
-  p = load_xml("<zone id='z' routing='Dijkstra'>\n"
-               "  <host id='a' speed='1Gf'/><host id='b' speed='1Gf'/><host id='c' speed='1Gf'/>\n"
-               "  <link id='l' bandwidth='1Gbps'/>\n"
-               "  <route src='a' dst='b'><link_ctn id='l'/></route>\n"
-               "</zone>\n");
+  p = load_xml(
+      "<zone id='z' routing='Dijkstra'>\n"
+      "  <host id='a' speed='1Gf'/><host id='b' speed='1Gf'/><host id='c' speed='1Gf'/>\n"
+      "  <link id='l' bandwidth='1Gbps'/>\n"
+      "  <route src='a' dst='b'><link_ctn id='l'/></route>\n"
+      "</zone>\n");
   rt = build(p);
   expect_route(rt, "b", "a", "l", 0);
   expect_no_route(rt, "a", "c", "zone 'z' (Dijkstra routing): 'c' appears in none of its routes",
@@ -815,10 +816,11 @@ START_TEST(test_scale)
             100000, 2 * 100000 + 1 + 1, "h17", "h99999",
             "big_link_17_UP big_backbone big_link_99999_DOWN", 3e-6);
   /* 100 000 hosts, 2 500 + 1 000 + 500 switches, 175 000 links SPLITDUPLEX */
-  check_big("<cluster id='ft' prefix='h' suffix='' radical='0-99999' speed='1Gf' bw='10Gbps'\n"
-            "         lat='1us' topology='FAT_TREE' topo_parameters='3;40,50,50;1,20,25;1,1,1'/>\n",
-            100000, 2 * 175000 + 1, "h0", "h39",
-            "link_from_0_199999_0_UP link_from_39_199999_39_DOWN", 2e-6);
+  check_big(
+      "<cluster id='ft' prefix='h' suffix='' radical='0-99999' speed='1Gf' bw='10Gbps'\n"
+      "         lat='1us' topology='FAT_TREE' topo_parameters='3;40,50,50;1,20,25;1,1,1'/>\n",
+      100000, 2 * 175000 + 1, "h0", "h39", "link_from_0_199999_0_UP link_from_39_199999_39_DOWN",
+      2e-6);
 }
 END_TEST
 /* fixtures: each test starts from the default configuration (also when not forked) */

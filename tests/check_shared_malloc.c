@@ -77,7 +77,10 @@ static size_t count_maps(void)
 /* Folded memory is one physical byte behind several addresses, which the compiler cannot
  * know: where that matters, tests access memory through volatile. */
 static int peek(const void *p, size_t i) { return ((const volatile unsigned char *)p)[i]; }
-static void poke(void *p, size_t i, int v) { ((volatile unsigned char *)p)[i] = (unsigned char)v; }
+static void poke(void *p, size_t i, int v)
+{
+  ((volatile unsigned char *)p)[i] = (unsigned char)v;
+}
 static void vset(void *p, int v, size_t n)
 {
   for (size_t i = 0; i < n; i++)
@@ -663,10 +666,7 @@ static void check_private(smpi_priv_mode mode)
   ck_assert_int_eq(seg[200], 1);
 }
 
-START_TEST(copy_mode)
-{
-  check_private(SMPI_PRIV_COPY);
-}
+START_TEST(copy_mode) { check_private(SMPI_PRIV_COPY); }
 END_TEST
 
 START_TEST(remap_mode)

@@ -16,8 +16,8 @@ static lmm_constraint *machine; /* 2 cores x 1 Gflop/s: capacity 2e9, one core p
 
 static void compute(const char *who, double flops)
 {
-  act_action *a = act_action_new(&cpu_model, flops, 0, 1.0, 1e9 /* one core at most */, 1,
-                                 NULL, NULL);
+  act_action *a = act_action_new(&cpu_model, flops, 0, 1.0, 1e9 /* one core at most */, 1, NULL,
+                                 NULL);
   lmm_expand(cpu_model.sys, machine, a->var, 1.0);
   printf("[%8.4f s] %s computes %.1f Gflop\n", eng_now(), who, flops / 1e9);
   act_wait(a);
@@ -39,9 +39,11 @@ int main(int argc, char **argv)
   char err[512];
   eng_declare_config();
   for (int i = 1; i < argc; i++) {
-    if (strncmp(argv[i], "--cfg=", 6) == 0 && cfg_parse(argv[i] + 6, CFG_ORIGIN_CMDLINE, err, sizeof err) == 0)
+    if (strncmp(argv[i], "--cfg=", 6) == 0 &&
+        cfg_parse(argv[i] + 6, CFG_ORIGIN_CMDLINE, err, sizeof err) == 0)
       continue;
-    if (strncmp(argv[i], "--log=", 6) == 0 && log_parse_setting(argv[i] + 6, err, sizeof err) == 0)
+    if (strncmp(argv[i], "--log=", 6) == 0 &&
+        log_parse_setting(argv[i] + 6, err, sizeof err) == 0)
       continue;
     if (strcmp(argv[i], "--help") == 0) {
       cfg_help(stdout);

@@ -33,8 +33,8 @@
 
 typedef struct container {
   char *name;
-  long number;   /* N of "rank-N", -1 if the name has none */
-  size_t order;  /* creation order */
+  long number;  /* N of "rank-N", -1 if the name has none */
+  size_t order; /* creation order */
   /* state stack (indexes into states), and since when the top holds */
   int *stack;
   size_t depth, cap;
@@ -197,10 +197,14 @@ static ev_kind kind_of(const char *name)
   static const struct {
     const char *n;
     ev_kind k;
-  } map[] = {{"PajeCreateContainer", EV_CREATE_CONTAINER}, {"PajeDefineEntityValue", EV_DEFINE_VALUE},
-             {"PajeSetState", EV_SET_STATE},               {"PajePushState", EV_PUSH_STATE},
-             {"PajePopState", EV_POP_STATE},               {"PajeResetState", EV_RESET_STATE},
-             {"PajeStartLink", EV_START_LINK},             {"PajeEndLink", EV_END_LINK}};
+  } map[] = {{"PajeCreateContainer", EV_CREATE_CONTAINER},
+             {"PajeDefineEntityValue", EV_DEFINE_VALUE},
+             {"PajeSetState", EV_SET_STATE},
+             {"PajePushState", EV_PUSH_STATE},
+             {"PajePopState", EV_POP_STATE},
+             {"PajeResetState", EV_RESET_STATE},
+             {"PajeStartLink", EV_START_LINK},
+             {"PajeEndLink", EV_END_LINK}};
   for (size_t i = 0; i < sizeof map / sizeof *map; i++)
     if (!strcmp(map[i].n, name))
       return map[i].k;
@@ -270,7 +274,8 @@ static void read_trace(const char *path)
           die("bad event id '%s'", f[2]);
         if ((size_t)id >= chart.ndefs) {
           XGROW(chart.defs, defs_cap, (size_t)id + 1);
-          memset(chart.defs + chart.ndefs, 0, ((size_t)id + 1 - chart.ndefs) * sizeof *chart.defs);
+          memset(chart.defs + chart.ndefs, 0,
+                 ((size_t)id + 1 - chart.ndefs) * sizeof *chart.defs);
           chart.ndefs = (size_t)id + 1;
         }
         cur = &chart.defs[id];
@@ -304,7 +309,10 @@ static void read_trace(const char *path)
       time_field(d, a, na);
       XGROW(chart.conts, chart.conts_cap, chart.nconts + 1);
       container *c = &chart.conts[chart.nconts];
-      *c = (container){.name = xstrdup(name), .number = rank_number(name), .order = chart.nconts, .row = -1};
+      *c = (container){.name = xstrdup(name),
+                       .number = rank_number(name),
+                       .order = chart.nconts,
+                       .row = -1};
       strmap_set(chart.cont_by_key, name, (void *)(intptr_t)(chart.nconts + 1));
       if (alias)
         strmap_set(chart.cont_by_key, alias, (void *)(intptr_t)(chart.nconts + 1));
@@ -327,7 +335,10 @@ static void read_trace(const char *path)
       int st = -1;
       if (d->kind == EV_SET_STATE || d->kind == EV_PUSH_STATE)
         st = state_index(field(d, a, na, "Value", true));
-      char op = d->kind == EV_SET_STATE ? 's' : d->kind == EV_PUSH_STATE ? 'p' : d->kind == EV_POP_STATE ? 'o' : 'r';
+      char op = d->kind == EV_SET_STATE    ? 's'
+                : d->kind == EV_PUSH_STATE ? 'p'
+                : d->kind == EV_POP_STATE  ? 'o'
+                                           : 'r';
       set_top(&chart.conts[ci], ci, t, st, op);
       break;
     }
@@ -335,14 +346,16 @@ static void read_trace(const char *path)
     case EV_END_LINK: {
       double t = time_field(d, a, na);
       const char *key = field(d, a, na, "Key", true);
-      const char *who = field(d, a, na, d->kind == EV_START_LINK ? "StartContainer" : "EndContainer", true);
+      const char *who = field(d, a, na,
+                              d->kind == EV_START_LINK ? "StartContainer" : "EndContainer", true);
       int ci = container_index(who);
       link_end *other;
       if (strmap_remove(chart.open_links, key, (void **)&other)) {
         XGROW(chart.arrows, chart.arrows_cap, chart.narrows + 1);
         /* either end may come first in the file */
-        chart.arrows[chart.narrows++] = d->kind == EV_END_LINK ? (arrow){other->cont, ci, other->t, t}
-                                                       : (arrow){ci, other->cont, t, other->t};
+        chart.arrows[chart.narrows++] = d->kind == EV_END_LINK
+                                            ? (arrow){other->cont, ci, other->t, t}
+                                            : (arrow){ci, other->cont, t, other->t};
         free(other);
       } else {
         link_end *e = xmalloc(sizeof *e);
@@ -486,7 +499,8 @@ int main(int argc, char **argv)
     if (chart.conts[i].has_state)
       rows[nr++] = &chart.conts[i];
   if (nr == 0) {
-    fprintf(stderr, "smpi-gantt: %s has no state to draw (was it traced with -trace?)\n", paths[0]);
+    fprintf(stderr, "smpi-gantt: %s has no state to draw (was it traced with -trace?)\n",
+            paths[0]);
     return 1;
   }
   qsort(rows, nr, sizeof *rows, cmp_rows);
@@ -495,7 +509,8 @@ int main(int argc, char **argv)
   if (to < 0)
     to = chart.tmax;
   if (to <= from) {
-    fprintf(stderr, "smpi-gantt: empty time window [%g, %g] s (the trace ends at %g s)\n", from, to, chart.tmax);
+    fprintf(stderr, "smpi-gantt: empty time window [%g, %g] s (the trace ends at %g s)\n", from,
+            to, chart.tmax);
     return 1;
   }
 
@@ -523,7 +538,9 @@ int main(int argc, char **argv)
   size_t pal = 0;
   for (size_t i = 0; i < nused; i++) {
     size_t s = order[i];
-    color[s] = is_computation(chart.states[s]) ? computation_color : pal < NPAL ? palette[pal++] : other_color;
+    color[s] = is_computation(chart.states[s]) ? computation_color
+               : pal < NPAL                    ? palette[pal++]
+                                               : other_color;
   }
 
   /* geometry */
@@ -543,7 +560,8 @@ int main(int argc, char **argv)
   char title[512];
   const char *base = strrchr(paths[0], '/') ? strrchr(paths[0], '/') + 1 : paths[0];
   if (per > 1)
-    snprintf(title, sizeof title, "%s: %zu ranks, %zu per row (dominant state shown)", base, nr, per);
+    snprintf(title, sizeof title, "%s: %zu ranks, %zu per row (dominant state shown)", base, nr,
+             per);
   else
     snprintf(title, sizeof title, "%s: %zu rank%s", base, nr, nr == 1 ? "" : "s");
   plot_title(p, title);
@@ -614,7 +632,8 @@ int main(int argc, char **argv)
         continue;
       double y0 = -((double)((size_t)r0 / per) + 0.5) * (double)per;
       double y1 = -((double)((size_t)r1 / per) + 0.5) * (double)per;
-      plot_arrow(p, w->t0, y0, w->t1, y1, (plot_style){.color = {0, 0, 0, 0.7}, .line_width = 0.8});
+      plot_arrow(p, w->t0, y0, w->t1, y1,
+                 (plot_style){.color = {0, 0, 0, 0.7}, .line_width = 0.8});
     }
   }
 
@@ -628,7 +647,8 @@ int main(int argc, char **argv)
     size_t s = order[i];
     char leg[160];
     if (shown < NPAL + 1) {
-      snprintf(leg, sizeof leg, "%.40s (%.1f %%)", chart.states[s], sum > 0 ? 100 * total[s] / sum : 0);
+      snprintf(leg, sizeof leg, "%.40s (%.1f %%)", chart.states[s],
+               sum > 0 ? 100 * total[s] / sum : 0);
       plot_swatch(p, color[s], leg);
       shown++;
     } else {

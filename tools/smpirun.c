@@ -26,35 +26,37 @@ static bool trace_grouped;
 
 static void usage(FILE *out)
 {
-  fprintf(out,
-          "Usage: smpirun [options] program [program arguments]\n"
-          "Runs an MPI program built with smpicc in a simulated cluster.\n"
-          "\n"
-          "  -np N, -n N          number of MPI processes (default: every slot of the\n"
-          "                       hostfile, or 1)\n"
-          "  -platform FILE       platform description (SimGrid XML format, version 4.1);\n"
-          "                       default: a built-in cluster with one host per process\n"
-          "  -hostfile FILE       hosts to place the processes on, round-robin; lines are\n"
-          "  -machinefile FILE    'host' or 'host:slots' (a host name of the platform)\n"
-          "  -map                 print which host each rank runs on (stderr)\n"
-          "  --cfg=KEY:VALUE      set a simulator option (repeatable; --cfg=help lists them)\n"
-          "  --log=CAT.thresh:LVL set the verbosity of a log category (repeatable)\n"
-          "  -no-privatize        share global variables between ranks\n"
-          "                       (= --cfg=smpi/privatization:no)\n"
-          "  -replay TRACE        replay a time-independent trace (SimGrid's TI format)\n"
-          "                       instead of running a program (docs/replay.md)\n"
-          "  -wrapper CMD         run the program under CMD (e.g. \"valgrind\", \"gdb --args\")\n"
-          "  -trace               write a Paje trace (default smpi_simgrid.trace; = --cfg=tracing:yes;\n"
-          "                       --cfg=tracing/format:json for Perfetto, see docs/tracing.md)\n"
-          "  -trace-ti            write a time-independent trace for -replay (smpi_simgrid.txt)\n"
-          "  -trace-file FILE     name of the trace file\n"
-          "  -trace-comment TEXT  comment line at the top of the trace\n"
-          "  -trace-comment-file FILE  the lines of FILE as comments at the top of the trace\n"
-          "  -trace-grouped       group the ranks by host in the Paje trace\n"
-          "  -version             print the version of smpi\n"
-          "  --help, -help        this message\n"
-          "\n"
-          "Example: smpirun -np 16 -platform cluster.xml --cfg=smpi/display-timing:yes ./app 100\n");
+  fprintf(
+      out,
+      "Usage: smpirun [options] program [program arguments]\n"
+      "Runs an MPI program built with smpicc in a simulated cluster.\n"
+      "\n"
+      "  -np N, -n N          number of MPI processes (default: every slot of the\n"
+      "                       hostfile, or 1)\n"
+      "  -platform FILE       platform description (SimGrid XML format, version 4.1);\n"
+      "                       default: a built-in cluster with one host per process\n"
+      "  -hostfile FILE       hosts to place the processes on, round-robin; lines are\n"
+      "  -machinefile FILE    'host' or 'host:slots' (a host name of the platform)\n"
+      "  -map                 print which host each rank runs on (stderr)\n"
+      "  --cfg=KEY:VALUE      set a simulator option (repeatable; --cfg=help lists them)\n"
+      "  --log=CAT.thresh:LVL set the verbosity of a log category (repeatable)\n"
+      "  -no-privatize        share global variables between ranks\n"
+      "                       (= --cfg=smpi/privatization:no)\n"
+      "  -replay TRACE        replay a time-independent trace (SimGrid's TI format)\n"
+      "                       instead of running a program (docs/replay.md)\n"
+      "  -wrapper CMD         run the program under CMD (e.g. \"valgrind\", \"gdb --args\")\n"
+      "  -trace               write a Paje trace (default smpi_simgrid.trace; = "
+      "--cfg=tracing:yes;\n"
+      "                       --cfg=tracing/format:json for Perfetto, see docs/tracing.md)\n"
+      "  -trace-ti            write a time-independent trace for -replay (smpi_simgrid.txt)\n"
+      "  -trace-file FILE     name of the trace file\n"
+      "  -trace-comment TEXT  comment line at the top of the trace\n"
+      "  -trace-comment-file FILE  the lines of FILE as comments at the top of the trace\n"
+      "  -trace-grouped       group the ranks by host in the Paje trace\n"
+      "  -version             print the version of smpi\n"
+      "  --help, -help        this message\n"
+      "\n"
+      "Example: smpirun -np 16 -platform cluster.xml --cfg=smpi/display-timing:yes ./app 100\n");
 }
 
 static void die(const char *fmt, const char *arg)
@@ -106,7 +108,8 @@ static bool built_with_smpicc(const char *path)
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
     void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (map != MAP_FAILED) {
-      found = memmem(map, (size_t)st.st_size, SMPI_PROGRAM_MARKER, strlen(SMPI_PROGRAM_MARKER)) != NULL;
+      found = memmem(map, (size_t)st.st_size, SMPI_PROGRAM_MARKER, strlen(SMPI_PROGRAM_MARKER)) !=
+              NULL;
       munmap(map, (size_t)st.st_size);
     }
   }
@@ -239,7 +242,8 @@ int main(int argc, char **argv)
      * user's, smpi-replay (SimGrid: smpireplaymain) */
     char *rp = i < argc ? NULL : replay_program();
     if (i >= argc && !rp) {
-      fprintf(stderr, "%s: cannot find smpi-replay next to smpirun (is smpi fully installed?)\n", prog);
+      fprintf(stderr, "%s: cannot find smpi-replay next to smpirun (is smpi fully installed?)\n",
+              prog);
       return 127;
     }
     char **nargv = calloc((size_t)(argc - i) + 3, sizeof *nargv);
@@ -280,7 +284,8 @@ int main(int argc, char **argv)
   free(trace_comment_file);
   char *path = find_program(argv[i]);
   if (!path) {
-    fprintf(stderr, "%s: cannot find program '%s' (not found or not executable)\n", prog, argv[i]);
+    fprintf(stderr, "%s: cannot find program '%s' (not found or not executable)\n", prog,
+            argv[i]);
     return 127;
   }
   if (!built_with_smpicc(path)) {

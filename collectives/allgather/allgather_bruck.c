@@ -26,6 +26,7 @@ int coll_allgather_bruck(coll_ctx *x, const coll_args *a)
                   (size_t)rem * bb, byte, (me + pof2) % n, COLL_TAG_ALLGATHER);
   /* tmp block i is rank me + i */
   for (int i = 0; i < n; i++)
-    coll_unpack(x, tmp + (size_t)i * bb, rc, dt, coll_at(a->rbuf, (size_t)((me + i) % n) * rc, dt));
+    coll_unpack(x, tmp + (size_t)i * bb, rc, dt,
+                coll_at(a->rbuf, (size_t)((me + i) % n) * rc, dt));
   return x->err;
 }

@@ -10,7 +10,8 @@ int coll_allgather_linear(coll_ctx *x, const coll_args *a)
             a->rdt);
   for (int k = 1; k < n; k++) {
     int src = (me - k + n) % n;
-    coll_irecv(x, coll_at(a->rbuf, (size_t)src * rc, a->rdt), rc, a->rdt, src, COLL_TAG_ALLGATHER);
+    coll_irecv(x, coll_at(a->rbuf, (size_t)src * rc, a->rdt), rc, a->rdt, src,
+               COLL_TAG_ALLGATHER);
   }
   for (int k = 1; k < n; k++)
     coll_isend(x, a->sbuf, (size_t)a->scount, a->sdt, (me + k) % n, COLL_TAG_ALLGATHER);

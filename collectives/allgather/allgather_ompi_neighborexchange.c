@@ -16,13 +16,15 @@ int coll_allgather_ompi_neighborexchange(coll_ctx *x, const coll_args *a)
   coll_nbx_init(&e, me, n);
   int *neighbor = e.neighbor, *from = e.from, *step = e.step;
   coll_sendrecv(x, coll_at(a->rbuf, (size_t)me * rc, dt), rc, dt, neighbor[0],
-                coll_at(a->rbuf, (size_t)neighbor[0] * rc, dt), rc, dt, neighbor[0], COLL_TAG_ALLGATHER);
+                coll_at(a->rbuf, (size_t)neighbor[0] * rc, dt), rc, dt, neighbor[0],
+                COLL_TAG_ALLGATHER);
   int send_from = from[0];
   for (int i = 1; i < n / 2; i++) {
     int p = i % 2;
     from[p] = (from[p] + step[p] + n) % n;
     coll_sendrecv(x, coll_at(a->rbuf, (size_t)send_from * rc, dt), 2 * rc, dt, neighbor[p],
-                  coll_at(a->rbuf, (size_t)from[p] * rc, dt), 2 * rc, dt, neighbor[p], COLL_TAG_ALLGATHER);
+                  coll_at(a->rbuf, (size_t)from[p] * rc, dt), 2 * rc, dt, neighbor[p],
+                  COLL_TAG_ALLGATHER);
     send_from = from[p];
   }
   return x->err;

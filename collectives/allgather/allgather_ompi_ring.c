@@ -12,7 +12,8 @@ int coll_allgather_ompi_ring(coll_ctx *x, const coll_args *a)
   for (int i = 0; i < n - 1; i++) {
     int sb = (me - i + n) % n, rb = (me - i - 1 + n) % n;
     coll_sendrecv(x, coll_at(a->rbuf, (size_t)sb * rc, a->rdt), rc, a->rdt, to,
-                  coll_at(a->rbuf, (size_t)rb * rc, a->rdt), rc, a->rdt, from, COLL_TAG_ALLGATHER);
+                  coll_at(a->rbuf, (size_t)rb * rc, a->rdt), rc, a->rdt, from,
+                  COLL_TAG_ALLGATHER);
   }
   return x->err;
 }

@@ -8,8 +8,8 @@ int coll_allgather_pair(coll_ctx *x, const coll_args *a)
             rc, a->rdt);
   for (int i = 1; i < x->size; i++) {
     int p = x->rank ^ i;
-    coll_sendrecv(x, a->sbuf, (size_t)a->scount, a->sdt, p, coll_at(a->rbuf, (size_t)p * rc, a->rdt), rc,
-                  a->rdt, p, COLL_TAG_ALLGATHER);
+    coll_sendrecv(x, a->sbuf, (size_t)a->scount, a->sdt, p,
+                  coll_at(a->rbuf, (size_t)p * rc, a->rdt), rc, a->rdt, p, COLL_TAG_ALLGATHER);
   }
   return x->err;
 }

@@ -10,8 +10,9 @@ int coll_allgather_ring(coll_ctx *x, const coll_args *a)
             a->rdt);
   for (int i = 1; i < n; i++) {
     int src = (me - i + n) % n, dst = (me + i) % n;
-    coll_sendrecv(x, a->sbuf, (size_t)a->scount, a->sdt, dst, coll_at(a->rbuf, (size_t)src * rc, a->rdt),
-                  rc, a->rdt, src, COLL_TAG_ALLGATHER);
+    coll_sendrecv(x, a->sbuf, (size_t)a->scount, a->sdt, dst,
+                  coll_at(a->rbuf, (size_t)src * rc, a->rdt), rc, a->rdt, src,
+                  COLL_TAG_ALLGATHER);
   }
   return x->err;
 }

@@ -5,8 +5,8 @@
 int coll_allgatherv_linear(coll_ctx *x, const coll_args *a)
 {
   int n = x->size, me = x->rank;
-  coll_copy(x, a->sbuf, (size_t)a->scount, a->sdt, coll_at(a->rbuf, (size_t)a->rdispls[me], a->rdt),
-            (size_t)a->rcounts[me], a->rdt);
+  coll_copy(x, a->sbuf, (size_t)a->scount, a->sdt,
+            coll_at(a->rbuf, (size_t)a->rdispls[me], a->rdt), (size_t)a->rcounts[me], a->rdt);
   for (int k = 1; k < n; k++) {
     int src = (me - k + n) % n;
     coll_irecv(x, coll_at(a->rbuf, (size_t)a->rdispls[src], a->rdt), (size_t)a->rcounts[src],

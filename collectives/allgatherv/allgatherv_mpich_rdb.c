@@ -17,8 +17,8 @@ void coll_allgather_rdb_blocks(coll_ctx *x, char *buf, const size_t *pos, const 
     int dst = me ^ mask, dst_root = dst >> i << i, my_root = me >> i << i;
     size_t last = SPAN(dst_root, dst_root + mask);
     if (dst < n) {
-      coll_sendrecv(x, coll_at(buf, pos[my_root], dt), curr, dt, dst, coll_at(buf, pos[dst_root], dt),
-                    last, dt, dst, tag);
+      coll_sendrecv(x, coll_at(buf, pos[my_root], dt), curr, dt, dst,
+                    coll_at(buf, pos[dst_root], dt), last, dt, dst, tag);
       curr += last;
     }
     if (dst_root + mask > n) {
@@ -50,7 +50,8 @@ int coll_allgatherv_mpich_rdb(coll_ctx *x, const coll_args *a)
   for (int i = 0; i < n; i++)
     pos[i + 1] = pos[i] + (size_t)a->rcounts[i];
   char *tmp = coll_tmp_dt(x, pos[n], dt);
-  coll_copy(x, a->sbuf, (size_t)a->scount, a->sdt, coll_at(tmp, pos[me], dt), (size_t)a->rcounts[me], dt);
+  coll_copy(x, a->sbuf, (size_t)a->scount, a->sdt, coll_at(tmp, pos[me], dt),
+            (size_t)a->rcounts[me], dt);
   coll_allgather_rdb_blocks(x, tmp, pos, dt, COLL_TAG_ALLGATHERV);
   for (int i = 0; i < n; i++)
     coll_copy(x, coll_at(tmp, pos[i], dt), (size_t)a->rcounts[i], dt, agv_block(a, i),

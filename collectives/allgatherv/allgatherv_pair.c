@@ -6,8 +6,8 @@ int coll_allgatherv_pair(coll_ctx *x, const coll_args *a)
   agv_own(x, a);
   for (int i = 1; i < x->size; i++) {
     int p = x->rank ^ i;
-    coll_sendrecv(x, a->sbuf, (size_t)a->scount, a->sdt, p, agv_block(a, p), (size_t)a->rcounts[p],
-                  a->rdt, p, COLL_TAG_ALLGATHERV);
+    coll_sendrecv(x, a->sbuf, (size_t)a->scount, a->sdt, p, agv_block(a, p),
+                  (size_t)a->rcounts[p], a->rdt, p, COLL_TAG_ALLGATHERV);
   }
   return x->err;
 }

@@ -24,16 +24,18 @@ int coll_allreduce_lr(coll_ctx *x, const coll_args *a)
   }
   int right = (me + 1) % n, left = (me - 1 + n) % n;
   size_t first = (size_t)((me - 1 + n) % n) * blk;
-  coll_sendrecv(x, coll_at(own, first, dt), blk, dt, me, coll_at(a->rbuf, first, dt), blk, dt,
-                me, COLL_TAG_ALLREDUCE);
+  coll_sendrecv(x, coll_at(own, first, dt), blk, dt, me, coll_at(a->rbuf, first, dt), blk, dt, me,
+                COLL_TAG_ALLREDUCE);
   for (int i = 0; i < n - 1; i++) {
-    size_t so = (size_t)((me - 1 - i + 2 * n) % n) * blk, ro = (size_t)((me - 2 - i + 2 * n) % n) * blk;
+    size_t so = (size_t)((me - 1 - i + 2 * n) % n) * blk,
+           ro = (size_t)((me - 2 - i + 2 * n) % n) * blk;
     coll_sendrecv(x, coll_at(a->rbuf, so, dt), blk, dt, right, coll_at(a->rbuf, ro, dt), blk, dt,
                   left, COLL_TAG_ALLREDUCE);
     coll_reduce(x, a, coll_at(own, ro, dt), coll_at(a->rbuf, ro, dt), blk);
   }
   for (int i = 0; i < n - 1; i++) {
-    size_t so = (size_t)((me - i + 2 * n) % n) * blk, ro = (size_t)((me - 1 - i + 2 * n) % n) * blk;
+    size_t so = (size_t)((me - i + 2 * n) % n) * blk,
+           ro = (size_t)((me - 1 - i + 2 * n) % n) * blk;
     coll_sendrecv(x, coll_at(a->rbuf, so, dt), blk, dt, right, coll_at(a->rbuf, ro, dt), blk, dt,
                   left, COLL_TAG_ALLREDUCE);
   }

@@ -25,8 +25,8 @@ int coll_allreduce_rab_rdb(coll_ctx *x, const coll_args *a)
     for (int mask = pof2 / 2; mask > 0; mask >>= 1) {
       int nd = newrank ^ mask, dst = coll_halving_real(&h, nd);
       coll_halving_step s = coll_halving_unsplit(&h, newrank < nd, pof2 / (mask * 2));
-      coll_sendrecv(x, coll_at(buf, s.soff, dt), s.scnt, dt, dst, coll_at(buf, s.roff, dt), s.rcnt,
-                    dt, dst, COLL_TAG_ALLREDUCE);
+      coll_sendrecv(x, coll_at(buf, s.soff, dt), s.scnt, dt, dst, coll_at(buf, s.roff, dt),
+                    s.rcnt, dt, dst, COLL_TAG_ALLREDUCE);
     }
   }
   if (me < 2 * rem) {

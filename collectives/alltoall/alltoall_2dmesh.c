@@ -27,8 +27,8 @@ int coll_alltoall_2dmesh(coll_ctx *x, const coll_args *a)
   for (int i = 0; i < Y; i++) {
     int src = row + i;
     if (src != me)
-      coll_irecv(x, coll_at(tmp1, (size_t)(src % Y) * (size_t)n * rc, dt), rc * (size_t)n, dt, src,
-                 COLL_TAG_ALLTOALL);
+      coll_irecv(x, coll_at(tmp1, (size_t)(src % Y) * (size_t)n * rc, dt), rc * (size_t)n, dt,
+                 src, COLL_TAG_ALLTOALL);
   }
   for (int i = 0; i < Y; i++) {
     int dst = row + i;
@@ -42,7 +42,8 @@ int coll_alltoall_2dmesh(coll_ctx *x, const coll_args *a)
     if (row + i == me)
       coll_copy(x, coll_at(a->sbuf, (size_t)me * sc, a->sdt), sc, a->sdt, to, rc, dt);
     else
-      coll_copy(x, coll_at(tmp1, ((size_t)i * (size_t)n + (size_t)me) * rc, dt), rc, dt, to, rc, dt);
+      coll_copy(x, coll_at(tmp1, ((size_t)i * (size_t)n + (size_t)me) * rc, dt), rc, dt, to, rc,
+                dt);
   }
   /* phase 2 */
   char *tmp2 = coll_tmp_dt(x, rc * (size_t)Y, dt);
@@ -61,7 +62,8 @@ int coll_alltoall_2dmesh(coll_ctx *x, const coll_args *a)
       if (row + j == me)
         coll_copy(x, coll_at(a->sbuf, (size_t)dst * sc, a->sdt), sc, a->sdt, to, rc, dt);
       else
-        coll_copy(x, coll_at(tmp1, ((size_t)j * (size_t)n + (size_t)dst) * rc, dt), rc, dt, to, rc, dt);
+        coll_copy(x, coll_at(tmp1, ((size_t)j * (size_t)n + (size_t)dst) * rc, dt), rc, dt, to,
+                  rc, dt);
     }
     coll_send(x, tmp2, rc * (size_t)Y, dt, dst, COLL_TAG_ALLTOALL);
   }

@@ -9,7 +9,8 @@ int coll_alltoall_pair(coll_ctx *x, const coll_args *a)
   for (int i = 0; i < x->size; i++) {
     int peer = x->rank ^ i;
     coll_sendrecv(x, coll_at(a->sbuf, (size_t)peer * sc, a->sdt), sc, a->sdt, peer,
-                  coll_at(a->rbuf, (size_t)peer * rc, a->rdt), rc, a->rdt, peer, COLL_TAG_ALLTOALL);
+                  coll_at(a->rbuf, (size_t)peer * rc, a->rdt), rc, a->rdt, peer,
+                  COLL_TAG_ALLTOALL);
   }
   return x->err;
 }

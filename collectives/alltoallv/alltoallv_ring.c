@@ -10,9 +10,9 @@ int coll_alltoallv_ring(coll_ctx *x, const coll_args *a)
   bool pow2 = coll_is_pow2(n);
   for (int i = 0; i < n; i++) {
     int d = pow2 ? me ^ i : (me + i) % n, s = pow2 ? me ^ i : (me - i + n) % n;
-    coll_sendrecv(x, coll_at(a->sbuf, (size_t)a->sdispls[d], a->sdt), (size_t)a->scounts[d], a->sdt,
-                  d, coll_at(a->rbuf, (size_t)a->rdispls[s], a->rdt), (size_t)a->rcounts[s], a->rdt,
-                  s, COLL_TAG_ALLTOALLV);
+    coll_sendrecv(x, coll_at(a->sbuf, (size_t)a->sdispls[d], a->sdt), (size_t)a->scounts[d],
+                  a->sdt, d, coll_at(a->rbuf, (size_t)a->rdispls[s], a->rdt),
+                  (size_t)a->rcounts[s], a->rdt, s, COLL_TAG_ALLTOALLV);
   }
   return x->err;
 }

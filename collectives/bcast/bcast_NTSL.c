@@ -64,4 +64,7 @@ int coll_bcast_ntsl_common(coll_ctx *x, const coll_args *a, bool isend)
   return x->err;
 }
 
-int coll_bcast_NTSL(coll_ctx *x, const coll_args *a) { return coll_bcast_ntsl_common(x, a, false); }
+int coll_bcast_NTSL(coll_ctx *x, const coll_args *a)
+{
+  return coll_bcast_ntsl_common(x, a, false);
+}

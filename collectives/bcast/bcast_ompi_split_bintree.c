@@ -53,14 +53,12 @@ int coll_bcast_ompi_split_bintree(coll_ctx *x, const coll_args *a)
         if (g >= nseg[i])
           continue;
         size_t cnt = g == nseg[i] - 1 ? counts[i] - g * segc : segc;
-        coll_send(x, half[i] + g * segc, cnt, byte, t.children[i],
-                  COLL_TAG_BCAST);
+        coll_send(x, half[i] + g * segc, cnt, byte, t.children[i], COLL_TAG_BCAST);
       }
   } else if (t.nchildren == 0) { /* leaves take the segments one by one */
     for (size_t g = 0; g < nseg[lr]; g++)
-      coll_recv(x, half[lr] + g * segc,
-                g == nseg[lr] - 1 ? counts[lr] - g * segc : segc, byte, t.parent,
-                COLL_TAG_BCAST);
+      coll_recv(x, half[lr] + g * segc, g == nseg[lr] - 1 ? counts[lr] - g * segc : segc, byte,
+                t.parent, COLL_TAG_BCAST);
   } else { /* inner ranks keep one receive ahead and forward with blocking sends */
     size_t ns = nseg[lr];
     int cur = coll_irecv(x, half[lr], ns == 1 ? counts[lr] : segc, byte, t.parent,
@@ -68,14 +66,12 @@ int coll_bcast_ompi_split_bintree(coll_ctx *x, const coll_args *a)
     for (size_t g = 1; g <= ns; g++) {
       int next = -1;
       if (g < ns)
-        next = coll_irecv(x, half[lr] + g * segc,
-                          g == ns - 1 ? counts[lr] - g * segc : segc, byte, t.parent,
-                          COLL_TAG_BCAST);
+        next = coll_irecv(x, half[lr] + g * segc, g == ns - 1 ? counts[lr] - g * segc : segc,
+                          byte, t.parent, COLL_TAG_BCAST);
       coll_wait_req(x, cur);
       size_t cnt = g == ns ? counts[lr] - (g - 1) * segc : segc;
       for (int i = 0; i < t.nchildren; i++)
-        coll_send(x, half[lr] + (g - 1) * segc, cnt, byte, t.children[i],
-                  COLL_TAG_BCAST);
+        coll_send(x, half[lr] + (g - 1) * segc, cnt, byte, t.children[i], COLL_TAG_BCAST);
       cur = next;
     }
     coll_wait(x);
@@ -84,15 +80,15 @@ int coll_bcast_ompi_split_bintree(coll_ctx *x, const coll_args *a)
   int other = lr ^ 1;
   if (n % 2) {
     if (me != root)
-      coll_sendrecv(x, half[lr], counts[lr], byte, pair, half[other], counts[other], byte,
-                    pair, COLL_TAG_BCAST);
+      coll_sendrecv(x, half[lr], counts[lr], byte, pair, half[other], counts[other], byte, pair,
+                    COLL_TAG_BCAST);
   } else if (me == root) {
     coll_send(x, half[1], counts[1], byte, (root + n - 1) % n, COLL_TAG_BCAST);
   } else if (me == (root + n - 1) % n) {
     coll_recv(x, half[1], counts[1], byte, root, COLL_TAG_BCAST);
   } else {
-    coll_sendrecv(x, half[lr], counts[lr], byte, pair, half[other], counts[other], byte,
-                  pair, COLL_TAG_BCAST);
+    coll_sendrecv(x, half[lr], counts[lr], byte, pair, half[other], counts[other], byte, pair,
+                  COLL_TAG_BCAST);
   }
   coll_bytes_done(x, a, &b);
   return x->err;

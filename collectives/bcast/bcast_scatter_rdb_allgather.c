@@ -27,8 +27,8 @@ int coll_bcast_scatter_rdb_allgather(coll_ctx *x, const coll_args *a)
     /* what the partner's subtree holds */
     size_t recv_size = coll_mpich_range(nb, ss, dst_root, dst_root + (size_t)mask);
     if (rdst < n) {
-      coll_sendrecv(x, b.buf + my_root * ss, curr, byte, (rdst + root) % n,
-                    b.buf + dst_root * ss, recv_size, byte, (rdst + root) % n, COLL_TAG_BCAST);
+      coll_sendrecv(x, b.buf + my_root * ss, curr, byte, (rdst + root) % n, b.buf + dst_root * ss,
+                    recv_size, byte, (rdst + root) % n, COLL_TAG_BCAST);
       curr += recv_size;
     }
     if (dst_root + (size_t)mask > (size_t)n) {

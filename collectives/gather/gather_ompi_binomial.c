@@ -41,7 +41,8 @@ int coll_gather_ompi_binomial(coll_ctx *x, const coll_args *a)
   } else if (root != 0) { /* relative order -> rank order */
     size_t tail = (size_t)(n - root);
     coll_copy(x, buf, tail * bc, dt, coll_at(a->rbuf, (size_t)root * bc, dt), tail * bc, dt);
-    coll_copy(x, coll_at(buf, tail * bc, dt), (size_t)root * bc, dt, a->rbuf, (size_t)root * bc, dt);
+    coll_copy(x, coll_at(buf, tail * bc, dt), (size_t)root * bc, dt, a->rbuf, (size_t)root * bc,
+              dt);
   }
   return x->err;
 }

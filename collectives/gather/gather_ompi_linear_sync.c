@@ -44,7 +44,8 @@ int coll_gather_ompi_linear_sync(coll_ctx *x, const coll_args *a)
     coll_irecv(x, p + first, bytes - first, byte, i, COLL_TAG_GATHER);
     coll_wait_req(x, f);
   }
-  coll_copy(x, a->sbuf, (size_t)a->scount, a->sdt, coll_at(a->rbuf, (size_t)me * cnt, dt), cnt, dt);
+  coll_copy(x, a->sbuf, (size_t)a->scount, a->sdt, coll_at(a->rbuf, (size_t)me * cnt, dt), cnt,
+            dt);
   coll_wait(x);
   if (!contig)
     for (int i = 0; i < n; i++)

@@ -34,8 +34,8 @@ int coll_reduce_scatter_mpich_noncomm(coll_ctx *x, const coll_args *a)
       roff += size;
     else
       soff += size;
-    coll_sendrecv(x, coll_at(outgoing, soff, dt), size, dt, peer, coll_at(incoming, roff, dt), size, dt,
-                  peer, COLL_TAG_REDUCE_SCATTER);
+    coll_sendrecv(x, coll_at(outgoing, soff, dt), size, dt, peer, coll_at(incoming, roff, dt),
+                  size, dt, peer, COLL_TAG_REDUCE_SCATTER);
     if (me > peer) { /* received data (lower ranks) is the left operand */
       coll_reduce(x, a, coll_at(incoming, roff, dt), coll_at(outgoing, roff, dt), size);
     } else {

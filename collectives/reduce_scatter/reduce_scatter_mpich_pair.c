@@ -23,8 +23,8 @@ int coll_reduce_scatter_mpich_pair(coll_ctx *x, const coll_args *a)
   void *tmp = coll_tmp_dt(x, mine, dt);
   for (int i = 1; i < n; i++) {
     int src = (me - i + n) % n, dst = (me + i) % n;
-    coll_sendrecv(x, coll_at(in, disps[dst], dt), (size_t)a->rcounts[dst], dt, dst, tmp, mine, dt, src,
-                  COLL_TAG_REDUCE_SCATTER);
+    coll_sendrecv(x, coll_at(in, disps[dst], dt), (size_t)a->rcounts[dst], dt, dst, tmp, mine, dt,
+                  src, COLL_TAG_REDUCE_SCATTER);
     coll_reduce(x, a, tmp, a->rbuf, mine);
   }
   return x->err;

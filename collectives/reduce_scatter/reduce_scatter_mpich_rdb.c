@@ -80,7 +80,8 @@ int coll_reduce_scatter_mpich_rdb(coll_ctx *x, const coll_args *a)
         coll_reduce(x, a, res, rcv, ro.len0);
         coll_reduce(x, a, coll_at(res, ro.off1, dt), coll_at(rcv, ro.off1, dt), ro.len1);
         coll_copy(x, rcv, ro.len0, dt, res, ro.len0, dt);
-        coll_copy(x, coll_at(rcv, ro.off1, dt), ro.len1, dt, coll_at(res, ro.off1, dt), ro.len1, dt);
+        coll_copy(x, coll_at(rcv, ro.off1, dt), ro.len1, dt, coll_at(res, ro.off1, dt), ro.len1,
+                  dt);
       }
     }
   }

@@ -28,14 +28,16 @@ int coll_reduce_scatter_ompi_ring(coll_ctx *x, const coll_args *a)
   void *in[2] = {coll_tmp_dt(x, maxb, dt), coll_tmp_dt(x, maxb, dt)};
   int to = (me + 1) % n, from = (me - 1 + n) % n, inbi = 0, req[2];
   req[inbi] = coll_irecv(x, in[inbi], maxb, dt, from, COLL_TAG_REDUCE_SCATTER);
-  coll_send(x, coll_at(acc, disps[from], dt), (size_t)a->rcounts[from], dt, to, COLL_TAG_REDUCE_SCATTER);
+  coll_send(x, coll_at(acc, disps[from], dt), (size_t)a->rcounts[from], dt, to,
+            COLL_TAG_REDUCE_SCATTER);
   for (int k = 2; k < n; k++) {
     int prev = (me + n - k) % n;
     inbi ^= 1;
     req[inbi] = coll_irecv(x, in[inbi], maxb, dt, from, COLL_TAG_REDUCE_SCATTER);
     coll_wait_req(x, req[inbi ^ 1]);
     coll_reduce(x, a, in[inbi ^ 1], coll_at(acc, disps[prev], dt), (size_t)a->rcounts[prev]);
-    coll_send(x, coll_at(acc, disps[prev], dt), (size_t)a->rcounts[prev], dt, to, COLL_TAG_REDUCE_SCATTER);
+    coll_send(x, coll_at(acc, disps[prev], dt), (size_t)a->rcounts[prev], dt, to,
+              COLL_TAG_REDUCE_SCATTER);
   }
   coll_wait_req(x, req[inbi]);
   coll_reduce(x, a, in[inbi], coll_at(acc, disps[me], dt), (size_t)a->rcounts[me]);

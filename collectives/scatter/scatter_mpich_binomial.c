@@ -39,7 +39,8 @@ int coll_scatter_mpich_binomial(coll_ctx *x, const coll_args *a)
     if (v + mask >= n)
       continue;
     size_t nb = have - (size_t)mask; /* what lies above my first `mask` blocks */
-    coll_send(x, coll_at(buf, (size_t)mask * bc, dt), nb * bc, dt, (me + mask) % n, COLL_TAG_SCATTER);
+    coll_send(x, coll_at(buf, (size_t)mask * bc, dt), nb * bc, dt, (me + mask) % n,
+              COLL_TAG_SCATTER);
     have -= nb;
   }
   return x->err;

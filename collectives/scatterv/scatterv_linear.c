@@ -11,8 +11,8 @@ int coll_scatterv_linear(coll_ctx *x, const coll_args *a)
     if (i != a->root)
       coll_isend(x, coll_at(a->sbuf, (size_t)a->sdispls[i], a->sdt), (size_t)a->scounts[i],
                  a->sdt, i, COLL_TAG_SCATTERV);
-  coll_copy(x, coll_at(a->sbuf, (size_t)a->sdispls[a->root], a->sdt),
-            (size_t)a->scounts[a->root], a->sdt, a->rbuf, (size_t)a->rcount, a->rdt);
+  coll_copy(x, coll_at(a->sbuf, (size_t)a->sdispls[a->root], a->sdt), (size_t)a->scounts[a->root],
+            a->sdt, a->rbuf, (size_t)a->rcount, a->rdt);
   coll_wait(x);
   return x->err;
 }

@@ -53,7 +53,7 @@ extern "C" {
 #define SMPI_HANDLE_MAKE(kind, index) (((kind) << SMPI_KIND_SHIFT) | (index))
 /* unsigned shift: a negative value yields a kind >= 32, which matches none */
 #define SMPI_HANDLE_KIND(h) ((int)((unsigned)(h) >> SMPI_KIND_SHIFT))
-#define SMPI_HANDLE_INDEX(h) ((int)((h) & SMPI_INDEX_MASK))
+#define SMPI_HANDLE_INDEX(h) ((int)((h)&SMPI_INDEX_MASK))
 
 #define SMPI_KIND_COMM 1
 #define SMPI_KIND_GROUP 2
@@ -562,8 +562,8 @@ SMPI_PUBLIC int smpi_attr_null_delete_fn(int obj, int keyval, void *attribute_va
 #define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
 
 /* ---- the functions: MPI_Name and its profiling twin PMPI_Name for each entry ---- */
-#define SMPI_FN(ret, name, params, args, status)                                         \
-  SMPI_PUBLIC ret MPI_##name params;                                                     \
+#define SMPI_FN(ret, name, params, args, status) \
+  SMPI_PUBLIC ret MPI_##name params;             \
   SMPI_PUBLIC ret PMPI_##name params;
 #include "mpi_functions.h"
 #undef SMPI_FN

@@ -75,9 +75,10 @@ SMPI_PUBLIC void *smpi_shared_set_call(const char *func, const char *input, void
 #define SMPI_PARTIAL_SHARED_MALLOC(size, shared_block_offsets, nb_shared_blocks) \
   smpi_shared_malloc_partial((size), (shared_block_offsets), (nb_shared_blocks))
 #define SMPI_SHARED_FREE(ptr) smpi_shared_free(ptr)
-#define SMPI_SHARED_CALL(func, input, ...)                                    \
-  (smpi_shared_known_call(#func, (input)) ? smpi_shared_get_call(#func, (input)) \
-                                          : smpi_shared_set_call(#func, (input), (func)(__VA_ARGS__)))
+#define SMPI_SHARED_CALL(func, input, ...)    \
+  (smpi_shared_known_call(#func, (input))     \
+       ? smpi_shared_get_call(#func, (input)) \
+       : smpi_shared_set_call(#func, (input), (func)(__VA_ARGS__)))
 /* ==== end of memory folding ==== */
 
 /* ==== CPU sampling and compute variability (smpi/emulation/sample.c; guide: docs/emulation.md) ====
@@ -145,36 +146,36 @@ SMPI_PUBLIC void smpi_sample_flops(double flops);
 #define SMPI__SAMPLE_NARG(...) SMPI__SAMPLE_NARG_(__VA_ARGS__, 6, 5, 4, 3, 2, 1, 0)
 #define SMPI__SAMPLE_NARG_(a, b, c, d, e, f, N, ...) N
 
-#define SMPI__SAMPLE_BLOCK(id, global, n, thres)                                             \
-  for (smpi_sample_state SMPI__SAMPLE_CAT(smpi__sample_, id) =                               \
-           smpi_sample_block_begin(SMPI__SAMPLE_KEY(id), (global), (n), (thres));             \
+#define SMPI__SAMPLE_BLOCK(id, global, n, thres)                                  \
+  for (smpi_sample_state SMPI__SAMPLE_CAT(smpi__sample_, id) =                    \
+           smpi_sample_block_begin(SMPI__SAMPLE_KEY(id), (global), (n), (thres)); \
        smpi_sample_block_next(&SMPI__SAMPLE_CAT(smpi__sample_, id));)
 /* pass 0 counts the iterations (the body is the empty if branch), pass 1 runs them */
-#define SMPI__SAMPLE_LOOP(id, global, init, cond, inc, iters, thres, tag)                      \
-  for (smpi_sample_state SMPI__SAMPLE_CAT(smpi__sample_, id) =                               \
-           smpi_sample_loop_begin(SMPI__SAMPLE_KEY(id), (global), (iters), (thres), (tag));   \
-       smpi_sample_loop_pass(&SMPI__SAMPLE_CAT(smpi__sample_, id));)                          \
-    for (init; smpi_sample_loop_cond(&SMPI__SAMPLE_CAT(smpi__sample_, id), (cond) ? 1 : 0);   \
-         (void)(inc))                                                                         \
-      if (SMPI__SAMPLE_CAT(smpi__sample_, id).phase == 0) {                                   \
+#define SMPI__SAMPLE_LOOP(id, global, init, cond, inc, iters, thres, tag)                   \
+  for (smpi_sample_state SMPI__SAMPLE_CAT(smpi__sample_, id) =                              \
+           smpi_sample_loop_begin(SMPI__SAMPLE_KEY(id), (global), (iters), (thres), (tag)); \
+       smpi_sample_loop_pass(&SMPI__SAMPLE_CAT(smpi__sample_, id));)                        \
+    for (init; smpi_sample_loop_cond(&SMPI__SAMPLE_CAT(smpi__sample_, id), (cond) ? 1 : 0); \
+         (void)(inc))                                                                       \
+      if (SMPI__SAMPLE_CAT(smpi__sample_, id).phase == 0) {                                 \
       } else
 
 #define SMPI__SAMPLE_1(id, g, n) SMPI__SAMPLE_BLOCK(id, g, n, 0.0)
 #define SMPI__SAMPLE_2(id, g, n, thres) SMPI__SAMPLE_BLOCK(id, g, n, thres)
-#define SMPI__SAMPLE_5(id, g, init, cond, inc, iters, thres)                                 \
+#define SMPI__SAMPLE_5(id, g, init, cond, inc, iters, thres) \
   SMPI__SAMPLE_LOOP(id, g, init, cond, inc, iters, thres, "")
-#define SMPI__SAMPLE_6(id, g, init, cond, inc, iters, thres, tag)                            \
+#define SMPI__SAMPLE_6(id, g, init, cond, inc, iters, thres, tag) \
   SMPI__SAMPLE_LOOP(id, g, init, cond, inc, iters, thres, tag)
-#define SMPI__SAMPLE_DISPATCH(id, g, nargs, ...)                                            \
+#define SMPI__SAMPLE_DISPATCH(id, g, nargs, ...) \
   SMPI__SAMPLE_CAT(SMPI__SAMPLE_, nargs)(id, g, __VA_ARGS__)
 
-#define SMPI_SAMPLE_LOCAL(...)                                                               \
+#define SMPI_SAMPLE_LOCAL(...) \
   SMPI__SAMPLE_DISPATCH(SMPI__SAMPLE_ID, 0, SMPI__SAMPLE_NARG(__VA_ARGS__), __VA_ARGS__)
-#define SMPI_SAMPLE_GLOBAL(...)                                                              \
+#define SMPI_SAMPLE_GLOBAL(...) \
   SMPI__SAMPLE_DISPATCH(SMPI__SAMPLE_ID, 1, SMPI__SAMPLE_NARG(__VA_ARGS__), __VA_ARGS__)
-#define SMPI_SAMPLE_LOCAL_TAG(init, cond, inc, iters, thres, tag)                            \
+#define SMPI_SAMPLE_LOCAL_TAG(init, cond, inc, iters, thres, tag) \
   SMPI__SAMPLE_LOOP(SMPI__SAMPLE_ID, 0, init, cond, inc, iters, thres, tag)
-#define SMPI_SAMPLE_GLOBAL_TAG(init, cond, inc, iters, thres, tag)                           \
+#define SMPI_SAMPLE_GLOBAL_TAG(init, cond, inc, iters, thres, tag) \
   SMPI__SAMPLE_LOOP(SMPI__SAMPLE_ID, 1, init, cond, inc, iters, thres, tag)
 #define SMPI_SAMPLE_DELAY(seconds) for (smpi_sample_delay(seconds); 0;)
 #define SMPI_SAMPLE_FLOPS(flops) for (smpi_sample_flops(flops); 0;)

@@ -44,7 +44,7 @@ int smpi_unsupported(const char *name)
 #define SMPI_FAIL_MPI_File(name) (smpi_unsupported(name), MPI_FILE_NULL)
 #define SMPI_FAIL_MPI_Message(name) (smpi_unsupported(name), MPI_MESSAGE_NULL)
 
-#define SMPI_EMIT_STUB(ret, name, params)                                                \
+#define SMPI_EMIT_STUB(ret, name, params) \
   ret PMPI_##name params { return SMPI_FAIL_##ret("MPI_" #name); }
 #define SMPI_EMIT_IMPL(ret, name, params)
 #define SMPI_FN(ret, name, params, args, status) SMPI_EMIT_##status(ret, name, params)
@@ -52,14 +52,14 @@ int smpi_unsupported(const char *name)
 #undef SMPI_FN
 
 /* ---- profiling wrappers: MPI_Name calls PMPI_Name, for every entry ---- */
-#define SMPI_FN(ret, name, params, args, status)                                         \
+#define SMPI_FN(ret, name, params, args, status) \
   __attribute__((weak)) ret MPI_##name params { return PMPI_##name args; }
 #include "smpi/mpi_functions.h"
 #undef SMPI_FN
 
 /* ---- handle conversions: an MPI_Fint holds the very same int ---- */
-#define SMPI_CONVERSIONS(Kind, Type)                                                     \
-  MPI_Fint PMPI_##Kind##_c2f(Type handle) { return (MPI_Fint)handle; }                  \
+#define SMPI_CONVERSIONS(Kind, Type)                                   \
+  MPI_Fint PMPI_##Kind##_c2f(Type handle) { return (MPI_Fint)handle; } \
   Type PMPI_##Kind##_f2c(MPI_Fint handle) { return (Type)handle; }
 SMPI_CONVERSIONS(Comm, MPI_Comm)
 SMPI_CONVERSIONS(Errhandler, MPI_Errhandler)
@@ -72,10 +72,7 @@ SMPI_CONVERSIONS(Request, MPI_Request)
 SMPI_CONVERSIONS(Type, MPI_Datatype)
 SMPI_CONVERSIONS(Win, MPI_Win)
 
-int PMPI_Pcontrol(const int level, ...)
-{
-  return MPI_SUCCESS;
-}
+int PMPI_Pcontrol(const int level, ...) { return MPI_SUCCESS; }
 
 /* ---- predefined attribute callbacks (MPI_COMM_DUP_FN & co.) ---- */
 int smpi_attr_null_copy_fn(int oldobj, int keyval, void *extra_state, void *attribute_val_in,

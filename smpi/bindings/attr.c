@@ -9,11 +9,11 @@
 #include "smpi/mpi/handle.h"
 
 /* body of a function that reports a failure of `call` to the handler of comm */
-#define ATTR_WRAP(comm, call)                                                            \
-  do {                                                                                   \
-    int rc_ = (call);                                                                    \
-    SMPI_CHECK(rc_ == MPI_SUCCESS, (comm), rc_);                                         \
-    SMPI_RETURN(MPI_SUCCESS);                                                            \
+#define ATTR_WRAP(comm, call)                    \
+  do {                                           \
+    int rc_ = (call);                            \
+    SMPI_CHECK(rc_ == MPI_SUCCESS, (comm), rc_); \
+    SMPI_RETURN(MPI_SUCCESS);                    \
   } while (0)
 
 /* ---- keyvals ---- */
@@ -56,8 +56,8 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
 {
   SMPI_ENTER("MPI_Type_create_keyval");
   SMPI_CHECK(type_keyval, MPI_COMM_WORLD, MPI_ERR_ARG);
-  SMPI_RETURN(smpi_attr_keyval_create(SMPI_KIND_DATATYPE, type_copy_attr_fn,
-                                      type_delete_attr_fn, type_keyval, extra_state));
+  SMPI_RETURN(smpi_attr_keyval_create(SMPI_KIND_DATATYPE, type_copy_attr_fn, type_delete_attr_fn,
+                                      type_keyval, extra_state));
 }
 
 int PMPI_Type_free_keyval(int *type_keyval)
@@ -90,8 +90,7 @@ int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val)
 {
   SMPI_ENTER("MPI_Comm_set_attr");
   smpi_comm *c = SMPI_CHECK_COMM(comm);
-  ATTR_WRAP(comm, smpi_attr_set(smpi_comm_handle(c), SMPI_KIND_COMM, comm_keyval,
-                                attribute_val));
+  ATTR_WRAP(comm, smpi_attr_set(smpi_comm_handle(c), SMPI_KIND_COMM, comm_keyval, attribute_val));
 }
 
 int PMPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val)
@@ -105,8 +104,8 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int 
 {
   SMPI_ENTER("MPI_Comm_get_attr");
   smpi_comm *c = SMPI_CHECK_COMM(comm);
-  ATTR_WRAP(comm, smpi_attr_get(smpi_comm_handle(c), SMPI_KIND_COMM, comm_keyval,
-                                attribute_val, flag));
+  ATTR_WRAP(comm,
+            smpi_attr_get(smpi_comm_handle(c), SMPI_KIND_COMM, comm_keyval, attribute_val, flag));
 }
 
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag)

@@ -13,8 +13,10 @@ int smpi_call_begin_at(const char *fname, const void *site)
 {
   smpi_rank *me = smpi_self();
   if (!me) {
-    fprintf(stderr, "smpi: %s called outside of any MPI process (from a thread the simulator "
-                    "does not know?)\n", fname);
+    fprintf(stderr,
+            "smpi: %s called outside of any MPI process (from a thread the simulator "
+            "does not know?)\n",
+            fname);
     smpi_abort_job(1);
   }
   /* the outermost call is the program's own: remember where it came from (smpi/mpi/check.h) */
@@ -41,4 +43,3 @@ void smpi_call_end(void)
   SMPI_OBSERVE(call_end, smpi_self());
   smpi_leave_call();
 }
-

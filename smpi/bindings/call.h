@@ -34,36 +34,36 @@ void smpi_env_declare_config(void);
  * handler (the tool interface only returns codes). Returns the code the caller must return. */
 int smpi_unsupported(const char *name);
 
-#define SMPI_ENTER(fname)                                                                \
-  __attribute__((unused)) static const char *const smpi_fname_ = (fname);                \
-  do {                                                                                   \
-    int smpi_rc_ = smpi_call_begin_at(smpi_fname_, __builtin_return_address(0));         \
-    if (smpi_rc_ != 0)                                                                   \
-      return smpi_rc_;                                                                   \
+#define SMPI_ENTER(fname)                                                        \
+  __attribute__((unused)) static const char *const smpi_fname_ = (fname);        \
+  do {                                                                           \
+    int smpi_rc_ = smpi_call_begin_at(smpi_fname_, __builtin_return_address(0)); \
+    if (smpi_rc_ != 0)                                                           \
+      return smpi_rc_;                                                           \
   } while (0)
 /* for the few calls allowed outside Init..Finalize (MPI_Initialized, MPI_Finalized, ...) */
-#define SMPI_ENTER_ANYTIME(fname)                                                        \
-  __attribute__((unused)) static const char *const smpi_fname_ = (fname);                \
+#define SMPI_ENTER_ANYTIME(fname)                                         \
+  __attribute__((unused)) static const char *const smpi_fname_ = (fname); \
   smpi_enter_call()
-#define SMPI_RETURN(code)                                                                \
-  do {                                                                                   \
-    int smpi_ret_ = (code);                                                              \
-    smpi_call_end();                                                                     \
-    return smpi_ret_;                                                                    \
+#define SMPI_RETURN(code)   \
+  do {                      \
+    int smpi_ret_ = (code); \
+    smpi_call_end();        \
+    return smpi_ret_;       \
   } while (0)
 /* error on comm: through its handler, then return */
 #define SMPI_FAIL(comm, code) SMPI_RETURN(smpi_comm_error((comm), (code), smpi_fname_))
-#define SMPI_CHECK(cond, comm, code)                                                     \
-  do {                                                                                   \
-    if (!(cond))                                                                         \
-      SMPI_FAIL(comm, code);                                                             \
+#define SMPI_CHECK(cond, comm, code) \
+  do {                               \
+    if (!(cond))                     \
+      SMPI_FAIL(comm, code);         \
   } while (0)
-#define SMPI_CHECK_COMM(comm)                                                            \
-  ({                                                                                     \
-    smpi_comm *smpi_c_ = smpi_comm_get(comm);                                            \
-    if (!smpi_c_)                                                                        \
-      SMPI_FAIL(MPI_COMM_WORLD, MPI_ERR_COMM);                                           \
-    smpi_c_;                                                                             \
+#define SMPI_CHECK_COMM(comm)                  \
+  ({                                           \
+    smpi_comm *smpi_c_ = smpi_comm_get(comm);  \
+    if (!smpi_c_)                              \
+      SMPI_FAIL(MPI_COMM_WORLD, MPI_ERR_COMM); \
+    smpi_c_;                                   \
   })
 
 #endif

@@ -34,7 +34,8 @@ int PMPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Gather");
-  SMPI_RETURN(coll_mpi_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, smpi_fname_));
+  SMPI_RETURN(coll_mpi_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                              comm, smpi_fname_));
 }
 
 int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -42,7 +43,8 @@ int PMPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Request *request)
 {
   SMPI_ENTER("MPI_Igather");
-  SMPI_RETURN(coll_mpi_igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, smpi_fname_));
+  SMPI_RETURN(coll_mpi_igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                               comm, request, smpi_fname_));
 }
 
 int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -50,7 +52,8 @@ int PMPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Gatherv");
-  SMPI_RETURN(coll_mpi_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, smpi_fname_));
+  SMPI_RETURN(coll_mpi_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                               recvtype, root, comm, smpi_fname_));
 }
 
 int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -58,14 +61,16 @@ int PMPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Comm comm, MPI_Request *request)
 {
   SMPI_ENTER("MPI_Igatherv");
-  SMPI_RETURN(coll_mpi_igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request, smpi_fname_));
+  SMPI_RETURN(coll_mpi_igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                recvtype, root, comm, request, smpi_fname_));
 }
 
 int PMPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Scatter");
-  SMPI_RETURN(coll_mpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, smpi_fname_));
+  SMPI_RETURN(coll_mpi_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                               comm, smpi_fname_));
 }
 
 int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -73,7 +78,8 @@ int PMPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Request *request)
 {
   SMPI_ENTER("MPI_Iscatter");
-  SMPI_RETURN(coll_mpi_iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request, smpi_fname_));
+  SMPI_RETURN(coll_mpi_iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                comm, request, smpi_fname_));
 }
 
 int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
@@ -81,7 +87,8 @@ int PMPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[
                   int root, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Scatterv");
-  SMPI_RETURN(coll_mpi_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, smpi_fname_));
+  SMPI_RETURN(coll_mpi_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                recvtype, root, comm, smpi_fname_));
 }
 
 int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
@@ -89,21 +96,24 @@ int PMPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs
                    int root, MPI_Comm comm, MPI_Request *request)
 {
   SMPI_ENTER("MPI_Iscatterv");
-  SMPI_RETURN(coll_mpi_iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request, smpi_fname_));
+  SMPI_RETURN(coll_mpi_iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                                 recvtype, root, comm, request, smpi_fname_));
 }
 
 int PMPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Allgather");
-  SMPI_RETURN(coll_mpi_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, smpi_fname_));
+  SMPI_RETURN(coll_mpi_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                 smpi_fname_));
 }
 
 int PMPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
   SMPI_ENTER("MPI_Iallgather");
-  SMPI_RETURN(coll_mpi_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, smpi_fname_));
+  SMPI_RETURN(coll_mpi_iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  comm, request, smpi_fname_));
 }
 
 int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -111,7 +121,8 @@ int PMPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
                     MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Allgatherv");
-  SMPI_RETURN(coll_mpi_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, smpi_fname_));
+  SMPI_RETURN(coll_mpi_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                  recvtype, comm, smpi_fname_));
 }
 
 int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -119,21 +130,24 @@ int PMPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      MPI_Comm comm, MPI_Request *request)
 {
   SMPI_ENTER("MPI_Iallgatherv");
-  SMPI_RETURN(coll_mpi_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, smpi_fname_));
+  SMPI_RETURN(coll_mpi_iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                   recvtype, comm, request, smpi_fname_));
 }
 
 int PMPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Alltoall");
-  SMPI_RETURN(coll_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, smpi_fname_));
+  SMPI_RETURN(coll_mpi_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                smpi_fname_));
 }
 
 int PMPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
   SMPI_ENTER("MPI_Ialltoall");
-  SMPI_RETURN(coll_mpi_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, smpi_fname_));
+  SMPI_RETURN(coll_mpi_ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                 request, smpi_fname_));
 }
 
 int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -141,15 +155,18 @@ int PMPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Alltoallv");
-  SMPI_RETURN(coll_mpi_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, smpi_fname_));
+  SMPI_RETURN(coll_mpi_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                 rdispls, recvtype, comm, smpi_fname_));
 }
 
 int PMPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+                    const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request *request)
 {
   SMPI_ENTER("MPI_Ialltoallv");
-  SMPI_RETURN(coll_mpi_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, smpi_fname_));
+  SMPI_RETURN(coll_mpi_ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                  rdispls, recvtype, comm, request, smpi_fname_));
 }
 
 int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -157,7 +174,8 @@ int PMPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
                    const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Alltoallw");
-  SMPI_RETURN(coll_mpi_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, smpi_fname_));
+  SMPI_RETURN(coll_mpi_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                 rdispls, recvtypes, comm, smpi_fname_));
 }
 
 int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -166,7 +184,8 @@ int PMPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdisp
                     MPI_Request *request)
 {
   SMPI_ENTER("MPI_Ialltoallw");
-  SMPI_RETURN(coll_mpi_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, smpi_fname_));
+  SMPI_RETURN(coll_mpi_ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                  rdispls, recvtypes, comm, request, smpi_fname_));
 }
 
 int PMPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -180,21 +199,23 @@ int PMPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
                  int root, MPI_Comm comm, MPI_Request *request)
 {
   SMPI_ENTER("MPI_Ireduce");
-  SMPI_RETURN(coll_mpi_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, smpi_fname_));
+  SMPI_RETURN(
+      coll_mpi_ireduce(sendbuf, recvbuf, count, datatype, op, root, comm, request, smpi_fname_));
 }
 
-int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm)
+int PMPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Allreduce");
   SMPI_RETURN(coll_mpi_allreduce(sendbuf, recvbuf, count, datatype, op, comm, smpi_fname_));
 }
 
-int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                    MPI_Comm comm, MPI_Request *request)
+int PMPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                    MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
   SMPI_ENTER("MPI_Iallreduce");
-  SMPI_RETURN(coll_mpi_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, smpi_fname_));
+  SMPI_RETURN(
+      coll_mpi_iallreduce(sendbuf, recvbuf, count, datatype, op, comm, request, smpi_fname_));
 }
 
 int PMPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -222,28 +243,32 @@ int PMPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dat
                  MPI_Comm comm, MPI_Request *request)
 {
   SMPI_ENTER("MPI_Iexscan");
-  SMPI_RETURN(coll_mpi_iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, smpi_fname_));
+  SMPI_RETURN(
+      coll_mpi_iexscan(sendbuf, recvbuf, count, datatype, op, comm, request, smpi_fname_));
 }
 
 int PMPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Reduce_scatter");
-  SMPI_RETURN(coll_mpi_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, smpi_fname_));
+  SMPI_RETURN(
+      coll_mpi_reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, smpi_fname_));
 }
 
 int PMPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
                          MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
   SMPI_ENTER("MPI_Ireduce_scatter");
-  SMPI_RETURN(coll_mpi_ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request, smpi_fname_));
+  SMPI_RETURN(coll_mpi_ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm, request,
+                                       smpi_fname_));
 }
 
 int PMPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Reduce_scatter_block");
-  SMPI_RETURN(coll_mpi_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, smpi_fname_));
+  SMPI_RETURN(coll_mpi_reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                            smpi_fname_));
 }
 
 int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
@@ -251,7 +276,8 @@ int PMPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount
                                MPI_Request *request)
 {
   SMPI_ENTER("MPI_Ireduce_scatter_block");
-  SMPI_RETURN(coll_mpi_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm, request, smpi_fname_));
+  SMPI_RETURN(coll_mpi_ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm,
+                                             request, smpi_fname_));
 }
 
 int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -259,7 +285,8 @@ int PMPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype se
                              MPI_Request *request)
 {
   SMPI_ENTER("MPI_Ineighbor_allgather");
-  SMPI_RETURN(coll_mpi_ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, smpi_fname_));
+  SMPI_RETURN(coll_mpi_ineighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                           recvtype, comm, request, smpi_fname_));
 }
 
 int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -267,7 +294,8 @@ int PMPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype s
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
   SMPI_ENTER("MPI_Ineighbor_allgatherv");
-  SMPI_RETURN(coll_mpi_ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request, smpi_fname_));
+  SMPI_RETURN(coll_mpi_ineighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                            displs, recvtype, comm, request, smpi_fname_));
 }
 
 int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -275,7 +303,8 @@ int PMPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sen
                             MPI_Request *request)
 {
   SMPI_ENTER("MPI_Ineighbor_alltoall");
-  SMPI_RETURN(coll_mpi_ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, smpi_fname_));
+  SMPI_RETURN(coll_mpi_ineighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                          recvtype, comm, request, smpi_fname_));
 }
 
 int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -284,24 +313,28 @@ int PMPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const 
                              MPI_Request *request)
 {
   SMPI_ENTER("MPI_Ineighbor_alltoallv");
-  SMPI_RETURN(coll_mpi_ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request, smpi_fname_));
+  SMPI_RETURN(coll_mpi_ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                           recvcounts, rdispls, recvtype, comm, request,
+                                           smpi_fname_));
 }
 
 int PMPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                              const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
                              void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                             const MPI_Datatype recvtypes[], MPI_Comm comm,
-                             MPI_Request *request)
+                             const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
   SMPI_ENTER("MPI_Ineighbor_alltoallw");
-  SMPI_RETURN(coll_mpi_ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request, smpi_fname_));
+  SMPI_RETURN(coll_mpi_ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                           recvcounts, rdispls, recvtypes, comm, request,
+                                           smpi_fname_));
 }
 
 int PMPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Neighbor_allgather");
-  SMPI_RETURN(coll_mpi_neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, smpi_fname_));
+  SMPI_RETURN(coll_mpi_neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                          recvtype, comm, smpi_fname_));
 }
 
 int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -309,14 +342,16 @@ int PMPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Neighbor_allgatherv");
-  SMPI_RETURN(coll_mpi_neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, smpi_fname_));
+  SMPI_RETURN(coll_mpi_neighbor_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts,
+                                           displs, recvtype, comm, smpi_fname_));
 }
 
 int PMPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Neighbor_alltoall");
-  SMPI_RETURN(coll_mpi_neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, smpi_fname_));
+  SMPI_RETURN(coll_mpi_neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                         recvtype, comm, smpi_fname_));
 }
 
 int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -324,14 +359,16 @@ int PMPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Neighbor_alltoallv");
-  SMPI_RETURN(coll_mpi_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, smpi_fname_));
+  SMPI_RETURN(coll_mpi_neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                          recvcounts, rdispls, recvtype, comm, smpi_fname_));
 }
 
 int PMPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf,
-                            const int recvcounts[], const MPI_Aint rdispls[],
-                            const MPI_Datatype recvtypes[], MPI_Comm comm)
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                            MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Neighbor_alltoallw");
-  SMPI_RETURN(coll_mpi_neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, smpi_fname_));
+  SMPI_RETURN(coll_mpi_neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                          recvcounts, rdispls, recvtypes, comm, smpi_fname_));
 }

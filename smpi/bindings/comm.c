@@ -196,8 +196,8 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     /* processes on the same simulated host share memory */
     color = (int)smpi_self()->host;
   } else {
-    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_ARG, smpi_fname_, "unknown split type %d",
-                                 split_type));
+    SMPI_RETURN(
+        smpi_comm_errorf(comm, MPI_ERR_ARG, smpi_fname_, "unknown split type %d", split_type));
   }
   SMPI_RETURN(split_checked(comm, color, key, newcomm, smpi_fname_));
 }
@@ -220,8 +220,9 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
   smpi_group *g = smpi_group_get(group);
   SMPI_CHECK(g, comm, MPI_ERR_GROUP);
   if (smpi_comm_is_inter(c))
-    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_COMM, smpi_fname_,
-                                 "MPI_Comm_create on an intercommunicator is not supported by smpi"));
+    SMPI_RETURN(
+        smpi_comm_errorf(comm, MPI_ERR_COMM, smpi_fname_,
+                         "MPI_Comm_create on an intercommunicator is not supported by smpi"));
   if (!subset_of(g, c->group))
     SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_GROUP, smpi_fname_,
                                  "the group has processes outside of the communicator"));

@@ -12,11 +12,11 @@
 #include "smpi/mpi/datatype_impl.h"
 
 /* body of a wrapper: enter, run `call`, fail through the world handler on error */
-#define DT_WRAP(fname, call)                                                             \
-  SMPI_ENTER(fname);                                                                     \
-  int rc_ = (call);                                                                      \
-  if (rc_ != MPI_SUCCESS)                                                                \
-    SMPI_FAIL(MPI_COMM_WORLD, rc_);                                                      \
+#define DT_WRAP(fname, call)        \
+  SMPI_ENTER(fname);                \
+  int rc_ = (call);                 \
+  if (rc_ != MPI_SUCCESS)           \
+    SMPI_FAIL(MPI_COMM_WORLD, rc_); \
   SMPI_RETURN(MPI_SUCCESS)
 
 /* ---- constructors ---- */
@@ -77,8 +77,8 @@ int PMPI_Type_create_indexed_block(int count, int blocklength, const int array_o
 }
 
 int PMPI_Type_create_hindexed_block(int count, int blocklength,
-                                    const MPI_Aint array_of_displacements[],
-                                    MPI_Datatype oldtype, MPI_Datatype *newtype)
+                                    const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                    MPI_Datatype *newtype)
 {
   DT_WRAP("MPI_Type_create_hindexed_block",
           smpi_type_hindexed_block(count, blocklength, array_of_displacements, oldtype, newtype));
@@ -167,8 +167,8 @@ int PMPI_Type_free(MPI_Datatype *datatype)
 int PMPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
                            int *num_datatypes, int *combiner)
 {
-  DT_WRAP("MPI_Type_get_envelope", smpi_type_get_envelope(datatype, num_integers, num_addresses,
-                                                          num_datatypes, combiner));
+  DT_WRAP("MPI_Type_get_envelope",
+          smpi_type_get_envelope(datatype, num_integers, num_addresses, num_datatypes, combiner));
 }
 
 int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses,
@@ -196,12 +196,12 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
 }
 
 /* the datatype argument of a query: any valid type, committed or not */
-#define QUERY_TYPE(h)                                                                    \
-  ({                                                                                     \
-    smpi_dt *q_ = smpi_dt_get(h);                                                        \
-    if (!q_)                                                                             \
-      SMPI_FAIL(MPI_COMM_WORLD, MPI_ERR_TYPE);                                           \
-    q_;                                                                                  \
+#define QUERY_TYPE(h)                          \
+  ({                                           \
+    smpi_dt *q_ = smpi_dt_get(h);              \
+    if (!q_)                                   \
+      SMPI_FAIL(MPI_COMM_WORLD, MPI_ERR_TYPE); \
+    q_;                                        \
   })
 #define QUERY_OUT(p) SMPI_CHECK((p) != NULL, MPI_COMM_WORLD, MPI_ERR_ARG)
 
@@ -257,8 +257,7 @@ int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint
   SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb,
-                                MPI_Count *true_extent)
+int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
 {
   SMPI_ENTER("MPI_Type_get_true_extent_x");
   smpi_dt *dt = QUERY_TYPE(datatype);
@@ -370,11 +369,11 @@ int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size)
   SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Pack_external(const char *datarep, const void *inbuf, int incount,
-                       MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position)
+int PMPI_Pack_external(const char *datarep, const void *inbuf, int incount, MPI_Datatype datatype,
+                       void *outbuf, MPI_Aint outsize, MPI_Aint *position)
 {
-  DT_WRAP("MPI_Pack_external", smpi_type_pack_external(datarep, inbuf, incount, datatype,
-                                                       outbuf, outsize, position));
+  DT_WRAP("MPI_Pack_external",
+          smpi_type_pack_external(datarep, inbuf, incount, datatype, outbuf, outsize, position));
 }
 
 int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
@@ -393,10 +392,7 @@ int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype datat
 
 /* ---- counts in a status ---- */
 
-static int count_to_int(MPI_Count c)
-{
-  return c > INT_MAX ? MPI_UNDEFINED : (int)c;
-}
+static int count_to_int(MPI_Count c) { return c > INT_MAX ? MPI_UNDEFINED : (int)c; }
 
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {

@@ -86,10 +86,7 @@ int PMPI_Finalize(void)
   SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Abort(MPI_Comm comm, int errorcode)
-{
-  smpi_mpi_abort(smpi_comm_get(comm), errorcode);
-}
+int PMPI_Abort(MPI_Comm comm, int errorcode) { smpi_mpi_abort(smpi_comm_get(comm), errorcode); }
 
 double PMPI_Wtime(void)
 {

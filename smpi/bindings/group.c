@@ -8,12 +8,12 @@
 
 /* ---- MPI functions ---- */
 
-#define GET_GROUP(h)                                                                     \
-  ({                                                                                     \
-    smpi_group *g_ = smpi_group_get(h);                                                  \
-    if (!g_)                                                                             \
-      SMPI_FAIL(MPI_COMM_WORLD, MPI_ERR_GROUP);                                          \
-    g_;                                                                                  \
+#define GET_GROUP(h)                            \
+  ({                                            \
+    smpi_group *g_ = smpi_group_get(h);         \
+    if (!g_)                                    \
+      SMPI_FAIL(MPI_COMM_WORLD, MPI_ERR_GROUP); \
+    g_;                                         \
   })
 
 int PMPI_Group_size(MPI_Group group, int *size)
@@ -55,18 +55,18 @@ int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result)
   SMPI_RETURN(MPI_SUCCESS);
 }
 
-#define GROUP_OP2(Name, fn)                                                              \
-  int PMPI_Group_##Name(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup)         \
-  {                                                                                      \
-    SMPI_ENTER("MPI_Group_" #Name);                                                      \
-    smpi_group *a = GET_GROUP(group1);                                                   \
-    smpi_group *b = GET_GROUP(group2);                                                   \
-    SMPI_CHECK(newgroup, MPI_COMM_WORLD, MPI_ERR_ARG);                                   \
-    smpi_group *out;                                                                     \
-    int rc = fn(a, b, &out);                                                             \
-    SMPI_CHECK(rc == MPI_SUCCESS, MPI_COMM_WORLD, rc);                                   \
-    *newgroup = smpi_group_handle_new(out);                                              \
-    SMPI_RETURN(MPI_SUCCESS);                                                            \
+#define GROUP_OP2(Name, fn)                                                      \
+  int PMPI_Group_##Name(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) \
+  {                                                                              \
+    SMPI_ENTER("MPI_Group_" #Name);                                              \
+    smpi_group *a = GET_GROUP(group1);                                           \
+    smpi_group *b = GET_GROUP(group2);                                           \
+    SMPI_CHECK(newgroup, MPI_COMM_WORLD, MPI_ERR_ARG);                           \
+    smpi_group *out;                                                             \
+    int rc = fn(a, b, &out);                                                     \
+    SMPI_CHECK(rc == MPI_SUCCESS, MPI_COMM_WORLD, rc);                           \
+    *newgroup = smpi_group_handle_new(out);                                      \
+    SMPI_RETURN(MPI_SUCCESS);                                                    \
   }
 GROUP_OP2(union, smpi_group_union)
 GROUP_OP2(intersection, smpi_group_intersection)

@@ -15,12 +15,12 @@ static int check_key(const char *key)
   return n == 0 || n > MPI_MAX_INFO_KEY ? MPI_ERR_INFO_KEY : MPI_SUCCESS;
 }
 
-#define GET_INFO(h)                                                                      \
-  ({                                                                                     \
-    smpi_info *i_ = smpi_info_get(h);                                                    \
-    if (!i_)                                                                             \
-      SMPI_FAIL(MPI_COMM_WORLD, MPI_ERR_INFO);                                           \
-    i_;                                                                                  \
+#define GET_INFO(h)                            \
+  ({                                           \
+    smpi_info *i_ = smpi_info_get(h);          \
+    if (!i_)                                   \
+      SMPI_FAIL(MPI_COMM_WORLD, MPI_ERR_INFO); \
+    i_;                                        \
   })
 
 int PMPI_Info_create(MPI_Info *info)

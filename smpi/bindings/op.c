@@ -6,11 +6,11 @@
 #include "smpi/mpi/op.h"
 
 /* body of a wrapper: enter, run `call`, fail through the world handler on error */
-#define OP_WRAP(fname, call)                                                             \
-  SMPI_ENTER(fname);                                                                     \
-  int rc_ = (call);                                                                      \
-  if (rc_ != MPI_SUCCESS)                                                                \
-    SMPI_FAIL(MPI_COMM_WORLD, rc_);                                                      \
+#define OP_WRAP(fname, call)        \
+  SMPI_ENTER(fname);                \
+  int rc_ = (call);                 \
+  if (rc_ != MPI_SUCCESS)           \
+    SMPI_FAIL(MPI_COMM_WORLD, rc_); \
   SMPI_RETURN(MPI_SUCCESS)
 
 int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
@@ -18,10 +18,7 @@ int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
   OP_WRAP("MPI_Op_create", smpi_op_create(user_fn, commute, op));
 }
 
-int PMPI_Op_free(MPI_Op *op)
-{
-  OP_WRAP("MPI_Op_free", smpi_op_free(op));
-}
+int PMPI_Op_free(MPI_Op *op) { OP_WRAP("MPI_Op_free", smpi_op_free(op)); }
 
 int PMPI_Op_commutative(MPI_Op op, int *commute)
 {

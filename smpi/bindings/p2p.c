@@ -23,9 +23,10 @@
  * every call): WHY writes it, and only the error paths read it. */
 typedef smpi_p2p_why why;
 
-#define WHY(w, ...) snprintf((w)->s, sizeof (w)->s, __VA_ARGS__)
+#define WHY(w, ...) snprintf((w)->s, sizeof(w)->s, __VA_ARGS__)
 /* fail through the communicator's error handler with the detail */
-#define SMPI_FAILW(comm, code, w) SMPI_RETURN(smpi_comm_errorf((comm), (code), smpi_fname_, "%s", (w)->s))
+#define SMPI_FAILW(comm, code, w) \
+  SMPI_RETURN(smpi_comm_errorf((comm), (code), smpi_fname_, "%s", (w)->s))
 
 static int peer_count(const smpi_comm *c)
 {
@@ -45,7 +46,8 @@ P2P_INLINE int check_buffer(const void *buf, int count, MPI_Datatype type, const
   if (!dt)
     return WHY(w, "datatype %#x is not a valid datatype", (unsigned)type), MPI_ERR_TYPE;
   if (!smpi_dt_is_committed(dt))
-    return WHY(w, "datatype %s is not committed (MPI_Type_commit)", smpi_dt_name(dt)), MPI_ERR_TYPE;
+    return WHY(w, "datatype %s is not committed (MPI_Type_commit)", smpi_dt_name(dt)),
+           MPI_ERR_TYPE;
   /* MPI_BOTTOM (NULL) is legitimate with a datatype of absolute addresses (true lb != 0) */
   if (!buf && count > 0 && smpi_dt_size(dt) > 0 && smpi_dt_true_lb(dt) == 0)
     return WHY(w, "NULL buffer for %d elements of %s", count, smpi_dt_name(dt)), MPI_ERR_BUFFER;
@@ -112,28 +114,28 @@ static int check_probe(const smpi_comm *c, int src, int tag, why *w)
 /* The checks every send and receive starts with, in the order that decides which error a
  * call with several bad arguments reports: communicator, then the output handle (request_ok),
  * then buffer, peer and tag (check is check_send or check_recv). Declares c, dt, w and rc. */
-#define P2P_ARGS(check, peer, request_ok)                                                \
-  smpi_comm *c = SMPI_CHECK_COMM(comm);                                                  \
-  SMPI_CHECK(request_ok, comm, MPI_ERR_ARG);                                             \
-  const smpi_dt *dt = NULL;                                                              \
-  why w; w.s[0] = '\0';                                                                \
-  int rc = check(c, buf, count, datatype, peer, tag, &dt, &w);                           \
-  if (rc)                                                                                \
-    SMPI_FAILW(comm, rc, &w)
+#define P2P_ARGS(check, peer, request_ok)                      \
+  smpi_comm *c = SMPI_CHECK_COMM(comm);                        \
+  SMPI_CHECK(request_ok, comm, MPI_ERR_ARG);                   \
+  const smpi_dt *dt = NULL;                                    \
+  why w;                                                       \
+  w.s[0] = '\0';                                               \
+  int rc = check(c, buf, count, datatype, peer, tag, &dt, &w); \
+  if (rc)                                                      \
+  SMPI_FAILW(comm, rc, &w)
 
-#define SEND_BODY(mode)                                                                  \
-  P2P_ARGS(check_send, dest, true);                                                      \
-  rc = smpi_p2p_mpi_send(c, buf, (size_t)count, dt, dest, tag, mode, smpi_fname_, &w);   \
-  if (rc)                                                                                \
-    SMPI_FAILW(comm, rc, &w);                                                            \
+#define SEND_BODY(mode)                                                                \
+  P2P_ARGS(check_send, dest, true);                                                    \
+  rc = smpi_p2p_mpi_send(c, buf, (size_t)count, dt, dest, tag, mode, smpi_fname_, &w); \
+  if (rc)                                                                              \
+    SMPI_FAILW(comm, rc, &w);                                                          \
   SMPI_RETURN(MPI_SUCCESS)
 
-#define ISEND_BODY(mode)                                                                 \
-  P2P_ARGS(check_send, dest, request);                                                   \
-  rc = smpi_p2p_mpi_isend(c, buf, (size_t)count, dt, dest, tag, mode, smpi_fname_,       \
-                          request, &w);                                                  \
-  if (rc)                                                                                \
-    SMPI_FAILW(comm, rc, &w);                                                            \
+#define ISEND_BODY(mode)                                                                         \
+  P2P_ARGS(check_send, dest, request);                                                           \
+  rc = smpi_p2p_mpi_isend(c, buf, (size_t)count, dt, dest, tag, mode, smpi_fname_, request, &w); \
+  if (rc)                                                                                        \
+    SMPI_FAILW(comm, rc, &w);                                                                    \
   SMPI_RETURN(MPI_SUCCESS)
 
 int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
@@ -142,19 +144,22 @@ int PMPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   SEND_BODY(0);
 }
 
-int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+int PMPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Ssend");
   SEND_BODY(SMPI_P2P_SYNC);
 }
 
-int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+int PMPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Rsend");
   SEND_BODY(SMPI_P2P_READY);
 }
 
-int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm)
 {
   SMPI_ENTER("MPI_Bsend");
   SEND_BODY(SMPI_P2P_BUFFERED);
@@ -210,8 +215,8 @@ int PMPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag,
 
 /* ---- persistent requests ---- */
 
-#define SEND_INIT_BODY(mode)                                                             \
-  P2P_ARGS(check_send, dest, request);                                                   \
+#define SEND_INIT_BODY(mode)                                                                \
+  P2P_ARGS(check_send, dest, request);                                                      \
   smpi_p2p_mpi_send_init(c, buf, (size_t)count, dt, dest, tag, mode, smpi_fname_, request); \
   SMPI_RETURN(MPI_SUCCESS)
 
@@ -257,7 +262,8 @@ int PMPI_Start(MPI_Request *request)
   SMPI_ENTER("MPI_Start");
   SMPI_CHECK(request, MPI_COMM_WORLD, MPI_ERR_REQUEST);
   smpi_req *r = smpi_p2p_req_get(*request);
-  why w; w.s[0] = '\0';
+  why w;
+  w.s[0] = '\0';
   int rc = smpi_p2p_mpi_start(r, &w);
   if (rc)
     SMPI_FAILW(smpi_p2p_req_comm(r), rc, &w);
@@ -269,7 +275,8 @@ int PMPI_Startall(int count, MPI_Request array_of_requests[])
   SMPI_ENTER("MPI_Startall");
   SMPI_CHECK(count >= 0, MPI_COMM_WORLD, MPI_ERR_COUNT);
   SMPI_CHECK(count == 0 || array_of_requests, MPI_COMM_WORLD, MPI_ERR_REQUEST);
-  why w; w.s[0] = '\0';
+  why w;
+  w.s[0] = '\0';
   MPI_Comm ch = MPI_COMM_WORLD;
   int rc = smpi_p2p_mpi_startall(count, array_of_requests, &ch, &w);
   if (rc)
@@ -286,7 +293,8 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
   SMPI_ENTER("MPI_Sendrecv");
   smpi_comm *c = SMPI_CHECK_COMM(comm);
   const smpi_dt *sdt = NULL, *rdt = NULL;
-  why w; w.s[0] = '\0';
+  why w;
+  w.s[0] = '\0';
   int rc = check_send(c, sendbuf, sendcount, sendtype, dest, sendtag, &sdt, &w);
   if (!rc)
     rc = check_recv(c, recvbuf, recvcount, recvtype, source, recvtag, &rdt, &w);
@@ -305,7 +313,8 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
   SMPI_ENTER("MPI_Sendrecv_replace");
   smpi_comm *c = SMPI_CHECK_COMM(comm);
   const smpi_dt *dt = NULL;
-  why w; w.s[0] = '\0';
+  why w;
+  w.s[0] = '\0';
   int rc = check_send(c, buf, count, datatype, dest, sendtag, &dt, &w);
   if (!rc)
     rc = check_recv(c, buf, count, datatype, source, recvtag, &dt, &w);
@@ -396,11 +405,11 @@ static int req_array_open(req_array *a, int count, const MPI_Request *hs, bool a
 
 /* The request of *request for Wait, Test, Request_get_status: NULL for MPI_REQUEST_NULL,
  * MPI_ERR_REQUEST through MPI_COMM_WORLD's handler for an invalid one. Declares r. */
-#define REQ_OR_NULL(h)                                                                   \
-  smpi_req *r = NULL;                                                                    \
-  if ((h) != MPI_REQUEST_NULL) {                                                         \
-    r = smpi_p2p_req_get(h);                                                             \
-    SMPI_CHECK(r, MPI_COMM_WORLD, MPI_ERR_REQUEST);                                      \
+#define REQ_OR_NULL(h)                              \
+  smpi_req *r = NULL;                               \
+  if ((h) != MPI_REQUEST_NULL) {                    \
+    r = smpi_p2p_req_get(h);                        \
+    SMPI_CHECK(r, MPI_COMM_WORLD, MPI_ERR_REQUEST); \
   }
 
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
@@ -409,7 +418,8 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
   SMPI_CHECK(request, MPI_COMM_WORLD, MPI_ERR_REQUEST);
   REQ_OR_NULL(*request);
   MPI_Comm ch = MPI_COMM_WORLD;
-  why w; w.s[0] = '\0';
+  why w;
+  w.s[0] = '\0';
   int rc = smpi_p2p_mpi_wait(r, request, smpi_fname_, status, &ch, &w);
   if (rc)
     SMPI_FAILW(ch, rc, &w);
@@ -430,17 +440,17 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 
 /* Body of the array completion calls: open the array (args_ok: the call's other outputs),
  * run `call` (an smpi_p2p_mpi_* taking count, hs, rs and &ch), close, raise its error. */
-#define ARRAY_BODY(count, hs, args_ok, call)                                             \
-  req_array ra;                                                                          \
-  int rc = req_array_open(&ra, (count), (hs), (args_ok));                                \
-  if (rc)                                                                                \
-    SMPI_FAIL(MPI_COMM_WORLD, rc);                                                       \
-  smpi_req **rs = ra.v;                                                                  \
-  MPI_Comm ch = MPI_COMM_WORLD;                                                          \
-  rc = (call);                                                                           \
-  req_array_close(&ra);                                                                  \
-  if (rc)                                                                                \
-    SMPI_FAIL(ch, rc);                                                                   \
+#define ARRAY_BODY(count, hs, args_ok, call)              \
+  req_array ra;                                           \
+  int rc = req_array_open(&ra, (count), (hs), (args_ok)); \
+  if (rc)                                                 \
+    SMPI_FAIL(MPI_COMM_WORLD, rc);                        \
+  smpi_req **rs = ra.v;                                   \
+  MPI_Comm ch = MPI_COMM_WORLD;                           \
+  rc = (call);                                            \
+  req_array_close(&ra);                                   \
+  if (rc)                                                 \
+    SMPI_FAIL(ch, rc);                                    \
   SMPI_RETURN(MPI_SUCCESS)
 
 int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[])
@@ -519,7 +529,8 @@ int PMPI_Cancel(MPI_Request *request)
   smpi_req *r = smpi_p2p_req_get(*request);
   SMPI_CHECK(r, MPI_COMM_WORLD, MPI_ERR_REQUEST);
   MPI_Comm ch = MPI_COMM_WORLD;
-  why w; w.s[0] = '\0';
+  why w;
+  w.s[0] = '\0';
   int rc = smpi_p2p_mpi_cancel(r, &ch, &w);
   if (rc)
     SMPI_FAILW(ch, rc, &w);
@@ -539,14 +550,15 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 
 /* The checks every probe starts with: communicator, then its outputs (out_ok), then source
  * and tag. Declares c. */
-#define PROBE_ARGS(out_ok)                                                               \
-  smpi_comm *c = SMPI_CHECK_COMM(comm);                                                  \
-  SMPI_CHECK(out_ok, comm, MPI_ERR_ARG);                                                 \
-  do {                                                                                   \
-    why w; w.s[0] = '\0';                                                              \
-    int rc = check_probe(c, source, tag, &w);                                            \
-    if (rc)                                                                              \
-      SMPI_FAILW(comm, rc, &w);                                                          \
+#define PROBE_ARGS(out_ok)                    \
+  smpi_comm *c = SMPI_CHECK_COMM(comm);       \
+  SMPI_CHECK(out_ok, comm, MPI_ERR_ARG);      \
+  do {                                        \
+    why w;                                    \
+    w.s[0] = '\0';                            \
+    int rc = check_probe(c, source, tag, &w); \
+    if (rc)                                   \
+      SMPI_FAILW(comm, rc, &w);               \
   } while (0)
 
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
@@ -584,20 +596,21 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
 
 /* The checks of MPI_(I)mrecv: the message (MPI_MESSAGE_NO_PROC, or one a probe took: its
  * errors then go to the receiver's communicator), then the buffer. Declares ch and dt. */
-#define MRECV_ARGS()                                                                     \
-  SMPI_CHECK(message, MPI_COMM_WORLD, MPI_ERR_ARG);                                      \
-  MPI_Comm ch = MPI_COMM_WORLD;                                                          \
-  if (*message != MPI_MESSAGE_NO_PROC) {                                                 \
-    smpi_comm *mc = smpi_p2p_message_comm(*message);                                     \
-    SMPI_CHECK(mc, MPI_COMM_WORLD, MPI_ERR_REQUEST);                                     \
-    ch = smpi_comm_handle(mc);                                                           \
-  }                                                                                      \
-  const smpi_dt *dt = NULL;                                                              \
-  do {                                                                                   \
-    why w; w.s[0] = '\0';                                                              \
-    int rc = check_buffer(buf, count, datatype, &dt, &w);                                \
-    if (rc)                                                                              \
-      SMPI_FAIL(ch, rc);                                                                 \
+#define MRECV_ARGS()                                      \
+  SMPI_CHECK(message, MPI_COMM_WORLD, MPI_ERR_ARG);       \
+  MPI_Comm ch = MPI_COMM_WORLD;                           \
+  if (*message != MPI_MESSAGE_NO_PROC) {                  \
+    smpi_comm *mc = smpi_p2p_message_comm(*message);      \
+    SMPI_CHECK(mc, MPI_COMM_WORLD, MPI_ERR_REQUEST);      \
+    ch = smpi_comm_handle(mc);                            \
+  }                                                       \
+  const smpi_dt *dt = NULL;                               \
+  do {                                                    \
+    why w;                                                \
+    w.s[0] = '\0';                                        \
+    int rc = check_buffer(buf, count, datatype, &dt, &w); \
+    if (rc)                                               \
+      SMPI_FAIL(ch, rc);                                  \
   } while (0)
 
 int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
@@ -605,7 +618,8 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message
 {
   SMPI_ENTER("MPI_Mrecv");
   MRECV_ARGS();
-  why w; w.s[0] = '\0';
+  why w;
+  w.s[0] = '\0';
   int rc = smpi_p2p_mpi_mrecv(buf, (size_t)count, dt, message, smpi_fname_, status, &w);
   if (rc)
     SMPI_FAILW(ch, rc, &w);

@@ -54,7 +54,8 @@ static int rma_call(smpi_win *w, const call_args *a, const char *fname)
   if (a->ocount < 0 || a->tcount < 0 || a->rcount < 0)
     return smpi_win_error(w, MPI_ERR_COUNT, fname);
   if (a->target != MPI_PROC_NULL && (a->target < 0 || a->target >= w->sh->n))
-    return smpi_win_errorf(w, MPI_ERR_RANK, fname, "target %d with %d ranks", a->target, w->sh->n);
+    return smpi_win_errorf(w, MPI_ERR_RANK, fname, "target %d with %d ranks", a->target,
+                           w->sh->n);
   if (a->kind == RMA_OP_GET) {
     if (check_type(a->rdt, &rdt) || check_type(a->tdt, &tdt))
       return smpi_win_error(w, MPI_ERR_TYPE, fname);
@@ -80,11 +81,22 @@ static int rma_call(smpi_win *w, const call_args *a, const char *fname)
       return smpi_win_errorf(w, MPI_ERR_OP, fname, "operation not defined on %s",
                              smpi_dt_name(smpi_dt_get(basic)));
   }
-  smpi_rma_args r = {.kind = a->kind, .oaddr = a->oaddr, .ocount = (size_t)a->ocount,
-                     .odt = odt, .caddr = a->caddr, .raddr = a->raddr,
-                     .rcount = (size_t)a->rcount, .rdt = rdt, .target = a->target,
-                     .disp = a->disp, .tcount = (size_t)a->tcount, .tdt = tdt, .op = a->op,
-                     .op_obj = op, .basic = basic, .request = a->request};
+  smpi_rma_args r = {.kind = a->kind,
+                     .oaddr = a->oaddr,
+                     .ocount = (size_t)a->ocount,
+                     .odt = odt,
+                     .caddr = a->caddr,
+                     .raddr = a->raddr,
+                     .rcount = (size_t)a->rcount,
+                     .rdt = rdt,
+                     .target = a->target,
+                     .disp = a->disp,
+                     .tcount = (size_t)a->tcount,
+                     .tdt = tdt,
+                     .op = a->op,
+                     .op_obj = op,
+                     .basic = basic,
+                     .request = a->request};
   return smpi_rma_issue(w, &r, fname);
 }
 
@@ -94,9 +106,15 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
 {
   SMPI_ENTER("MPI_Put");
   smpi_win *w = WIN_GET(win);
-  call_args a = {.kind = RMA_OP_PUT, .oaddr = origin_addr, .ocount = origin_count,
-                 .odt = origin_datatype, .target = target_rank, .disp = target_disp,
-                 .tcount = target_count, .tdt = target_datatype, .op = MPI_REPLACE};
+  call_args a = {.kind = RMA_OP_PUT,
+                 .oaddr = origin_addr,
+                 .ocount = origin_count,
+                 .odt = origin_datatype,
+                 .target = target_rank,
+                 .disp = target_disp,
+                 .tcount = target_count,
+                 .tdt = target_datatype,
+                 .op = MPI_REPLACE};
   SMPI_RETURN(rma_call(w, &a, smpi_fname_));
 }
 
@@ -107,9 +125,15 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
   SMPI_ENTER("MPI_Rput");
   smpi_win *w = WIN_GET(win);
   WIN_CHECK(request, w, MPI_ERR_ARG);
-  call_args a = {.kind = RMA_OP_PUT, .oaddr = origin_addr, .ocount = origin_count,
-                 .odt = origin_datatype, .target = target_rank, .disp = target_disp,
-                 .tcount = target_count, .tdt = target_datatype, .op = MPI_REPLACE,
+  call_args a = {.kind = RMA_OP_PUT,
+                 .oaddr = origin_addr,
+                 .ocount = origin_count,
+                 .odt = origin_datatype,
+                 .target = target_rank,
+                 .disp = target_disp,
+                 .tcount = target_count,
+                 .tdt = target_datatype,
+                 .op = MPI_REPLACE,
                  .request = request};
   SMPI_RETURN(rma_call(w, &a, smpi_fname_));
 }
@@ -119,9 +143,15 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
 {
   SMPI_ENTER("MPI_Get");
   smpi_win *w = WIN_GET(win);
-  call_args a = {.kind = RMA_OP_GET, .raddr = origin_addr, .rcount = origin_count,
-                 .rdt = origin_datatype, .target = target_rank, .disp = target_disp,
-                 .tcount = target_count, .tdt = target_datatype, .op = MPI_NO_OP};
+  call_args a = {.kind = RMA_OP_GET,
+                 .raddr = origin_addr,
+                 .rcount = origin_count,
+                 .rdt = origin_datatype,
+                 .target = target_rank,
+                 .disp = target_disp,
+                 .tcount = target_count,
+                 .tdt = target_datatype,
+                 .op = MPI_NO_OP};
   SMPI_RETURN(rma_call(w, &a, smpi_fname_));
 }
 
@@ -132,9 +162,15 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
   SMPI_ENTER("MPI_Rget");
   smpi_win *w = WIN_GET(win);
   WIN_CHECK(request, w, MPI_ERR_ARG);
-  call_args a = {.kind = RMA_OP_GET, .raddr = origin_addr, .rcount = origin_count,
-                 .rdt = origin_datatype, .target = target_rank, .disp = target_disp,
-                 .tcount = target_count, .tdt = target_datatype, .op = MPI_NO_OP,
+  call_args a = {.kind = RMA_OP_GET,
+                 .raddr = origin_addr,
+                 .rcount = origin_count,
+                 .rdt = origin_datatype,
+                 .target = target_rank,
+                 .disp = target_disp,
+                 .tcount = target_count,
+                 .tdt = target_datatype,
+                 .op = MPI_NO_OP,
                  .request = request};
   SMPI_RETURN(rma_call(w, &a, smpi_fname_));
 }
@@ -145,9 +181,15 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
 {
   SMPI_ENTER("MPI_Accumulate");
   smpi_win *w = WIN_GET(win);
-  call_args a = {.kind = RMA_OP_ACC, .oaddr = origin_addr, .ocount = origin_count,
-                 .odt = origin_datatype, .target = target_rank, .disp = target_disp,
-                 .tcount = target_count, .tdt = target_datatype, .op = op};
+  call_args a = {.kind = RMA_OP_ACC,
+                 .oaddr = origin_addr,
+                 .ocount = origin_count,
+                 .odt = origin_datatype,
+                 .target = target_rank,
+                 .disp = target_disp,
+                 .tcount = target_count,
+                 .tdt = target_datatype,
+                 .op = op};
   SMPI_RETURN(rma_call(w, &a, smpi_fname_));
 }
 
@@ -158,9 +200,16 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
   SMPI_ENTER("MPI_Raccumulate");
   smpi_win *w = WIN_GET(win);
   WIN_CHECK(request, w, MPI_ERR_ARG);
-  call_args a = {.kind = RMA_OP_ACC, .oaddr = origin_addr, .ocount = origin_count,
-                 .odt = origin_datatype, .target = target_rank, .disp = target_disp,
-                 .tcount = target_count, .tdt = target_datatype, .op = op, .request = request};
+  call_args a = {.kind = RMA_OP_ACC,
+                 .oaddr = origin_addr,
+                 .ocount = origin_count,
+                 .odt = origin_datatype,
+                 .target = target_rank,
+                 .disp = target_disp,
+                 .tcount = target_count,
+                 .tdt = target_datatype,
+                 .op = op,
+                 .request = request};
   SMPI_RETURN(rma_call(w, &a, smpi_fname_));
 }
 
@@ -171,11 +220,18 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
 {
   SMPI_ENTER("MPI_Get_accumulate");
   smpi_win *w = WIN_GET(win);
-  call_args a = {.kind = RMA_OP_GACC, .oaddr = origin_addr, .ocount = origin_count,
+  call_args a = {.kind = RMA_OP_GACC,
+                 .oaddr = origin_addr,
+                 .ocount = origin_count,
                  .odt = op == MPI_NO_OP && origin_count == 0 ? target_datatype : origin_datatype,
-                 .raddr = result_addr, .rcount = result_count, .rdt = result_datatype,
-                 .target = target_rank, .disp = target_disp, .tcount = target_count,
-                 .tdt = target_datatype, .op = op};
+                 .raddr = result_addr,
+                 .rcount = result_count,
+                 .rdt = result_datatype,
+                 .target = target_rank,
+                 .disp = target_disp,
+                 .tcount = target_count,
+                 .tdt = target_datatype,
+                 .op = op};
   SMPI_RETURN(rma_call(w, &a, smpi_fname_));
 }
 
@@ -188,11 +244,19 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
   SMPI_ENTER("MPI_Rget_accumulate");
   smpi_win *w = WIN_GET(win);
   WIN_CHECK(request, w, MPI_ERR_ARG);
-  call_args a = {.kind = RMA_OP_GACC, .oaddr = origin_addr, .ocount = origin_count,
+  call_args a = {.kind = RMA_OP_GACC,
+                 .oaddr = origin_addr,
+                 .ocount = origin_count,
                  .odt = op == MPI_NO_OP && origin_count == 0 ? target_datatype : origin_datatype,
-                 .raddr = result_addr, .rcount = result_count, .rdt = result_datatype,
-                 .target = target_rank, .disp = target_disp, .tcount = target_count,
-                 .tdt = target_datatype, .op = op, .request = request};
+                 .raddr = result_addr,
+                 .rcount = result_count,
+                 .rdt = result_datatype,
+                 .target = target_rank,
+                 .disp = target_disp,
+                 .tcount = target_count,
+                 .tdt = target_datatype,
+                 .op = op,
+                 .request = request};
   SMPI_RETURN(rma_call(w, &a, smpi_fname_));
 }
 
@@ -203,9 +267,17 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
   smpi_win *w = WIN_GET(win);
   smpi_dt *dt = smpi_dt_get(datatype);
   WIN_CHECK(dt && smpi_dt_basic_type(dt) == datatype, w, MPI_ERR_TYPE);
-  call_args a = {.kind = RMA_OP_GACC, .oaddr = origin_addr, .ocount = op == MPI_NO_OP ? 0 : 1,
-                 .odt = datatype, .raddr = result_addr, .rcount = 1, .rdt = datatype,
-                 .target = target_rank, .disp = target_disp, .tcount = 1, .tdt = datatype,
+  call_args a = {.kind = RMA_OP_GACC,
+                 .oaddr = origin_addr,
+                 .ocount = op == MPI_NO_OP ? 0 : 1,
+                 .odt = datatype,
+                 .raddr = result_addr,
+                 .rcount = 1,
+                 .rdt = datatype,
+                 .target = target_rank,
+                 .disp = target_disp,
+                 .tcount = 1,
+                 .tdt = datatype,
                  .op = op};
   SMPI_RETURN(rma_call(w, &a, smpi_fname_));
 }
@@ -223,18 +295,27 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
   if (!smpi_op_allows(MPI_BAND, datatype) && !smpi_op_allows(MPI_LAND, datatype))
     WIN_FAILF(w, MPI_ERR_TYPE, "compare-and-swap on %s", smpi_dt_name(dt));
   WIN_CHECK(origin_addr && compare_addr && result_addr, w, MPI_ERR_ARG);
-  call_args a = {.kind = RMA_OP_CAS, .oaddr = origin_addr, .ocount = 1, .odt = datatype,
-                 .caddr = compare_addr, .raddr = result_addr, .rcount = 1, .rdt = datatype,
-                 .target = target_rank, .disp = target_disp, .tcount = 1, .tdt = datatype,
+  call_args a = {.kind = RMA_OP_CAS,
+                 .oaddr = origin_addr,
+                 .ocount = 1,
+                 .odt = datatype,
+                 .caddr = compare_addr,
+                 .raddr = result_addr,
+                 .rcount = 1,
+                 .rdt = datatype,
+                 .target = target_rank,
+                 .disp = target_disp,
+                 .tcount = 1,
+                 .tdt = datatype,
                  .op = MPI_REPLACE};
   SMPI_RETURN(rma_call(w, &a, smpi_fname_));
 }
 
 /* ---- synchronisation ---- */
 
-#define CHECK_ASSERT(assert, w)                                                            \
+#define CHECK_ASSERT(assert, w) \
   WIN_CHECK(((assert) & ~SMPI_RMA_ASSERT_BITS) == 0, w, MPI_ERR_ASSERT)
-#define CHECK_RANK(rank, w)                                                                \
+#define CHECK_RANK(rank, w) \
   WIN_CHECK((rank) == MPI_PROC_NULL || ((rank) >= 0 && (rank) < (w)->sh->n), w, MPI_ERR_RANK)
 
 int PMPI_Win_fence(int assert, MPI_Win win)

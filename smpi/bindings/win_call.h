@@ -11,18 +11,19 @@
 #include "smpi/rma/win.h"
 
 #define WIN_FAIL(w, code) SMPI_RETURN(smpi_win_error((w), (code), smpi_fname_))
-#define WIN_FAILF(w, code, ...) SMPI_RETURN(smpi_win_errorf((w), (code), smpi_fname_, __VA_ARGS__))
-#define WIN_CHECK(cond, w, code)                                                           \
-  do {                                                                                     \
-    if (!(cond))                                                                           \
-      WIN_FAIL(w, code);                                                                   \
+#define WIN_FAILF(w, code, ...) \
+  SMPI_RETURN(smpi_win_errorf((w), (code), smpi_fname_, __VA_ARGS__))
+#define WIN_CHECK(cond, w, code) \
+  do {                           \
+    if (!(cond))                 \
+      WIN_FAIL(w, code);         \
   } while (0)
-#define WIN_GET(h)                                                                         \
-  ({                                                                                       \
-    smpi_win *smpi_w_ = smpi_win_get(h);                                                   \
-    if (!smpi_w_)                                                                          \
-      SMPI_FAIL(MPI_COMM_WORLD, MPI_ERR_WIN);                                              \
-    smpi_w_;                                                                               \
+#define WIN_GET(h)                            \
+  ({                                          \
+    smpi_win *smpi_w_ = smpi_win_get(h);      \
+    if (!smpi_w_)                             \
+      SMPI_FAIL(MPI_COMM_WORLD, MPI_ERR_WIN); \
+    smpi_w_;                                  \
   })
 
 #endif

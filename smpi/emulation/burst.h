@@ -40,5 +40,4 @@ void smpi_execute_flops_now(double flops);
 /* Block the current rank for a duration of simulated time without using its CPU. */
 void smpi_sleep_now(double seconds);
 
-
 #endif

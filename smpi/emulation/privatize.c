@@ -207,7 +207,8 @@ static _Noreturn void remap_failed(int e, int rank)
   LOG_CRITICAL("privatization: cannot map the globals of rank %d in place: %s%s; the "
                "simulation cannot go on (try --cfg=smpi/privatization:no, or raise "
                "vm.max_map_count)",
-               rank, strerror(e), e == ENOMEM ? " (vm.max_map_count reached, or out of memory)" : "");
+               rank, strerror(e),
+               e == ENOMEM ? " (vm.max_map_count reached, or out of memory)" : "");
   smpi_abort_job(1);
 }
 
@@ -381,16 +382,20 @@ static int setup_remap(const smpi_priv_span *data, size_t ndata, const smpi_priv
   P.fd = memfd_create("smpi-privatize", MFD_CLOEXEC);
   if (P.fd < 0) {
     int e = errno;
-    snprintf(err, errlen, "privatization: cannot create the memory file holding the ranks' "
-             "globals: %s%s", strerror(e),
+    snprintf(err, errlen,
+             "privatization: cannot create the memory file holding the ranks' "
+             "globals: %s%s",
+             strerror(e),
              e == EMFILE || e == ENFILE ? " (too many open files: raise the limit, e.g. ulimit "
                                           "-n 65536)"
                                         : " (or use --cfg=smpi/privatization:copy)");
     return -1;
   }
   if (ftruncate(P.fd, (off_t)P.view_len) != 0) {
-    snprintf(err, errlen, "privatization: cannot size the memory file holding %d copies of %zu "
-             "bytes of globals: %s", P.np, P.remap_stride, strerror(errno));
+    snprintf(err, errlen,
+             "privatization: cannot size the memory file holding %d copies of %zu "
+             "bytes of globals: %s",
+             P.np, P.remap_stride, strerror(errno));
     return -1;
   }
   P.view = mmap(NULL, P.view_len, PROT_READ | PROT_WRITE, MAP_SHARED, P.fd, 0);
@@ -421,8 +426,8 @@ static int setup_remap(const smpi_priv_span *data, size_t ndata, const smpi_priv
   return 0;
 }
 
-int smpi_privatize_setup(const smpi_priv_layout *l, int np, smpi_priv_mode mode,
-                         size_t copy_max, char *err, size_t errlen)
+int smpi_privatize_setup(const smpi_priv_layout *l, int np, smpi_priv_mode mode, size_t copy_max,
+                         char *err, size_t errlen)
 {
   smpi_privatize_teardown();
   ASSERT(np >= 0);
@@ -542,7 +547,7 @@ void smpi_privatize_get_stats(smpi_priv_stats *out)
 typedef struct exe_info {
   bool found;
   uintptr_t bias;
-  const ElfW(Phdr) *phdr;
+  const ElfW(Phdr) * phdr;
   size_t phnum;
   void *tls_data;
 } exe_info;
@@ -569,7 +574,7 @@ static void push_span(smpi_priv_span **v, size_t *n, size_t *cap, uintptr_t addr
 }
 
 /* The dynamic section's holes: copy relocations and .got.plt. */
-static void dynamic_holes(const exe_info *x, const ElfW(Dyn) *dyn, smpi_priv_layout *out,
+static void dynamic_holes(const exe_info *x, const ElfW(Dyn) * dyn, smpi_priv_layout *out,
                           size_t *cap)
 {
   uintptr_t rela = 0, symtab = 0, pltgot = 0;
@@ -580,15 +585,32 @@ static void dynamic_holes(const exe_info *x, const ElfW(Dyn) *dyn, smpi_priv_lay
 #define PRIV_FIX(v) ((uintptr_t)(v) < x->bias ? (uintptr_t)(v) + x->bias : (uintptr_t)(v))
   for (const ElfW(Dyn) *d = dyn; d->d_tag != DT_NULL; d++) {
     switch (d->d_tag) {
-    case DT_RELA: rela = PRIV_FIX(d->d_un.d_ptr); break;
-    case DT_RELASZ: relasz = d->d_un.d_val; break;
-    case DT_RELAENT: relaent = d->d_un.d_val; break;
-    case DT_SYMTAB: symtab = PRIV_FIX(d->d_un.d_ptr); break;
-    case DT_SYMENT: syment = d->d_un.d_val; break;
-    case DT_PLTGOT: pltgot = PRIV_FIX(d->d_un.d_ptr); break;
-    case DT_PLTRELSZ: pltrelsz = d->d_un.d_val; break;
-    case DT_PLTREL: pltrel = (long)d->d_un.d_val; break;
-    default: break;
+    case DT_RELA:
+      rela = PRIV_FIX(d->d_un.d_ptr);
+      break;
+    case DT_RELASZ:
+      relasz = d->d_un.d_val;
+      break;
+    case DT_RELAENT:
+      relaent = d->d_un.d_val;
+      break;
+    case DT_SYMTAB:
+      symtab = PRIV_FIX(d->d_un.d_ptr);
+      break;
+    case DT_SYMENT:
+      syment = d->d_un.d_val;
+      break;
+    case DT_PLTGOT:
+      pltgot = PRIV_FIX(d->d_un.d_ptr);
+      break;
+    case DT_PLTRELSZ:
+      pltrelsz = d->d_un.d_val;
+      break;
+    case DT_PLTREL:
+      pltrel = (long)d->d_un.d_val;
+      break;
+    default:
+      break;
     }
   }
 #undef PRIV_FIX
@@ -691,7 +713,8 @@ int smpi_privatize_init(char *err, size_t errlen)
      * would be swapped with the program's */
     if (!cfg_is_default("smpi/privatization"))
       LOG_WARN("smpi/privatization:%s ignored: the simulator is linked into the program "
-               "statically; link the program with smpicc to privatize its globals", v);
+               "statically; link the program with smpicc to privatize its globals",
+               v);
     smpi_privatize_layout_free(&l);
     return smpi_privatize_setup(NULL, np, SMPI_PRIV_OFF, 0, err, errlen);
   }
@@ -703,7 +726,9 @@ int smpi_privatize_init(char *err, size_t errlen)
     smpi_privatize_get_stats(&st);
     LOG_VERB("privatization: %s, %zu bytes of globals per rank (%zu bytes shared: copy "
              "relocations, .got.plt)",
-             st.mode == SMPI_PRIV_COPY ? "copy" : st.mode == SMPI_PRIV_REMAP ? "remap" : "off",
+             st.mode == SMPI_PRIV_COPY    ? "copy"
+             : st.mode == SMPI_PRIV_REMAP ? "remap"
+                                          : "off",
              st.private_bytes, st.hole_bytes);
   }
   return rc;

@@ -82,20 +82,20 @@ typedef enum {
 
 /* Prepares np ranks over layout l (copied). The data currently in place is every rank's
  * initial copy. */
-int smpi_privatize_setup(const smpi_priv_layout *l, int np, smpi_priv_mode mode,
-                         size_t copy_max, char *err, size_t errlen);
+int smpi_privatize_setup(const smpi_priv_layout *l, int np, smpi_priv_mode mode, size_t copy_max,
+                         char *err, size_t errlen);
 /* Leaves the data of the rank in place as the only copy (ordinary memory again), frees the
  * stores. */
 void smpi_privatize_teardown(void);
 
 typedef struct smpi_priv_stats {
-  smpi_priv_mode mode;     /* COPY or REMAP once set up (OFF otherwise) */
-  size_t private_bytes;    /* bytes each rank owns (data minus holes, plus tls) */
-  size_t copied_bytes;     /* moved by each copy-in or copy-out */
-  size_t remapped_bytes;   /* covered by the remapped window */
-  size_t hole_bytes;       /* shared bytes carried across each remap */
-  size_t mappings;         /* mappings the mechanism keeps (independent of the rank count) */
-  unsigned long swaps;     /* switches that changed the data in place */
+  smpi_priv_mode mode;   /* COPY or REMAP once set up (OFF otherwise) */
+  size_t private_bytes;  /* bytes each rank owns (data minus holes, plus tls) */
+  size_t copied_bytes;   /* moved by each copy-in or copy-out */
+  size_t remapped_bytes; /* covered by the remapped window */
+  size_t hole_bytes;     /* shared bytes carried across each remap */
+  size_t mappings;       /* mappings the mechanism keeps (independent of the rank count) */
+  unsigned long swaps;   /* switches that changed the data in place */
 } smpi_priv_stats;
 void smpi_privatize_get_stats(smpi_priv_stats *out);
 

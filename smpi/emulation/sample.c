@@ -45,12 +45,12 @@ typedef enum { NOISE_NONE, NOISE_NORMAL, NOISE_UNIFORM } noise_kind;
 
 /* Samples of one site (GLOBAL) or of one rank at one site (LOCAL), in seconds. */
 typedef struct sample_stats {
-  long started;   /* executions begun (decides GLOBAL's n in total even if blocks interleave) */
-  size_t n;       /* samples recorded */
+  long started; /* executions begun (decides GLOBAL's n in total even if blocks interleave) */
+  size_t n;     /* samples recorded */
   size_t cap;
   double *v;
   double sum, sumsq;
-  bool complete;  /* sampling is over: skip and inject */
+  bool complete; /* sampling is over: skip and inject */
 } sample_stats;
 
 typedef struct sample_site {
@@ -58,8 +58,8 @@ typedef struct sample_site {
   bool global;
   long limit;
   double threshold;
-  sample_stats g;         /* GLOBAL */
-  sample_stats **ranks;   /* LOCAL: np entries, created on a rank's first use */
+  sample_stats g;       /* GLOBAL */
+  sample_stats **ranks; /* LOCAL: np entries, created on a rank's first use */
 } sample_site;
 
 /* Per rank: the generator and the block being timed. */
@@ -169,7 +169,8 @@ static uint64_t hash_str(const char *s, long rank)
 
 static sample_profile *profile_find(const char *key, long rank)
 {
-  for (sample_profile *p = sampling.profiles[hash_str(key, rank) % PROFILE_BUCKETS]; p; p = p->next)
+  for (sample_profile *p = sampling.profiles[hash_str(key, rank) % PROFILE_BUCKETS]; p;
+       p = p->next)
     if (p->rank == rank && !strcmp(p->key, key))
       return p;
   return NULL;
@@ -185,7 +186,8 @@ static int parse_noise(const char *spec, char *err, size_t errlen)
   if (!strncmp(spec, "normal:", 7)) {
     errno = 0;
     sampling.noise_a = strtod(spec + 7, &end);
-    if (end != spec + 7 && !*end && !errno && sampling.noise_a >= 0 && isfinite(sampling.noise_a)) {
+    if (end != spec + 7 && !*end && !errno && sampling.noise_a >= 0 &&
+        isfinite(sampling.noise_a)) {
       sampling.noise = NOISE_NORMAL;
       return 0;
     }
@@ -195,8 +197,8 @@ static int parse_noise(const char *spec, char *err, size_t errlen)
     if (end != spec + 8 && *end == ':') {
       const char *b = end + 1;
       sampling.noise_b = strtod(b, &end);
-      if (end != b && !*end && !errno && sampling.noise_a >= 0 && sampling.noise_b >= sampling.noise_a &&
-          isfinite(sampling.noise_b)) {
+      if (end != b && !*end && !errno && sampling.noise_a >= 0 &&
+          sampling.noise_b >= sampling.noise_a && isfinite(sampling.noise_b)) {
         sampling.noise = NOISE_UNIFORM;
         return 0;
       }
@@ -242,7 +244,8 @@ static int load_file(const char *path, char *err, size_t errlen)
         t3 = NULL;
     }
     if (!t3) {
-      snprintf(err, errlen, "%s:%ld: expected KEY<tab>RANK<tab>COUNT<tab>SECONDS...", path, lineno);
+      snprintf(err, errlen, "%s:%ld: expected KEY<tab>RANK<tab>COUNT<tab>SECONDS...", path,
+               lineno);
       rc = -1;
       break;
     }
@@ -432,8 +435,8 @@ static void record(sample_site *s, sample_stats *st, long rank, double seconds)
   }
   if (done) {
     st->complete = true;
-    LOG_VERB("sample %s%s: done after %zu samples, mean %g s", s->key, s->global ? " (global)" : "",
-             st->n, st->sum / (double)st->n);
+    LOG_VERB("sample %s%s: done after %zu samples, mean %g s", s->key,
+             s->global ? " (global)" : "", st->n, st->sum / (double)st->n);
     save_profile(s, rank, st);
   }
 }

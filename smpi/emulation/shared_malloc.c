@@ -89,10 +89,10 @@ typedef struct shm_alloc {
   struct shm_alloc *left, *right; /* treap by base */
   uint32_t prio;
   bool partial;
-  size_t size;   /* what the program asked for */
-  size_t nmaps;  /* mappings this allocation costs */
-  shm_site *site;  /* :local */
-  size_t *spans; /* partial: folded [start, end) offsets, sorted, page-aligned, 2*nspans */
+  size_t size;    /* what the program asked for */
+  size_t nmaps;   /* mappings this allocation costs */
+  shm_site *site; /* :local */
+  size_t *spans;  /* partial: folded [start, end) offsets, sorted, page-aligned, 2*nspans */
   size_t nspans;
 } shm_alloc;
 
@@ -104,7 +104,7 @@ static struct {
   size_t block;    /* bytes of the folding block */
   char *huge_path; /* NULL: ordinary pages */
   long max_map_count;
-  int block_fd;    /* the :global block, -1 until first needed */
+  int block_fd; /* the :global block, -1 until first needed */
   shm_alloc *root;
   size_t nallocs, nmaps, vbytes;
   uint32_t seed;
@@ -293,10 +293,7 @@ typedef struct shm_span {
 static shm_span recent[2];
 static unsigned recent_next;
 
-static void recent_forget(void)
-{
-  memset(recent, 0, sizeof recent);
-}
+static void recent_forget(void) { memset(recent, 0, sizeof recent); }
 
 /* The allocation holding addr, or NULL; *next is where the answer stops holding: the end
  * of the allocation, or the base of the next one (UINTPTR_MAX when none) */
@@ -503,8 +500,9 @@ static const char *blocks_advice(size_t needed, size_t block, char *buf, size_t 
     snprintf(buf, n, " or use larger blocks (--cfg=smpi/shared-malloc-blocksize:%s)",
              fmt_cfg_size(block, c, sizeof c));
   else
-    snprintf(buf, n, "; larger blocks would not help: every live SMPI_SHARED_MALLOC takes a "
-                     "mapping of its own");
+    snprintf(buf, n,
+             "; larger blocks would not help: every live SMPI_SHARED_MALLOC takes a "
+             "mapping of its own");
   return buf;
 }
 

@@ -58,12 +58,11 @@ static struct launch_state {
   smpi_main_fn real_main;
   int argc;
   char **argv;
-  bool running;   /* inside eng_run */
+  bool running;      /* inside eng_run */
   char ***rank_argv; /* each rank's argv copy: reachable to the end, as a process's argv is */
   char *hostfile;    /* the hostfile's path, kept like smpi_w.platform_name (messages) */
-  int abort_code; /* set by smpi_abort_job */
+  int abort_code;    /* set by smpi_abort_job */
 } launch;
-
 
 /* The engine's switch hook: the actor about to run becomes smpi_self(), and its rank's
  * globals and errno come into place. A rank's actor carries its smpi_rank; another actor
@@ -80,8 +79,9 @@ static void on_switch(eng_actor *to)
 
 /* The keys launch.c reads itself. */
 static const cfg_key launch_keys[] = {
-    CFG_KEY_BOOL("smpi/display-timing", false,
-                 "Print the simulated time and the wall-clock time of the run at the end (stderr)"),
+    CFG_KEY_BOOL(
+        "smpi/display-timing", false,
+        "Print the simulated time and the wall-clock time of the run at the end (stderr)"),
     CFG_KEY_BOOL("smpi/simulate-computation", true,
                  "Inject the CPU time ranks spend between MPI calls as simulated computation"),
     CFG_KEY_STRING("smpi/host-speed", "20000f", NULL,
@@ -113,16 +113,16 @@ static void (*const smpi_config_modules[])(void) = {
     cpu_declare_config,
     net_declare_config,
     launch_declare_config,
-    smpi_progress_declare_config,   /* runtime/ */
-    smpi_shared_declare_config,     /* emulation/ */
+    smpi_progress_declare_config, /* runtime/ */
+    smpi_shared_declare_config,   /* emulation/ */
     smpi_privatize_declare_config,
     smpi_sample_declare_config,
-    smpi_p2p_declare_config,        /* mpi/ */
+    smpi_p2p_declare_config, /* mpi/ */
     smpi_errhandler_declare_config,
     smpi_check_declare_config,
-    smpi_trace_declare_config,      /* observe/ */
-    coll_declare_config,            /* collectives/ */
-    smpi_env_declare_config,        /* bindings/ */
+    smpi_trace_declare_config, /* observe/ */
+    coll_declare_config,       /* collectives/ */
+    smpi_env_declare_config,   /* bindings/ */
 };
 
 static void smpi_declare_config(void)
@@ -136,10 +136,10 @@ static void crash_hook(ctx *c, int sig, void *data)
   /* In a signal handler: format by hand into a local buffer, one write(2). */
   char buf[512];
   smpi_rank *me = smpi_self();
-  const char *what = sig == SIGSEGV ? "SIGSEGV (invalid memory access)"
-                     : sig == SIGBUS ? "SIGBUS (bus error)"
-                     : sig == SIGFPE ? "SIGFPE (arithmetic error)"
-                     : sig == SIGILL ? "SIGILL (illegal instruction)"
+  const char *what = sig == SIGSEGV   ? "SIGSEGV (invalid memory access)"
+                     : sig == SIGBUS  ? "SIGBUS (bus error)"
+                     : sig == SIGFPE  ? "SIGFPE (arithmetic error)"
+                     : sig == SIGILL  ? "SIGILL (illegal instruction)"
                      : sig == SIGABRT ? "SIGABRT (abort)"
                                       : "a fatal signal";
   int n;
@@ -283,16 +283,16 @@ static void report_leaks(long max)
     int kind;
     const char *name;
   } kinds[] = {{SMPI_KIND_COMM, "communicator"}, {SMPI_KIND_GROUP, "group"},
-               {SMPI_KIND_DATATYPE, "datatype"},  {SMPI_KIND_OP, "operation"},
-               {SMPI_KIND_REQUEST, "request"},    {SMPI_KIND_ERRHANDLER, "error handler"},
-               {SMPI_KIND_INFO, "info object"},   {SMPI_KIND_WIN, "window"},
-               {SMPI_KIND_MESSAGE, "message"},    {SMPI_KIND_KEYVAL, "keyval"}};
+               {SMPI_KIND_DATATYPE, "datatype"}, {SMPI_KIND_OP, "operation"},
+               {SMPI_KIND_REQUEST, "request"},   {SMPI_KIND_ERRHANDLER, "error handler"},
+               {SMPI_KIND_INFO, "info object"},  {SMPI_KIND_WIN, "window"},
+               {SMPI_KIND_MESSAGE, "message"},   {SMPI_KIND_KEYVAL, "keyval"}};
   for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
     size_t n = smpi_handle_foreach_live(kinds[k].kind, NULL, NULL);
     if (!n)
       continue;
-    fprintf(stderr, "smpi: %zu %s handle%s never freed%s\n", n, kinds[k].name, n == 1 ? " was" : "s were",
-            n > (size_t)max ? " (the first ones:)" : ":");
+    fprintf(stderr, "smpi: %zu %s handle%s never freed%s\n", n, kinds[k].name,
+            n == 1 ? " was" : "s were", n > (size_t)max ? " (the first ones:)" : ":");
     struct leak_walk w = {0, max};
     smpi_handle_foreach_live(kinds[k].kind, leak_print, &w);
   }
@@ -399,17 +399,19 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     if (o.hostfile)
       return fail("-np %ld asks for more processes than the %zu slot%s of hostfile '%s'; add "
                   "slots ('host:slots') or pass --cfg=smpi/oversubscribe:yes to place the ranks "
-                  "round-robin", o.np, nslots, nslots == 1 ? "" : "s", o.hostfile);
+                  "round-robin",
+                  o.np, nslots, nslots == 1 ? "" : "s", o.hostfile);
     return fail("-np %ld asks for more processes than the %zu host%s of platform %s; pass a "
                 "hostfile with slots ('host:slots') or --cfg=smpi/oversubscribe:yes to place "
-                "the ranks round-robin", o.np, nslots, nslots == 1 ? "" : "s",
-                smpi_w.platform_name);
+                "the ranks round-robin",
+                o.np, nslots, nslots == 1 ? "" : "s", smpi_w.platform_name);
   }
 
   /* the world */
   if (eng_init(err, sizeof err) != 0)
     return fail("%s", err);
-  if (cpu_model_init(launch.routes, err, sizeof err) != 0 || net_model_init(launch.routes, err, sizeof err) != 0)
+  if (cpu_model_init(launch.routes, err, sizeof err) != 0 ||
+      net_model_init(launch.routes, err, sizeof err) != 0)
     return fail("%s", err);
   ctx_set_crash_hook(crash_hook, NULL);
 

@@ -28,8 +28,8 @@ typedef struct kvobj {
   MPI_Comm_copy_attr_function *copy;
   MPI_Comm_delete_attr_function *del;
   void *extra;
-  int refs;       /* the user's handle + one per attribute */
-  bool freed;     /* the user freed the handle */
+  int refs;   /* the user's handle + one per attribute */
+  bool freed; /* the user freed the handle */
   bool predefined;
 } kvobj;
 
@@ -51,10 +51,10 @@ static smpi_attr_builtin_fn win_builtin;
 static kvobj predefined_kv[SMPI_KEYVAL_PREDEFINED_COUNT];
 static int tag_ub = INT_MAX; /* as SimGrid's; MPI only asks for at least 32767 */
 static int host_value = MPI_PROC_NULL;
-static int io_value = MPI_ANY_SOURCE;   /* every rank can do I/O */
-static int wtime_is_global = 1;        /* one simulated clock */
-static int universe_size;              /* np */
-static int appnum;                     /* one application */
+static int io_value = MPI_ANY_SOURCE; /* every rank can do I/O */
+static int wtime_is_global = 1;       /* one simulated clock */
+static int universe_size;             /* np */
+static int appnum;                    /* one application */
 
 void smpi_attr_setup_predefined(void)
 {
@@ -74,14 +74,22 @@ void smpi_attr_set_win_builtin(smpi_attr_builtin_fn fn) { win_builtin = fn; }
 static int *comm_builtin(int keyval_handle)
 {
   switch (keyval_handle) {
-  case MPI_TAG_UB: return &tag_ub;
-  case MPI_HOST: return &host_value;
-  case MPI_IO: return &io_value;
-  case MPI_WTIME_IS_GLOBAL: return &wtime_is_global;
-  case MPI_UNIVERSE_SIZE: return &universe_size;
-  case MPI_APPNUM: return &appnum;
-  case MPI_LASTUSEDCODE: return smpi_error_lastused_ptr();
-  default: return NULL;
+  case MPI_TAG_UB:
+    return &tag_ub;
+  case MPI_HOST:
+    return &host_value;
+  case MPI_IO:
+    return &io_value;
+  case MPI_WTIME_IS_GLOBAL:
+    return &wtime_is_global;
+  case MPI_UNIVERSE_SIZE:
+    return &universe_size;
+  case MPI_APPNUM:
+    return &appnum;
+  case MPI_LASTUSEDCODE:
+    return smpi_error_lastused_ptr();
+  default:
+    return NULL;
   }
 }
 

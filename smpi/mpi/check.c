@@ -50,11 +50,11 @@ bool smpi_check_buffers;
 static struct check_state {
   bool config_read;
   bool coll_on;
-  smpi_u64map comms;  /* (coll context, world rank of local rank 0) -> comm_chk */
-  smpi_u64map where;  /* call site -> " at file:line" or "" */
-  struct a2l *a2l;    /* addr2line coprocesses, one per object file */
+  smpi_u64map comms; /* (coll context, world rank of local rank 0) -> comm_chk */
+  smpi_u64map where; /* call site -> " at file:line" or "" */
+  struct a2l *a2l;   /* addr2line coprocesses, one per object file */
   size_t n_a2l, cap_a2l;
-  bool a2l_missing;   /* addr2line could not be started: no more tries */
+  bool a2l_missing; /* addr2line could not be started: no more tries */
 } checker;
 
 static const cfg_key check_keys[] = {
@@ -175,8 +175,10 @@ static struct a2l *a2l_for(const char *path)
     close(in[1]);
     close(out[0]);
     checker.a2l_missing = true;
-    fprintf(stderr, "smpi: cannot run addr2line (%s): reports show no source lines; install "
-                    "binutils to get them\n", strerror(rc));
+    fprintf(stderr,
+            "smpi: cannot run addr2line (%s): reports show no source lines; install "
+            "binutils to get them\n",
+            strerror(rc));
     return NULL;
   }
   a->pid = pid;
@@ -219,8 +221,8 @@ const char *smpi_check_where(const void *site)
   s = "";
   struct find_obj f, self;
   /* an address inside the simulator itself (a non-tail-called MPI_ wrapper) says nothing */
-  if (find_object(site, &f) && !(find_object((const void *)smpi_check_where, &self) &&
-                                 self.base == f.base)) {
+  if (find_object(site, &f) &&
+      !(find_object((const void *)smpi_check_where, &self) && self.base == f.base)) {
     char exe[4096];
     const char *path = f.name;
     if (!path || !*path) {
@@ -255,7 +257,7 @@ const char *smpi_check_where(const void *site)
 
 typedef struct coll_rec {
   smpi_check_coll k;
-  int rank;          /* first member that got there */
+  int rank; /* first member that got there */
   const void *site;
   int arrived;
 } coll_rec;
@@ -270,10 +272,10 @@ static const char *op_name(const void *op)
   static const struct {
     MPI_Op h;
     const char *name;
-  } ops[] = {{MPI_MAX, "MPI_MAX"},   {MPI_MIN, "MPI_MIN"},       {MPI_SUM, "MPI_SUM"},
-             {MPI_PROD, "MPI_PROD"}, {MPI_LAND, "MPI_LAND"},     {MPI_BAND, "MPI_BAND"},
-             {MPI_LOR, "MPI_LOR"},   {MPI_BOR, "MPI_BOR"},       {MPI_LXOR, "MPI_LXOR"},
-             {MPI_BXOR, "MPI_BXOR"}, {MPI_MAXLOC, "MPI_MAXLOC"}, {MPI_MINLOC, "MPI_MINLOC"},
+  } ops[] = {{MPI_MAX, "MPI_MAX"},        {MPI_MIN, "MPI_MIN"},       {MPI_SUM, "MPI_SUM"},
+             {MPI_PROD, "MPI_PROD"},      {MPI_LAND, "MPI_LAND"},     {MPI_BAND, "MPI_BAND"},
+             {MPI_LOR, "MPI_LOR"},        {MPI_BOR, "MPI_BOR"},       {MPI_LXOR, "MPI_LXOR"},
+             {MPI_BXOR, "MPI_BXOR"},      {MPI_MAXLOC, "MPI_MAXLOC"}, {MPI_MINLOC, "MPI_MINLOC"},
              {MPI_REPLACE, "MPI_REPLACE"}};
   for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
     if (smpi_op_get(ops[i].h) == op)
@@ -316,10 +318,13 @@ static const char *coll_diff(const smpi_check_coll *a, const smpi_check_coll *b,
   else if (a->root != b->root)
     snprintf(buf, len, "different roots (%d and %d)", a->root, b->root);
   else if (a->bytes >= 0 && b->bytes >= 0 && a->bytes != b->bytes)
-    snprintf(buf, len, "different amounts of data (%lld and %lld bytes: the counts or the "
-                       "datatypes do not match)", a->bytes, b->bytes);
+    snprintf(buf, len,
+             "different amounts of data (%lld and %lld bytes: the counts or the "
+             "datatypes do not match)",
+             a->bytes, b->bytes);
   else if (typed(a->basic) && typed(b->basic) && a->basic != b->basic)
-    snprintf(buf, len, "different datatypes (%s and %s)", type_name(a->basic), type_name(b->basic));
+    snprintf(buf, len, "different datatypes (%s and %s)", type_name(a->basic),
+             type_name(b->basic));
   else if (a->op != b->op && a->op && b->op && smpi_op_is_predefined(a->op) &&
            smpi_op_is_predefined(b->op))
     snprintf(buf, len, "different reduction operations (%s and %s)", op_name(a->op),
@@ -470,9 +475,9 @@ static void describe_wait(const smpi_req *r, char *buf, size_t len)
     snprintf(peer, sizeof peer, "rank %d", r->peer);
   if (r->tag != MPI_ANY_TAG)
     snprintf(tag, sizeof tag, "tag %d", r->tag);
-  snprintf(buf, len, "%s %s %s, %s, %zu bytes, on %s%s",
-           r->kind == REQ_SEND ? "send" : "receive", r->kind == REQ_SEND ? "to" : "from", peer,
-           tag, r->bytes, smpi_comm_display_name(r->comm), r->coll ? " (collective traffic)" : "");
+  snprintf(buf, len, "%s %s %s, %s, %zu bytes, on %s%s", r->kind == REQ_SEND ? "send" : "receive",
+           r->kind == REQ_SEND ? "to" : "from", peer, tag, r->bytes,
+           smpi_comm_display_name(r->comm), r->coll ? " (collective traffic)" : "");
 }
 
 static p2p_waiter *waiter_of(int w)
@@ -500,16 +505,16 @@ static void hint_unreceived(int w, const smpi_req *r)
   if (w >= p2p.nranks || !p2p.ranks[w])
     return;
   int n = 0;
-  list_foreach(it, &p2p.ranks[w]->inbox)
-  {
+  list_foreach (it, &p2p.ranks[w]->inbox) {
     const p2p_msg *m = list_entry(it, p2p_msg, ilink);
     if (++n > 1000)
       break;
     if ((r->peer >= 0 && m->src != r->peer) || m->comm == NULL)
       continue;
     const char *what = m->ctx != r->ctx ? "on another communicator" : "with another tag";
-    fprintf(stderr, "    note: a message from rank %d, tag %d, %zu bytes, on %s, sent%s, "
-                    "is waiting unreceived (%s)\n",
+    fprintf(stderr,
+            "    note: a message from rank %d, tag %d, %zu bytes, on %s, sent%s, "
+            "is waiting unreceived (%s)\n",
             m->src, m->tag, m->bytes, smpi_comm_display_name(m->comm), smpi_check_where(m->site),
             what);
     return;
@@ -581,9 +586,12 @@ void smpi_check_report_deadlock(void)
         fprintf(stderr, "smpi: ranks waiting for a rank that has finished:\n");
       if (shown <= 20) {
         char gone[160];
-        snprintf(gone, sizeof gone, "    but rank %d has already finished (%s): it will never "
-                 "answer\n", t, smpi_w.ranks[t].phase == SMPI_RANK_FINALIZED
-                                     ? "it called MPI_Finalize" : "its main returned");
+        snprintf(gone, sizeof gone,
+                 "    but rank %d has already finished (%s): it will never "
+                 "answer\n",
+                 t,
+                 smpi_w.ranks[t].phase == SMPI_RANK_FINALIZED ? "it called MPI_Finalize"
+                                                              : "its main returned");
         print_rank_wait(i, t, gone);
       }
     }

@@ -60,12 +60,12 @@ const char *smpi_check_where(const void *site);
 
 /* What must agree across the members of one collective call. */
 typedef struct smpi_check_coll {
-  const char *call;      /* "MPI_Bcast", "MPI_Ibcast": blocking and nonblocking differ */
-  int root;              /* rank in the communicator, -1 for unrooted collectives */
-  const void *op;        /* reduction op object (smpi_op *), NULL without one */
-  long long bytes;       /* bytes of the part every member must agree on (the vector of a
+  const char *call;   /* "MPI_Bcast", "MPI_Ibcast": blocking and nonblocking differ */
+  int root;           /* rank in the communicator, -1 for unrooted collectives */
+  const void *op;     /* reduction op object (smpi_op *), NULL without one */
+  long long bytes;    /* bytes of the part every member must agree on (the vector of a
                           * reduction, one rank's block of a gather...), -1: not checked */
-  MPI_Datatype basic;    /* smpi_dt_basic_type of the data, MPI_DATATYPE_NULL: unknown */
+  MPI_Datatype basic; /* smpi_dt_basic_type of the data, MPI_DATATYPE_NULL: unknown */
 } smpi_check_coll;
 
 /* Called by every member of c at the start of each collective, in program order. Returns

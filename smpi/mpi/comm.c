@@ -176,8 +176,8 @@ static void pattern_bcast(smpi_comm *c, int root, size_t bytes, const char *fnam
   int mask = 1;
   while (mask < n) {
     if (rel & mask) {
-      smpi_p2p_recv(buf, bytes, byte_type(), (rel - mask + root) % n, TAG_BCAST, c,
-                    SMPI_P2P_COLL, NULL);
+      smpi_p2p_recv(buf, bytes, byte_type(), (rel - mask + root) % n, TAG_BCAST, c, SMPI_P2P_COLL,
+                    NULL);
       break;
     }
     mask <<= 1;
@@ -440,7 +440,10 @@ int smpi_comm_world_rank(const smpi_comm *c, int rank)
 {
   return smpi_group_world_of(c->remote ? c->remote : c->group, rank);
 }
-int smpi_comm_local_world_rank(const smpi_comm *c, int r) { return smpi_group_world_of(c->group, r); }
+int smpi_comm_local_world_rank(const smpi_comm *c, int r)
+{
+  return smpi_group_world_of(c->group, r);
+}
 int smpi_comm_rank_of_world(const smpi_comm *c, int w) { return smpi_group_rank_of(c->group, w); }
 uint32_t smpi_comm_p2p_context(const smpi_comm *c) { return c->ctx; }
 uint32_t smpi_comm_coll_context(const smpi_comm *c) { return c->ctx + 1; }
@@ -472,7 +475,7 @@ void smpi_comm_set_name(smpi_comm *c, const char *name)
 void smpi_comm_get_name(const smpi_comm *c, char *name, int *len)
 {
   /* the predefined communicators are named; others are "" until named, as in MPICH */
-  const char *s = c->name ? c->name
+  const char *s = c->name                       ? c->name
                   : c->handle == MPI_COMM_WORLD ? "MPI_COMM_WORLD"
                   : c->handle == MPI_COMM_SELF  ? "MPI_COMM_SELF"
                                                 : "";
@@ -512,9 +515,9 @@ int smpi_comm_free(smpi_comm *c)
 /* The new object for a duplicate of c with context ctx (attributes copied by the caller). */
 static smpi_comm *dup_object(smpi_comm *c, uint32_t ctx, MPI_Info info)
 {
-  smpi_comm *n =
-      c->remote ? new_inter(c, smpi_group_ref(c->group), smpi_group_ref(c->remote), c->side, ctx)
-                : smpi_comm_new_intra(c, smpi_group_ref(c->group), ctx);
+  smpi_comm *n = c->remote ? new_inter(c, smpi_group_ref(c->group), smpi_group_ref(c->remote),
+                                       c->side, ctx)
+                           : smpi_comm_new_intra(c, smpi_group_ref(c->group), ctx);
   n->info = smpi_info_dup_handle(info);
   n->topo = c->topo ? smpi_topo_ref(c->topo) : NULL;
   return n;
@@ -677,7 +680,6 @@ void smpi_comm_prefix_internal(smpi_comm *c, int size, smpi_comm **out, const ch
   smpi_xchg_leave(x);
 }
 
-
 /* ---- creation from groups ---- */
 
 static void *first_group(smpi_xchg *x, void *arg)
@@ -701,7 +703,8 @@ static smpi_comm *create_among(smpi_comm *c, smpi_group *g, int me, const char *
    * which is erroneous: then each keeps its own */
   smpi_group *canon = smpi_xchg_result(x, first_group, g, group_unref_void);
   smpi_group *use = smpi_group_equal(canon, g) ? canon : g;
-  smpi_comm *n = smpi_comm_new_intra(c, smpi_group_ref(use), smpi_ctx_derive(key, color, g->size));
+  smpi_comm *n = smpi_comm_new_intra(c, smpi_group_ref(use),
+                                     smpi_ctx_derive(key, color, g->size));
   smpi_xchg_leave(x);
   pattern_bcast(n, 0, 4, fname);
   return n;
@@ -793,8 +796,8 @@ static inter_info *leaders_meet(smpi_comm *c, smpi_comm *p, int remote_leader, i
                     remote_leader, tag, p, 0, NULL);
   int rsize = ((smpi_group *)smpi_xchg_ptr(x, 1 - side))->size;
   int *b = xcalloc((size_t)c->group->size + (size_t)rsize + 1, sizeof *b);
-  smpi_p2p_sendrecv(b, (size_t)c->group->size, int_type, remote_leader, tag,
-                    b + c->group->size, (size_t)rsize, int_type, remote_leader, tag, p, 0, NULL);
+  smpi_p2p_sendrecv(b, (size_t)c->group->size, int_type, remote_leader, tag, b + c->group->size,
+                    (size_t)rsize, int_type, remote_leader, tag, p, 0, NULL);
   smpi_p2p_set_activity(NULL);
   free(b);
   inter_info *info = xmalloc(sizeof *info);
@@ -805,8 +808,8 @@ static inter_info *leaders_meet(smpi_comm *c, smpi_comm *p, int remote_leader, i
   return info;
 }
 
-int smpi_comm_intercomm_create(smpi_comm *c, int local_leader, smpi_comm *peer,
-                               int remote_leader, int tag, smpi_comm **out, const char *fname)
+int smpi_comm_intercomm_create(smpi_comm *c, int local_leader, smpi_comm *peer, int remote_leader,
+                               int tag, smpi_comm **out, const char *fname)
 {
   *out = NULL;
   if (c->remote)

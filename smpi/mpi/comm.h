@@ -23,9 +23,9 @@ typedef struct smpi_group smpi_group;
 void smpi_comm_world_setup(int np);
 void smpi_comm_rank_init(int world_rank); /* creates that rank's WORLD and SELF objects */
 
-smpi_comm *smpi_comm_get(MPI_Comm h); /* NULL for null, freed, or non-comm handles */
-int smpi_comm_size(const smpi_comm *c);       /* local group size */
-int smpi_comm_rank(const smpi_comm *c);       /* caller's rank in it */
+smpi_comm *smpi_comm_get(MPI_Comm h);          /* NULL for null, freed, or non-comm handles */
+int smpi_comm_size(const smpi_comm *c);        /* local group size */
+int smpi_comm_rank(const smpi_comm *c);        /* caller's rank in it */
 int smpi_comm_remote_size(const smpi_comm *c); /* intercommunicators; 0 otherwise */
 bool smpi_comm_is_inter(const smpi_comm *c);
 /* World rank of a rank of c (for an intercommunicator: of its remote group, which is the

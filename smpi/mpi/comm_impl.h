@@ -36,16 +36,16 @@ typedef struct smpi_u64map {
 
 void smpi_u64map_init(smpi_u64map *m);
 void smpi_u64map_destroy(smpi_u64map *m);
-void *smpi_u64map_get(const smpi_u64map *m, uint64_t key); /* NULL if absent */
+void *smpi_u64map_get(const smpi_u64map *m, uint64_t key);     /* NULL if absent */
 void smpi_u64map_put(smpi_u64map *m, uint64_t key, void *val); /* adds or replaces */
-void *smpi_u64map_remove(smpi_u64map *m, uint64_t key);       /* old value or NULL */
+void *smpi_u64map_remove(smpi_u64map *m, uint64_t key);        /* old value or NULL */
 uint64_t smpi_hash_u64(uint64_t x);
 
 /* ---- groups (group.c) ---- */
 struct smpi_group {
-  int refs;    /* handles + communicators + in-flight creations holding it */
+  int refs; /* handles + communicators + in-flight creations holding it */
   int size;
-  int *world;  /* world rank of each member; NULL when member i is world rank i */
+  int *world; /* world rank of each member; NULL when member i is world rank i */
   /* world rank -> group rank: a direct table over [lo, lo + span) when the members are
    * dense enough, an open-addressing table otherwise (hkeys[i] == -1: empty) */
   int *dense;
@@ -66,8 +66,8 @@ static inline int smpi_group_world_of(const smpi_group *g, int r)
 {
   return g->world ? g->world[r] : r;
 }
-int smpi_group_rank_of(const smpi_group *g, int world); /* MPI_UNDEFINED if absent */
-bool smpi_group_equal(const smpi_group *a, const smpi_group *b); /* same members, same order */
+int smpi_group_rank_of(const smpi_group *g, int world);           /* MPI_UNDEFINED if absent */
+bool smpi_group_equal(const smpi_group *a, const smpi_group *b);  /* same members, same order */
 int smpi_group_compare(const smpi_group *a, const smpi_group *b); /* MPI_IDENT/SIMILAR/UNEQUAL */
 /* Set operations of MPI 3.1 section 6.3.2. Return MPI_SUCCESS and a new reference in *out,
  * or an error class (MPI_ERR_RANK, MPI_ERR_ARG) and no group. */
@@ -81,13 +81,13 @@ int smpi_group_range_excl(const smpi_group *g, int n, int ranges[][3], smpi_grou
 /* ranks2[i] = rank in b of rank ranks1[i] of a (MPI_UNDEFINED, MPI_PROC_NULL kept) */
 int smpi_group_translate(const smpi_group *a, int n, const int ranks1[], const smpi_group *b,
                          int ranks2[]);
-void smpi_group_setup_predefined(void); /* registers MPI_GROUP_EMPTY */
-smpi_group *smpi_group_get(MPI_Group h); /* NULL if not a live group handle */
+void smpi_group_setup_predefined(void);         /* registers MPI_GROUP_EMPTY */
+smpi_group *smpi_group_get(MPI_Group h);        /* NULL if not a live group handle */
 MPI_Group smpi_group_handle_new(smpi_group *g); /* takes over one reference */
 
 /* ---- topologies (topo.c) ---- */
 typedef struct smpi_topo {
-  int kind;  /* MPI_CART, MPI_GRAPH, MPI_DIST_GRAPH */
+  int kind; /* MPI_CART, MPI_GRAPH, MPI_DIST_GRAPH */
   int refs;
   /* MPI_CART */
   int ndims;
@@ -121,8 +121,7 @@ int smpi_dims_create(int nnodes, int ndims, int dims[]);
 int smpi_topo_cart_create(smpi_comm *c, int ndims, const int dims[], const int periods[],
                           smpi_comm **out, const char *fname);
 /* c has a Cartesian topology; returns smpi_comm_split's error, if any */
-int smpi_topo_cart_sub(smpi_comm *c, const int remain_dims[], smpi_comm **out,
-                       const char *fname);
+int smpi_topo_cart_sub(smpi_comm *c, const int remain_dims[], smpi_comm **out, const char *fname);
 int smpi_topo_graph_create(smpi_comm *c, int nnodes, const int index[], const int edges[],
                            smpi_comm **out, const char *fname);
 int smpi_topo_dist_graph_create_adjacent(smpi_comm *c, int indegree, const int sources[],
@@ -160,10 +159,10 @@ struct smpi_comm {
   int side;           /* intercommunicators: 0 or 1, the same on all members of a group */
   int rank;
   uint32_t ctx;
-  uint32_t seq;     /* collective creations started on this communicator so far */
-  char *name;       /* NULL: no name set */
+  uint32_t seq; /* collective creations started on this communicator so far */
+  char *name;   /* NULL: no name set */
   struct smpi_errhandler *eh;
-  MPI_Info info;    /* hints set by Comm_set_info / dup_with_info, or MPI_INFO_NULL */
+  MPI_Info info; /* hints set by Comm_set_info / dup_with_info, or MPI_INFO_NULL */
   smpi_topo *topo;
   struct strmap *counters; /* per-key sequence numbers (Comm_create_group, Intercomm_create) */
   struct smpi_comm *local; /* intercommunicators: hidden intracommunicator of the local group */
@@ -220,7 +219,7 @@ void smpi_comm_prefix_internal(smpi_comm *c, int size, smpi_comm **out, const ch
  * take; *out is NULL for the processes that get MPI_COMM_NULL. smpi_comm_dup, _free and
  * _split are in comm.h. ---- */
 int smpi_comm_compare(const smpi_comm *a, const smpi_comm *b); /* MPI_IDENT ... MPI_UNEQUAL */
-void smpi_comm_set_name(smpi_comm *c, const char *name);      /* truncated to MPI_MAX_OBJECT_NAME */
+void smpi_comm_set_name(smpi_comm *c, const char *name); /* truncated to MPI_MAX_OBJECT_NAME */
 void smpi_comm_get_name(const smpi_comm *c, char *name, int *len);
 void smpi_comm_set_info(smpi_comm *c, MPI_Info info); /* keeps a copy of the valid info */
 MPI_Info smpi_comm_get_info(const smpi_comm *c);      /* a new info object for the caller */
@@ -234,17 +233,17 @@ int smpi_comm_create(smpi_comm *c, smpi_group *g, smpi_comm **out, const char *f
 int smpi_comm_create_group(smpi_comm *c, smpi_group *g, int tag, smpi_comm **out,
                            const char *fname);
 /* MPI_Intercomm_create: peer (and remote_leader in it) matters on the local leader only */
-int smpi_comm_intercomm_create(smpi_comm *c, int local_leader, smpi_comm *peer,
-                               int remote_leader, int tag, smpi_comm **out, const char *fname);
+int smpi_comm_intercomm_create(smpi_comm *c, int local_leader, smpi_comm *peer, int remote_leader,
+                               int tag, smpi_comm **out, const char *fname);
 int smpi_comm_intercomm_merge(smpi_comm *c, int high, smpi_comm **out, const char *fname);
 
 /* ---- error handlers (errhandler.c) ---- */
 enum { SMPI_EH_COMM = 1, SMPI_EH_WIN = 2, SMPI_EH_FILE = 4 };
 typedef struct smpi_errhandler {
-  int refs;          /* predefined ones are never freed */
-  int kinds;         /* SMPI_EH_*: what it may be attached to */
+  int refs;  /* predefined ones are never freed */
+  int kinds; /* SMPI_EH_*: what it may be attached to */
   MPI_Errhandler handle;
-  bool fatal, ret;   /* MPI_ERRORS_ARE_FATAL / MPI_ERRORS_RETURN */
+  bool fatal, ret; /* MPI_ERRORS_ARE_FATAL / MPI_ERRORS_RETURN */
   /* user function; handles are ints, so the comm, win and file signatures are one type */
   MPI_Comm_errhandler_function *fn;
 } smpi_errhandler;

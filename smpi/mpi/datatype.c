@@ -30,103 +30,127 @@ LOG_DEFAULT_CATEGORY(smpi_dt);
 
 /* user-input errors: say what was wrong (verbose level, since a program using
  * MPI_ERRORS_RETURN may provoke them on purpose), return the class */
-#define DT_ERR(code, ...) ({ LOG_VERB(__VA_ARGS__); (code); })
+#define DT_ERR(code, ...)  \
+  ({                       \
+    LOG_VERB(__VA_ARGS__); \
+    (code);                \
+  })
 
 /* ---------------------------------------------------------------------------------------
  * predefined types
  * ------------------------------------------------------------------------------------- */
 
-#define PAIR_T(vt) struct { vt v; int i; }
-#define TWIN_T(vt) struct { vt a; vt b; }
+#define PAIR_T(vt) \
+  struct {         \
+    vt v;          \
+    int i;         \
+  }
+#define TWIN_T(vt) \
+  struct {         \
+    vt a;          \
+    vt b;          \
+  }
 
 /* name, handle, C type of one part, parts, representation, external32 bytes per part */
-#define SCALAR(h, ct, rep, e32) \
-  { h, #h, sizeof(ct), sizeof(ct), alignof(ct), rep, sizeof(ct), 1, false, 0, e32 }
-#define MULTI(h, ct, n, rep, e32) \
-  { h, #h, n * sizeof(ct), n * sizeof(ct), alignof(ct), rep, sizeof(ct), n, false, 0, e32 }
-#define PAIR(h, ct, rep, e32)                                                            \
-  { h, #h, sizeof(ct) + sizeof(int), sizeof(PAIR_T(ct)), alignof(PAIR_T(ct)), rep,       \
-    sizeof(ct), 1, true, offsetof(PAIR_T(ct), i), e32 }
+#define SCALAR(h, ct, rep, e32)                                                   \
+  {                                                                               \
+    h, #h, sizeof(ct), sizeof(ct), alignof(ct), rep, sizeof(ct), 1, false, 0, e32 \
+  }
+#define MULTI(h, ct, n, rep, e32)                                                         \
+  {                                                                                       \
+    h, #h, n * sizeof(ct), n * sizeof(ct), alignof(ct), rep, sizeof(ct), n, false, 0, e32 \
+  }
+#define PAIR(h, ct, rep, e32)                                                                  \
+  {                                                                                            \
+    h, #h, sizeof(ct) + sizeof(int), sizeof(PAIR_T(ct)), alignof(PAIR_T(ct)), rep, sizeof(ct), \
+        1, true, offsetof(PAIR_T(ct), i), e32                                                  \
+  }
 
 #ifdef __SIZEOF_INT128__
 typedef __int128 dt_int128;
 #else
-typedef struct { alignas(16) unsigned char b[16]; } dt_int128;
+typedef struct {
+  alignas(16) unsigned char b[16];
+} dt_int128;
 #endif
 #ifdef __SIZEOF_FLOAT128__
 typedef __float128 dt_float128;
 #else
-typedef struct { alignas(16) unsigned char b[16]; } dt_float128;
+typedef struct {
+  alignas(16) unsigned char b[16];
+} dt_float128;
 #endif
-typedef struct { uint16_t b; } dt_half; /* REAL2: storage only here */
+typedef struct {
+  uint16_t b;
+} dt_half; /* REAL2: storage only here */
 
 static const dt_basic_info basic_infos[] = {
-  SCALAR(MPI_CHAR, char, DT_REP_RAW, 1),
-  SCALAR(MPI_SIGNED_CHAR, signed char, DT_REP_INT, 1),
-  SCALAR(MPI_UNSIGNED_CHAR, unsigned char, DT_REP_UINT, 1),
-  SCALAR(MPI_BYTE, unsigned char, DT_REP_RAW, 1),
-  SCALAR(MPI_WCHAR, wchar_t, DT_REP_UINT, 2),
-  SCALAR(MPI_SHORT, short, DT_REP_INT, 2),
-  SCALAR(MPI_UNSIGNED_SHORT, unsigned short, DT_REP_UINT, 2),
-  SCALAR(MPI_INT, int, DT_REP_INT, 4),
-  SCALAR(MPI_UNSIGNED, unsigned, DT_REP_UINT, 4),
-  SCALAR(MPI_LONG, long, DT_REP_INT, 4),
-  SCALAR(MPI_UNSIGNED_LONG, unsigned long, DT_REP_UINT, 4),
-  SCALAR(MPI_LONG_LONG_INT, long long, DT_REP_INT, 8),
-  SCALAR(MPI_UNSIGNED_LONG_LONG, unsigned long long, DT_REP_UINT, 8),
-  SCALAR(MPI_FLOAT, float, DT_REP_FLOAT, 4),
-  SCALAR(MPI_DOUBLE, double, DT_REP_FLOAT, 8),
-  SCALAR(MPI_LONG_DOUBLE, long double, DT_REP_X87, 16),
-  SCALAR(MPI_C_BOOL, _Bool, DT_REP_BOOL, 1),
-  SCALAR(MPI_INT8_T, int8_t, DT_REP_INT, 1),
-  SCALAR(MPI_INT16_T, int16_t, DT_REP_INT, 2),
-  SCALAR(MPI_INT32_T, int32_t, DT_REP_INT, 4),
-  SCALAR(MPI_INT64_T, int64_t, DT_REP_INT, 8),
-  SCALAR(MPI_UINT8_T, uint8_t, DT_REP_UINT, 1),
-  SCALAR(MPI_UINT16_T, uint16_t, DT_REP_UINT, 2),
-  SCALAR(MPI_UINT32_T, uint32_t, DT_REP_UINT, 4),
-  SCALAR(MPI_UINT64_T, uint64_t, DT_REP_UINT, 8),
-  MULTI(MPI_C_FLOAT_COMPLEX, float, 2, DT_REP_FLOAT, 4),
-  MULTI(MPI_C_DOUBLE_COMPLEX, double, 2, DT_REP_FLOAT, 8),
-  MULTI(MPI_C_LONG_DOUBLE_COMPLEX, long double, 2, DT_REP_X87, 16),
-  SCALAR(MPI_AINT, MPI_Aint, DT_REP_INT, 8),
-  SCALAR(MPI_OFFSET, MPI_Offset, DT_REP_INT, 8),
-  SCALAR(MPI_COUNT, MPI_Count, DT_REP_INT, 8),
-  SCALAR(MPI_PACKED, unsigned char, DT_REP_RAW, 1),
-  PAIR(MPI_FLOAT_INT, float, DT_REP_FLOAT, 4),
-  PAIR(MPI_DOUBLE_INT, double, DT_REP_FLOAT, 8),
-  PAIR(MPI_LONG_INT, long, DT_REP_INT, 4),
-  MULTI(MPI_2INT, int, 2, DT_REP_INT, 4),
-  PAIR(MPI_SHORT_INT, short, DT_REP_INT, 2),
-  PAIR(MPI_LONG_DOUBLE_INT, long double, DT_REP_X87, 16),
-  /* MPI_UB, MPI_LB: markers, see dt_init */
-  SCALAR(MPI_CXX_BOOL, _Bool, DT_REP_BOOL, 1),
-  MULTI(MPI_CXX_FLOAT_COMPLEX, float, 2, DT_REP_FLOAT, 4),
-  MULTI(MPI_CXX_DOUBLE_COMPLEX, double, 2, DT_REP_FLOAT, 8),
-  MULTI(MPI_CXX_LONG_DOUBLE_COMPLEX, long double, 2, DT_REP_X87, 16),
-  SCALAR(MPI_CHARACTER, char, DT_REP_RAW, 1),
-  SCALAR(MPI_LOGICAL, int, DT_REP_INT, 4),
-  SCALAR(MPI_INTEGER, int, DT_REP_INT, 4),
-  SCALAR(MPI_REAL, float, DT_REP_FLOAT, 4),
-  SCALAR(MPI_DOUBLE_PRECISION, double, DT_REP_FLOAT, 8),
-  MULTI(MPI_COMPLEX, float, 2, DT_REP_FLOAT, 4),
-  MULTI(MPI_DOUBLE_COMPLEX, double, 2, DT_REP_FLOAT, 8),
-  MULTI(MPI_2INTEGER, int, 2, DT_REP_INT, 4),
-  MULTI(MPI_2REAL, float, 2, DT_REP_FLOAT, 4),
-  MULTI(MPI_2DOUBLE_PRECISION, double, 2, DT_REP_FLOAT, 8),
-  SCALAR(MPI_INTEGER1, int8_t, DT_REP_INT, 1),
-  SCALAR(MPI_INTEGER2, int16_t, DT_REP_INT, 2),
-  SCALAR(MPI_INTEGER4, int32_t, DT_REP_INT, 4),
-  SCALAR(MPI_INTEGER8, int64_t, DT_REP_INT, 8),
-  SCALAR(MPI_INTEGER16, dt_int128, DT_REP_INT, 16),
-  SCALAR(MPI_REAL2, dt_half, DT_REP_FLOAT, 2),
-  SCALAR(MPI_REAL4, float, DT_REP_FLOAT, 4),
-  SCALAR(MPI_REAL8, double, DT_REP_FLOAT, 8),
-  SCALAR(MPI_REAL16, dt_float128, DT_REP_FLOAT, 16),
-  MULTI(MPI_COMPLEX4, dt_half, 2, DT_REP_FLOAT, 2),
-  MULTI(MPI_COMPLEX8, float, 2, DT_REP_FLOAT, 4),
-  MULTI(MPI_COMPLEX16, double, 2, DT_REP_FLOAT, 8),
-  MULTI(MPI_COMPLEX32, dt_float128, 2, DT_REP_FLOAT, 16),
+    SCALAR(MPI_CHAR, char, DT_REP_RAW, 1),
+    SCALAR(MPI_SIGNED_CHAR, signed char, DT_REP_INT, 1),
+    SCALAR(MPI_UNSIGNED_CHAR, unsigned char, DT_REP_UINT, 1),
+    SCALAR(MPI_BYTE, unsigned char, DT_REP_RAW, 1),
+    SCALAR(MPI_WCHAR, wchar_t, DT_REP_UINT, 2),
+    SCALAR(MPI_SHORT, short, DT_REP_INT, 2),
+    SCALAR(MPI_UNSIGNED_SHORT, unsigned short, DT_REP_UINT, 2),
+    SCALAR(MPI_INT, int, DT_REP_INT, 4),
+    SCALAR(MPI_UNSIGNED, unsigned, DT_REP_UINT, 4),
+    SCALAR(MPI_LONG, long, DT_REP_INT, 4),
+    SCALAR(MPI_UNSIGNED_LONG, unsigned long, DT_REP_UINT, 4),
+    SCALAR(MPI_LONG_LONG_INT, long long, DT_REP_INT, 8),
+    SCALAR(MPI_UNSIGNED_LONG_LONG, unsigned long long, DT_REP_UINT, 8),
+    SCALAR(MPI_FLOAT, float, DT_REP_FLOAT, 4),
+    SCALAR(MPI_DOUBLE, double, DT_REP_FLOAT, 8),
+    SCALAR(MPI_LONG_DOUBLE, long double, DT_REP_X87, 16),
+    SCALAR(MPI_C_BOOL, _Bool, DT_REP_BOOL, 1),
+    SCALAR(MPI_INT8_T, int8_t, DT_REP_INT, 1),
+    SCALAR(MPI_INT16_T, int16_t, DT_REP_INT, 2),
+    SCALAR(MPI_INT32_T, int32_t, DT_REP_INT, 4),
+    SCALAR(MPI_INT64_T, int64_t, DT_REP_INT, 8),
+    SCALAR(MPI_UINT8_T, uint8_t, DT_REP_UINT, 1),
+    SCALAR(MPI_UINT16_T, uint16_t, DT_REP_UINT, 2),
+    SCALAR(MPI_UINT32_T, uint32_t, DT_REP_UINT, 4),
+    SCALAR(MPI_UINT64_T, uint64_t, DT_REP_UINT, 8),
+    MULTI(MPI_C_FLOAT_COMPLEX, float, 2, DT_REP_FLOAT, 4),
+    MULTI(MPI_C_DOUBLE_COMPLEX, double, 2, DT_REP_FLOAT, 8),
+    MULTI(MPI_C_LONG_DOUBLE_COMPLEX, long double, 2, DT_REP_X87, 16),
+    SCALAR(MPI_AINT, MPI_Aint, DT_REP_INT, 8),
+    SCALAR(MPI_OFFSET, MPI_Offset, DT_REP_INT, 8),
+    SCALAR(MPI_COUNT, MPI_Count, DT_REP_INT, 8),
+    SCALAR(MPI_PACKED, unsigned char, DT_REP_RAW, 1),
+    PAIR(MPI_FLOAT_INT, float, DT_REP_FLOAT, 4),
+    PAIR(MPI_DOUBLE_INT, double, DT_REP_FLOAT, 8),
+    PAIR(MPI_LONG_INT, long, DT_REP_INT, 4),
+    MULTI(MPI_2INT, int, 2, DT_REP_INT, 4),
+    PAIR(MPI_SHORT_INT, short, DT_REP_INT, 2),
+    PAIR(MPI_LONG_DOUBLE_INT, long double, DT_REP_X87, 16),
+    /* MPI_UB, MPI_LB: markers, see dt_init */
+    SCALAR(MPI_CXX_BOOL, _Bool, DT_REP_BOOL, 1),
+    MULTI(MPI_CXX_FLOAT_COMPLEX, float, 2, DT_REP_FLOAT, 4),
+    MULTI(MPI_CXX_DOUBLE_COMPLEX, double, 2, DT_REP_FLOAT, 8),
+    MULTI(MPI_CXX_LONG_DOUBLE_COMPLEX, long double, 2, DT_REP_X87, 16),
+    SCALAR(MPI_CHARACTER, char, DT_REP_RAW, 1),
+    SCALAR(MPI_LOGICAL, int, DT_REP_INT, 4),
+    SCALAR(MPI_INTEGER, int, DT_REP_INT, 4),
+    SCALAR(MPI_REAL, float, DT_REP_FLOAT, 4),
+    SCALAR(MPI_DOUBLE_PRECISION, double, DT_REP_FLOAT, 8),
+    MULTI(MPI_COMPLEX, float, 2, DT_REP_FLOAT, 4),
+    MULTI(MPI_DOUBLE_COMPLEX, double, 2, DT_REP_FLOAT, 8),
+    MULTI(MPI_2INTEGER, int, 2, DT_REP_INT, 4),
+    MULTI(MPI_2REAL, float, 2, DT_REP_FLOAT, 4),
+    MULTI(MPI_2DOUBLE_PRECISION, double, 2, DT_REP_FLOAT, 8),
+    SCALAR(MPI_INTEGER1, int8_t, DT_REP_INT, 1),
+    SCALAR(MPI_INTEGER2, int16_t, DT_REP_INT, 2),
+    SCALAR(MPI_INTEGER4, int32_t, DT_REP_INT, 4),
+    SCALAR(MPI_INTEGER8, int64_t, DT_REP_INT, 8),
+    SCALAR(MPI_INTEGER16, dt_int128, DT_REP_INT, 16),
+    SCALAR(MPI_REAL2, dt_half, DT_REP_FLOAT, 2),
+    SCALAR(MPI_REAL4, float, DT_REP_FLOAT, 4),
+    SCALAR(MPI_REAL8, double, DT_REP_FLOAT, 8),
+    SCALAR(MPI_REAL16, dt_float128, DT_REP_FLOAT, 16),
+    MULTI(MPI_COMPLEX4, dt_half, 2, DT_REP_FLOAT, 2),
+    MULTI(MPI_COMPLEX8, float, 2, DT_REP_FLOAT, 4),
+    MULTI(MPI_COMPLEX16, double, 2, DT_REP_FLOAT, 8),
+    MULTI(MPI_COMPLEX32, dt_float128, 2, DT_REP_FLOAT, 16),
 };
 #define N_BASIC (sizeof basic_infos / sizeof basic_infos[0])
 
@@ -206,10 +230,7 @@ void smpi_dt_init(void)
  * objects
  * ------------------------------------------------------------------------------------- */
 
-smpi_dt *smpi_dt_get(MPI_Datatype h)
-{
-  return smpi_handle_get(h, SMPI_KIND_DATATYPE);
-}
+smpi_dt *smpi_dt_get(MPI_Datatype h) { return smpi_handle_get(h, SMPI_KIND_DATATYPE); }
 
 static void prog_free(dt_prog *p)
 {
@@ -278,10 +299,7 @@ MPI_Datatype smpi_dt_basic_type(const smpi_dt *dt)
   return dt->basic == SMPI_DT_BASIC_NONE ? MPI_DATATYPE_NULL : dt->basic;
 }
 
-MPI_Datatype smpi_dt_publish(smpi_dt *dt)
-{
-  return smpi_handle_new(SMPI_KIND_DATATYPE, dt);
-}
+MPI_Datatype smpi_dt_publish(smpi_dt *dt) { return smpi_handle_new(SMPI_KIND_DATATYPE, dt); }
 
 void smpi_dt_set_contents(smpi_dt *dt, int combiner, int ni, const int *ints, int na,
                           const MPI_Aint *addrs, int nd, smpi_dt *const *types)
@@ -375,7 +393,8 @@ static void prog_loop(dt_prog *p, MPI_Aint off, size_t count, MPI_Aint stride, c
   if (count == 1)
     stride = 0;
   p->bytes += count * sub->bytes;
-  if (p->n > 0 && p->nodes[p->n - 1].sub == sub && extend(&p->nodes[p->n - 1], off, count, stride))
+  if (p->n > 0 && p->nodes[p->n - 1].sub == sub &&
+      extend(&p->nodes[p->n - 1], off, count, stride))
     return;
   prog_push(p, (dt_node){.off = off, .stride = stride, .count = count, .sub = sub});
 }
@@ -512,7 +531,8 @@ static void finish(smpi_dt *dt)
                                       dt->prog->nodes[0].count == 1));
 }
 
-smpi_dt *smpi_dt_make_hvector(MPI_Count count, MPI_Count blocklen, MPI_Aint stride, smpi_dt *inner)
+smpi_dt *smpi_dt_make_hvector(MPI_Count count, MPI_Count blocklen, MPI_Aint stride,
+                              smpi_dt *inner)
 {
   smpi_dt *dt = dt_alloc();
   dt->shape = DT_SHAPE_HVECTOR;
@@ -672,20 +692,20 @@ static smpi_dt *arg_type(MPI_Datatype h, const char *what, int *rc)
   return dt;
 }
 
-#define CHECK_OUT(p)                                                                     \
-  do {                                                                                   \
-    if (!(p))                                                                            \
-      return DT_ERR(MPI_ERR_ARG, "output argument " #p " is NULL");                      \
+#define CHECK_OUT(p)                                                \
+  do {                                                              \
+    if (!(p))                                                       \
+      return DT_ERR(MPI_ERR_ARG, "output argument " #p " is NULL"); \
   } while (0)
-#define CHECK_COUNT(c)                                                                   \
-  do {                                                                                   \
-    if ((c) < 0)                                                                         \
-      return DT_ERR(MPI_ERR_COUNT, #c " is negative (%lld)", (long long)(c));            \
+#define CHECK_COUNT(c)                                                        \
+  do {                                                                        \
+    if ((c) < 0)                                                              \
+      return DT_ERR(MPI_ERR_COUNT, #c " is negative (%lld)", (long long)(c)); \
   } while (0)
-#define CHECK_ARRAY(a, n)                                                                \
-  do {                                                                                   \
-    if ((n) > 0 && !(a))                                                                 \
-      return DT_ERR(MPI_ERR_ARG, "array " #a " is NULL with count %d", (int)(n));        \
+#define CHECK_ARRAY(a, n)                                                         \
+  do {                                                                            \
+    if ((n) > 0 && !(a))                                                          \
+      return DT_ERR(MPI_ERR_ARG, "array " #a " is NULL with count %d", (int)(n)); \
   } while (0)
 
 /* The input and output datatypes of a constructor, checked in that order: old, or NULL with
@@ -1059,13 +1079,13 @@ int smpi_type_match_size(int typeclass, int size, MPI_Datatype *datatype)
     int cls, size;
     MPI_Datatype h;
   } table[] = {
-    {MPI_TYPECLASS_REAL, 2, MPI_REAL2},        {MPI_TYPECLASS_REAL, 4, MPI_REAL4},
-    {MPI_TYPECLASS_REAL, 8, MPI_REAL8},        {MPI_TYPECLASS_REAL, 16, MPI_REAL16},
-    {MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1},  {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},
-    {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4},  {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},
-    {MPI_TYPECLASS_INTEGER, 16, MPI_INTEGER16}, {MPI_TYPECLASS_COMPLEX, 4, MPI_COMPLEX4},
-    {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX8},  {MPI_TYPECLASS_COMPLEX, 16, MPI_COMPLEX16},
-    {MPI_TYPECLASS_COMPLEX, 32, MPI_COMPLEX32},
+      {MPI_TYPECLASS_REAL, 2, MPI_REAL2},         {MPI_TYPECLASS_REAL, 4, MPI_REAL4},
+      {MPI_TYPECLASS_REAL, 8, MPI_REAL8},         {MPI_TYPECLASS_REAL, 16, MPI_REAL16},
+      {MPI_TYPECLASS_INTEGER, 1, MPI_INTEGER1},   {MPI_TYPECLASS_INTEGER, 2, MPI_INTEGER2},
+      {MPI_TYPECLASS_INTEGER, 4, MPI_INTEGER4},   {MPI_TYPECLASS_INTEGER, 8, MPI_INTEGER8},
+      {MPI_TYPECLASS_INTEGER, 16, MPI_INTEGER16}, {MPI_TYPECLASS_COMPLEX, 4, MPI_COMPLEX4},
+      {MPI_TYPECLASS_COMPLEX, 8, MPI_COMPLEX8},   {MPI_TYPECLASS_COMPLEX, 16, MPI_COMPLEX16},
+      {MPI_TYPECLASS_COMPLEX, 32, MPI_COMPLEX32},
   };
   if (typeclass != MPI_TYPECLASS_REAL && typeclass != MPI_TYPECLASS_INTEGER &&
       typeclass != MPI_TYPECLASS_COMPLEX)
@@ -1100,13 +1120,27 @@ typedef struct mover {
 static inline void copy_run(char *dst, const char *src, size_t len)
 {
   switch (len) {
-  case 1: memcpy(dst, src, 1); return;
-  case 2: memcpy(dst, src, 2); return;
-  case 4: memcpy(dst, src, 4); return;
-  case 8: memcpy(dst, src, 8); return;
-  case 12: memcpy(dst, src, 12); return;
-  case 16: memcpy(dst, src, 16); return;
-  default: memcpy(dst, src, len); return;
+  case 1:
+    memcpy(dst, src, 1);
+    return;
+  case 2:
+    memcpy(dst, src, 2);
+    return;
+  case 4:
+    memcpy(dst, src, 4);
+    return;
+  case 8:
+    memcpy(dst, src, 8);
+    return;
+  case 12:
+    memcpy(dst, src, 12);
+    return;
+  case 16:
+    memcpy(dst, src, 16);
+    return;
+  default:
+    memcpy(dst, src, len);
+    return;
   }
 }
 
@@ -1123,20 +1157,28 @@ static void move(char *user, size_t len, mover *m)
 /* n runs of len bytes, stride apart in user memory, back to back in packed memory */
 static void strided(char *first, MPI_Aint stride, size_t n, size_t len, mover *m)
 {
-#define STRIDED_(L)                                                                      \
-  do {                                                                                   \
-    if (m->unpack)                                                                       \
-      for (size_t i = 0; i < n; i++)                                                     \
-        memcpy(at(first, (MPI_Aint)i * stride), m->packed + i * (L), (L));               \
-    else                                                                                 \
-      for (size_t i = 0; i < n; i++)                                                     \
-        memcpy(m->packed + i * (L), at(first, (MPI_Aint)i * stride), (L));               \
+#define STRIDED_(L)                                                        \
+  do {                                                                     \
+    if (m->unpack)                                                         \
+      for (size_t i = 0; i < n; i++)                                       \
+        memcpy(at(first, (MPI_Aint)i *stride), m->packed + i * (L), (L));  \
+    else                                                                   \
+      for (size_t i = 0; i < n; i++)                                       \
+        memcpy(m->packed + i * (L), at(first, (MPI_Aint)i * stride), (L)); \
   } while (0)
   switch (len) {
-  case 4: STRIDED_(4); break;
-  case 8: STRIDED_(8); break;
-  case 16: STRIDED_(16); break;
-  default: STRIDED_(len); break;
+  case 4:
+    STRIDED_(4);
+    break;
+  case 8:
+    STRIDED_(8);
+    break;
+  case 16:
+    STRIDED_(16);
+    break;
+  default:
+    STRIDED_(len);
+    break;
   }
 #undef STRIDED_
   m->packed += n * len;
@@ -1259,8 +1301,8 @@ static size_t covered(const void *buf, size_t count, const smpi_dt *dt, const ch
 
 /* Whether the user side [count elements of dt at buf] or the packed side of a transfer
  * touches folded memory: two lookups, free when nothing is folded. */
-static bool touches_folded(const void *buf, size_t count, const smpi_dt *dt,
-                           const char *packed, size_t limit)
+static bool touches_folded(const void *buf, size_t count, const smpi_dt *dt, const char *packed,
+                           size_t limit)
 {
   if (smpi_shared_touches(packed, limit))
     return true;
@@ -1316,7 +1358,9 @@ static size_t transfer(const void *buf, size_t count, const smpi_dt *dt, char *p
   dt_node nd;
   const dt_prog *p = dt->prog;
   if (p->n == 1 && !p->nodes[0].sub && p->nodes[0].count == 1)
-    nd = (dt_node){.off = p->nodes[0].off, .stride = dt->ub - dt->lb, .count = count,
+    nd = (dt_node){.off = p->nodes[0].off,
+                   .stride = dt->ub - dt->lb,
+                   .count = count,
                    .len = p->nodes[0].len};
   else
     nd = (dt_node){.off = 0, .stride = dt->ub - dt->lb, .count = count, .sub = p};
@@ -1332,7 +1376,8 @@ void smpi_dt_pack(const void *buf, size_t count, const smpi_dt *dt, void *out)
   transfer(buf, count, dt, out, SIZE_MAX, false);
 }
 
-size_t smpi_dt_pack_some(const void *buf, size_t count, const smpi_dt *dt, void *out, size_t limit)
+size_t smpi_dt_pack_some(const void *buf, size_t count, const smpi_dt *dt, void *out,
+                         size_t limit)
 {
   return transfer(buf, count, dt, out, limit, false);
 }
@@ -1550,7 +1595,7 @@ static int walk1(const smpi_dt *dt, const char *base,
     MPI_Aint ext = extent_of(dt->inner);
     for (MPI_Count i = 0; i < dt->count; i++) {
       const char *blk = at(base, dt->shape == DT_SHAPE_HVECTOR ? (MPI_Aint)i * dt->stride
-                                                                : dt->disps[i]);
+                                                               : dt->disps[i]);
       for (MPI_Count j = 0; j < block_len(dt, i); j++)
         if ((rc = walk1(dt->inner, at(blk, (MPI_Aint)j * ext), fn, data)))
           return rc;

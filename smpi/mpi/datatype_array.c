@@ -23,7 +23,11 @@
 LOG_EXTERNAL_CATEGORY(smpi_dt);
 LOG_DEFAULT_CATEGORY(smpi_dt);
 
-#define DT_ERR(code, ...) ({ LOG_VERB(__VA_ARGS__); (code); })
+#define DT_ERR(code, ...)  \
+  ({                       \
+    LOG_VERB(__VA_ARGS__); \
+    (code);                \
+  })
 
 /* t placed at disp (a reference on t is taken; the caller keeps its own) */
 static smpi_dt *place(smpi_dt *t, MPI_Aint disp)
@@ -45,8 +49,8 @@ static int check_common(int ndims, int order, MPI_Datatype oldtype, smpi_dt **ol
   if (ndims < 1)
     return DT_ERR(MPI_ERR_ARG, "%s: ndims is %d, must be at least 1", fname, ndims);
   if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
-    return DT_ERR(MPI_ERR_ARG, "%s: order %d is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN",
-                  fname, order);
+    return DT_ERR(MPI_ERR_ARG, "%s: order %d is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN", fname,
+                  order);
   *old = smpi_dt_get(oldtype);
   if (!*old)
     return DT_ERR(MPI_ERR_TYPE, "%s: oldtype %#x is not a valid datatype", fname,

@@ -18,7 +18,11 @@
 LOG_EXTERNAL_CATEGORY(smpi_dt);
 LOG_DEFAULT_CATEGORY(smpi_dt);
 
-#define DT_ERR(code, ...) ({ LOG_VERB(__VA_ARGS__); (code); })
+#define DT_ERR(code, ...)  \
+  ({                       \
+    LOG_VERB(__VA_ARGS__); \
+    (code);                \
+  })
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "external32 conversion is written for little-endian hosts"
@@ -143,8 +147,10 @@ static int check_datarep(const char *datarep, const char *fname)
   if (!datarep)
     return DT_ERR(MPI_ERR_ARG, "%s: datarep is NULL", fname);
   if (strcmp(datarep, "external32") != 0)
-    return DT_ERR(MPI_ERR_UNSUPPORTED_DATAREP, "%s: data representation \"%s\" is not "
-                  "supported (only \"external32\")", fname, datarep);
+    return DT_ERR(MPI_ERR_UNSUPPORTED_DATAREP,
+                  "%s: data representation \"%s\" is not "
+                  "supported (only \"external32\")",
+                  fname, datarep);
   return MPI_SUCCESS;
 }
 
@@ -175,9 +181,8 @@ int smpi_type_pack_external_size(const char *datarep, int incount, MPI_Datatype 
   return MPI_SUCCESS;
 }
 
-static int external(const char *datarep, char *user, int count, MPI_Datatype datatype,
-                    char *ext, MPI_Aint extsize, MPI_Aint *position, bool unpack,
-                    const char *fname)
+static int external(const char *datarep, char *user, int count, MPI_Datatype datatype, char *ext,
+                    MPI_Aint extsize, MPI_Aint *position, bool unpack, const char *fname)
 {
   smpi_dt *dt;
   int rc;

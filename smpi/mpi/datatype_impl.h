@@ -49,19 +49,19 @@ typedef enum {
 
 /* what a predefined type is, for reductions and external32 */
 typedef enum {
-  DT_REP_RAW,    /* bytes: no conversion (MPI_BYTE, MPI_PACKED, characters) */
-  DT_REP_INT,    /* two's complement integer of size bytes (signed or not: same bits) */
-  DT_REP_UINT,   /* unsigned integer (external32 narrowing: no sign extension) */
-  DT_REP_FLOAT,  /* IEEE binary float of size bytes */
-  DT_REP_X87,    /* long double: x87 80-bit extended in 16 bytes */
-  DT_REP_BOOL,   /* 1-byte boolean */
+  DT_REP_RAW,   /* bytes: no conversion (MPI_BYTE, MPI_PACKED, characters) */
+  DT_REP_INT,   /* two's complement integer of size bytes (signed or not: same bits) */
+  DT_REP_UINT,  /* unsigned integer (external32 narrowing: no sign extension) */
+  DT_REP_FLOAT, /* IEEE binary float of size bytes */
+  DT_REP_X87,   /* long double: x87 80-bit extended in 16 bytes */
+  DT_REP_BOOL,  /* 1-byte boolean */
 } dt_rep;
 
 typedef struct dt_basic_info {
   MPI_Datatype handle;
   const char *name;
-  size_t size;        /* bytes of data (pairs: value + int) */
-  size_t extent;      /* sizeof the C type (pairs: of the struct) */
+  size_t size;   /* bytes of data (pairs: value + int) */
+  size_t extent; /* sizeof the C type (pairs: of the struct) */
   size_t align;
   /* a value is `parts` scalars of part_size bytes (complex: 2); pairs: one value of
    * part_size bytes then an int at pair_int_off (in memory) */
@@ -74,10 +74,10 @@ typedef struct dt_basic_info {
 } dt_basic_info;
 
 struct smpi_dt {
-  int refs;        /* handles naming it + types built on it + pending users */
+  int refs; /* handles naming it + types built on it + pending users */
   bool predefined;
   bool committed;
-  char *name;      /* user-set name (any type), or NULL */
+  char *name; /* user-set name (any type), or NULL */
 
   MPI_Count size;
   MPI_Aint lb, ub;           /* extent = ub - lb */
@@ -99,12 +99,12 @@ struct smpi_dt {
   /* shape */
   dt_shape shape;
   MPI_Count count;
-  MPI_Count blocklen;    /* HVECTOR, and HINDEXED when blocklens is NULL */
-  MPI_Count *blocklens;  /* HINDEXED, STRUCT */
-  MPI_Aint stride;       /* HVECTOR, bytes */
-  MPI_Aint *disps;       /* HINDEXED, STRUCT, bytes */
-  smpi_dt *inner;        /* HVECTOR, HINDEXED, ALIAS (one reference) */
-  smpi_dt **inners;      /* STRUCT (one reference each) */
+  MPI_Count blocklen;   /* HVECTOR, and HINDEXED when blocklens is NULL */
+  MPI_Count *blocklens; /* HINDEXED, STRUCT */
+  MPI_Aint stride;      /* HVECTOR, bytes */
+  MPI_Aint *disps;      /* HINDEXED, STRUCT, bytes */
+  smpi_dt *inner;       /* HVECTOR, HINDEXED, ALIAS (one reference) */
+  smpi_dt **inners;     /* STRUCT (one reference each) */
 
   /* compiled typemap */
   dt_prog own;         /* this type's own program (empty for an ALIAS) */
@@ -122,7 +122,8 @@ void smpi_dt_ref(smpi_dt *dt);
 void smpi_dt_unref(smpi_dt *dt);
 const dt_basic_info *smpi_dt_basic_info(MPI_Datatype h); /* NULL if not a predefined type */
 /* builders on objects (no handle, no contents: the caller sets combiner and contents) */
-smpi_dt *smpi_dt_make_hvector(MPI_Count count, MPI_Count blocklen, MPI_Aint stride, smpi_dt *inner);
+smpi_dt *smpi_dt_make_hvector(MPI_Count count, MPI_Count blocklen, MPI_Aint stride,
+                              smpi_dt *inner);
 smpi_dt *smpi_dt_make_struct(MPI_Count count, const MPI_Count *blocklens, const MPI_Aint *disps,
                              smpi_dt *const *inners, bool mpi_padding);
 smpi_dt *smpi_dt_make_resized(smpi_dt *inner, MPI_Aint lb, MPI_Aint extent);
@@ -139,6 +140,7 @@ int smpi_dt_walk(const smpi_dt *dt, const char *buf, MPI_Count count,
  * of a stream of dt (MPI_Status_set_elements) */
 MPI_Count smpi_dt_elements_bytes(const smpi_dt *dt, MPI_Count elements);
 /* Pack with a byte limit: moves min(limit, count * size) bytes; returns that number. */
-size_t smpi_dt_pack_some(const void *buf, size_t count, const smpi_dt *dt, void *out, size_t limit);
+size_t smpi_dt_pack_some(const void *buf, size_t count, const smpi_dt *dt, void *out,
+                         size_t limit);
 
 #endif

@@ -16,9 +16,9 @@ SMPI_PUBLIC int smpi_unweighted_[1];
 SMPI_PUBLIC int smpi_weights_empty_[1];
 
 typedef struct table {
-  void **objs;      /* objs[index]; NULL when free or never used */
-  uint8_t *state;   /* SLOT_* */
-  size_t size;      /* indices in use: 0 .. size-1 */
+  void **objs;    /* objs[index]; NULL when free or never used */
+  uint8_t *state; /* SLOT_* */
+  size_t size;    /* indices in use: 0 .. size-1 */
   size_t cap;
   /* FIFO of freed indices waiting for reuse */
   uint32_t *freed;
@@ -45,7 +45,8 @@ static void ensure(table *t, size_t index)
   size_t ncap = t->cap ? t->cap : SMPI_PREDEFINED_LIMIT * 2;
   while (ncap <= index)
     ncap *= 2;
-  ASSERTF(ncap <= (size_t)SMPI_INDEX_MASK + 1, "too many MPI handles of kind %d", (int)(t - tables));
+  ASSERTF(ncap <= (size_t)SMPI_INDEX_MASK + 1, "too many MPI handles of kind %d",
+          (int)(t - tables));
   t->objs = xrealloc(t->objs, ncap * sizeof *t->objs);
   t->state = xrealloc(t->state, ncap);
   memset(t->objs + t->cap, 0, (ncap - t->cap) * sizeof *t->objs);
@@ -76,7 +77,8 @@ void smpi_handle_set_predefined(int handle, void *obj)
 {
   int kind = SMPI_HANDLE_KIND(handle);
   size_t index = (size_t)SMPI_HANDLE_INDEX(handle);
-  ASSERTF(index > 0 && index < SMPI_PREDEFINED_LIMIT, "handle %#x is not a predefined one", handle);
+  ASSERTF(index > 0 && index < SMPI_PREDEFINED_LIMIT, "handle %#x is not a predefined one",
+          handle);
   table *t = table_of(kind);
   ensure(t, index);
   t->objs[index] = obj;
@@ -134,7 +136,8 @@ void smpi_handle_free(int handle)
   t->freed_count++;
 }
 
-size_t smpi_handle_foreach_live(int kind, void (*fn)(int handle, void *obj, void *data), void *data)
+size_t smpi_handle_foreach_live(int kind, void (*fn)(int handle, void *obj, void *data),
+                                void *data)
 {
   table *t = table_of(kind);
   size_t n = 0;

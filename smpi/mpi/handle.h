@@ -27,7 +27,8 @@ void smpi_handle_free(int handle);
 bool smpi_handle_is_predefined(int handle);
 /* Live user-created handles of a kind, for leak reports: calls fn for each, in index
  * order; returns how many there are. */
-size_t smpi_handle_foreach_live(int kind, void (*fn)(int handle, void *obj, void *data), void *data);
+size_t smpi_handle_foreach_live(int kind, void (*fn)(int handle, void *obj, void *data),
+                                void *data);
 void smpi_handle_reset_all(void); /* tests */
 
 #endif

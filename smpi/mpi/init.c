@@ -35,8 +35,9 @@ void smpi_mpi_abort(const smpi_comm *c, int errorcode)
 {
   smpi_rank *me = smpi_self();
   fflush(stdout);
-  fprintf(stderr, "smpi: MPI_Abort called by rank %d on %s with error code %d at simulated time %.9f s\n",
-          me ? me->rank : -1, c ? smpi_comm_display_name(c) : "an invalid communicator", errorcode,
-          eng_now());
+  fprintf(stderr,
+          "smpi: MPI_Abort called by rank %d on %s with error code %d at simulated time %.9f s\n",
+          me ? me->rank : -1, c ? smpi_comm_display_name(c) : "an invalid communicator",
+          errorcode, eng_now());
   smpi_abort_job(errorcode);
 }

@@ -74,7 +74,8 @@ static mq_count *count_of(int dst)
     while (n <= (size_t)dst)
       n *= 2;
     matching.per_rank = xrealloc(matching.per_rank, n * sizeof *matching.per_rank);
-    memset(matching.per_rank + matching.nper_rank, 0, (n - matching.nper_rank) * sizeof *matching.per_rank);
+    memset(matching.per_rank + matching.nper_rank, 0,
+           (n - matching.nper_rank) * sizeof *matching.per_rank);
     matching.nper_rank = n;
   }
   return &matching.per_rank[dst];
@@ -220,8 +221,7 @@ static smpi_req *first_posted(mq_node *n, int tag)
 {
   if (!n)
     return NULL;
-  list_foreach(it, &n->posted)
-  {
+  list_foreach (it, &n->posted) {
     smpi_req *r = list_entry(it, smpi_req, qlink);
     if (tag_ok(r->tag, tag))
       return r;
@@ -269,15 +269,13 @@ static p2p_msg *first_unexpected(const mq_count *cnt, uint32_t ctx, int dst, int
   if (!n)
     return NULL;
   if (src == MPI_ANY_SOURCE) {
-    list_foreach(it, &n->unexpected)
-    {
+    list_foreach (it, &n->unexpected) {
       p2p_msg *m = list_entry(it, p2p_msg, alink);
       if (tag_ok(tag, m->tag))
         return m;
     }
   } else {
-    list_foreach(it, &n->unexpected)
-    {
+    list_foreach (it, &n->unexpected) {
       p2p_msg *m = list_entry(it, p2p_msg, slink);
       if (tag_ok(tag, m->tag))
         return m;

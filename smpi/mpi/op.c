@@ -39,8 +39,20 @@ struct smpi_op {
 };
 
 enum {
-  OPC_MAX = 1, OPC_MIN, OPC_SUM, OPC_PROD, OPC_LAND, OPC_BAND, OPC_LOR, OPC_BOR, OPC_LXOR,
-  OPC_BXOR, OPC_MINLOC, OPC_MAXLOC, OPC_REPLACE, OPC_NO_OP,
+  OPC_MAX = 1,
+  OPC_MIN,
+  OPC_SUM,
+  OPC_PROD,
+  OPC_LAND,
+  OPC_BAND,
+  OPC_LOR,
+  OPC_BOR,
+  OPC_LXOR,
+  OPC_BXOR,
+  OPC_MINLOC,
+  OPC_MAXLOC,
+  OPC_REPLACE,
+  OPC_NO_OP,
 };
 _Static_assert(OPC_NO_OP == SMPI_HANDLE_INDEX(MPI_NO_OP) && OPC_MAX == SMPI_HANDLE_INDEX(MPI_MAX),
                "op codes are the handle indices");
@@ -48,18 +60,56 @@ _Static_assert(OPC_NO_OP == SMPI_HANDLE_INDEX(MPI_NO_OP) && OPC_MAX == SMPI_HAND
 /* ---- C representations of the predefined types ---- */
 typedef enum {
   CT_NONE,
-  CT_CHAR, CT_SCHAR, CT_UCHAR, CT_SHORT, CT_USHORT, CT_INT, CT_UINT, CT_LONG, CT_ULONG,
-  CT_LLONG, CT_ULLONG, CT_I8, CT_I16, CT_I32, CT_I64, CT_U8, CT_U16, CT_U32, CT_U64, CT_I128,
+  CT_CHAR,
+  CT_SCHAR,
+  CT_UCHAR,
+  CT_SHORT,
+  CT_USHORT,
+  CT_INT,
+  CT_UINT,
+  CT_LONG,
+  CT_ULONG,
+  CT_LLONG,
+  CT_ULLONG,
+  CT_I8,
+  CT_I16,
+  CT_I32,
+  CT_I64,
+  CT_U8,
+  CT_U16,
+  CT_U32,
+  CT_U64,
+  CT_I128,
   CT_BOOL,
-  CT_FLOAT, CT_DOUBLE, CT_LDOUBLE, CT_F16, CT_F128,
-  CT_CFLOAT, CT_CDOUBLE, CT_CLDOUBLE, CT_CF16, CT_CF128,
-  CT_FLOAT_INT, CT_DOUBLE_INT, CT_LONG_INT, CT_SHORT_INT, CT_LDOUBLE_INT, CT_2INT, CT_2FLOAT,
+  CT_FLOAT,
+  CT_DOUBLE,
+  CT_LDOUBLE,
+  CT_F16,
+  CT_F128,
+  CT_CFLOAT,
+  CT_CDOUBLE,
+  CT_CLDOUBLE,
+  CT_CF16,
+  CT_CF128,
+  CT_FLOAT_INT,
+  CT_DOUBLE_INT,
+  CT_LONG_INT,
+  CT_SHORT_INT,
+  CT_LDOUBLE_INT,
+  CT_2INT,
+  CT_2FLOAT,
   CT_2DOUBLE,
 } ctype;
 
 /* type groups of the standard's table */
 enum {
-  G_CINT = 1, G_FINT = 2, G_FLOAT = 4, G_LOGICAL = 8, G_COMPLEX = 16, G_BYTE = 32, G_PAIR = 64,
+  G_CINT = 1,
+  G_FINT = 2,
+  G_FLOAT = 4,
+  G_LOGICAL = 8,
+  G_COMPLEX = 16,
+  G_BYTE = 32,
+  G_PAIR = 64,
 };
 
 typedef struct {
@@ -79,87 +129,87 @@ typedef _Float16 op_f16;
 #endif
 
 static const type_entry type_table[] = {
-  {MPI_CHAR, CT_CHAR, G_CINT},
-  {MPI_SIGNED_CHAR, CT_SCHAR, G_CINT},
-  {MPI_UNSIGNED_CHAR, CT_UCHAR, G_CINT},
-  {MPI_BYTE, CT_UCHAR, G_BYTE},
-  {MPI_SHORT, CT_SHORT, G_CINT},
-  {MPI_UNSIGNED_SHORT, CT_USHORT, G_CINT},
-  {MPI_INT, CT_INT, G_CINT},
-  {MPI_UNSIGNED, CT_UINT, G_CINT},
-  {MPI_LONG, CT_LONG, G_CINT},
-  {MPI_UNSIGNED_LONG, CT_ULONG, G_CINT},
-  {MPI_LONG_LONG_INT, CT_LLONG, G_CINT},
-  {MPI_UNSIGNED_LONG_LONG, CT_ULLONG, G_CINT},
-  {MPI_FLOAT, CT_FLOAT, G_FLOAT},
-  {MPI_DOUBLE, CT_DOUBLE, G_FLOAT},
-  {MPI_LONG_DOUBLE, CT_LDOUBLE, G_FLOAT},
-  {MPI_C_BOOL, CT_BOOL, G_LOGICAL},
-  {MPI_INT8_T, CT_I8, G_CINT},
-  {MPI_INT16_T, CT_I16, G_CINT},
-  {MPI_INT32_T, CT_I32, G_CINT},
-  {MPI_INT64_T, CT_I64, G_CINT},
-  {MPI_UINT8_T, CT_U8, G_CINT},
-  {MPI_UINT16_T, CT_U16, G_CINT},
-  {MPI_UINT32_T, CT_U32, G_CINT},
-  {MPI_UINT64_T, CT_U64, G_CINT},
-  {MPI_C_FLOAT_COMPLEX, CT_CFLOAT, G_COMPLEX},
-  {MPI_C_DOUBLE_COMPLEX, CT_CDOUBLE, G_COMPLEX},
-  {MPI_C_LONG_DOUBLE_COMPLEX, CT_CLDOUBLE, G_COMPLEX},
-  {MPI_AINT, CT_I64, G_FINT},
-  {MPI_OFFSET, CT_LLONG, G_FINT},
-  {MPI_COUNT, CT_LLONG, G_FINT},
-  {MPI_FLOAT_INT, CT_FLOAT_INT, G_PAIR},
-  {MPI_DOUBLE_INT, CT_DOUBLE_INT, G_PAIR},
-  {MPI_LONG_INT, CT_LONG_INT, G_PAIR},
-  {MPI_2INT, CT_2INT, G_PAIR},
-  {MPI_SHORT_INT, CT_SHORT_INT, G_PAIR},
-  {MPI_LONG_DOUBLE_INT, CT_LDOUBLE_INT, G_PAIR},
-  {MPI_CXX_BOOL, CT_BOOL, G_LOGICAL},
-  {MPI_CXX_FLOAT_COMPLEX, CT_CFLOAT, G_COMPLEX},
-  {MPI_CXX_DOUBLE_COMPLEX, CT_CDOUBLE, G_COMPLEX},
-  {MPI_CXX_LONG_DOUBLE_COMPLEX, CT_CLDOUBLE, G_COMPLEX},
-  {MPI_CHARACTER, CT_CHAR, G_CINT},
-  {MPI_LOGICAL, CT_INT, G_LOGICAL},
-  {MPI_INTEGER, CT_INT, G_FINT},
-  {MPI_REAL, CT_FLOAT, G_FLOAT},
-  {MPI_DOUBLE_PRECISION, CT_DOUBLE, G_FLOAT},
-  {MPI_COMPLEX, CT_CFLOAT, G_COMPLEX},
-  {MPI_DOUBLE_COMPLEX, CT_CDOUBLE, G_COMPLEX},
-  {MPI_2INTEGER, CT_2INT, G_PAIR},
-  {MPI_2REAL, CT_2FLOAT, G_PAIR},
-  {MPI_2DOUBLE_PRECISION, CT_2DOUBLE, G_PAIR},
-  {MPI_INTEGER1, CT_I8, G_FINT},
-  {MPI_INTEGER2, CT_I16, G_FINT},
-  {MPI_INTEGER4, CT_I32, G_FINT},
-  {MPI_INTEGER8, CT_I64, G_FINT},
-  {MPI_INTEGER16, CT_I128, G_FINT},
-  {MPI_REAL2, CT_F16, G_F16},
-  {MPI_REAL4, CT_FLOAT, G_FLOAT},
-  {MPI_REAL8, CT_DOUBLE, G_FLOAT},
-  {MPI_REAL16, CT_F128, G_FLOAT},
-  {MPI_COMPLEX4, CT_CF16, G_CF16},
-  {MPI_COMPLEX8, CT_CFLOAT, G_COMPLEX},
-  {MPI_COMPLEX16, CT_CDOUBLE, G_COMPLEX},
-  {MPI_COMPLEX32, CT_CF128, G_COMPLEX},
-  /* MPI_WCHAR, MPI_PACKED, MPI_UB, MPI_LB: no reduction */
+    {MPI_CHAR, CT_CHAR, G_CINT},
+    {MPI_SIGNED_CHAR, CT_SCHAR, G_CINT},
+    {MPI_UNSIGNED_CHAR, CT_UCHAR, G_CINT},
+    {MPI_BYTE, CT_UCHAR, G_BYTE},
+    {MPI_SHORT, CT_SHORT, G_CINT},
+    {MPI_UNSIGNED_SHORT, CT_USHORT, G_CINT},
+    {MPI_INT, CT_INT, G_CINT},
+    {MPI_UNSIGNED, CT_UINT, G_CINT},
+    {MPI_LONG, CT_LONG, G_CINT},
+    {MPI_UNSIGNED_LONG, CT_ULONG, G_CINT},
+    {MPI_LONG_LONG_INT, CT_LLONG, G_CINT},
+    {MPI_UNSIGNED_LONG_LONG, CT_ULLONG, G_CINT},
+    {MPI_FLOAT, CT_FLOAT, G_FLOAT},
+    {MPI_DOUBLE, CT_DOUBLE, G_FLOAT},
+    {MPI_LONG_DOUBLE, CT_LDOUBLE, G_FLOAT},
+    {MPI_C_BOOL, CT_BOOL, G_LOGICAL},
+    {MPI_INT8_T, CT_I8, G_CINT},
+    {MPI_INT16_T, CT_I16, G_CINT},
+    {MPI_INT32_T, CT_I32, G_CINT},
+    {MPI_INT64_T, CT_I64, G_CINT},
+    {MPI_UINT8_T, CT_U8, G_CINT},
+    {MPI_UINT16_T, CT_U16, G_CINT},
+    {MPI_UINT32_T, CT_U32, G_CINT},
+    {MPI_UINT64_T, CT_U64, G_CINT},
+    {MPI_C_FLOAT_COMPLEX, CT_CFLOAT, G_COMPLEX},
+    {MPI_C_DOUBLE_COMPLEX, CT_CDOUBLE, G_COMPLEX},
+    {MPI_C_LONG_DOUBLE_COMPLEX, CT_CLDOUBLE, G_COMPLEX},
+    {MPI_AINT, CT_I64, G_FINT},
+    {MPI_OFFSET, CT_LLONG, G_FINT},
+    {MPI_COUNT, CT_LLONG, G_FINT},
+    {MPI_FLOAT_INT, CT_FLOAT_INT, G_PAIR},
+    {MPI_DOUBLE_INT, CT_DOUBLE_INT, G_PAIR},
+    {MPI_LONG_INT, CT_LONG_INT, G_PAIR},
+    {MPI_2INT, CT_2INT, G_PAIR},
+    {MPI_SHORT_INT, CT_SHORT_INT, G_PAIR},
+    {MPI_LONG_DOUBLE_INT, CT_LDOUBLE_INT, G_PAIR},
+    {MPI_CXX_BOOL, CT_BOOL, G_LOGICAL},
+    {MPI_CXX_FLOAT_COMPLEX, CT_CFLOAT, G_COMPLEX},
+    {MPI_CXX_DOUBLE_COMPLEX, CT_CDOUBLE, G_COMPLEX},
+    {MPI_CXX_LONG_DOUBLE_COMPLEX, CT_CLDOUBLE, G_COMPLEX},
+    {MPI_CHARACTER, CT_CHAR, G_CINT},
+    {MPI_LOGICAL, CT_INT, G_LOGICAL},
+    {MPI_INTEGER, CT_INT, G_FINT},
+    {MPI_REAL, CT_FLOAT, G_FLOAT},
+    {MPI_DOUBLE_PRECISION, CT_DOUBLE, G_FLOAT},
+    {MPI_COMPLEX, CT_CFLOAT, G_COMPLEX},
+    {MPI_DOUBLE_COMPLEX, CT_CDOUBLE, G_COMPLEX},
+    {MPI_2INTEGER, CT_2INT, G_PAIR},
+    {MPI_2REAL, CT_2FLOAT, G_PAIR},
+    {MPI_2DOUBLE_PRECISION, CT_2DOUBLE, G_PAIR},
+    {MPI_INTEGER1, CT_I8, G_FINT},
+    {MPI_INTEGER2, CT_I16, G_FINT},
+    {MPI_INTEGER4, CT_I32, G_FINT},
+    {MPI_INTEGER8, CT_I64, G_FINT},
+    {MPI_INTEGER16, CT_I128, G_FINT},
+    {MPI_REAL2, CT_F16, G_F16},
+    {MPI_REAL4, CT_FLOAT, G_FLOAT},
+    {MPI_REAL8, CT_DOUBLE, G_FLOAT},
+    {MPI_REAL16, CT_F128, G_FLOAT},
+    {MPI_COMPLEX4, CT_CF16, G_CF16},
+    {MPI_COMPLEX8, CT_CFLOAT, G_COMPLEX},
+    {MPI_COMPLEX16, CT_CDOUBLE, G_COMPLEX},
+    {MPI_COMPLEX32, CT_CF128, G_COMPLEX},
+    /* MPI_WCHAR, MPI_PACKED, MPI_UB, MPI_LB: no reduction */
 };
 
 static const int op_groups[SMPI_OP_PREDEFINED_COUNT] = {
-  [OPC_MAX] = G_CINT | G_FINT | G_FLOAT,
-  [OPC_MIN] = G_CINT | G_FINT | G_FLOAT,
-  [OPC_SUM] = G_CINT | G_FINT | G_FLOAT | G_COMPLEX,
-  [OPC_PROD] = G_CINT | G_FINT | G_FLOAT | G_COMPLEX,
-  [OPC_LAND] = G_CINT | G_LOGICAL,
-  [OPC_LOR] = G_CINT | G_LOGICAL,
-  [OPC_LXOR] = G_CINT | G_LOGICAL,
-  [OPC_BAND] = G_CINT | G_FINT | G_BYTE,
-  [OPC_BOR] = G_CINT | G_FINT | G_BYTE,
-  [OPC_BXOR] = G_CINT | G_FINT | G_BYTE,
-  [OPC_MINLOC] = G_PAIR,
-  [OPC_MAXLOC] = G_PAIR,
-  [OPC_REPLACE] = -1,
-  [OPC_NO_OP] = -1,
+    [OPC_MAX] = G_CINT | G_FINT | G_FLOAT,
+    [OPC_MIN] = G_CINT | G_FINT | G_FLOAT,
+    [OPC_SUM] = G_CINT | G_FINT | G_FLOAT | G_COMPLEX,
+    [OPC_PROD] = G_CINT | G_FINT | G_FLOAT | G_COMPLEX,
+    [OPC_LAND] = G_CINT | G_LOGICAL,
+    [OPC_LOR] = G_CINT | G_LOGICAL,
+    [OPC_LXOR] = G_CINT | G_LOGICAL,
+    [OPC_BAND] = G_CINT | G_FINT | G_BYTE,
+    [OPC_BOR] = G_CINT | G_FINT | G_BYTE,
+    [OPC_BXOR] = G_CINT | G_FINT | G_BYTE,
+    [OPC_MINLOC] = G_PAIR,
+    [OPC_MAXLOC] = G_PAIR,
+    [OPC_REPLACE] = -1,
+    [OPC_NO_OP] = -1,
 };
 
 static const type_entry *entries[SMPI_DATATYPE_PREDEFINED_COUNT];
@@ -173,6 +223,8 @@ static const type_entry *entry_of(MPI_Datatype basic)
 }
 
 /* ---- kernels: inout[k] = in[k] op inout[k]; a is in[k], b is inout[k] ---- */
+/* an X-macro list, laid out by hand: clang-format 14 indents each of its lines further */
+/* clang-format off */
 #define FOR_INTS(X)                                                                      \
   X(CT_CHAR, char) X(CT_SCHAR, signed char) X(CT_UCHAR, unsigned char) X(CT_SHORT, short)  \
   X(CT_USHORT, unsigned short) X(CT_INT, int) X(CT_UINT, unsigned) X(CT_LONG, long)        \
@@ -180,6 +232,7 @@ static const type_entry *entry_of(MPI_Datatype basic)
   X(CT_I8, int8_t) X(CT_I16, int16_t) X(CT_I32, int32_t) X(CT_I64, int64_t)                \
   X(CT_U8, uint8_t) X(CT_U16, uint16_t) X(CT_U32, uint32_t) X(CT_U64, uint64_t)            \
   X(CT_I128, __int128)
+/* clang-format on */
 #ifdef HAVE_F16
 #define FOR_F16(X) X(CT_F16, op_f16)
 #define FOR_CF16(X) X(CT_CF16, op_f16)
@@ -187,103 +240,132 @@ static const type_entry *entry_of(MPI_Datatype basic)
 #define FOR_F16(X)
 #define FOR_CF16(X)
 #endif
-#define FOR_FLOATS(X)                                                                    \
-  X(CT_FLOAT, float) X(CT_DOUBLE, double) X(CT_LDOUBLE, long double) X(CT_F128, __float128) \
-  FOR_F16(X)
-#define FOR_COMPLEX(X) /* by the type of one part */                                     \
-  X(CT_CFLOAT, float) X(CT_CDOUBLE, double) X(CT_CLDOUBLE, long double)                    \
-  X(CT_CF128, __float128) FOR_CF16(X)
+#define FOR_FLOATS(X) \
+  X(CT_FLOAT, float)  \
+  X(CT_DOUBLE, double) X(CT_LDOUBLE, long double) X(CT_F128, __float128) FOR_F16(X)
+#define FOR_COMPLEX(X) /* by the type of one part */ \
+  X(CT_CFLOAT, float)                                \
+  X(CT_CDOUBLE, double) X(CT_CLDOUBLE, long double) X(CT_CF128, __float128) FOR_CF16(X)
 
-#define ELEMWISE(T, EXPR)                                                                \
-  do {                                                                                   \
-    const char *pi_ = in;                                                                \
-    char *po_ = inout;                                                                   \
-    for (size_t k_ = 0; k_ < n; k_++, pi_ += sizeof(T), po_ += sizeof(T)) {              \
-      T a, b;                                                                            \
-      memcpy(&a, pi_, sizeof a);                                                         \
-      memcpy(&b, po_, sizeof b);                                                         \
-      b = (T)(EXPR);                                                                     \
-      memcpy(po_, &b, sizeof b);                                                         \
-    }                                                                                    \
+#define ELEMWISE(T, EXPR)                                                   \
+  do {                                                                      \
+    const char *pi_ = in;                                                   \
+    char *po_ = inout;                                                      \
+    for (size_t k_ = 0; k_ < n; k_++, pi_ += sizeof(T), po_ += sizeof(T)) { \
+      T a, b;                                                               \
+      memcpy(&a, pi_, sizeof a);                                            \
+      memcpy(&b, po_, sizeof b);                                            \
+      b = (T)(EXPR);                                                        \
+      memcpy(po_, &b, sizeof b);                                            \
+    }                                                                       \
   } while (0)
 
-#define COMPLEXWISE(T, STMT)                                                             \
-  do {                                                                                   \
-    const char *pi_ = in;                                                                \
-    char *po_ = inout;                                                                   \
-    for (size_t k_ = 0; k_ < n; k_++, pi_ += 2 * sizeof(T), po_ += 2 * sizeof(T)) {      \
-      T a[2], b[2];                                                                      \
-      memcpy(a, pi_, sizeof a);                                                          \
-      memcpy(b, po_, sizeof b);                                                          \
-      STMT;                                                                              \
-      memcpy(po_, b, sizeof b);                                                          \
-    }                                                                                    \
+#define COMPLEXWISE(T, STMT)                                                        \
+  do {                                                                              \
+    const char *pi_ = in;                                                           \
+    char *po_ = inout;                                                              \
+    for (size_t k_ = 0; k_ < n; k_++, pi_ += 2 * sizeof(T), po_ += 2 * sizeof(T)) { \
+      T a[2], b[2];                                                                 \
+      memcpy(a, pi_, sizeof a);                                                     \
+      memcpy(b, po_, sizeof b);                                                     \
+      STMT;                                                                         \
+      memcpy(po_, b, sizeof b);                                                     \
+    }                                                                               \
   } while (0)
 
 /* as MPICH: MAX keeps inout unless in is strictly greater (NaN handling follows) */
 static void k_max(ctype ct, const void *in, void *inout, size_t n)
 {
   switch (ct) {
-#define X(c, T) case c: ELEMWISE(T, b > a ? b : a); break;
-    FOR_INTS(X) FOR_FLOATS(X)
+#define X(c, T)                 \
+  case c:                       \
+    ELEMWISE(T, b > a ? b : a); \
+    break;
+    FOR_INTS(X)
+    FOR_FLOATS(X)
 #undef X
-  default: UNREACHABLE();
+  default:
+    UNREACHABLE();
   }
 }
 
 static void k_min(ctype ct, const void *in, void *inout, size_t n)
 {
   switch (ct) {
-#define X(c, T) case c: ELEMWISE(T, b < a ? b : a); break;
-    FOR_INTS(X) FOR_FLOATS(X)
+#define X(c, T)                 \
+  case c:                       \
+    ELEMWISE(T, b < a ? b : a); \
+    break;
+    FOR_INTS(X)
+    FOR_FLOATS(X)
 #undef X
-  default: UNREACHABLE();
+  default:
+    UNREACHABLE();
   }
 }
 
 static void k_sum(ctype ct, const void *in, void *inout, size_t n)
 {
   switch (ct) {
-#define X(c, T) case c: ELEMWISE(T, a + b); break;
-    FOR_INTS(X) FOR_FLOATS(X)
+#define X(c, T)         \
+  case c:               \
+    ELEMWISE(T, a + b); \
+    break;
+    FOR_INTS(X)
+    FOR_FLOATS(X)
 #undef X
-#define X(c, T) case c: COMPLEXWISE(T, (b[0] = a[0] + b[0], b[1] = a[1] + b[1])); break;
+#define X(c, T)                                               \
+  case c:                                                     \
+    COMPLEXWISE(T, (b[0] = a[0] + b[0], b[1] = a[1] + b[1])); \
+    break;
     FOR_COMPLEX(X)
 #undef X
-  default: UNREACHABLE();
+  default:
+    UNREACHABLE();
   }
 }
 
 static void k_prod(ctype ct, const void *in, void *inout, size_t n)
 {
   switch (ct) {
-#define X(c, T) case c: ELEMWISE(T, a * b); break;
-    FOR_INTS(X) FOR_FLOATS(X)
+#define X(c, T)        \
+  case c:              \
+    ELEMWISE(T, a *b); \
+    break;
+    FOR_INTS(X)
+    FOR_FLOATS(X)
 #undef X
     /* the textbook product, as MPICH computes it */
-#define X(c, T)                                                                          \
-  case c:                                                                                \
-    COMPLEXWISE(T, T re = a[0] * b[0] - a[1] * b[1]; T im = a[0] * b[1] + a[1] * b[0];    \
-                b[0] = re; b[1] = im);                                                   \
+#define X(c, T)                                                                        \
+  case c:                                                                              \
+    COMPLEXWISE(T, T re = a[0] * b[0] - a[1] * b[1]; T im = a[0] * b[1] + a[1] * b[0]; \
+                b[0] = re; b[1] = im);                                                 \
     break;
     FOR_COMPLEX(X)
 #undef X
-  default: UNREACHABLE();
+  default:
+    UNREACHABLE();
   }
 }
 
-#define LOGICAL_KERNEL(name, EXPR)                                                       \
-  static void name(ctype ct, const void *in, void *inout, size_t n)                      \
-  {                                                                                      \
-    switch (ct) {                                                                        \
-      FOR_INTS(LOGICAL_CASE_)                                                            \
-    case CT_BOOL: ELEMWISE(_Bool, EXPR); break;                                          \
-    default: UNREACHABLE();                                                              \
-    }                                                                                    \
+#define LOGICAL_KERNEL(name, EXPR)                                  \
+  static void name(ctype ct, const void *in, void *inout, size_t n) \
+  {                                                                 \
+    switch (ct) {                                                   \
+      FOR_INTS(LOGICAL_CASE_)                                       \
+    case CT_BOOL:                                                   \
+      ELEMWISE(_Bool, EXPR);                                        \
+      break;                                                        \
+    default:                                                        \
+      UNREACHABLE();                                                \
+    }                                                               \
   }
-#define LOGICAL_CASE_(c, T) case c: ELEMWISE(T, LOGICAL_EXPR_); break;
-#define LOGICAL_EXPR_ a && b
-LOGICAL_KERNEL(k_land, a && b)
+#define LOGICAL_CASE_(c, T)     \
+  case c:                       \
+    ELEMWISE(T, LOGICAL_EXPR_); \
+    break;
+#define LOGICAL_EXPR_ a &&b
+LOGICAL_KERNEL(k_land, a &&b)
 #undef LOGICAL_EXPR_
 #define LOGICAL_EXPR_ a || b
 LOGICAL_KERNEL(k_lor, a || b)
@@ -295,71 +377,103 @@ LOGICAL_KERNEL(k_lxor, !a != !b)
 static void k_band(ctype ct, const void *in, void *inout, size_t n)
 {
   switch (ct) {
-#define X(c, T) case c: ELEMWISE(T, a & b); break;
+#define X(c, T)        \
+  case c:              \
+    ELEMWISE(T, a &b); \
+    break;
     FOR_INTS(X)
 #undef X
-  default: UNREACHABLE();
+  default:
+    UNREACHABLE();
   }
 }
 
 static void k_bor(ctype ct, const void *in, void *inout, size_t n)
 {
   switch (ct) {
-#define X(c, T) case c: ELEMWISE(T, a | b); break;
+#define X(c, T)         \
+  case c:               \
+    ELEMWISE(T, a | b); \
+    break;
     FOR_INTS(X)
 #undef X
-  default: UNREACHABLE();
+  default:
+    UNREACHABLE();
   }
 }
 
 static void k_bxor(ctype ct, const void *in, void *inout, size_t n)
 {
   switch (ct) {
-#define X(c, T) case c: ELEMWISE(T, a ^ b); break;
+#define X(c, T)         \
+  case c:               \
+    ELEMWISE(T, a ^ b); \
+    break;
     FOR_INTS(X)
 #undef X
-  default: UNREACHABLE();
+  default:
+    UNREACHABLE();
   }
 }
 
 /* MAXLOC / MINLOC: the better value wins; on a tie, the lower index */
-#define LOC(V, I)                                                                        \
-  do {                                                                                   \
-    typedef struct { V v; I i; } pair_;                                                  \
-    size_t io_ = mem ? offsetof(pair_, i) : sizeof(V);                                   \
-    size_t es_ = mem ? sizeof(pair_) : sizeof(V) + sizeof(I);                            \
-    const char *pi_ = in;                                                                \
-    char *po_ = inout;                                                                   \
-    for (size_t k_ = 0; k_ < n; k_++, pi_ += es_, po_ += es_) {                          \
-      V u, v;                                                                            \
-      I i, j;                                                                            \
-      memcpy(&u, pi_, sizeof u);                                                         \
-      memcpy(&i, pi_ + io_, sizeof i);                                                   \
-      memcpy(&v, po_, sizeof v);                                                         \
-      memcpy(&j, po_ + io_, sizeof j);                                                   \
-      if (max ? u > v : u < v) {                                                         \
-        v = u;                                                                           \
-        j = i;                                                                           \
-      } else if (u == v && i < j) {                                                      \
-        j = i;                                                                           \
-      }                                                                                  \
-      memcpy(po_, &v, sizeof v);                                                         \
-      memcpy(po_ + io_, &j, sizeof j);                                                   \
-    }                                                                                    \
+#define LOC(V, I)                                               \
+  do {                                                          \
+    typedef struct {                                            \
+      V v;                                                      \
+      I i;                                                      \
+    } pair_;                                                    \
+    size_t io_ = mem ? offsetof(pair_, i) : sizeof(V);          \
+    size_t es_ = mem ? sizeof(pair_) : sizeof(V) + sizeof(I);   \
+    const char *pi_ = in;                                       \
+    char *po_ = inout;                                          \
+    for (size_t k_ = 0; k_ < n; k_++, pi_ += es_, po_ += es_) { \
+      V u, v;                                                   \
+      I i, j;                                                   \
+      memcpy(&u, pi_, sizeof u);                                \
+      memcpy(&i, pi_ + io_, sizeof i);                          \
+      memcpy(&v, po_, sizeof v);                                \
+      memcpy(&j, po_ + io_, sizeof j);                          \
+      if (max ? u > v : u < v) {                                \
+        v = u;                                                  \
+        j = i;                                                  \
+      } else if (u == v && i < j) {                             \
+        j = i;                                                  \
+      }                                                         \
+      memcpy(po_, &v, sizeof v);                                \
+      memcpy(po_ + io_, &j, sizeof j);                          \
+    }                                                           \
   } while (0)
 
 static void k_loc(bool max, ctype ct, const void *in, void *inout, size_t n, bool mem)
 {
   switch (ct) {
-  case CT_FLOAT_INT: LOC(float, int); break;
-  case CT_DOUBLE_INT: LOC(double, int); break;
-  case CT_LONG_INT: LOC(long, int); break;
-  case CT_SHORT_INT: LOC(short, int); break;
-  case CT_LDOUBLE_INT: LOC(long double, int); break;
-  case CT_2INT: LOC(int, int); break;
-  case CT_2FLOAT: LOC(float, float); break;
-  case CT_2DOUBLE: LOC(double, double); break;
-  default: UNREACHABLE();
+  case CT_FLOAT_INT:
+    LOC(float, int);
+    break;
+  case CT_DOUBLE_INT:
+    LOC(double, int);
+    break;
+  case CT_LONG_INT:
+    LOC(long, int);
+    break;
+  case CT_SHORT_INT:
+    LOC(short, int);
+    break;
+  case CT_LDOUBLE_INT:
+    LOC(long double, int);
+    break;
+  case CT_2INT:
+    LOC(int, int);
+    break;
+  case CT_2FLOAT:
+    LOC(float, float);
+    break;
+  case CT_2DOUBLE:
+    LOC(double, double);
+    break;
+  default:
+    UNREACHABLE();
   }
 }
 
@@ -367,19 +481,44 @@ static void k_loc(bool max, ctype ct, const void *in, void *inout, size_t n, boo
 static void apply_kernel(int code, ctype ct, const void *in, void *inout, size_t n, bool mem)
 {
   switch (code) {
-  case OPC_MAX: k_max(ct, in, inout, n); break;
-  case OPC_MIN: k_min(ct, in, inout, n); break;
-  case OPC_SUM: k_sum(ct, in, inout, n); break;
-  case OPC_PROD: k_prod(ct, in, inout, n); break;
-  case OPC_LAND: k_land(ct, in, inout, n); break;
-  case OPC_LOR: k_lor(ct, in, inout, n); break;
-  case OPC_LXOR: k_lxor(ct, in, inout, n); break;
-  case OPC_BAND: k_band(ct, in, inout, n); break;
-  case OPC_BOR: k_bor(ct, in, inout, n); break;
-  case OPC_BXOR: k_bxor(ct, in, inout, n); break;
-  case OPC_MAXLOC: k_loc(true, ct, in, inout, n, mem); break;
-  case OPC_MINLOC: k_loc(false, ct, in, inout, n, mem); break;
-  default: UNREACHABLE();
+  case OPC_MAX:
+    k_max(ct, in, inout, n);
+    break;
+  case OPC_MIN:
+    k_min(ct, in, inout, n);
+    break;
+  case OPC_SUM:
+    k_sum(ct, in, inout, n);
+    break;
+  case OPC_PROD:
+    k_prod(ct, in, inout, n);
+    break;
+  case OPC_LAND:
+    k_land(ct, in, inout, n);
+    break;
+  case OPC_LOR:
+    k_lor(ct, in, inout, n);
+    break;
+  case OPC_LXOR:
+    k_lxor(ct, in, inout, n);
+    break;
+  case OPC_BAND:
+    k_band(ct, in, inout, n);
+    break;
+  case OPC_BOR:
+    k_bor(ct, in, inout, n);
+    break;
+  case OPC_BXOR:
+    k_bxor(ct, in, inout, n);
+    break;
+  case OPC_MAXLOC:
+    k_loc(true, ct, in, inout, n, mem);
+    break;
+  case OPC_MINLOC:
+    k_loc(false, ct, in, inout, n, mem);
+    break;
+  default:
+    UNREACHABLE();
   }
 }
 
@@ -442,10 +581,7 @@ void smpi_op_init(void)
   }
 }
 
-smpi_op *smpi_op_get(MPI_Op h)
-{
-  return smpi_handle_get(h, SMPI_KIND_OP);
-}
+smpi_op *smpi_op_get(MPI_Op h) { return smpi_handle_get(h, SMPI_KIND_OP); }
 
 bool smpi_op_is_commutative(const smpi_op *op) { return op->commute; }
 bool smpi_op_is_predefined(const smpi_op *op) { return op->predefined; }

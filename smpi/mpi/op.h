@@ -9,7 +9,7 @@
 
 typedef struct smpi_op smpi_op;
 
-void smpi_op_init(void); /* registers the predefined ops (idempotent) */
+void smpi_op_init(void);        /* registers the predefined ops (idempotent) */
 smpi_op *smpi_op_get(MPI_Op h); /* NULL if invalid */
 bool smpi_op_is_commutative(const smpi_op *op);
 bool smpi_op_is_predefined(const smpi_op *op);

@@ -24,7 +24,7 @@
 #include "src/invariant.h"
 #include "src/mem.h"
 
-#define WHY(w, ...) snprintf((w)->s, sizeof (w)->s, __VA_ARGS__)
+#define WHY(w, ...) snprintf((w)->s, sizeof(w)->s, __VA_ARGS__)
 
 /* The blocking send and receive steps are inlined into the functions of the MPI calls:
  * every send and receive runs them, and the nested calls cost more than the steps
@@ -43,8 +43,9 @@ static int check_bsend_room(int world, int dst, size_t bytes, smpi_p2p_why *w)
            MPI_ERR_BUFFER;
   size_t need = bytes + MPI_BSEND_OVERHEAD;
   if (rk->bsend_used + need > (size_t)rk->bsend_size)
-    return WHY(w, "the attached buffer has %zu of %d bytes free, the message needs %zu (%zu + "
-                  "MPI_BSEND_OVERHEAD)",
+    return WHY(w,
+               "the attached buffer has %zu of %d bytes free, the message needs %zu (%zu + "
+               "MPI_BSEND_OVERHEAD)",
                (size_t)rk->bsend_size - rk->bsend_used, rk->bsend_size, need, bytes),
            MPI_ERR_BUFFER;
   return 0;
@@ -94,8 +95,9 @@ P2P_INLINE smpi_req *new_send(smpi_comm *c, const void *buf, size_t count, const
 
 static void truncation_detail(const smpi_req *r, smpi_p2p_why *w)
 {
-  WHY(w, "the message from rank %d, tag %d is longer than the %zu bytes of the receive buffer "
-         "(%zu x %s); the first %lld bytes were received",
+  WHY(w,
+      "the message from rank %d, tag %d is longer than the %zu bytes of the receive buffer "
+      "(%zu x %s); the first %lld bytes were received",
       r->status.MPI_SOURCE, r->status.MPI_TAG, r->bytes, r->count, smpi_dt_name(r->dt),
       r->status.smpi_count);
 }
@@ -152,8 +154,8 @@ int smpi_p2p_mpi_isend(smpi_comm *c, const void *buf, size_t count, const smpi_d
   return MPI_SUCCESS;
 }
 
-int smpi_p2p_mpi_recv(smpi_comm *c, void *buf, size_t count, const smpi_dt *dt, int src,
-                      int tag, const char *call, MPI_Status *status, smpi_p2p_why *w)
+int smpi_p2p_mpi_recv(smpi_comm *c, void *buf, size_t count, const smpi_dt *dt, int src, int tag,
+                      const char *call, MPI_Status *status, smpi_p2p_why *w)
 {
   if (src == MPI_PROC_NULL) {
     status_proc_null(status);
@@ -343,7 +345,7 @@ int smpi_p2p_mpi_test(smpi_req *r, MPI_Request *request, int *flag, MPI_Status *
     return MPI_SUCCESS;
   }
   SMPI_OBSERVE(req_seen, r); /* its "test" line, complete or not */
-  p2p_test_inject(); /* first: the request may complete meanwhile */
+  p2p_test_inject();         /* first: the request may complete meanwhile */
   if (!r->active) {
     *flag = 1;
     p2p_status_empty(status);
@@ -383,8 +385,8 @@ int smpi_p2p_mpi_waitall(int count, MPI_Request *hs, smpi_req **rs, const char *
   return rc;
 }
 
-int smpi_p2p_mpi_waitany(int count, MPI_Request *hs, smpi_req **rs, const char *call,
-                         int *indx, MPI_Status *status, MPI_Comm *err_comm)
+int smpi_p2p_mpi_waitany(int count, MPI_Request *hs, smpi_req **rs, const char *call, int *indx,
+                         MPI_Status *status, MPI_Comm *err_comm)
 {
   int err;
   long i = p2p_waitany((size_t)count, rs, status, call, &err);
@@ -629,7 +631,9 @@ int smpi_p2p_mpi_cancel(smpi_req *r, MPI_Comm *err_comm, smpi_p2p_why *w)
 static void status_of_msg(const p2p_msg *m, MPI_Status *st)
 {
   if (p2p_status_wanted(st))
-    *st = (MPI_Status){.MPI_SOURCE = m->src, .MPI_TAG = m->tag, .MPI_ERROR = MPI_SUCCESS,
+    *st = (MPI_Status){.MPI_SOURCE = m->src,
+                       .MPI_TAG = m->tag,
+                       .MPI_ERROR = MPI_SUCCESS,
                        .smpi_count = (long long)m->bytes};
 }
 
@@ -737,8 +741,8 @@ void smpi_p2p_mpi_improbe(smpi_comm *c, int src, int tag, int *flag, MPI_Message
   }
 }
 
-void smpi_p2p_mpi_mprobe(smpi_comm *c, int src, int tag, const char *call,
-                         MPI_Message *message, MPI_Status *status)
+void smpi_p2p_mpi_mprobe(smpi_comm *c, int src, int tag, const char *call, MPI_Message *message,
+                         MPI_Status *status)
 {
   if (src == MPI_PROC_NULL) {
     *message = MPI_MESSAGE_NO_PROC;

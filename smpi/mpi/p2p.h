@@ -56,8 +56,8 @@ smpi_req *smpi_p2p_irecv(void *buf, size_t count, const smpi_dt *dt, int src, in
 
 /* Persistent requests: post with smpi_p2p_start, wait as usual (a wait leaves them
  * inactive instead of freeing them), free with smpi_p2p_free once inactive. */
-smpi_req *smpi_p2p_send_init(const void *buf, size_t count, const smpi_dt *dt, int dst,
-                             int tag, smpi_comm *c, unsigned flags);
+smpi_req *smpi_p2p_send_init(const void *buf, size_t count, const smpi_dt *dt, int dst, int tag,
+                             smpi_comm *c, unsigned flags);
 smpi_req *smpi_p2p_recv_init(void *buf, size_t count, const smpi_dt *dt, int src, int tag,
                              smpi_comm *c, unsigned flags);
 void smpi_p2p_start(smpi_req *r);
@@ -118,8 +118,8 @@ int smpi_p2p_mpi_send(smpi_comm *c, const void *buf, size_t count, const smpi_dt
 int smpi_p2p_mpi_isend(smpi_comm *c, const void *buf, size_t count, const smpi_dt *dt, int dst,
                        int tag, unsigned flags, const char *call, MPI_Request *request,
                        smpi_p2p_why *why);
-int smpi_p2p_mpi_recv(smpi_comm *c, void *buf, size_t count, const smpi_dt *dt, int src,
-                      int tag, const char *call, MPI_Status *status, smpi_p2p_why *why);
+int smpi_p2p_mpi_recv(smpi_comm *c, void *buf, size_t count, const smpi_dt *dt, int src, int tag,
+                      const char *call, MPI_Status *status, smpi_p2p_why *why);
 void smpi_p2p_mpi_irecv(smpi_comm *c, void *buf, size_t count, const smpi_dt *dt, int src,
                         int tag, const char *call, MPI_Request *request);
 void smpi_p2p_mpi_send_init(smpi_comm *c, const void *buf, size_t count, const smpi_dt *dt,
@@ -149,8 +149,8 @@ int smpi_p2p_mpi_test(smpi_req *r, MPI_Request *request, int *flag, MPI_Status *
                       MPI_Comm *err_comm);
 int smpi_p2p_mpi_waitall(int count, MPI_Request *hs, smpi_req **rs, const char *call,
                          MPI_Status *statuses, MPI_Comm *err_comm);
-int smpi_p2p_mpi_waitany(int count, MPI_Request *hs, smpi_req **rs, const char *call,
-                         int *indx, MPI_Status *status, MPI_Comm *err_comm);
+int smpi_p2p_mpi_waitany(int count, MPI_Request *hs, smpi_req **rs, const char *call, int *indx,
+                         MPI_Status *status, MPI_Comm *err_comm);
 int smpi_p2p_mpi_waitsome(int incount, MPI_Request *hs, smpi_req **rs, const char *call,
                           int *outcount, int *indices, MPI_Status *statuses, MPI_Comm *err_comm);
 int smpi_p2p_mpi_testall(int count, MPI_Request *hs, smpi_req **rs, int *flag,
@@ -169,8 +169,8 @@ void smpi_p2p_mpi_iprobe(smpi_comm *c, int src, int tag, int *flag, MPI_Status *
 void smpi_p2p_mpi_probe(smpi_comm *c, int src, int tag, const char *call, MPI_Status *status);
 void smpi_p2p_mpi_improbe(smpi_comm *c, int src, int tag, int *flag, MPI_Message *message,
                           MPI_Status *status);
-void smpi_p2p_mpi_mprobe(smpi_comm *c, int src, int tag, const char *call,
-                         MPI_Message *message, MPI_Status *status);
+void smpi_p2p_mpi_mprobe(smpi_comm *c, int src, int tag, const char *call, MPI_Message *message,
+                         MPI_Status *status);
 int smpi_p2p_mpi_mrecv(void *buf, size_t count, const smpi_dt *dt, MPI_Message *message,
                        const char *call, MPI_Status *status, smpi_p2p_why *why);
 void smpi_p2p_mpi_imrecv(void *buf, size_t count, const smpi_dt *dt, MPI_Message *message,
@@ -202,10 +202,10 @@ void smpi_p2p_reset(void);
 
 /* Statistics (tests, benchmarks). */
 typedef struct smpi_p2p_stats {
-  unsigned long messages;    /* sends posted (PROC_NULL excluded) */
-  unsigned long unexpected;  /* of which found no posted receive */
-  unsigned long transfers;   /* network transfers started */
-  size_t queue_nodes;        /* live (context, receiver, source) queues */
+  unsigned long messages;   /* sends posted (PROC_NULL excluded) */
+  unsigned long unexpected; /* of which found no posted receive */
+  unsigned long transfers;  /* network transfers started */
+  size_t queue_nodes;       /* live (context, receiver, source) queues */
   size_t live_requests;
   size_t live_messages;
 } smpi_p2p_stats;

@@ -42,12 +42,12 @@ typedef enum { REQ_SEND = 1, REQ_RECV, REQ_COLL } req_kind;
 typedef enum { MODE_STANDARD, MODE_BUFFERED, MODE_SYNC, MODE_READY } send_mode;
 
 struct smpi_req {
-  uint8_t kind;       /* req_kind */
-  uint8_t mode;       /* send_mode */
+  uint8_t kind; /* req_kind */
+  uint8_t mode; /* send_mode */
   bool persistent;
-  bool blocking;      /* send: pays os rather than ois */
-  bool active;        /* started and not yet collected by a wait/test */
-  bool complete;      /* the operation itself is over (data moved, or cancelled) */
+  bool blocking; /* send: pays os rather than ois */
+  bool active;   /* started and not yet collected by a wait/test */
+  bool complete; /* the operation itself is over (data moved, or cancelled) */
   bool cancelled;
   bool user_freed;    /* MPI_Request_free while active: destroy at completion */
   bool detached;      /* send: data copied at post, complete for the sender at once */
@@ -61,36 +61,36 @@ struct smpi_req {
   void *buf;
   size_t count;
   const smpi_dt *dt;
-  size_t bytes;       /* count x type size */
+  size_t bytes; /* count x type size */
   smpi_comm *comm;
   uint32_t ctx;
-  int peer;           /* rank in comm: destination, or source (may be ANY/PROC_NULL) */
-  int peer_world;     /* send: world rank of the destination */
+  int peer;       /* rank in comm: destination, or source (may be ANY/PROC_NULL) */
+  int peer_world; /* send: world rank of the destination */
   int tag;
   uint64_t seq;       /* receive: posting order, for MPI's matching order */
   const char *call;   /* the MPI call that created it ("MPI_Irecv"), for reports */
   const void *site;   /* where the program called it (smpi/mpi/check.h), for reports */
   uint64_t check_sum; /* smpi/check-buffers: checksum of a send's data when it started */
   bool check_set;
-  list_node qlink;    /* posted-receive queue */
-  list_node olink;    /* owner's pending receives (reports at Finalize) */
-  list_node wlink;    /* waiter's completion queue */
-  size_t widx;        /* index in the array the waiter waits on */
+  list_node qlink; /* posted-receive queue */
+  list_node olink; /* owner's pending receives (reports at Finalize) */
+  list_node wlink; /* waiter's completion queue */
+  size_t widx;     /* index in the array the waiter waits on */
   smpi_req *free_next;
-  p2p_msg *msg;       /* send: its message until matched (detached) or delivered;
+  p2p_msg *msg; /* send: its message until matched (detached) or delivered;
                          receive: the matched message until delivered */
   p2p_waiter *waiter;
-  MPI_Status status;  /* result, valid once complete */
+  MPI_Status status; /* result, valid once complete */
 };
 
 struct p2p_msg {
-  list_node slink;    /* per-source unexpected queue */
-  list_node alink;    /* arrival-ordered unexpected queue of the (context, receiver) */
-  list_node olink;    /* sender's unmatched rendezvous messages (reports at Finalize) */
-  list_node ilink;    /* receiver's unexpected messages (reports at Finalize) */
+  list_node slink; /* per-source unexpected queue */
+  list_node alink; /* arrival-ordered unexpected queue of the (context, receiver) */
+  list_node olink; /* sender's unmatched rendezvous messages (reports at Finalize) */
+  list_node ilink; /* receiver's unexpected messages (reports at Finalize) */
   uint32_t ctx;
   int dst_world;
-  int src;            /* sender's rank in the communicator (what MPI_SOURCE reports) */
+  int src; /* sender's rank in the communicator (what MPI_SOURCE reports) */
   int src_world;
   int tag;
   size_t bytes;
@@ -109,7 +109,7 @@ struct p2p_msg {
   unsigned bsend_gen; /* which attachment of the buffer it counts against */
   smpi_comm *comm;    /* sender's communicator object (reports) */
   const char *call;
-  const void *site;   /* where the sender called it (smpi/mpi/check.h) */
+  const void *site; /* where the sender called it (smpi/mpi/check.h) */
   p2p_msg *free_next;
   unsigned char small[64]; /* data of small detached messages: no allocation */
 };
@@ -118,14 +118,14 @@ struct p2p_msg {
  * queue themselves on `done` and unblock the rank once (eng_unblock must not run twice). */
 struct p2p_waiter {
   eng_actor *actor;
-  int owner;          /* world rank */
+  int owner; /* world rank */
   bool blocked;
   unsigned long block_seq; /* when it blocked: simultaneous completions wake in that order */
-  list_node done;     /* completed requests not yet processed (wlink) */
-  const char *call;   /* "MPI_Waitall" */
-  smpi_req **reqs;    /* what it waits for, for the deadlock report */
+  list_node done;          /* completed requests not yet processed (wlink) */
+  const char *call;        /* "MPI_Waitall" */
+  smpi_req **reqs;         /* what it waits for, for the deadlock report */
   size_t n;
-  size_t total;       /* active requests when the call began (reports) */
+  size_t total; /* active requests when the call began (reports) */
 };
 
 /* ---- matching queues (match.c) ----
@@ -150,17 +150,17 @@ void mq_reset(void);
 
 /* ---- module state (request.c) ---- */
 typedef struct p2p_rank {
-  list_node recvs;      /* posted receives (smpi_req.olink) */
-  list_node msgs;       /* its rendezvous sends nobody matched yet (p2p_msg.olink) */
-  list_node inbox;      /* unexpected messages addressed to it (p2p_msg.ilink) */
-  const char *activity; /* smpi_p2p_set_activity */
-  int activity_root;    /* smpi_p2p_set_activity_root, -1 for none */
+  list_node recvs;        /* posted receives (smpi_req.olink) */
+  list_node msgs;         /* its rendezvous sends nobody matched yet (p2p_msg.olink) */
+  list_node inbox;        /* unexpected messages addressed to it (p2p_msg.ilink) */
+  const char *activity;   /* smpi_p2p_set_activity */
+  int activity_root;      /* smpi_p2p_set_activity_root, -1 for none */
   eng_actor *probe_actor; /* blocked in MPI_Probe (smpi/iprobe 0): woken by any arrival */
-  p2p_waiter *waiting;  /* the wait it is blocked in (deadlock reports, smpi/mpi/check.c) */
-  void *bsend_buf;      /* MPI_Buffer_attach */
+  p2p_waiter *waiting;    /* the wait it is blocked in (deadlock reports, smpi/mpi/check.c) */
+  void *bsend_buf;        /* MPI_Buffer_attach */
   int bsend_size;
-  size_t bsend_used;    /* bytes + MPI_BSEND_OVERHEAD of each message not yet delivered */
-  unsigned bsend_gen;   /* attachments so far: messages count against their own */
+  size_t bsend_used;  /* bytes + MPI_BSEND_OVERHEAD of each message not yet delivered */
+  unsigned bsend_gen; /* attachments so far: messages count against their own */
 } p2p_rank;
 
 typedef struct p2p_state {

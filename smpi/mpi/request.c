@@ -408,7 +408,8 @@ static void start_transfer(p2p_msg *m)
   m->started = true;
   p2p.stats.transfers++;
   size_t src = smpi_w.ranks[m->src_world].host, dst = smpi_w.ranks[m->dst_world].host;
-  m->action = net_comm_start(src, dst, (double)m->bytes + 16.0, transfer_done, m, err, sizeof err);
+  m->action = net_comm_start(src, dst, (double)m->bytes + 16.0, transfer_done, m, err,
+                             sizeof err);
   if (!m->action) {
     char a[128], b[128];
     route_host_name(smpi_w.routes, src, a, sizeof a);
@@ -605,7 +606,8 @@ bool p2p_req_cancel(smpi_req *r)
     if (list_linked(&r->olink))
       list_remove(&r->olink);
     r->cancelled = true;
-    r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG,
+    r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE,
+                             .MPI_TAG = MPI_ANY_TAG,
                              .smpi_cancelled = 1};
     p2p_complete(r);
     return true;
@@ -707,7 +709,8 @@ void p2p_waiter_block(p2p_waiter *w)
   /* for the wait-for graph of a deadlock report (smpi/mpi/check.c); a nonblocking collective's
    * helper actor waits on behalf of the rank but is not the rank */
   p2p_rank *rk = w->owner >= 0 && w->owner < smpi_w.np && smpi_w.ranks[w->owner].actor == w->actor
-                     ? p2p_rank_of(w->owner) : NULL;
+                     ? p2p_rank_of(w->owner)
+                     : NULL;
   if (rk)
     rk->waiting = w;
   eng_block(describe_waiter, w);
@@ -919,7 +922,8 @@ void p2p_iprobe_inject(void)
   ASSERT(me);
   double speed = cpu_host_speed(me->host) * p2p.iprobe_usage;
   SMPI_OBSERVE(ti_compute, p2p.iprobe_n * p2p.iprobe_cost * cpu_host_speed(me->host));
-  act_action *a = cpu_exec_start(me->host, p2p.iprobe_n * p2p.iprobe_cost * speed, speed, NULL, NULL);
+  act_action *a = cpu_exec_start(me->host, p2p.iprobe_n * p2p.iprobe_cost * speed, speed, NULL,
+                                 NULL);
   act_wait(a);
   act_action_free(a);
 }
@@ -952,8 +956,8 @@ smpi_req *smpi_p2p_irecv(void *buf, size_t count, const smpi_dt *dt, int src, in
   return r;
 }
 
-smpi_req *smpi_p2p_send_init(const void *buf, size_t count, const smpi_dt *dt, int dst,
-                             int tag, smpi_comm *c, unsigned flags)
+smpi_req *smpi_p2p_send_init(const void *buf, size_t count, const smpi_dt *dt, int dst, int tag,
+                             smpi_comm *c, unsigned flags)
 {
   smpi_req *r = p2p_req_new(REQ_SEND, (void *)buf, count, dt, dst, tag, c, flags, NULL);
   r->persistent = true;
@@ -1032,7 +1036,9 @@ int p2p_sendrecv(smpi_comm *c, const void *sbuf, size_t scount, const smpi_dt *s
     size_t n = smpi_dt_copy(sbuf, scount, sdt, rbuf, rcount, rdt);
     int err = sbytes > n ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     if (p2p_status_wanted(status))
-      *status = (MPI_Status){.MPI_SOURCE = src, .MPI_TAG = stag, .MPI_ERROR = err,
+      *status = (MPI_Status){.MPI_SOURCE = src,
+                             .MPI_TAG = stag,
+                             .MPI_ERROR = err,
                              .smpi_count = (long long)n};
     return err;
   }
@@ -1067,8 +1073,7 @@ size_t smpi_p2p_report_pending(int world_rank)
   p2p_rank *rk = p2p_rank_of(world_rank);
   size_t n = 0;
   char d[256];
-  list_foreach(it, &rk->recvs)
-  {
+  list_foreach (it, &rk->recvs) {
     smpi_req *r = list_entry(it, smpi_req, olink);
     describe_req(r, d, sizeof d);
     LOG_WARN("rank %d reached MPI_Finalize with a receive still posted: %s%s", world_rank, d,
@@ -1077,13 +1082,13 @@ size_t smpi_p2p_report_pending(int world_rank)
     mq_remove_recv(r);
     list_remove(&r->olink);
     r->cancelled = true;
-    r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG,
+    r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE,
+                             .MPI_TAG = MPI_ANY_TAG,
                              .smpi_cancelled = 1};
     p2p_complete(r);
   }
   /* messages sent to it that it never received: nobody can receive them any more */
-  list_foreach(it, &rk->inbox)
-  {
+  list_foreach (it, &rk->inbox) {
     p2p_msg *m = list_entry(it, p2p_msg, ilink);
     LOG_WARN("rank %d reached MPI_Finalize without receiving a message: %s from rank %d, tag "
              "%d, %zu bytes, on %s%s",
@@ -1093,14 +1098,14 @@ size_t smpi_p2p_report_pending(int world_rank)
     list_remove(&m->ilink);
   }
   /* its own rendezvous sends nobody matched: their buffers are about to go away */
-  list_foreach(it, &rk->msgs)
-  {
+  list_foreach (it, &rk->msgs) {
     p2p_msg *m = list_entry(it, p2p_msg, olink);
     smpi_req *s = m->sreq;
     ASSERT(s && m->waits);
     describe_req(s, d, sizeof d);
     LOG_WARN("rank %d reached MPI_Finalize with a send nobody received (withdrawn): %s, %zu "
-             "bytes%s", world_rank, d, m->bytes, smpi_check_where(s->site));
+             "bytes%s",
+             world_rank, d, m->bytes, smpi_check_where(s->site));
     n++;
     if (m->action) {
       act_action *a = m->action;

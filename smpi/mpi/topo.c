@@ -42,8 +42,7 @@ int smpi_topo_cart_create(smpi_comm *c, int ndims, const int dims[], const int p
   return MPI_SUCCESS;
 }
 
-int smpi_topo_cart_sub(smpi_comm *c, const int remain_dims[], smpi_comm **out,
-                       const char *fname)
+int smpi_topo_cart_sub(smpi_comm *c, const int remain_dims[], smpi_comm **out, const char *fname)
 {
   const smpi_topo *t = c->topo;
   ASSERTF(t && t->kind == MPI_CART, "%s on a communicator without a Cartesian topology", fname);

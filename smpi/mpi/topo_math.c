@@ -91,7 +91,8 @@ int smpi_cart_rank(const smpi_topo *t, const int coords[], int *rank)
   return MPI_SUCCESS;
 }
 
-void smpi_cart_shift(const smpi_topo *t, int rank, int direction, int disp, int *source, int *dest)
+void smpi_cart_shift(const smpi_topo *t, int rank, int direction, int disp, int *source,
+                     int *dest)
 {
   int *coords = xmalloc((size_t)t->ndims * sizeof *coords);
   int d = t->dims[direction];

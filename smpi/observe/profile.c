@@ -159,8 +159,8 @@ void prof_report(double end)
   }
   if (!all)
     fprintf(o, "%6s (%d ranks: per-rank lines in smpi/profile-file)\n", "", tracer.np);
-  fprintf(o, "%6s %14.9g %14.9g %7.2f %14.9g %7.2f\n", "*", app, mpi, app > 0 ? 100 * mpi / app : 0,
-          comp, app > 0 ? 100 * comp / app : 0);
+  fprintf(o, "%6s %14.9g %14.9g %7.2f %14.9g %7.2f\n", "*", app, mpi,
+          app > 0 ? 100 * mpi / app : 0, comp, app > 0 ? 100 * comp / app : 0);
 
   int *order = xmalloc(((size_t)nn + 1) * sizeof *order);
   int n = 0;

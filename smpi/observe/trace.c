@@ -117,7 +117,8 @@ int smpi_trace_init(char *err, size_t errlen)
   const char *fmt = cfg_get_string("tracing/format");
   bool ti = same_word(sfmt, "TI");
   if (!ti && !same_word(sfmt, "Paje")) {
-    snprintf(err, errlen, "invalid value '%s' for 'tracing/smpi/format' (one of: Paje, TI)", sfmt);
+    snprintf(err, errlen, "invalid value '%s' for 'tracing/smpi/format' (one of: Paje, TI)",
+             sfmt);
     return -1;
   }
   bool json = same_word(fmt, "json");
@@ -296,7 +297,8 @@ void smpi_trace_compute_begin(double flops)
   /* A computation shorter than the timestamps' resolution would be a zero-length state:
    * invisible, and pajeng loses the next zero-length state at the same date. The CPU may
    * be shared, so the real duration is at least flops / speed. */
-  t->comp_drawn = tracer.paje && tracer.computing && flops / cpu_host_speed(me->host) >= tracer.resolution;
+  t->comp_drawn = tracer.paje && tracer.computing &&
+                  flops / cpu_host_speed(me->host) >= tracer.resolution;
   if (t->comp_drawn)
     paje_compute_begin(me->rank, t->comp_t0, flops);
   if (tracer.ti)

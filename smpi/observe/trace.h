@@ -14,7 +14,6 @@
 #include "smpi/runtime/observer.h"
 #include "smpi/runtime/world.h"
 
-
 struct smpi_req;
 struct p2p_msg;
 struct smpi_dt;

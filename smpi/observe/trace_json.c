@@ -52,8 +52,8 @@ int json_open(const char *path, char *err, size_t errlen)
 {
   json.f = fopen(path, "w");
   if (!json.f) {
-    snprintf(err, errlen, "cannot create the trace file '%s': %s (check tracing/filename)",
-             path, strerror(errno));
+    snprintf(err, errlen, "cannot create the trace file '%s': %s (check tracing/filename)", path,
+             strerror(errno));
     return -1;
   }
   json.buf = xmalloc(1 << 16);
@@ -61,7 +61,9 @@ int json_open(const char *path, char *err, size_t errlen)
   json.first = true;
   fputs("{\"traceEvents\":[\n", json.f);
   sep();
-  fprintf(json.f, "{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"smpi: %d rank%s on ",
+  fprintf(json.f,
+          "{\"ph\":\"M\",\"pid\":0,\"name\":\"process_name\",\"args\":{\"name\":\"smpi: %d "
+          "rank%s on ",
           tracer.np, tracer.np == 1 ? "" : "s");
   put_str(smpi_w.platform_name ? smpi_w.platform_name : "?");
   fputs("\"}}", json.f);
@@ -69,12 +71,16 @@ int json_open(const char *path, char *err, size_t errlen)
     char host[256];
     route_host_name(smpi_w.routes, smpi_w.ranks[r].host, host, sizeof host);
     sep();
-    fprintf(json.f, "{\"ph\":\"M\",\"pid\":0,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":\"rank %d (",
+    fprintf(json.f,
+            "{\"ph\":\"M\",\"pid\":0,\"tid\":%d,\"name\":\"thread_name\",\"args\":{\"name\":"
+            "\"rank %d (",
             r, r);
     put_str(host);
     fputs(")\"}}", json.f);
     sep();
-    fprintf(json.f, "{\"ph\":\"M\",\"pid\":0,\"tid\":%d,\"name\":\"thread_sort_index\",\"args\":{\"sort_index\":%d}}",
+    fprintf(json.f,
+            "{\"ph\":\"M\",\"pid\":0,\"tid\":%d,\"name\":\"thread_sort_index\",\"args\":{\"sort_"
+            "index\":%d}}",
             r, r);
   }
   return 0;
@@ -84,11 +90,12 @@ int json_open(const char *path, char *err, size_t errlen)
  * is then the next one's start exactly, as in the simulation */
 static double US(double t) { return round(t * 1e9) / 1e3; }
 
-void json_slice(int rank, const char *name, const char *cat, double t0, double t1,
-                long long size)
+void json_slice(int rank, const char *name, const char *cat, double t0, double t1, long long size)
 {
   sep();
-  fprintf(json.f, "{\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"name\":\"%s\",\"cat\":\"%s\"",
+  fprintf(json.f,
+          "{\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"name\":\"%s\",\"cat\":"
+          "\"%s\"",
           rank, US(t0), US(t1) - US(t0), name, cat);
   if (size >= 0)
     fprintf(json.f, ",\"args\":{\"size\":%lld}", size);
@@ -98,27 +105,35 @@ void json_slice(int rank, const char *name, const char *cat, double t0, double t
 void json_compute(int rank, double t0, double t1, double flops)
 {
   sep();
-  fprintf(json.f, "{\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"name\":\"computation\",\"cat\":\"compute\",\"args\":{\"flops\":%.17g}}",
+  fprintf(json.f,
+          "{\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"name\":\"computation\","
+          "\"cat\":\"compute\",\"args\":{\"flops\":%.17g}}",
           rank, US(t0), US(t1) - US(t0), flops);
 }
 
 void json_flow_start(int src, double t, uint64_t id, int dst, int tag, size_t bytes)
 {
   sep();
-  fprintf(json.f, "{\"ph\":\"s\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"id\":%llu,\"name\":\"message\",\"cat\":\"message\",\"args\":{\"dst\":%d,\"tag\":%d,\"bytes\":%zu}}",
+  fprintf(json.f,
+          "{\"ph\":\"s\",\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"id\":%llu,\"name\":\"message\","
+          "\"cat\":\"message\",\"args\":{\"dst\":%d,\"tag\":%d,\"bytes\":%zu}}",
           src, US(t), (unsigned long long)id, dst, tag, bytes);
 }
 
 void json_flow_end(int dst, double t, uint64_t id, bool in_slice)
 {
   sep();
-  fprintf(json.f, "{\"ph\":\"f\",%s\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"id\":%llu,\"name\":\"message\",\"cat\":\"message\"}",
+  fprintf(json.f,
+          "{\"ph\":\"f\",%s\"pid\":0,\"tid\":%d,\"ts\":%.3f,\"id\":%llu,\"name\":\"message\","
+          "\"cat\":\"message\"}",
           in_slice ? "\"bp\":\"e\"," : "", dst, US(t), (unsigned long long)id);
 }
 
 void json_close(void)
 {
-  fprintf(json.f, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"smpi %s\",\"time_unit\":\"simulated microseconds\"}}\n",
+  fprintf(json.f,
+          "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"smpi "
+          "%s\",\"time_unit\":\"simulated microseconds\"}}\n",
           smpi_version_string());
   if (fclose(json.f) != 0)
     fprintf(stderr, "smpi: error while writing the trace file '%s': %s\n", tracer.filename,

@@ -37,15 +37,15 @@
 
 static struct paje_state {
   FILE *f;
-  char *buf;           /* stdio buffer */
-  int *pending;        /* ranks whose state waits for its size, in time order */
+  char *buf;    /* stdio buffer */
+  int *pending; /* ranks whose state waits for its size, in time order */
   size_t npending, cappending;
   /* state values: call id -> value alias (0: not defined yet); computing's own */
   int *value_of;
   size_t nvalues;
   int next_alias;
   int computing_alias;
-  size_t nhosts;       /* grouped: hosts used, their container aliases follow the ranks */
+  size_t nhosts; /* grouped: hosts used, their container aliases follow the ranks */
 } paje;
 
 static void put_time(double t) { fprintf(paje.f, " %.*f", tracer.precision, t); }
@@ -105,7 +105,8 @@ static void header(const char *path)
       d += len;
     }
     /* the Size fields of display-sizes */
-    if (tracer.sizes && (!strncmp(defs[i], "PajePushState", 13) || !strncmp(defs[i], "PajeStartLink", 13)))
+    if (tracer.sizes &&
+        (!strncmp(defs[i], "PajePushState", 13) || !strncmp(defs[i], "PajeStartLink", 13)))
       fprintf(paje.f, "%%       Size int\n");
     fprintf(paje.f, "%%EndEventDef\n");
   }
@@ -115,8 +116,8 @@ int paje_open(const char *path, char *err, size_t errlen)
 {
   paje.f = fopen(path, "w");
   if (!paje.f) {
-    snprintf(err, errlen, "cannot create the trace file '%s': %s (check tracing/filename)",
-             path, strerror(errno));
+    snprintf(err, errlen, "cannot create the trace file '%s': %s (check tracing/filename)", path,
+             strerror(errno));
     return -1;
   }
   paje.buf = xmalloc(1 << 16);
@@ -128,7 +129,8 @@ int paje_open(const char *path, char *err, size_t errlen)
   } else {
     fprintf(paje.f, "0 " T_MPI " 0 MPI\n");
   }
-  fprintf(paje.f, "2 " T_STATE " " T_MPI " MPI_STATE\n4 " T_LINK " 0 " T_MPI " " T_MPI " MPI_LINK\n");
+  fprintf(paje.f,
+          "2 " T_STATE " " T_MPI " MPI_STATE\n4 " T_LINK " 0 " T_MPI " " T_MPI " MPI_LINK\n");
   /* host containers (grouped), in the order of their first rank */
   long *host_alias = NULL;
   size_t nroutes = route_host_count(smpi_w.routes);
@@ -152,7 +154,8 @@ int paje_open(const char *path, char *err, size_t errlen)
     fprintf(paje.f, "6");
     put_time(0);
     if (tracer.group)
-      fprintf(paje.f, " %d " T_MPI " %ld \"rank-%d\"\n", r + 1, host_alias[smpi_w.ranks[r].host], r);
+      fprintf(paje.f, " %d " T_MPI " %ld \"rank-%d\"\n", r + 1, host_alias[smpi_w.ranks[r].host],
+              r);
     else
       fprintf(paje.f, " %d " T_MPI " 0 \"rank-%d\"\n", r + 1, r);
   }
@@ -167,11 +170,13 @@ static void color_of(const char *name, char *out, size_t len)
     const char *prefix;
     const char *rgb;
   } fixed[] = {
-      {"computing", "0 1 1"},     {"MPI_Init", "0 1 0"},      {"MPI_Finalize", "0 1 0"},
-      {"MPI_Send", "0 0 1"},      {"MPI_Isend", "0.5 0.5 1"}, {"MPI_Recv", "1 0 0"},
-      {"MPI_Irecv", "1 0.5 0.5"}, {"MPI_Wait", "1 1 0"},      {"MPI_Test", "0.8 0.8 0.2"},
-      {"MPI_Barrier", "0.5 0 0.5"}, {"MPI_Bcast", "0 0.5 0.5"}, {"MPI_Reduce", "0 0.5 0"},
-      {"MPI_Allreduce", "0.5 0.5 0"}, {"MPI_Alltoall", "0.5 0.25 0"},
+      {"computing", "0 1 1"},          {"MPI_Init", "0 1 0"},
+      {"MPI_Finalize", "0 1 0"},       {"MPI_Send", "0 0 1"},
+      {"MPI_Isend", "0.5 0.5 1"},      {"MPI_Recv", "1 0 0"},
+      {"MPI_Irecv", "1 0.5 0.5"},      {"MPI_Wait", "1 1 0"},
+      {"MPI_Test", "0.8 0.8 0.2"},     {"MPI_Barrier", "0.5 0 0.5"},
+      {"MPI_Bcast", "0 0.5 0.5"},      {"MPI_Reduce", "0 0.5 0"},
+      {"MPI_Allreduce", "0.5 0.5 0"},  {"MPI_Alltoall", "0.5 0.25 0"},
       {"MPI_Sendrecv", "0.3 0.3 0.8"},
   };
   for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
@@ -237,10 +242,10 @@ void paje_flush_pending(void)
   paje.npending = 0;
 }
 
-#define FLUSH()                                                                          \
-  do {                                                                                   \
-    if (paje.npending)                                                                      \
-      paje_flush_pending();                                                              \
+#define FLUSH()             \
+  do {                      \
+    if (paje.npending)      \
+      paje_flush_pending(); \
   } while (0)
 
 void paje_call_begin(int rank, double t)

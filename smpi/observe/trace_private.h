@@ -13,7 +13,7 @@
 /* One point-to-point request a call started (for its TI line). */
 typedef struct trace_req {
   bool send;
-  int peer;          /* world rank; TI_ANY_SOURCE when any; -1 for MPI_PROC_NULL */
+  int peer; /* world rank; TI_ANY_SOURCE when any; -1 for MPI_PROC_NULL */
   int tag;
   long count;
   const struct smpi_dt *dt;
@@ -24,34 +24,34 @@ typedef struct trace_req {
 /* Per-call profile counters of one rank. */
 typedef struct prof_call {
   unsigned long calls;
-  double time;             /* simulated seconds inside the call */
-  unsigned long msgs;      /* messages it sent */
+  double time;        /* simulated seconds inside the call */
+  unsigned long msgs; /* messages it sent */
   unsigned long long bytes;
-  uint32_t *hist;          /* PROF_BUCKETS counts of message sizes, allocated at first use */
+  uint32_t *hist; /* PROF_BUCKETS counts of message sizes, allocated at first use */
 } prof_call;
-#define PROF_BUCKETS 48      /* bucket 0: 0 bytes; bucket k: [2^(k-1), 2^k - 1] bytes */
+#define PROF_BUCKETS 48 /* bucket 0: 0 bytes; bucket k: [2^(k-1), 2^k - 1] bytes */
 
 typedef struct trace_rank {
-  const char *call;        /* outermost MPI call in progress, NULL between calls */
-  int call_id;             /* its interned id (profile) */
-  double t0;               /* when it began (after the CPU burst before it) */
-  double comp_t0;          /* start of the computation in progress */
-  bool comp_drawn;         /* it has a Paje state */
-  long long size;          /* what the state shows with display-sizes, -1: NA */
-  bool push_pending;       /* Paje: its state is not written yet (waits for its size) */
-  bool ended;              /* container destroyed (Finalize) */
+  const char *call;  /* outermost MPI call in progress, NULL between calls */
+  int call_id;       /* its interned id (profile) */
+  double t0;         /* when it began (after the CPU burst before it) */
+  double comp_t0;    /* start of the computation in progress */
+  bool comp_drawn;   /* it has a Paje state */
+  long long size;    /* what the state shows with display-sizes, -1: NA */
+  bool push_pending; /* Paje: its state is not written yet (waits for its size) */
+  bool ended;        /* container destroyed (Finalize) */
   /* what the call did, for its TI line (written when the call ends) */
   trace_req req[2];
   int nreq;
   bool have_seen;
   int seen_src, seen_dst, seen_tag;
-  long wait_n;             /* requests a Waitall/Waitany was given, -1 if none */
+  long wait_n; /* requests a Waitall/Waitany was given, -1 if none */
   bool coll_written;
   /* profile */
   double t_init, t_end;
   double comp_time, comp_flops;
   unsigned long comp_count;
-  prof_call *calls;        /* indexed by call id */
+  prof_call *calls; /* indexed by call id */
   int ncalls;
 } trace_rank;
 
@@ -61,12 +61,12 @@ typedef struct trace_state {
   bool paje, json, ti, profile;
   bool computing, sizes, group, internals;
   int precision;
-  double resolution;       /* half the last digit of Paje timestamps, seconds */
+  double resolution; /* half the last digit of Paje timestamps, seconds */
   char *filename;
-  const char **names;      /* call id -> name ("MPI_Send") */
+  const char **names; /* call id -> name ("MPI_Send") */
   int nnames;
   size_t capnames;
-  uint64_t link_seq;       /* message keys */
+  uint64_t link_seq; /* message keys */
 } trace_state;
 
 extern trace_state tracer;
@@ -75,9 +75,9 @@ int trace_call_id(const char *name);
 
 /* ---- Paje (trace_paje.c) ---- */
 int paje_open(const char *path, char *err, size_t errlen);
-void paje_flush_pending(void);       /* states waiting for their size, in time order */
+void paje_flush_pending(void); /* states waiting for their size, in time order */
 void paje_call_begin(int rank, double t);
-void paje_call_size(int rank);       /* the size of the pending state is now known */
+void paje_call_size(int rank); /* the size of the pending state is now known */
 void paje_call_end(int rank, double t);
 void paje_compute_begin(int rank, double t, double flops);
 void paje_compute_end(int rank, double t);

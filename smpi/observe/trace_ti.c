@@ -112,8 +112,8 @@ int ti_open(const char *path, bool one_file, char *err, size_t errlen)
   }
   FILE *main = fopen(path, "w");
   if (!main) {
-    snprintf(err, errlen, "cannot create the trace file '%s': %s (check tracing/filename)",
-             path, strerror(errno));
+    snprintf(err, errlen, "cannot create the trace file '%s': %s (check tracing/filename)", path,
+             strerror(errno));
     free(dir);
     return -1;
   }
@@ -154,22 +154,66 @@ static int sg_code(MPI_Datatype h)
     MPI_Datatype h;
     int code;
   } table[] = {
-      {MPI_DOUBLE, 0},  {MPI_INT, 1},   {MPI_CHAR, 2},  {MPI_SHORT, 3},  {MPI_LONG, 4},
-      {MPI_FLOAT, 5},   {MPI_BYTE, 6},  {MPI_LONG_LONG_INT, 7},   {MPI_SIGNED_CHAR, 8},
-      {MPI_UNSIGNED_CHAR, 9},  {MPI_UNSIGNED_SHORT, 10},  {MPI_UNSIGNED, 11},
-      {MPI_UNSIGNED_LONG, 12}, {MPI_UNSIGNED_LONG_LONG, 13}, {MPI_LONG_DOUBLE, 14},
-      {MPI_WCHAR, 15},  {MPI_C_BOOL, 16}, {MPI_INT8_T, 17}, {MPI_INT16_T, 18},
-      {MPI_INT32_T, 19}, {MPI_INT64_T, 20}, {MPI_UINT8_T, 21}, {MPI_UINT16_T, 22},
-      {MPI_UINT32_T, 23}, {MPI_UINT64_T, 24}, {MPI_C_FLOAT_COMPLEX, 25},
-      {MPI_C_DOUBLE_COMPLEX, 26}, {MPI_C_LONG_DOUBLE_COMPLEX, 27}, {MPI_AINT, 28},
-      {MPI_OFFSET, 29}, {MPI_FLOAT_INT, 30}, {MPI_LONG_INT, 31}, {MPI_DOUBLE_INT, 32},
-      {MPI_SHORT_INT, 33}, {MPI_2INT, 34}, {MPI_2REAL, 35}, {MPI_2DOUBLE_PRECISION, 36},
-      {MPI_REAL, 38}, {MPI_REAL4, 39}, {MPI_REAL8, 40}, {MPI_REAL16, 41},
-      {MPI_COMPLEX8, 42}, {MPI_COMPLEX16, 43}, {MPI_COMPLEX32, 44}, {MPI_INTEGER1, 45},
-      {MPI_INTEGER2, 46}, {MPI_INTEGER4, 47}, {MPI_INTEGER8, 48}, {MPI_INTEGER16, 49},
-      {MPI_LONG_DOUBLE_INT, 50}, {MPI_UB, 55}, {MPI_LB, 56}, {MPI_PACKED, 57},
-      {MPI_COUNT, 59}, {MPI_CHARACTER, 2}, {MPI_LOGICAL, 1}, {MPI_INTEGER, 1},
-      {MPI_DOUBLE_PRECISION, 0}, {MPI_COMPLEX, 25}, {MPI_DOUBLE_COMPLEX, 26},
+      {MPI_DOUBLE, 0},
+      {MPI_INT, 1},
+      {MPI_CHAR, 2},
+      {MPI_SHORT, 3},
+      {MPI_LONG, 4},
+      {MPI_FLOAT, 5},
+      {MPI_BYTE, 6},
+      {MPI_LONG_LONG_INT, 7},
+      {MPI_SIGNED_CHAR, 8},
+      {MPI_UNSIGNED_CHAR, 9},
+      {MPI_UNSIGNED_SHORT, 10},
+      {MPI_UNSIGNED, 11},
+      {MPI_UNSIGNED_LONG, 12},
+      {MPI_UNSIGNED_LONG_LONG, 13},
+      {MPI_LONG_DOUBLE, 14},
+      {MPI_WCHAR, 15},
+      {MPI_C_BOOL, 16},
+      {MPI_INT8_T, 17},
+      {MPI_INT16_T, 18},
+      {MPI_INT32_T, 19},
+      {MPI_INT64_T, 20},
+      {MPI_UINT8_T, 21},
+      {MPI_UINT16_T, 22},
+      {MPI_UINT32_T, 23},
+      {MPI_UINT64_T, 24},
+      {MPI_C_FLOAT_COMPLEX, 25},
+      {MPI_C_DOUBLE_COMPLEX, 26},
+      {MPI_C_LONG_DOUBLE_COMPLEX, 27},
+      {MPI_AINT, 28},
+      {MPI_OFFSET, 29},
+      {MPI_FLOAT_INT, 30},
+      {MPI_LONG_INT, 31},
+      {MPI_DOUBLE_INT, 32},
+      {MPI_SHORT_INT, 33},
+      {MPI_2INT, 34},
+      {MPI_2REAL, 35},
+      {MPI_2DOUBLE_PRECISION, 36},
+      {MPI_REAL, 38},
+      {MPI_REAL4, 39},
+      {MPI_REAL8, 40},
+      {MPI_REAL16, 41},
+      {MPI_COMPLEX8, 42},
+      {MPI_COMPLEX16, 43},
+      {MPI_COMPLEX32, 44},
+      {MPI_INTEGER1, 45},
+      {MPI_INTEGER2, 46},
+      {MPI_INTEGER4, 47},
+      {MPI_INTEGER8, 48},
+      {MPI_INTEGER16, 49},
+      {MPI_LONG_DOUBLE_INT, 50},
+      {MPI_UB, 55},
+      {MPI_LB, 56},
+      {MPI_PACKED, 57},
+      {MPI_COUNT, 59},
+      {MPI_CHARACTER, 2},
+      {MPI_LOGICAL, 1},
+      {MPI_INTEGER, 1},
+      {MPI_DOUBLE_PRECISION, 0},
+      {MPI_COMPLEX, 25},
+      {MPI_DOUBLE_COMPLEX, 26},
       {MPI_2INTEGER, 34},
   };
   for (size_t i = 0; i < sizeof table / sizeof *table; i++)
@@ -215,17 +259,17 @@ static void p2p_line(int rank, const char *verb, const trace_req *q, bool bytes)
   long scale;
   int code = dt_code(q->dt, &scale);
   long count = bytes ? (long)q->bytes : q->count * scale;
-  ti_printf(rank, "%d %s %d %d %ld %d\n", rank, verb, peer_code(q->peer), tag_code(q->tag),
-            count, code);
+  ti_printf(rank, "%d %s %d %d %ld %d\n", rank, verb, peer_code(q->peer), tag_code(q->tag), count,
+            code);
 }
 
 void ti_call_end(int rank, trace_rank *t)
 {
   static const struct {
     const char *call, *verb;
-  } p2p[] = {{"MPI_Send", "send"},     {"MPI_Rsend", "send"},     {"MPI_Ssend", "Ssend"},
-             {"MPI_Bsend", "bsend"},   {"MPI_Isend", "isend"},    {"MPI_Irsend", "isend"},
-             {"MPI_Issend", "ISsend"}, {"MPI_Ibsend", "ibsend"},  {"MPI_Recv", "recv"},
+  } p2p[] = {{"MPI_Send", "send"},     {"MPI_Rsend", "send"},    {"MPI_Ssend", "Ssend"},
+             {"MPI_Bsend", "bsend"},   {"MPI_Isend", "isend"},   {"MPI_Irsend", "isend"},
+             {"MPI_Issend", "ISsend"}, {"MPI_Ibsend", "ibsend"}, {"MPI_Recv", "recv"},
              {"MPI_Irecv", "irecv"},   {"MPI_Start", "Start"}};
   const char *c = t->call;
   for (size_t i = 0; i < sizeof p2p / sizeof *p2p; i++)

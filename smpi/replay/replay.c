@@ -54,7 +54,7 @@ LOG_DEFAULT_CATEGORY(smpi_replay);
 /* ---- reading a rank's lines ---- */
 
 typedef struct reader {
-  char *path;    /* the file read (per-rank mode) */
+  char *path;     /* the file read (per-rank mode) */
   long long base; /* file offset of buf[0] */
   char *buf;
   size_t len, pos, cap;
@@ -104,7 +104,7 @@ typedef struct rank_state {
   reader rd;
   pending *pend;
   size_t npend, pend_cap;
-  int default_dt; /* SimGrid id */
+  int default_dt;   /* SimGrid id */
   const char *file; /* for messages */
 } rank_state;
 
@@ -289,8 +289,8 @@ static void job_setup(const char *path, int np)
       return;
     }
     if (replay.nfiles < (size_t)np)
-      job_fail(path, 0, "lists %zu per-rank file%s, fewer than the %d ranks of -np", replay.nfiles,
-               replay.nfiles == 1 ? "" : "s", np);
+      job_fail(path, 0, "lists %zu per-rank file%s, fewer than the %d ranks of -np",
+               replay.nfiles, replay.nfiles == 1 ? "" : "s", np);
     if (replay.nfiles > (size_t)np)
       LOG_WARN("%s lists %zu per-rank files; only the first %d are replayed (-np %d)", path,
                replay.nfiles, np, np);
@@ -370,8 +370,10 @@ static void *scratch(char **buf, size_t *cap, size_t need)
   }
   *buf = smpi_shared_malloc(ncap, __FILE__, __LINE__);
   if (!*buf)
-    job_fail(replay.main_path, 0, "cannot allocate a %zu-byte message buffer (see smpi/shared-malloc "
-             "in docs/emulation.md to fold large buffers)", ncap);
+    job_fail(replay.main_path, 0,
+             "cannot allocate a %zu-byte message buffer (see smpi/shared-malloc "
+             "in docs/emulation.md to fold large buffers)",
+             ncap);
   *cap = ncap;
   return *buf;
 }
@@ -380,18 +382,59 @@ static const struct {
   const char *name;
   MPI_Datatype dt;
 } our_types[] = {
-#define T(x) {#x, x}
-    T(MPI_DOUBLE), T(MPI_INT), T(MPI_CHAR), T(MPI_SHORT), T(MPI_LONG), T(MPI_FLOAT),
-    T(MPI_BYTE), T(MPI_LONG_LONG), T(MPI_SIGNED_CHAR), T(MPI_UNSIGNED_CHAR),
-    T(MPI_UNSIGNED_SHORT), T(MPI_UNSIGNED), T(MPI_UNSIGNED_LONG), T(MPI_UNSIGNED_LONG_LONG),
-    T(MPI_LONG_DOUBLE), T(MPI_WCHAR), T(MPI_C_BOOL), T(MPI_INT8_T), T(MPI_INT16_T),
-    T(MPI_INT32_T), T(MPI_INT64_T), T(MPI_UINT8_T), T(MPI_UINT16_T), T(MPI_UINT32_T),
-    T(MPI_UINT64_T), T(MPI_C_FLOAT_COMPLEX), T(MPI_C_DOUBLE_COMPLEX),
-    T(MPI_C_LONG_DOUBLE_COMPLEX), T(MPI_AINT), T(MPI_OFFSET), T(MPI_FLOAT_INT),
-    T(MPI_LONG_INT), T(MPI_DOUBLE_INT), T(MPI_SHORT_INT), T(MPI_2INT), T(MPI_REAL),
-    T(MPI_REAL4), T(MPI_REAL8), T(MPI_REAL16), T(MPI_COMPLEX8), T(MPI_COMPLEX16),
-    T(MPI_COMPLEX32), T(MPI_INTEGER1), T(MPI_INTEGER2), T(MPI_INTEGER4), T(MPI_INTEGER8),
-    T(MPI_LONG_DOUBLE_INT), T(MPI_PACKED), T(MPI_COUNT),
+#define T(x) \
+  {          \
+#x, x    \
+  }
+    T(MPI_DOUBLE),
+    T(MPI_INT),
+    T(MPI_CHAR),
+    T(MPI_SHORT),
+    T(MPI_LONG),
+    T(MPI_FLOAT),
+    T(MPI_BYTE),
+    T(MPI_LONG_LONG),
+    T(MPI_SIGNED_CHAR),
+    T(MPI_UNSIGNED_CHAR),
+    T(MPI_UNSIGNED_SHORT),
+    T(MPI_UNSIGNED),
+    T(MPI_UNSIGNED_LONG),
+    T(MPI_UNSIGNED_LONG_LONG),
+    T(MPI_LONG_DOUBLE),
+    T(MPI_WCHAR),
+    T(MPI_C_BOOL),
+    T(MPI_INT8_T),
+    T(MPI_INT16_T),
+    T(MPI_INT32_T),
+    T(MPI_INT64_T),
+    T(MPI_UINT8_T),
+    T(MPI_UINT16_T),
+    T(MPI_UINT32_T),
+    T(MPI_UINT64_T),
+    T(MPI_C_FLOAT_COMPLEX),
+    T(MPI_C_DOUBLE_COMPLEX),
+    T(MPI_C_LONG_DOUBLE_COMPLEX),
+    T(MPI_AINT),
+    T(MPI_OFFSET),
+    T(MPI_FLOAT_INT),
+    T(MPI_LONG_INT),
+    T(MPI_DOUBLE_INT),
+    T(MPI_SHORT_INT),
+    T(MPI_2INT),
+    T(MPI_REAL),
+    T(MPI_REAL4),
+    T(MPI_REAL8),
+    T(MPI_REAL16),
+    T(MPI_COMPLEX8),
+    T(MPI_COMPLEX16),
+    T(MPI_COMPLEX32),
+    T(MPI_INTEGER1),
+    T(MPI_INTEGER2),
+    T(MPI_INTEGER4),
+    T(MPI_INTEGER8),
+    T(MPI_LONG_DOUBLE_INT),
+    T(MPI_PACKED),
+    T(MPI_COUNT),
 #undef T
 };
 
@@ -405,7 +448,8 @@ static MPI_Datatype replay_type(rank_state *st, int id, long lineno)
     if (!replay.warned_derived) {
       replay.warned_derived = true;
       LOG_WARN("%s:%ld: datatype -1 (a derived type: its layout is not in the trace) is "
-               "replayed as the default type %s", st->file, lineno, ti_dt_name(st->default_dt));
+               "replayed as the default type %s",
+               st->file, lineno, ti_dt_name(st->default_dt));
     }
     id = st->default_dt;
   }
@@ -426,7 +470,8 @@ static MPI_Datatype replay_type(rank_state *st, int id, long lineno)
     }
   }
   if (t == MPI_DATATYPE_NULL) {
-    if (PMPI_Type_contiguous(want, MPI_BYTE, &t) != MPI_SUCCESS || PMPI_Type_commit(&t) != MPI_SUCCESS)
+    if (PMPI_Type_contiguous(want, MPI_BYTE, &t) != MPI_SUCCESS ||
+        PMPI_Type_commit(&t) != MPI_SUCCESS)
       job_fail(st->file, lineno, "cannot make a %d-byte datatype for %s", want, ti_dt_name(id));
   }
   replay.types[id] = t;
@@ -456,7 +501,8 @@ static MPI_Request pend_take(rank_state *st, int src, int dst, int tag)
 {
   size_t k, found = st->npend;
   for (k = 0; k < st->npend; k++)
-    if (!st->pend[k].nbc && st->pend[k].src == src && st->pend[k].dst == dst && st->pend[k].tag == tag) {
+    if (!st->pend[k].nbc && st->pend[k].src == src && st->pend[k].dst == dst &&
+        st->pend[k].tag == tag) {
       found = k;
       break;
     }
@@ -659,7 +705,8 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
     if (a->kind == TI_BCAST) {
       rc = PMPI_Bcast(scratch(&replay.rbuf, &replay.rcap, c1 * b1), (int)c1, t1, a->peer, w);
     } else {
-      rc = PMPI_Ibcast(scratch(&replay.rbuf, &replay.rcap, c1 * b1), (int)c1, t1, a->peer, w, &req);
+      rc = PMPI_Ibcast(scratch(&replay.rbuf, &replay.rcap, c1 * b1), (int)c1, t1, a->peer, w,
+                       &req);
       if (rc == MPI_SUCCESS)
         pend_add(st, 0, 0, 0, true, req);
     }
@@ -667,8 +714,9 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
   case TI_REDUCE:
     if (a->peer >= n)
       job_fail(st->file, lineno, "root %d is not a rank of this job (-np %d)", a->peer, n);
-    rc = PMPI_Reduce(scratch(&replay.sbuf, &replay.scap, c1 * b1), scratch(&replay.rbuf, &replay.rcap, c1 * b1),
-                     (int)c1, t1, replay.noop, a->peer, w);
+    rc = PMPI_Reduce(scratch(&replay.sbuf, &replay.scap, c1 * b1),
+                     scratch(&replay.rbuf, &replay.rcap, c1 * b1), (int)c1, t1, replay.noop,
+                     a->peer, w);
     if (rc == MPI_SUCCESS)
       smpi_execute_flops(a->amount);
     break;
@@ -676,7 +724,8 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
   case TI_SCAN:
   case TI_EXSCAN:
   case TI_IALLREDUCE: {
-    void *sb = scratch(&replay.sbuf, &replay.scap, c1 * b1), *rb = scratch(&replay.rbuf, &replay.rcap, c1 * b1);
+    void *sb = scratch(&replay.sbuf, &replay.scap, c1 * b1),
+         *rb = scratch(&replay.rbuf, &replay.rcap, c1 * b1);
     if (a->kind == TI_ALLREDUCE)
       rc = PMPI_Allreduce(sb, rb, (int)c1, t1, replay.noop, w);
     else if (a->kind == TI_SCAN)
@@ -706,7 +755,8 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
       job_fail(st->file, lineno, "root %d is not a rank of this job (-np %d)", a->peer, n);
     if (a->kind == TI_GATHER)
       rc = PMPI_Gather(scratch(&replay.sbuf, &replay.scap, c1 * b1), (int)c1, t1,
-                       scratch(&replay.rbuf, &replay.rcap, c2 * b2 * (size_t)n), (int)c2, t2, a->peer, w);
+                       scratch(&replay.rbuf, &replay.rcap, c2 * b2 * (size_t)n), (int)c2, t2,
+                       a->peer, w);
     else
       rc = PMPI_Scatter(scratch(&replay.sbuf, &replay.scap, c1 * b1 * (size_t)n), (int)c1, t1,
                         scratch(&replay.rbuf, &replay.rcap, c2 * b2), (int)c2, t2, a->peer, w);
@@ -726,7 +776,8 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
     int *rd;
     size_t rsum;
     int *rcn = int_counts(st, lineno, a, a->counts1, &rd, &rsum);
-    void *sb = scratch(&replay.sbuf, &replay.scap, c1 * b1), *rb = scratch(&replay.rbuf, &replay.rcap, rsum * b2);
+    void *sb = scratch(&replay.sbuf, &replay.scap, c1 * b1),
+         *rb = scratch(&replay.rbuf, &replay.rcap, rsum * b2);
     if (a->kind == TI_GATHERV) {
       if (a->peer >= n)
         job_fail(st->file, lineno, "root %d is not a rank of this job (-np %d)", a->peer, n);
@@ -753,7 +804,8 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
     size_t sum;
     int *rcn = int_counts(st, lineno, a, a->counts1, &d, &sum);
     rc = PMPI_Reduce_scatter(scratch(&replay.sbuf, &replay.scap, sum * b1),
-                             scratch(&replay.rbuf, &replay.rcap, (size_t)rcn[me] * b1), rcn, t1, replay.noop, w);
+                             scratch(&replay.rbuf, &replay.rcap, (size_t)rcn[me] * b1), rcn, t1,
+                             replay.noop, w);
     if (rc == MPI_SUCCESS)
       smpi_execute_flops(a->amount);
     free(rcn), free(d);

@@ -99,25 +99,25 @@ int ti_dt_id(const char *mpi_name)
 
 /* Argument shapes: how the fields after the action name are laid out. */
 typedef enum {
-  SH_NONE,      /* nothing (extra fields are an error) */
-  SH_INIT,      /* optional anything: its presence switches the default type */
-  SH_ONE_INT,   /* n (waitall, comm_size) */
-  SH_TWO_INT,   /* color key (comm_split) */
-  SH_AMOUNT,    /* one non-negative number (compute, sleep) */
-  SH_P2P,       /* peer tag count [dt] */
-  SH_KEY,       /* src dst tag (wait, test) */
-  SH_SENDRECV,  /* scount dst rcount src [dt dt] */
-  SH_BCAST,     /* count root [dt] */
-  SH_REDUCE,    /* count comp root [dt] */
-  SH_ALLRED,    /* count comp [dt] */
-  SH_ALLTOALL,  /* scount rcount [dt dt] */
-  SH_GATHER,    /* scount rcount root [dt dt] */
-  SH_ALLTOALLV, /* ssum scounts[n] rsum rcounts[n] [dt dt] */
-  SH_GATHERV,   /* scount rcounts[n] root [dt dt] */
-  SH_ALLGATHERV,/* scount rcounts[n] [dt dt] */
-  SH_SCATTERV,  /* scounts[n] rcount root [dt dt] */
-  SH_REDSCAT,   /* rcounts[n] comp [dt] */
-  SH_ANY,       /* location: fields ignored */
+  SH_NONE,       /* nothing (extra fields are an error) */
+  SH_INIT,       /* optional anything: its presence switches the default type */
+  SH_ONE_INT,    /* n (waitall, comm_size) */
+  SH_TWO_INT,    /* color key (comm_split) */
+  SH_AMOUNT,     /* one non-negative number (compute, sleep) */
+  SH_P2P,        /* peer tag count [dt] */
+  SH_KEY,        /* src dst tag (wait, test) */
+  SH_SENDRECV,   /* scount dst rcount src [dt dt] */
+  SH_BCAST,      /* count root [dt] */
+  SH_REDUCE,     /* count comp root [dt] */
+  SH_ALLRED,     /* count comp [dt] */
+  SH_ALLTOALL,   /* scount rcount [dt dt] */
+  SH_GATHER,     /* scount rcount root [dt dt] */
+  SH_ALLTOALLV,  /* ssum scounts[n] rsum rcounts[n] [dt dt] */
+  SH_GATHERV,    /* scount rcounts[n] root [dt dt] */
+  SH_ALLGATHERV, /* scount rcounts[n] [dt dt] */
+  SH_SCATTERV,   /* scounts[n] rcount root [dt dt] */
+  SH_REDSCAT,    /* rcounts[n] comp [dt] */
+  SH_ANY,        /* location: fields ignored */
 } shape;
 
 static const struct {
@@ -239,7 +239,8 @@ static bool field_str(const field *f, char *buf, size_t size)
   return true;
 }
 
-static int get_ll(line_ctx *c, size_t i, const char *what, long long lo, long long hi, long long *out)
+static int get_ll(line_ctx *c, size_t i, const char *what, long long lo, long long hi,
+                  long long *out)
 {
   char buf[64];
   if (i >= c->n)
@@ -254,7 +255,8 @@ static int get_ll(line_ctx *c, size_t i, const char *what, long long lo, long lo
     ok = end != buf && *end == 0 && errno == 0;
   }
   if (!ok)
-    return fail(c, "%s: expected an integer, got '%.*s'", what, (int)(f->len > 40 ? 40 : f->len), f->s);
+    return fail(c, "%s: expected an integer, got '%.*s'", what, (int)(f->len > 40 ? 40 : f->len),
+                f->s);
   if (v < lo || v > hi)
     return fail(c, "%s: %lld is out of range [%lld, %lld]", what, v, lo, hi);
   *out = v;
@@ -285,7 +287,8 @@ static int get_amount(line_ctx *c, size_t i, const char *what, double *out)
     ok = end != buf && *end == 0;
   }
   if (!ok)
-    return fail(c, "%s: expected a number, got '%.*s'", what, (int)(f->len > 40 ? 40 : f->len), f->s);
+    return fail(c, "%s: expected a number, got '%.*s'", what, (int)(f->len > 40 ? 40 : f->len),
+                f->s);
   if (!isfinite(v) || v < 0)
     return fail(c, "%s: %s is not a finite non-negative number", what, buf);
   *out = v;
@@ -331,7 +334,8 @@ static int get_dts(line_ctx *c, size_t first, int ndt, ti_action *a)
 static int get_counts(line_ctx *c, size_t first, int n, const char *what, long long **out)
 {
   if (first + (size_t)n > c->n)
-    return fail(c, "%s: expected %d counts (the communicator size), the line has %zu field%s left",
+    return fail(c,
+                "%s: expected %d counts (the communicator size), the line has %zu field%s left",
                 what, n, c->n > first ? c->n - first : 0, c->n - first == 1 ? "" : "s");
   *out = xmalloc((size_t)(n ? n : 1) * sizeof **out);
   for (int k = 0; k < n; k++)

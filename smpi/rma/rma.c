@@ -51,19 +51,19 @@
 /* ---- state of one (origin, target) pair of a window ---- */
 
 typedef struct rma_pair {
-  long inflight;            /* issued by origin, not landed at target yet */
-  long pending;             /* issued by origin, not complete at origin yet */
-  long local_pending;       /* of which not even locally complete (buffer reusable) */
-  bool need_ack;            /* a Put/Accumulate awaits an acknowledged remote completion */
-  bool dirty_listed;        /* in the origin's dirty list */
-  int lock;                 /* 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE held by origin */
-  bool lock_nocheck;        /* taken with MPI_MODE_NOCHECK: no lock state at the target */
-  bool granted;             /* the grant arrived */
-  bool ack;                 /* the awaited acknowledgement arrived */
-  long posts;               /* MPI_Win_post of target addressed to origin, not consumed */
+  long inflight;      /* issued by origin, not landed at target yet */
+  long pending;       /* issued by origin, not complete at origin yet */
+  long local_pending; /* of which not even locally complete (buffer reusable) */
+  bool need_ack;      /* a Put/Accumulate awaits an acknowledged remote completion */
+  bool dirty_listed;  /* in the origin's dirty list */
+  int lock;           /* 0, MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE held by origin */
+  bool lock_nocheck;  /* taken with MPI_MODE_NOCHECK: no lock state at the target */
+  bool granted;       /* the grant arrived */
+  bool ack;           /* the awaited acknowledgement arrived */
+  long posts;         /* MPI_Win_post of target addressed to origin, not consumed */
   uint64_t acc_issued, acc_applied;
-  list_node acc_held;       /* landed accumulates waiting for an earlier one (rma_op.link) */
-  list_node ctl_held;       /* unlock/flush/complete waiting for inflight == 0 */
+  list_node acc_held; /* landed accumulates waiting for an earlier one (rma_op.link) */
+  list_node ctl_held; /* unlock/flush/complete waiting for inflight == 0 */
 } rma_pair;
 
 static uint64_t pair_key(const smpi_win_shared *sh, int origin, int target)
@@ -171,7 +171,15 @@ static void send_flow(int src, int dst, size_t payload, arrive_fn fn, void *data
 
 /* ---- control messages ---- */
 
-typedef enum { CTL_POST, CTL_COMPLETE, CTL_LOCK, CTL_GRANT, CTL_UNLOCK, CTL_FLUSH, CTL_ACK } ctl_kind;
+typedef enum {
+  CTL_POST,
+  CTL_COMPLETE,
+  CTL_LOCK,
+  CTL_GRANT,
+  CTL_UNLOCK,
+  CTL_FLUSH,
+  CTL_ACK
+} ctl_kind;
 
 typedef struct rma_ctl {
   ctl_kind kind;
@@ -351,26 +359,26 @@ static void ctl_send(smpi_win_shared *sh, ctl_kind kind, int from, int to, int l
 typedef struct rma_op {
   rma_op_kind kind;
   smpi_win_shared *sh;
-  int origin, target;          /* window ranks */
+  int origin, target; /* window ranks */
   int origin_world, target_world;
   rma_pair *pair;
-  unsigned char *data;         /* packed origin data (CAS: origin value then compare value) */
+  unsigned char *data; /* packed origin data (CAS: origin value then compare value) */
   size_t bytes;
-  char *taddr;                 /* target address, in the target's view */
+  char *taddr; /* target address, in the target's view */
   size_t tcount;
   smpi_dt *tdt;
   size_t tbytes;
-  char *raddr;                 /* where results go at the origin (Get, Gacc, CAS) */
+  char *raddr; /* where results go at the origin (Get, Gacc, CAS) */
   size_t rcount;
   smpi_dt *rdt;
-  unsigned char *result;       /* packed result */
+  unsigned char *result; /* packed result */
   size_t rbytes;
   smpi_op *op;
   MPI_Op oph;
   MPI_Datatype basic;
   uint64_t acc_seq;
-  smpi_req *req;               /* MPI_Rput & co. */
-  bool local_done;             /* locally complete: the origin buffer may be reused */
+  smpi_req *req;   /* MPI_Rput & co. */
+  bool local_done; /* locally complete: the origin buffer may be reused */
   list_node link;
 } rma_op;
 
@@ -398,7 +406,8 @@ static void op_local_complete(rma_op *o)
   ow->local_outstanding--;
   o->pair->local_pending--;
   if (o->req) {
-    o->req->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE, .MPI_TAG = MPI_ANY_TAG,
+    o->req->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE,
+                                  .MPI_TAG = MPI_ANY_TAG,
                                   .MPI_ERROR = MPI_SUCCESS};
     p2p_complete(o->req);
     o->req = NULL;
@@ -550,7 +559,8 @@ static void op_issue(smpi_win *ow, rma_op *o)
     op_land(o);
     return;
   }
-  if (o->bytes > 0 && (o->kind == RMA_OP_PUT || o->kind == RMA_OP_ACC || o->kind == RMA_OP_GACC)) {
+  if (o->bytes > 0 &&
+      (o->kind == RMA_OP_PUT || o->kind == RMA_OP_ACC || o->kind == RMA_OP_GACC)) {
     /* the sender's overhead of the data message, as for a detached send in SimGrid */
     smpi_sleep_now(fac_overhead(&p2p.os, (double)o->bytes));
   }
@@ -572,7 +582,8 @@ static bool in_group(const smpi_group *g, const smpi_win *w, int target)
 static int check_epoch(smpi_win *w, int target, bool request_based)
 {
   switch (w->access) {
-  case RMA_ACC_NONE: return MPI_ERR_RMA_SYNC;
+  case RMA_ACC_NONE:
+    return MPI_ERR_RMA_SYNC;
   case RMA_ACC_FENCE_READY:
   case RMA_ACC_FENCE:
     if (request_based)
@@ -583,8 +594,10 @@ static int check_epoch(smpi_win *w, int target, bool request_based)
     if (request_based)
       return MPI_ERR_RMA_SYNC;
     return in_group(w->start_group, w, target) ? MPI_SUCCESS : MPI_ERR_RMA_SYNC;
-  case RMA_ACC_LOCK: return pair_of(w->sh, w->rank, target)->lock ? MPI_SUCCESS : MPI_ERR_RMA_SYNC;
-  case RMA_ACC_LOCK_ALL: return MPI_SUCCESS;
+  case RMA_ACC_LOCK:
+    return pair_of(w->sh, w->rank, target)->lock ? MPI_SUCCESS : MPI_ERR_RMA_SYNC;
+  case RMA_ACC_LOCK_ALL:
+    return MPI_SUCCESS;
   }
   return MPI_ERR_RMA_SYNC;
 }
@@ -625,7 +638,8 @@ int smpi_rma_issue(smpi_win *w, const smpi_rma_args *a, const char *fname)
     return MPI_SUCCESS;
   if (check_epoch(w, a->target, a->request != NULL) != MPI_SUCCESS)
     return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "no access epoch to rank %d%s", a->target,
-                           a->request ? " (request-based operations need a passive-target epoch)" : "");
+                           a->request ? " (request-based operations need a passive-target epoch)"
+                                      : "");
   smpi_win *t = w->sh->members[a->target];
   ASSERT(t);
   if ((a->kind == RMA_OP_PUT || a->kind == RMA_OP_ACC || a->kind == RMA_OP_GACC) &&
@@ -639,7 +653,8 @@ int smpi_rma_issue(smpi_win *w, const smpi_rma_args *a, const char *fname)
   int err;
   char *taddr = smpi_win_target_addr(t, a->disp, lo, hi, &err);
   if (!taddr && err != MPI_SUCCESS)
-    return smpi_win_errorf(w, err, fname, "target_disp %ld: bytes [%ld, %ld) outside rank %d's window",
+    return smpi_win_errorf(w, err, fname,
+                           "target_disp %ld: bytes [%ld, %ld) outside rank %d's window",
                            (long)a->disp, (long)lo, (long)hi, a->target);
 
   rma_op *o = xcalloc(1, sizeof *o);
@@ -725,24 +740,24 @@ int smpi_rma_can_free(const smpi_win *w)
 
 int smpi_rma_fence(smpi_win *w, int assert, const char *fname)
 {
-  if (w->access != RMA_ACC_NONE && w->access != RMA_ACC_FENCE_READY &&
-      w->access != RMA_ACC_FENCE)
+  if (w->access != RMA_ACC_NONE && w->access != RMA_ACC_FENCE_READY && w->access != RMA_ACC_FENCE)
     return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "another access epoch is open");
   if (w->posted)
-    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "an exposure epoch of MPI_Win_post is open");
-  if ((assert & MPI_MODE_NOPRECEDE) && w->access == RMA_ACC_FENCE && w->issued > 0)
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname,
+                           "an exposure epoch of MPI_Win_post is open");
+  if ((assert &MPI_MODE_NOPRECEDE) && w->access == RMA_ACC_FENCE && w->issued > 0)
     return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "MPI_MODE_NOPRECEDE after %lu operations",
                            w->issued);
   /* the assertions of the epoch this fence opens, known to the others past the barrier */
   w->fence_seq++;
   w->fence_assert_prev = w->fence_assert;
-  w->fence_assert = (assert & MPI_MODE_NOSUCCEED) ? 0 : assert;
-  if (!(assert & MPI_MODE_NOPRECEDE)) {
+  w->fence_assert = (assert &MPI_MODE_NOSUCCEED) ? 0 : assert;
+  if (!(assert &MPI_MODE_NOPRECEDE)) {
     smpi_rma_wait_until(w, cond_no_outstanding, NULL, "MPI_Win_fence");
     rma_barrier(w);
   }
   w->issued = 0;
-  w->access = (assert & MPI_MODE_NOSUCCEED) ? RMA_ACC_NONE : RMA_ACC_FENCE_READY;
+  w->access = (assert &MPI_MODE_NOSUCCEED) ? RMA_ACC_NONE : RMA_ACC_FENCE_READY;
   return MPI_SUCCESS;
 }
 
@@ -778,7 +793,7 @@ int smpi_rma_post(smpi_win *w, smpi_group *g, int assert, const char *fname)
   w->posted = true;
   w->post_group = smpi_group_ref(g);
   w->post_assert = assert;
-  if (!(assert & MPI_MODE_NOCHECK))
+  if (!(assert &MPI_MODE_NOCHECK))
     for (int i = 0; i < n; i++)
       ctl_send(w->sh, CTL_POST, w->rank, ranks[i], 0);
   free(ranks);
@@ -808,7 +823,7 @@ int smpi_rma_start(smpi_win *w, smpi_group *g, int assert, const char *fname)
     return smpi_win_errorf(w, MPI_ERR_RANK, fname, "the group has a rank outside the window");
   w->access = RMA_ACC_START;
   w->start_group = smpi_group_ref(g);
-  if (!(assert & MPI_MODE_NOCHECK)) {
+  if (!(assert &MPI_MODE_NOCHECK)) {
     smpi_rma_wait_until(w, cond_all_posted, &t, "MPI_Win_start (waiting for MPI_Win_post)");
     for (int i = 0; i < t.n; i++)
       pair_of(w->sh, w->rank, t.ranks[i])->posts--;
@@ -895,7 +910,7 @@ int smpi_rma_lock(smpi_win *w, int lock_type, int rank, int assert, const char *
   w->access = RMA_ACC_LOCK;
   w->locks_held++;
   p->lock = lock_type;
-  p->lock_nocheck = (assert & MPI_MODE_NOCHECK) != 0;
+  p->lock_nocheck = (assert &MPI_MODE_NOCHECK) != 0;
   p->granted = false;
   if (!p->lock_nocheck) {
     ctl_send(w->sh, CTL_LOCK, w->rank, rank, lock_type);
@@ -948,7 +963,7 @@ int smpi_rma_lock_all(smpi_win *w, int assert, const char *fname)
   if (w->access != RMA_ACC_NONE && w->access != RMA_ACC_FENCE_READY)
     return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "another access epoch is open");
   w->access = RMA_ACC_LOCK_ALL;
-  w->lock_all_nocheck = (assert & MPI_MODE_NOCHECK) != 0;
+  w->lock_all_nocheck = (assert &MPI_MODE_NOCHECK) != 0;
   if (w->lock_all_nocheck)
     return MPI_SUCCESS;
   smpi_win_shared *sh = w->sh;
@@ -1012,7 +1027,8 @@ int smpi_rma_flush(smpi_win *w, int rank, const char *fname)
 {
   if (!passive(w) || (w->access == RMA_ACC_LOCK && rank != MPI_PROC_NULL &&
                       !pair_of(w->sh, w->rank, rank)->lock))
-    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "no passive-target epoch to rank %d", rank);
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "no passive-target epoch to rank %d",
+                           rank);
   if (rank != MPI_PROC_NULL)
     flush_target(w, rank, false, 0);
   return MPI_SUCCESS;
@@ -1030,7 +1046,8 @@ int smpi_rma_flush_local(smpi_win *w, int rank, const char *fname)
 {
   if (!passive(w) || (w->access == RMA_ACC_LOCK && rank != MPI_PROC_NULL &&
                       !pair_of(w->sh, w->rank, rank)->lock))
-    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "no passive-target epoch to rank %d", rank);
+    return smpi_win_errorf(w, MPI_ERR_RMA_SYNC, fname, "no passive-target epoch to rank %d",
+                           rank);
   if (rank != MPI_PROC_NULL)
     smpi_rma_wait_until(w, cond_pair_local_zero, &rank, "MPI_Win_flush_local");
   return MPI_SUCCESS;

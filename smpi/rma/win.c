@@ -93,12 +93,23 @@ static bool win_builtin(MPI_Win h, int keyval, void **value)
   if (!w)
     return false;
   switch (keyval) {
-  case MPI_WIN_BASE: *value = w->base; return true;
-  case MPI_WIN_SIZE: *value = &w->size; return true;
-  case MPI_WIN_DISP_UNIT: *value = &w->disp_unit; return true;
-  case MPI_WIN_CREATE_FLAVOR: *value = &w->flavor; return true;
-  case MPI_WIN_MODEL: *value = &w->model; return true;
-  default: return false;
+  case MPI_WIN_BASE:
+    *value = w->base;
+    return true;
+  case MPI_WIN_SIZE:
+    *value = &w->size;
+    return true;
+  case MPI_WIN_DISP_UNIT:
+    *value = &w->disp_unit;
+    return true;
+  case MPI_WIN_CREATE_FLAVOR:
+    *value = &w->flavor;
+    return true;
+  case MPI_WIN_MODEL:
+    *value = &w->model;
+    return true;
+  default:
+    return false;
   }
 }
 
@@ -186,8 +197,8 @@ void smpi_win_create(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, MP
   *win = w->handle;
 }
 
-void smpi_win_allocate(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info,
-                       void *baseptr, MPI_Win *win)
+void smpi_win_allocate(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info, void *baseptr,
+                       MPI_Win *win)
 {
   void *base = xcalloc(1, size > 0 ? (size_t)size : 1);
   smpi_win *w = create_common(comm, base, size, disp_unit, info, MPI_WIN_FLAVOR_ALLOCATE);

@@ -43,7 +43,7 @@ typedef enum {
   RMA_ACC_FENCE_READY,
   RMA_ACC_FENCE,
   RMA_ACC_START,
-  RMA_ACC_LOCK,     /* one or more MPI_Win_lock epochs (pairs say which targets) */
+  RMA_ACC_LOCK, /* one or more MPI_Win_lock epochs (pairs say which targets) */
   RMA_ACC_LOCK_ALL,
 } rma_access;
 
@@ -56,17 +56,17 @@ typedef struct rma_region {
 struct smpi_win {
   MPI_Win handle;
   smpi_win_shared *sh;
-  int rank;        /* in the window's group */
-  int world;       /* the owner's world rank */
-  MPI_Comm comm;   /* private duplicate of the creation communicator */
-  smpi_comm *c;    /* its object */
+  int rank;      /* in the window's group */
+  int world;     /* the owner's world rank */
+  MPI_Comm comm; /* private duplicate of the creation communicator */
+  smpi_comm *c;  /* its object */
   /* this rank's memory (for MPI_WIN_FLAVOR_DYNAMIC: MPI_BOTTOM, 0, 1 and the regions) */
   char *base;
   MPI_Aint size;
   int disp_unit;
-  int flavor;      /* MPI_WIN_FLAVOR_* */
-  int model;       /* MPI_WIN_UNIFIED */
-  bool allocated;  /* Win_allocate: base is ours to free */
+  int flavor;     /* MPI_WIN_FLAVOR_* */
+  int model;      /* MPI_WIN_UNIFIED */
+  bool allocated; /* Win_allocate: base is ours to free */
   rma_region *regions;
   size_t nregions, cap_regions;
   char *name;
@@ -85,7 +85,7 @@ struct smpi_win {
   size_t ndirty, cap_dirty;
 
   /* ---- target side ---- */
-  bool posted;             /* exposure epoch of MPI_Win_post */
+  bool posted; /* exposure epoch of MPI_Win_post */
   smpi_group *post_group;
   int post_assert;
   /* assertions of the fence epoch this rank opened last and of the one before: an origin
@@ -105,15 +105,15 @@ struct smpi_win {
 
 struct smpi_win_shared {
   int n;
-  int refs;                /* members that have not freed it yet */
+  int refs; /* members that have not freed it yet */
   smpi_win **members;
   int flavor;
-  char *shm;               /* Win_allocate_shared: the one block */
-  smpi_u64map pairs;       /* origin * n + target -> rma_pair */
-  long excl_held;          /* exclusive locks held on any member */
-  long lock_all_held;      /* MPI_Win_lock_all epochs open */
-  list_node lock_all_queue;/* rma_lockreq of MPI_Win_lock_all waiting for excl_held == 0 */
-  list_node lock_pending;  /* members whose lock_queue is not empty */
+  char *shm;                /* Win_allocate_shared: the one block */
+  smpi_u64map pairs;        /* origin * n + target -> rma_pair */
+  long excl_held;           /* exclusive locks held on any member */
+  long lock_all_held;       /* MPI_Win_lock_all epochs open */
+  list_node lock_all_queue; /* rma_lockreq of MPI_Win_lock_all waiting for excl_held == 0 */
+  list_node lock_pending;   /* members whose lock_queue is not empty */
 };
 
 /* ---- win.c ---- */
@@ -152,8 +152,8 @@ int smpi_rma_can_free(const smpi_win *w);
 /* win.c: creation (collective over comm, which is an intracommunicator) and destruction */
 void smpi_win_create(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
                      MPI_Win *win);
-void smpi_win_allocate(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info,
-                       void *baseptr, MPI_Win *win);
+void smpi_win_allocate(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info, void *baseptr,
+                       MPI_Win *win);
 /* MPI_ERR_RMA_SHARED when the members of comm are not on one host */
 int smpi_win_allocate_shared(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info,
                              void *baseptr, MPI_Win *win, const char *fname);
@@ -185,11 +185,11 @@ typedef enum { RMA_OP_PUT, RMA_OP_GET, RMA_OP_ACC, RMA_OP_GACC, RMA_OP_CAS } rma
  * defined on the one predefined type both sides consist of. */
 typedef struct smpi_rma_args {
   rma_op_kind kind;
-  const void *oaddr;    /* origin data (not RMA_OP_GET) */
+  const void *oaddr; /* origin data (not RMA_OP_GET) */
   size_t ocount;
   smpi_dt *odt;
-  const void *caddr;    /* RMA_OP_CAS: the value compared */
-  void *raddr;          /* where the results go: RMA_OP_GET, RMA_OP_GACC, RMA_OP_CAS */
+  const void *caddr; /* RMA_OP_CAS: the value compared */
+  void *raddr;       /* where the results go: RMA_OP_GET, RMA_OP_GACC, RMA_OP_CAS */
   size_t rcount;
   smpi_dt *rdt;
   int target;
@@ -223,8 +223,7 @@ int smpi_rma_flush_all(smpi_win *w, const char *fname);
 int smpi_rma_flush_local(smpi_win *w, int rank, const char *fname);
 int smpi_rma_flush_local_all(smpi_win *w, const char *fname);
 /* the MPI_MODE_* bits an assert argument may hold */
-#define SMPI_RMA_ASSERT_BITS                                                               \
-  (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE |             \
-   MPI_MODE_NOSUCCEED)
+#define SMPI_RMA_ASSERT_BITS \
+  (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED)
 
 #endif

@@ -10,7 +10,10 @@
 
 #include "src/mem.h"
 
-static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+static bool is_blank(char c)
+{
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
 
 /* A name or count shown in a message: at most 40 bytes, non-printable bytes as '?', so that
  * a binary file gives a readable message. */
@@ -60,8 +63,10 @@ int smpi_hostfile_parse(const char *text, size_t len, const char *name, smpi_hos
     p = eol < end ? eol + 1 : end;
     const char *nul = memchr(s, 0, (size_t)(e - s));
     if (nul) {
-      snprintf(err, errlen, "%s:%d: NUL byte in the file (a hostfile is text: one 'host' or "
-               "'host:slots' per line)", name, lineno);
+      snprintf(err, errlen,
+               "%s:%d: NUL byte in the file (a hostfile is text: one 'host' or "
+               "'host:slots' per line)",
+               name, lineno);
       goto fail;
     }
     const char *hash = memchr(s, '#', (size_t)(e - s));
@@ -80,15 +85,19 @@ int smpi_hostfile_parse(const char *text, size_t len, const char *name, smpi_hos
     char shown[64];
     if (ne == s) {
       quote(shown, sizeof shown, s, (size_t)(e - s));
-      snprintf(err, errlen, "%s:%d: no host name before ':' in '%s' (expected 'host' or "
-               "'host:slots')", name, lineno, shown);
+      snprintf(err, errlen,
+               "%s:%d: no host name before ':' in '%s' (expected 'host' or "
+               "'host:slots')",
+               name, lineno, shown);
       goto fail;
     }
     for (const char *c = s; c < ne; c++)
       if (is_blank(*c)) {
         quote(shown, sizeof shown, s, (size_t)(e - s));
-        snprintf(err, errlen, "%s:%d: '%s' is not a host name (no spaces inside; expected "
-                 "'host' or 'host:slots', one per line)", name, lineno, shown);
+        snprintf(err, errlen,
+                 "%s:%d: '%s' is not a host name (no spaces inside; expected "
+                 "'host' or 'host:slots', one per line)",
+                 name, lineno, shown);
         goto fail;
       }
     long slots = 1;
@@ -99,8 +108,10 @@ int smpi_hostfile_parse(const char *text, size_t len, const char *name, smpi_hos
       slots = parse_slots(ss, (size_t)(e - ss));
       if (slots < 0) {
         quote(shown, sizeof shown, ss, (size_t)(e - ss));
-        snprintf(err, errlen, "%s:%d: bad slot count '%s' (expected 'host' or 'host:slots' "
-                 "with slots from 1 to %ld)", name, lineno, shown, SMPI_HOSTFILE_MAX_SLOTS);
+        snprintf(err, errlen,
+                 "%s:%d: bad slot count '%s' (expected 'host' or 'host:slots' "
+                 "with slots from 1 to %ld)",
+                 name, lineno, shown, SMPI_HOSTFILE_MAX_SLOTS);
         goto fail;
       }
     }
@@ -119,8 +130,10 @@ int smpi_hostfile_parse(const char *text, size_t len, const char *name, smpi_hos
     out->total_slots += slots;
   }
   if (out->count == 0) {
-    snprintf(err, errlen, "%s: the hostfile lists no host (expected one 'host' or "
-             "'host:slots' per line)", name);
+    snprintf(err, errlen,
+             "%s: the hostfile lists no host (expected one 'host' or "
+             "'host:slots' per line)",
+             name);
     goto fail;
   }
   return 0;
@@ -150,8 +163,10 @@ int smpi_hostfile_read(const char *path, smpi_hostfile *out, char *err, size_t e
     return -1;
   }
   if (st.st_size > SMPI_HOSTFILE_MAX_BYTES) {
-    snprintf(err, errlen, "hostfile '%s' is too large (%lld bytes; a hostfile lists host "
-             "names)", path, (long long)st.st_size);
+    snprintf(err, errlen,
+             "hostfile '%s' is too large (%lld bytes; a hostfile lists host "
+             "names)",
+             path, (long long)st.st_size);
     fclose(f);
     return -1;
   }

@@ -36,14 +36,14 @@ struct p2p_msg;
  * their datatype; *counts arrays have comm-size entries or are NULL. send/recv/root/comp
  * are -1 when the collective has none. */
 typedef struct smpi_trace_coll_args {
-  const char *mpi_name;      /* "MPI_Bcast": only the user's own call is recorded */
+  const char *mpi_name; /* "MPI_Bcast": only the user's own call is recorded */
   const char *verb;
   long send, recv;
   const int *scounts, *rcounts;
   int nranks;
   int root;
-  int comp;                  /* reductions: SimGrid writes a 0 computation amount */
-  MPI_Datatype sdt, rdt;     /* MPI_DATATYPE_NULL: none */
+  int comp;              /* reductions: SimGrid writes a 0 computation amount */
+  MPI_Datatype sdt, rdt; /* MPI_DATATYPE_NULL: none */
 } smpi_trace_coll_args;
 typedef struct smpi_observer {
   void (*call_begin)(smpi_rank *me, const char *fname);
@@ -68,10 +68,10 @@ extern smpi_observer smpi_obs;
 void smpi_observer_install(const smpi_observer *obs);
 void smpi_observer_remove(void);
 
-#define SMPI_OBSERVE(hook, ...)                                                          \
-  do {                                                                                   \
-    if (__builtin_expect(smpi_observed, 0))                                              \
-      smpi_obs.hook(__VA_ARGS__);                                                        \
+#define SMPI_OBSERVE(hook, ...)             \
+  do {                                      \
+    if (__builtin_expect(smpi_observed, 0)) \
+      smpi_obs.hook(__VA_ARGS__);           \
   } while (0)
 
 #endif

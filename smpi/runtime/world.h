@@ -15,25 +15,25 @@
 #include "src/invariant.h"
 
 typedef enum {
-  SMPI_RANK_CREATED,    /* main not entered MPI yet */
+  SMPI_RANK_CREATED,     /* main not entered MPI yet */
   SMPI_RANK_INITIALIZED, /* between MPI_Init and MPI_Finalize */
   SMPI_RANK_FINALIZED,
 } smpi_rank_phase;
 
 typedef struct smpi_rank {
-  int rank;            /* in MPI_COMM_WORLD */
-  size_t host;         /* routing host index */
+  int rank;    /* in MPI_COMM_WORLD */
+  size_t host; /* routing host index */
   eng_actor *actor;
   smpi_rank_phase phase;
-  int exit_code;       /* main's return value */
-  bool returned;       /* main returned */
-  int call_depth;      /* nesting of MPI calls: the CPU burst timer runs only at depth 0 */
-  int64_t burst_wall;  /* CLOCK_MONOTONIC (ns) when the rank left its last MPI call */
-  int64_t burst_cpu;   /* thread CPU clock (ns) at the same moment, if burst_exact */
-  bool burst_exact;    /* burst_cpu was read: the rank's previous burst was long (burst.c) */
-  bool burst_long;     /* the rank's last burst reached smpi/cpu-threshold */
-  double injected;     /* computation injected so far, seconds of host time (statistics) */
-  void *mpi;           /* per-rank MPI state, owned by the MPI modules */
+  int exit_code;      /* main's return value */
+  bool returned;      /* main returned */
+  int call_depth;     /* nesting of MPI calls: the CPU burst timer runs only at depth 0 */
+  int64_t burst_wall; /* CLOCK_MONOTONIC (ns) when the rank left its last MPI call */
+  int64_t burst_cpu;  /* thread CPU clock (ns) at the same moment, if burst_exact */
+  bool burst_exact;   /* burst_cpu was read: the rank's previous burst was long (burst.c) */
+  bool burst_long;    /* the rank's last burst reached smpi/cpu-threshold */
+  double injected;    /* computation injected so far, seconds of host time (statistics) */
+  void *mpi;          /* per-rank MPI state, owned by the MPI modules */
 } smpi_rank;
 
 /* Seconds from t0 to t1. */
@@ -48,8 +48,8 @@ typedef struct smpi_world {
   smpi_rank *ranks;
   const route_table *routes;
   const char *platform_name;
-  double host_speed;     /* smpi/host-speed, flop/s of the machine running the simulation */
-  double cpu_threshold;  /* smpi/cpu-threshold */
+  double host_speed;    /* smpi/host-speed, flop/s of the machine running the simulation */
+  double cpu_threshold; /* smpi/cpu-threshold */
   bool simulate_computation;
 } smpi_world;
 

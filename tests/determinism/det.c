@@ -35,8 +35,8 @@ int main(int argc, char **argv)
         MPI_Recv(buf, 64 * 1024, MPI_CHAR, MPI_ANY_SOURCE, MPI_ANY_TAG, fan, &st);
         int n;
         MPI_Get_count(&st, MPI_CHAR, &n);
-        printf("r%d fanin from %d tag %d bytes %d at %a\n", round, st.MPI_SOURCE, st.MPI_TAG,
-               n, MPI_Wtime());
+        printf("r%d fanin from %d tag %d bytes %d at %a\n", round, st.MPI_SOURCE, st.MPI_TAG, n,
+               MPI_Wtime());
       }
     } else {
       SMPI_SAMPLE_FLOPS(1e6 * ((rank * 7 + round) % 5)) {}

@@ -24,14 +24,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 #define FUZZ_ERRLEN 512
 
-#define FUZZ_REQUIRE(cond, ...)                                                            \
-  do {                                                                                     \
-    if (!(cond)) {                                                                         \
-      fprintf(stderr, "fuzz oracle failed at %s:%d: %s: ", __FILE__, __LINE__, #cond);     \
-      fprintf(stderr, __VA_ARGS__);                                                        \
-      fputc('\n', stderr);                                                                 \
-      abort();                                                                             \
-    }                                                                                      \
+#define FUZZ_REQUIRE(cond, ...)                                                        \
+  do {                                                                                 \
+    if (!(cond)) {                                                                     \
+      fprintf(stderr, "fuzz oracle failed at %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+      fprintf(stderr, __VA_ARGS__);                                                    \
+      fputc('\n', stderr);                                                             \
+      abort();                                                                         \
+    }                                                                                  \
   } while (0)
 
 /* FUZZ_IGNORE=tag,tag,...: skip the oracles tagged so (FUZZ_REQUIRE_UNLESS), to keep fuzzing
@@ -50,10 +50,10 @@ static inline int fuzz_ignored(const char *tag)
   return 0;
 }
 
-#define FUZZ_REQUIRE_UNLESS(tag, cond, ...)                                                \
-  do {                                                                                     \
-    if (!fuzz_ignored(tag))                                                                \
-      FUZZ_REQUIRE(cond, __VA_ARGS__);                                                     \
+#define FUZZ_REQUIRE_UNLESS(tag, cond, ...) \
+  do {                                      \
+    if (!fuzz_ignored(tag))                 \
+      FUZZ_REQUIRE(cond, __VA_ARGS__);      \
   } while (0)
 
 static inline char *fuzz_cstr(const uint8_t *data, size_t size)
@@ -87,10 +87,7 @@ static inline void fuzz_quiet(void)
 }
 
 /* err was pre-filled with a sentinel byte pattern by fuzz_err_init */
-static inline void fuzz_err_init(char *err, size_t errlen)
-{
-  memset(err, 0x5a, errlen);
-}
+static inline void fuzz_err_init(char *err, size_t errlen) { memset(err, 0x5a, errlen); }
 
 static inline void fuzz_check_result(const char *what, int rc, const char *err, size_t errlen)
 {

@@ -36,8 +36,7 @@ static void check_at(const fac_func *f, int kind, double size)
   if (kind < 2) {
     double want = i < 0 ? 1.0 : f->sec[i].a;
     double got = fac_factor(f, size);
-    FUZZ_REQUIRE(got == want, "fac_factor(%.17g) = %.17g, the rule gives %.17g", size, got,
-                 want);
+    FUZZ_REQUIRE(got == want, "fac_factor(%.17g) = %.17g, the rule gives %.17g", size, got, want);
   } else {
     const fac_section *s = i < 0 ? &f->sec[0] : &f->sec[i];
     double want = s->a + s->b * size;
@@ -56,10 +55,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   char err[FUZZ_ERRLEN];
   fuzz_err_init(err, sizeof err);
   fac_func f;
-  int rc = kind == 2 ? fac_parse_overhead("smpi/os", s, &f, err, sizeof err)
-                     : fac_parse_factor("smpi/bw-factor", s, kind == 0 ? FAC_POSITIVE
-                                                                       : FAC_NONNEGATIVE,
-                                        &f, err, sizeof err);
+  int rc = kind == 2
+               ? fac_parse_overhead("smpi/os", s, &f, err, sizeof err)
+               : fac_parse_factor("smpi/bw-factor", s, kind == 0 ? FAC_POSITIVE : FAC_NONNEGATIVE,
+                                  &f, err, sizeof err);
   fuzz_check_result("fac_parse", rc, err, sizeof err);
   if (rc != 0) {
     FUZZ_REQUIRE(f.sec == NULL && f.count == 0, "a failed parse left %zu sections", f.count);

@@ -29,8 +29,8 @@ static void check_entries(const smpi_hostfile *hf)
     FUZZ_REQUIRE(!strpbrk(e->name, ":#\n"), "entry %zu: name '%s' holds a separator", i, e->name);
     FUZZ_REQUIRE(!strchr(" \t\r\v\f", e->name[0]) && !strchr(" \t\r\v\f", e->name[n - 1]),
                  "entry %zu: name '%s' not trimmed", i, e->name);
-    FUZZ_REQUIRE(e->slots >= 1 && e->slots <= SMPI_HOSTFILE_MAX_SLOTS, "entry %zu: %ld slots",
-                 i, e->slots);
+    FUZZ_REQUIRE(e->slots >= 1 && e->slots <= SMPI_HOSTFILE_MAX_SLOTS, "entry %zu: %ld slots", i,
+                 e->slots);
     FUZZ_REQUIRE(e->line > last, "entry %zu: line %d after %d", i, e->line, last);
     last = e->line;
     total += e->slots;

@@ -24,8 +24,7 @@ static void check_point(const plat_platform *p, size_t i)
   plat_point back;
   FUZZ_REQUIRE(plat_find_point(p, name, &back), "host %zu named '%s' is not found by name", i,
                name);
-  FUZZ_REQUIRE(plat_point_equal(&pt, &back), "host %zu named '%s' finds another point", i,
-               name);
+  FUZZ_REQUIRE(plat_point_equal(&pt, &back), "host %zu named '%s' finds another point", i, name);
   plat_host_desc d;
   plat_point_host_desc(&pt, &d);
 }

@@ -41,8 +41,8 @@ static void check_route(const route_table *rt, size_t src, size_t dst)
                    src, dst, path.links[i], bw, lat);
       sum += lat;
     }
-    FUZZ_REQUIRE(isfinite(path.latency) && path.latency >= 0, "route %zu -> %zu: latency %g",
-                 src, dst, path.latency);
+    FUZZ_REQUIRE(isfinite(path.latency) && path.latency >= 0, "route %zu -> %zu: latency %g", src,
+                 dst, path.latency);
     FUZZ_REQUIRE(fabs(path.latency - sum) <= 1e-9 * (sum > 1 ? sum : 1),
                  "route %zu -> %zu: latency %.17g, its links sum to %.17g", src, dst,
                  path.latency, sum);

@@ -29,8 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   bool unitless = false;
   int rc;
   if (data[0] & 4) {
-    static int (*const shortcut[4])(const char *, double *, char *, size_t) = {
-        units_parse_speed, units_parse_bandwidth, units_parse_latency, units_parse_size};
+    static int (*const shortcut[4])(const char *, double *, char *,
+                                    size_t) = {units_parse_speed, units_parse_bandwidth,
+                                               units_parse_latency, units_parse_size};
     rc = shortcut[kind](s, &v, err, sizeof err);
   } else {
     rc = units_parse(kind, s, &v, &unitless, err, sizeof err);

@@ -214,8 +214,8 @@ int main(int argc, char **argv)
   int ok = all_ok(failures == 0);
   MPI_Finalize();
   if (rank < MAX_RANKS && !finalize_deleted[rank]) {
-    fprintf(stderr, "attributes: rank %d: MPI_COMM_SELF's attribute not deleted at MPI_Finalize\n",
-            rank);
+    fprintf(stderr,
+            "attributes: rank %d: MPI_COMM_SELF's attribute not deleted at MPI_Finalize\n", rank);
     ok = 0;
   }
   if (rank == 0 && ok)

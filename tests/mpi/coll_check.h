@@ -51,7 +51,7 @@ typedef struct T {
   MPI_Comm comm;
   int rank, n, wrank;
   const char *coll, *algo;
-  int count;      /* bytes asked for */
+  int count; /* bytes asked for */
   int variant;
   long failures;
   long calls;
@@ -61,26 +61,26 @@ typedef struct T {
   MPI_Op ssum;          /* commutative sum over strided ints */
 } T;
 
-#define FAIL(t, ...)                                                                      \
-  do {                                                                                   \
-    if ((t)->failures++ < 10) {                                                          \
+#define FAIL(t, ...)                                                                       \
+  do {                                                                                     \
+    if ((t)->failures++ < 10) {                                                            \
       fprintf(stderr, "%s: rank %d: %s/%s n=%d count=%d %s: ", COLL_CHECK_NAME, (t)->rank, \
-              (t)->coll, (t)->algo, (t)->n, (t)->count, variant_name[(t)->variant]);     \
-      fprintf(stderr, __VA_ARGS__);                                                      \
-      fputc('\n', stderr);                                                               \
-    }                                                                                    \
+              (t)->coll, (t)->algo, (t)->n, (t)->count, variant_name[(t)->variant]);       \
+      fprintf(stderr, __VA_ARGS__);                                                        \
+      fputc('\n', stderr);                                                                 \
+    }                                                                                      \
   } while (0)
 
 /* every collective returns its code (the communicator has MPI_ERRORS_RETURN) */
-#define RC(t, call)                                                                       \
-  do {                                                                                   \
-    int rc_ = (call);                                                                    \
-    if (rc_ != MPI_SUCCESS) {                                                            \
-      char msg_[MPI_MAX_ERROR_STRING];                                                   \
-      int len_ = 0;                                                                      \
-      MPI_Error_string(rc_, msg_, &len_);                                                \
-      FAIL(t, "%s returned %s", #call, msg_);                                            \
-    }                                                                                    \
+#define RC(t, call)                           \
+  do {                                        \
+    int rc_ = (call);                         \
+    if (rc_ != MPI_SUCCESS) {                 \
+      char msg_[MPI_MAX_ERROR_STRING];        \
+      int len_ = 0;                           \
+      MPI_Error_string(rc_, msg_, &len_);     \
+      FAIL(t, "%s returned %s", #call, msg_); \
+    }                                         \
   } while (0)
 
 /* ---- values ---- */
@@ -492,12 +492,24 @@ static void t_reduce(T *t, int kind)
   MPI_Op op = is_mat ? t->matmul : str ? t->ssum : MPI_SUM;
   const void *sb = inplace ? MPI_IN_PLACE : s;
   switch (kind) {
-  case 0: RC(t, MPI_Reduce(sb, r, (int)total, dt, op, root, t->comm)); break;
-  case 1: RC(t, MPI_Allreduce(sb, r, (int)total, dt, op, t->comm)); break;
-  case 2: RC(t, MPI_Scan(sb, r, (int)total, dt, op, t->comm)); break;
-  case 3: RC(t, MPI_Exscan(sb, r, (int)total, dt, op, t->comm)); break;
-  case 4: RC(t, MPI_Reduce_scatter(sb, r, counts, dt, op, t->comm)); break;
-  default: RC(t, MPI_Reduce_scatter_block(sb, r, cnt, dt, op, t->comm)); break;
+  case 0:
+    RC(t, MPI_Reduce(sb, r, (int)total, dt, op, root, t->comm));
+    break;
+  case 1:
+    RC(t, MPI_Allreduce(sb, r, (int)total, dt, op, t->comm));
+    break;
+  case 2:
+    RC(t, MPI_Scan(sb, r, (int)total, dt, op, t->comm));
+    break;
+  case 3:
+    RC(t, MPI_Exscan(sb, r, (int)total, dt, op, t->comm));
+    break;
+  case 4:
+    RC(t, MPI_Reduce_scatter(sb, r, counts, dt, op, t->comm));
+    break;
+  default:
+    RC(t, MPI_Reduce_scatter_block(sb, r, cnt, dt, op, t->comm));
+    break;
   }
   int lo = 0, hi = n - 1;
   if (kind == 2)
@@ -538,30 +550,48 @@ static void t_reduce(T *t, int kind)
 static void run_one(T *t)
 {
   const char *c = t->coll;
-  if (!strcmp(c, "barrier")) t_barrier(t);
-  else if (!strcmp(c, "bcast")) t_bcast(t);
-  else if (!strcmp(c, "gather")) t_gather(t, 0);
-  else if (!strcmp(c, "gatherv")) t_gather(t, 1);
-  else if (!strcmp(c, "scatter")) t_scatter(t, 0);
-  else if (!strcmp(c, "scatterv")) t_scatter(t, 1);
-  else if (!strcmp(c, "allgather")) t_allgather(t, 0);
-  else if (!strcmp(c, "allgatherv")) t_allgather(t, 1);
-  else if (!strcmp(c, "alltoall")) t_alltoall(t, 0);
-  else if (!strcmp(c, "alltoallv")) t_alltoall(t, 1);
-  else if (!strcmp(c, "alltoallw")) t_alltoall(t, 2);
-  else if (!strcmp(c, "reduce")) t_reduce(t, 0);
-  else if (!strcmp(c, "allreduce")) t_reduce(t, 1);
-  else if (!strcmp(c, "scan")) t_reduce(t, 2);
-  else if (!strcmp(c, "exscan")) t_reduce(t, 3);
-  else if (!strcmp(c, "reduce_scatter")) t_reduce(t, 4);
-  else if (!strcmp(c, "reduce_scatter_block")) t_reduce(t, 5);
+  if (!strcmp(c, "barrier"))
+    t_barrier(t);
+  else if (!strcmp(c, "bcast"))
+    t_bcast(t);
+  else if (!strcmp(c, "gather"))
+    t_gather(t, 0);
+  else if (!strcmp(c, "gatherv"))
+    t_gather(t, 1);
+  else if (!strcmp(c, "scatter"))
+    t_scatter(t, 0);
+  else if (!strcmp(c, "scatterv"))
+    t_scatter(t, 1);
+  else if (!strcmp(c, "allgather"))
+    t_allgather(t, 0);
+  else if (!strcmp(c, "allgatherv"))
+    t_allgather(t, 1);
+  else if (!strcmp(c, "alltoall"))
+    t_alltoall(t, 0);
+  else if (!strcmp(c, "alltoallv"))
+    t_alltoall(t, 1);
+  else if (!strcmp(c, "alltoallw"))
+    t_alltoall(t, 2);
+  else if (!strcmp(c, "reduce"))
+    t_reduce(t, 0);
+  else if (!strcmp(c, "allreduce"))
+    t_reduce(t, 1);
+  else if (!strcmp(c, "scan"))
+    t_reduce(t, 2);
+  else if (!strcmp(c, "exscan"))
+    t_reduce(t, 3);
+  else if (!strcmp(c, "reduce_scatter"))
+    t_reduce(t, 4);
+  else if (!strcmp(c, "reduce_scatter_block"))
+    t_reduce(t, 5);
   else {
     fprintf(stderr, "%s: unknown collective %s\n", COLL_CHECK_NAME, c);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
 }
 
-static const int comm_sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 31, 32, 33, 64};
+static const int comm_sizes[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
+                                 12, 13, 14, 15, 16, 17, 31, 32, 33, 64};
 static const int byte_counts[] = {0, 1, 7, 1000, 100000};
 
 static int coll_check_main(int argc, char **argv)

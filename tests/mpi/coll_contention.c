@@ -78,7 +78,8 @@ int main(int argc, char **argv)
   if (rank == 0) {
     double took = hi - lo;
     printf("coll_contention: binomial scatter of 4 MiB x 16 ranks: %.6f s; lone transfers "
-           "on a path: %.6f s (%.0f %% more)\n", took, pred, 100 * (took / pred - 1));
+           "on a path: %.6f s (%.0f %% more)\n",
+           took, pred, 100 * (took / pred - 1));
     CHECK(!simulated || took > 1.2 * pred,
           "the scatter (%.6f s) should take clearly longer than the no-contention sum (%.6f s)",
           took, pred);

@@ -15,7 +15,8 @@ int main(int argc, char **argv)
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &n);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN); /* MPI 4 reports null-communicator errors there */
+  MPI_Comm_set_errhandler(MPI_COMM_SELF,
+                          MPI_ERRORS_RETURN); /* MPI 4 reports null-communicator errors there */
   int buf[64] = {0}, out[64] = {0}, counts[64], displs[64];
   double d[4] = {0}, dout[4];
   for (int i = 0; i < 64; i++) {

@@ -72,8 +72,8 @@ int main(int argc, char **argv)
     if (root == MPI_ROOT)
       for (int i = 0; i < rsize; i++)
         for (int j = 0; j < 3; j++)
-          CHECK(rbuf[i * 3 + j] == f(other, i, j), "gather to side %d: block %d[%d] = %d", to,
-                i, j, rbuf[i * 3 + j]);
+          CHECK(rbuf[i * 3 + j] == f(other, i, j), "gather to side %d: block %d[%d] = %d", to, i,
+                j, rbuf[i * 3 + j]);
   }
 
   /* Scatter from A's rank 2 (2 ints to each of B's ranks), then from B's rank 0 */

@@ -163,8 +163,8 @@ static void run_all(MPI_Comm comm, const topo *t)
   for (int i = 0; i < indeg; i++)
     for (int j = 0; j < rcounts[i]; j++) {
       int want = in[i] == MPI_PROC_NULL ? SENTINEL : val(in[i], 0, j);
-      CHECK(rbuf[rdispls[i] + j] == want, "%s: allgatherv block %d[%d] = %d, want %d", t->name,
-            i, j, rbuf[rdispls[i] + j], want);
+      CHECK(rbuf[rdispls[i] + j] == want, "%s: allgatherv block %d[%d] = %d, want %d", t->name, i,
+            j, rbuf[rdispls[i] + j], want);
     }
   for (int i = 0; i < indeg; i++)
     CHECK(rbuf[rdispls[i] - 1] == SENTINEL, "%s: allgatherv wrote into a gap", t->name);
@@ -207,8 +207,8 @@ static void run_all(MPI_Comm comm, const topo *t)
   for (int i = 0; i < indeg; i++)
     for (int j = 0; j < rcounts[i]; j++) {
       int want = in[i] == MPI_PROC_NULL ? SENTINEL : val(in[i], slot[i], j);
-      CHECK(rbuf[rdispls[i] + j] == want, "%s: alltoallv block %d[%d] = %d, want %d", t->name,
-            i, j, rbuf[rdispls[i] + j], want);
+      CHECK(rbuf[rdispls[i] + j] == want, "%s: alltoallv block %d[%d] = %d, want %d", t->name, i,
+            j, rbuf[rdispls[i] + j], want);
     }
 
   if (t->skip_w) {
@@ -248,8 +248,7 @@ static void run_all(MPI_Comm comm, const topo *t)
       CHECK(blk[j] == want, "%s: alltoallw block %d[%d] = %d, want %d", t->name, i, j, blk[j],
             want);
     }
-    CHECK(blk[-1] == SENTINEL && blk[-2] == SENTINEL, "%s: alltoallw wrote into a gap",
-          t->name);
+    CHECK(blk[-1] == SENTINEL && blk[-2] == SENTINEL, "%s: alltoallw wrote into a gap", t->name);
     MPI_Type_free(&rtypes[i]);
   }
   free(sbuf);

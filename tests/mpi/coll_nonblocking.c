@@ -93,9 +93,25 @@ static void concat(void *in, void *inout, int *len, MPI_Datatype *dt)
 }
 
 enum {
-  OP_BARRIER, OP_BCAST, OP_BCAST_VEC, OP_GATHER, OP_GATHERV, OP_SCATTER, OP_SCATTERV,
-  OP_ALLGATHER, OP_ALLGATHERV, OP_ALLTOALL, OP_ALLTOALLV, OP_ALLTOALLW, OP_REDUCE,
-  OP_REDUCE_NC, OP_ALLREDUCE, OP_REDUCE_SCATTER, OP_REDUCE_SCATTER_BLOCK, OP_SCAN, OP_EXSCAN,
+  OP_BARRIER,
+  OP_BCAST,
+  OP_BCAST_VEC,
+  OP_GATHER,
+  OP_GATHERV,
+  OP_SCATTER,
+  OP_SCATTERV,
+  OP_ALLGATHER,
+  OP_ALLGATHERV,
+  OP_ALLTOALL,
+  OP_ALLTOALLV,
+  OP_ALLTOALLW,
+  OP_REDUCE,
+  OP_REDUCE_NC,
+  OP_ALLREDUCE,
+  OP_REDUCE_SCATTER,
+  OP_REDUCE_SCATTER_BLOCK,
+  OP_SCAN,
+  OP_EXSCAN,
   OP_COUNT
 };
 
@@ -138,8 +154,8 @@ static void start(t *x, int k, MPI_Op concat_op, MPI_Request *r)
     b[1] = ialloc((size_t)n * (size_t)c);
     for (int i = 0; i < c; i++)
       (me == root && ip ? b[1] + (size_t)root * c : b[0])[i] = val(me, i);
-    MPI_Igather(me == root && ip ? MPI_IN_PLACE : b[0], c, MPI_INT, b[1], c, MPI_INT, root,
-                comm, r);
+    MPI_Igather(me == root && ip ? MPI_IN_PLACE : b[0], c, MPI_INT, b[1], c, MPI_INT, root, comm,
+                r);
     break;
   }
   case OP_GATHERV: {
@@ -153,8 +169,8 @@ static void start(t *x, int k, MPI_Op concat_op, MPI_Request *r)
     b[1] = ialloc((size_t)tot);
     for (int i = 0; i < vcnt(x, me); i++)
       (me == root && ip ? b[1] + cn[1][root] : b[0])[i] = val(me, i);
-    MPI_Igatherv(me == root && ip ? MPI_IN_PLACE : b[0], vcnt(x, me), MPI_INT, b[1], cn[0],
-                 cn[1], MPI_INT, root, comm, r);
+    MPI_Igatherv(me == root && ip ? MPI_IN_PLACE : b[0], vcnt(x, me), MPI_INT, b[1], cn[0], cn[1],
+                 MPI_INT, root, comm, r);
     break;
   }
   case OP_SCATTER: {
@@ -165,8 +181,8 @@ static void start(t *x, int k, MPI_Op concat_op, MPI_Request *r)
       for (int j = 0; j < n; j++)
         for (int i = 0; i < c; i++)
           b[0][(size_t)j * c + i] = val(j, i);
-    MPI_Iscatter(b[0], c, MPI_INT, me == root && ip ? MPI_IN_PLACE : b[1], c, MPI_INT, root,
-                 comm, r);
+    MPI_Iscatter(b[0], c, MPI_INT, me == root && ip ? MPI_IN_PLACE : b[1], c, MPI_INT, root, comm,
+                 r);
     break;
   }
   case OP_SCATTERV: {
@@ -203,8 +219,8 @@ static void start(t *x, int k, MPI_Op concat_op, MPI_Request *r)
     b[1] = ialloc((size_t)tot);
     for (int i = 0; i < vcnt(x, me); i++)
       (ip ? b[1] + cn[1][me] : b[0])[i] = val(me, i);
-    MPI_Iallgatherv(ip ? MPI_IN_PLACE : b[0], vcnt(x, me), MPI_INT, b[1], cn[0], cn[1],
-                    MPI_INT, comm, r);
+    MPI_Iallgatherv(ip ? MPI_IN_PLACE : b[0], vcnt(x, me), MPI_INT, b[1], cn[0], cn[1], MPI_INT,
+                    comm, r);
     break;
   }
   case OP_ALLTOALL:
@@ -234,8 +250,8 @@ static void start(t *x, int k, MPI_Op concat_op, MPI_Request *r)
           b[0][cn[1][j] + i] = a2a(me, j, i);
       }
     if (k == OP_ALLTOALLV) {
-      MPI_Ialltoallv(ip ? MPI_IN_PLACE : b[0], cn[0], cn[1], MPI_INT, b[1], cn[2], cn[3],
-                     MPI_INT, comm, r);
+      MPI_Ialltoallv(ip ? MPI_IN_PLACE : b[0], cn[0], cn[1], MPI_INT, b[1], cn[2], cn[3], MPI_INT,
+                     comm, r);
     } else {
       /* byte displacements, one datatype per peer (array freed before completion) */
       int *sd = ialloc((size_t)n), *rd = ialloc((size_t)n);
@@ -260,8 +276,7 @@ static void start(t *x, int k, MPI_Op concat_op, MPI_Request *r)
     b[1] = ialloc((size_t)c);
     for (int i = 0; i < c; i++)
       (me == root && ip ? b[1] : b[0])[i] = val(me, i);
-    MPI_Ireduce(me == root && ip ? MPI_IN_PLACE : b[0], b[1], c, MPI_INT, MPI_SUM, root, comm,
-                r);
+    MPI_Ireduce(me == root && ip ? MPI_IN_PLACE : b[0], b[1], c, MPI_INT, MPI_SUM, root, comm, r);
     break;
   }
   case OP_REDUCE_NC: {
@@ -270,8 +285,8 @@ static void start(t *x, int k, MPI_Op concat_op, MPI_Request *r)
     b[1] = ialloc((size_t)(2 * c));
     for (int i = 0; i < 2 * c; i++)
       (me == root && ip ? b[1] : b[0])[i] = me;
-    MPI_Ireduce(me == root && ip ? MPI_IN_PLACE : b[0], b[1], c, MPI_2INT, concat_op, root,
-                comm, r);
+    MPI_Ireduce(me == root && ip ? MPI_IN_PLACE : b[0], b[1], c, MPI_2INT, concat_op, root, comm,
+                r);
     break;
   }
   case OP_ALLREDUCE:
@@ -401,7 +416,8 @@ static void check(t *x, int k)
       for (int i = 0; i < f2(x, j, me); i++)
         CHECK_CASE(x, b[1][cn[3][j] + i] == a2a(j, me, i), "%s block %d [%d] = %d",
                    k == OP_ALLTOALLV ? "ialltoallv" : "ialltoallw", j, i, b[1][cn[3][j] + i]);
-      CHECK_CASE(x, b[1][cn[3][j] - 1] == FILL, "gap before block %d = %d", j, b[1][cn[3][j] - 1]);
+      CHECK_CASE(x, b[1][cn[3][j] - 1] == FILL, "gap before block %d = %d", j,
+                 b[1][cn[3][j] - 1]);
     }
     break;
   case OP_REDUCE:
@@ -426,7 +442,8 @@ static void check(t *x, int k)
       off += cn[0][j];
     for (int i = 0; i < cn[0][me]; i++)
       CHECK_CASE(x, b[1][i] == vsum(0, n, off + i), "%s [%d] = %d",
-                 k == OP_REDUCE_SCATTER ? "ireduce_scatter" : "ireduce_scatter_block", i, b[1][i]);
+                 k == OP_REDUCE_SCATTER ? "ireduce_scatter" : "ireduce_scatter_block", i,
+                 b[1][i]);
     break;
   }
   case OP_SCAN:
@@ -647,8 +664,8 @@ static void neighbors(t *x, MPI_Comm comm, int graph)
     for (int q = 3; q < 5; q++)
       for (int i = 0; i < rcnt[k]; i++) {
         int want = p == MPI_PROC_NULL ? FILL : nb(p, from[k], i);
-        CHECK_CASE(x, res[q][rdsp[k] + i] == want, "%s block %d [%d] = %d, expected %d", what[q], k,
-                   i, res[q][rdsp[k] + i], want);
+        CHECK_CASE(x, res[q][rdsp[k] + i] == want, "%s block %d [%d] = %d, expected %d", what[q],
+                   k, i, res[q][rdsp[k] + i], want);
       }
   }
   for (int q = 0; q < 5; q++)
@@ -679,7 +696,8 @@ static void errors(t *x)
   MPI_Request r = MPI_REQUEST_NULL;
   CHECK_CASE(x, cls(MPI_Ibcast(buf, 1, MPI_INT, n, comm, &r)) == MPI_ERR_ROOT,
              "ibcast root = size");
-  CHECK_CASE(x, cls(MPI_Ibcast(buf, -1, MPI_INT, 0, comm, &r)) == MPI_ERR_COUNT, "ibcast count -1");
+  CHECK_CASE(x, cls(MPI_Ibcast(buf, -1, MPI_INT, 0, comm, &r)) == MPI_ERR_COUNT,
+             "ibcast count -1");
   CHECK_CASE(x, cls(MPI_Iallreduce(buf, out, 1, MPI_INT, MPI_OP_NULL, comm, &r)) == MPI_ERR_OP,
              "iallreduce null op");
   CHECK_CASE(x, cls(MPI_Iallreduce(buf, buf, 1, MPI_INT, MPI_SUM, comm, &r)) == MPI_ERR_BUFFER,
@@ -688,7 +706,8 @@ static void errors(t *x)
              "ialltoall count -2");
   CHECK_CASE(x, cls(MPI_Ireduce(buf, out, 1, MPI_INT, MPI_SUM, -1, comm, &r)) == MPI_ERR_ROOT,
              "ireduce root -1");
-  CHECK_CASE(x, cls(MPI_Ibarrier(MPI_COMM_NULL, &r)) == MPI_ERR_COMM, "ibarrier on MPI_COMM_NULL");
+  CHECK_CASE(x, cls(MPI_Ibarrier(MPI_COMM_NULL, &r)) == MPI_ERR_COMM,
+             "ibarrier on MPI_COMM_NULL");
   CHECK_CASE(x, cls(MPI_Ibarrier(comm, NULL)) == MPI_ERR_ARG, "ibarrier without a request");
   CHECK_CASE(x, r == MPI_REQUEST_NULL, "a failed call set the request");
 
@@ -778,8 +797,8 @@ int main(int argc, char **argv)
     int src[2] = {(world_rank + world_size - 1) % world_size,
                   (world_rank + world_size - 2) % world_size};
     int dst[2] = {(world_rank + 1) % world_size, (world_rank + 2) % world_size};
-    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, src, MPI_UNWEIGHTED, 2, dst,
-                                   MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph);
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, src, MPI_UNWEIGHTED, 2, dst, MPI_UNWEIGHTED,
+                                   MPI_INFO_NULL, 0, &graph);
     for (int ci = 0; ci < 4; ci++) {
       t x = {0};
       x.n = world_size;

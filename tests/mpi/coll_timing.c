@@ -82,7 +82,7 @@ static void *xalloc(size_t n)
 static int run(const char *name, long bytes, int root, int np)
 {
   size_t b = (size_t)bytes, n = (size_t)np;
-  int cnt = (int)bytes;                                 /* MPI_CHAR elements per block */
+  int cnt = (int)bytes;                                         /* MPI_CHAR elements per block */
   int dcnt = bytes == 0 ? 0 : (int)(bytes / 8 ? bytes / 8 : 1); /* MPI_DOUBLE elements */
   size_t db = (size_t)dcnt * 8;
   int *counts = malloc(n * sizeof(int)), *displs = malloc(n * sizeof(int));
@@ -95,12 +95,12 @@ static int run(const char *name, long bytes, int root, int np)
   void *s = NULL, *r = NULL;
   size_t ss = 0, rs = 0;
   int rc = 0;
-#define ALLOC(sz_s, sz_r)                                                                  \
-  do {                                                                                     \
-    ss = (sz_s);                                                                           \
-    rs = (sz_r);                                                                           \
-    s = xalloc(ss);                                                                        \
-    r = xalloc(rs);                                                                        \
+#define ALLOC(sz_s, sz_r) \
+  do {                    \
+    ss = (sz_s);          \
+    rs = (sz_r);          \
+    s = xalloc(ss);       \
+    r = xalloc(rs);       \
   } while (0)
   if (!strcmp(name, "barrier")) {
     ALLOC(0, 0);

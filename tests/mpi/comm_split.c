@@ -38,8 +38,10 @@ static void check_all_to_all(MPI_Comm comm, int tag)
   }
   MPI_Waitall(2 * n, reqs, MPI_STATUSES_IGNORE);
   for (int i = 0; i < n; i++)
-    CHECK(got[i] == world_of(comm, i), "rank %d of the communicator says it is world rank %d, "
-          "the group says %d", i, got[i], world_of(comm, i));
+    CHECK(got[i] == world_of(comm, i),
+          "rank %d of the communicator says it is world rank %d, "
+          "the group says %d",
+          i, got[i], world_of(comm, i));
   free(got);
   free(reqs);
 }
@@ -101,14 +103,16 @@ int main(int argc, char **argv)
   int highest = (size - 1) % 2 == rank % 2 ? size - 1 : size - 2;
   CHECK(world_of(half, 0) == highest, "rank 0 of my half is world %d, expected %d",
         world_of(half, 0), highest);
-  CHECK(world_of(half, r) == rank, "my rank %d in my half maps to world %d", r, world_of(half, r));
+  CHECK(world_of(half, r) == rank, "my rank %d in my half maps to world %d", r,
+        world_of(half, r));
   check_all_to_all(half, 2);
 
   /* --- split: all the same color, reversed: similar; with MPI_UNDEFINED --- */
   MPI_Comm rev;
   MPI_Comm_split(MPI_COMM_WORLD, 7, size - rank, &rev);
   MPI_Comm_compare(MPI_COMM_WORLD, rev, &result);
-  CHECK(result == (size > 1 ? MPI_SIMILAR : MPI_CONGRUENT), "compare(world, reversed) = %d", result);
+  CHECK(result == (size > 1 ? MPI_SIMILAR : MPI_CONGRUENT), "compare(world, reversed) = %d",
+        result);
   MPI_Comm_rank(rev, &r);
   CHECK(r == size - 1 - rank, "reversed rank %d", r);
   MPI_Comm some;

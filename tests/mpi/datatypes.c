@@ -51,8 +51,10 @@ static void layout(ctx *C, MPI_Datatype t, int count, const char *what, const in
   MPI_Pack(arena + 512, count, t, packed, (int)sizeof packed, &pos, MPI_COMM_WORLD);
   CHECK(pos == n, "%s: packed %d bytes, expected %d", what, pos, n);
   for (int i = 0; i < n && i < pos; i++)
-    CHECK(packed[i] == (unsigned char)(offs[i] + 64), "%s: packed byte %d is from offset %d, "
-          "expected %d", what, i, (int)packed[i] - 64, offs[i]);
+    CHECK(packed[i] == (unsigned char)(offs[i] + 64),
+          "%s: packed byte %d is from offset %d, "
+          "expected %d",
+          what, i, (int)packed[i] - 64, offs[i]);
   unsigned char back[1024];
   memset(back, 0, sizeof back);
   pos = 0;
@@ -467,8 +469,8 @@ static void test_darray(ctx *C)
                 order, "darray of the world");
     /* and every rank of a few fixed grids */
     for (int r = 0; r < 6; r++) {
-      darray_case(C, 6, r, 2, (int[]){7, 10}, (int[]){B, CY}, (int[]){D, 2}, (int[]){2, 3},
-                  order, "darray block x cyclic(2)");
+      darray_case(C, 6, r, 2, (int[]){7, 10}, (int[]){B, CY}, (int[]){D, 2}, (int[]){2, 3}, order,
+                  "darray block x cyclic(2)");
       darray_case(C, 6, r, 3, (int[]){4, 5, 6}, (int[]){N, CY, B}, (int[]){D, 2, 4},
                   (int[]){1, 2, 3}, order, "darray none x cyclic x block");
       darray_case(C, 6, r, 1, (int[]){17}, (int[]){CY}, (int[]){3}, (int[]){6}, order,

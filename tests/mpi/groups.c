@@ -9,7 +9,8 @@
 #include "mpitest.h"
 
 /* The world ranks of g's members, in order, checked against expect[0..n). */
-static void check_members(MPI_Group g, MPI_Group world, int n, const int *expect, const char *what)
+static void check_members(MPI_Group g, MPI_Group world, int n, const int *expect,
+                          const char *what)
 {
   int gs;
   MPI_Group_size(g, &gs);

@@ -39,7 +39,8 @@ int main(int argc, char **argv)
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   memset(val, 'x', sizeof val);
   int trc = MPI_Info_get(info, "alpha", 5, val, &flag);
-  CHECK(class_of(trc) == MPI_ERR_INFO_VALUE || (trc == MPI_SUCCESS && flag && !strcmp(val, "first")),
+  CHECK(class_of(trc) == MPI_ERR_INFO_VALUE ||
+            (trc == MPI_SUCCESS && flag && !strcmp(val, "first")),
         "truncated value '%.8s' (rc %d)", val, trc);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
   MPI_Info_get(info, "nope", MPI_MAX_INFO_VAL, val, &flag);

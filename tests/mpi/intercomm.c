@@ -83,7 +83,8 @@ int main(int argc, char **argv)
   MPI_Comm_size(merged, &n);
   MPI_Comm_rank(merged, &r);
   int expect = rank % 2 ? rank / 2 : size / 2 + rank / 2;
-  CHECK(n == size && r == expect, "merged (odds first): size %d rank %d, expected %d", n, r, expect);
+  CHECK(n == size && r == expect, "merged (odds first): size %d rank %d, expected %d", n, r,
+        expect);
   MPI_Comm_test_inter(merged, &flag);
   CHECK(!flag, "a merge is an intracommunicator");
   {

@@ -100,7 +100,7 @@ int main(int argc, char **argv)
     MPI_Request rq;
     if (rank == 0) {
       MPI_Isend(big, 1000, MPI_INT, 1, 9, MPI_COMM_WORLD, &rq);
-      big[500] = 42; /* wrong: the send is still pending */
+      big[500] = 42;                    /* wrong: the send is still pending */
       MPI_Wait(&rq, MPI_STATUS_IGNORE); /* noticed here */
     } else if (rank == 1) {
       MPI_Recv(big, 1000, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);

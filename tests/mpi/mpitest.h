@@ -54,8 +54,8 @@ static inline int wsize(void)
 #ifdef __GNUC__
 __attribute__((format(printf, 4, 5)))
 #endif
-static inline void mpitest_fail(int line, const char *cond, const char *where, const char *fmt,
-                                ...)
+static inline void
+mpitest_fail(int line, const char *cond, const char *where, const char *fmt, ...)
 {
   if (++failures > MPITEST_MAX_REPORTS)
     return;
@@ -68,17 +68,17 @@ static inline void mpitest_fail(int line, const char *cond, const char *where, c
   fputc('\n', stderr);
 }
 
-#define CHECK(cond, ...)                                                                  \
-  do {                                                                                   \
-    if (!(cond))                                                                         \
-      mpitest_fail(__LINE__, #cond, "", __VA_ARGS__);                                    \
+#define CHECK(cond, ...)                              \
+  do {                                                \
+    if (!(cond))                                      \
+      mpitest_fail(__LINE__, #cond, "", __VA_ARGS__); \
   } while (0)
 
 /* CHECK naming the case being run (where: a string) */
-#define CHECK_IN(where, cond, ...)                                                        \
-  do {                                                                                   \
-    if (!(cond))                                                                         \
-      mpitest_fail(__LINE__, #cond, (where), __VA_ARGS__);                               \
+#define CHECK_IN(where, cond, ...)                         \
+  do {                                                     \
+    if (!(cond))                                           \
+      mpitest_fail(__LINE__, #cond, (where), __VA_ARGS__); \
   } while (0)
 
 /* Stops the job unless ok (the program cannot run with this many ranks): rank 0 says what
@@ -134,12 +134,12 @@ static inline void mpitest_barrier(void) { (void)all_ok(1); }
  * (a string) says which case it was. The report shows the call:
  *   p2p_errors: rank 0: line 40: check failed: MPI_Send(b, -1, ...): Send count -1: error
  *   class 0, expected MPI_ERR_COUNT (2) */
-#define CHECK_CLASS(call, want, what)                                                     \
-  do {                                                                                   \
-    int cls_ = class_of(call);                                                           \
-    if (cls_ != (want))                                                                  \
-      mpitest_fail(__LINE__, #call, "", "%s: error class %d, expected %s (%d)", (what),   \
-                   cls_, #want, (want));                                                 \
+#define CHECK_CLASS(call, want, what)                                                         \
+  do {                                                                                        \
+    int cls_ = class_of(call);                                                                \
+    if (cls_ != (want))                                                                       \
+      mpitest_fail(__LINE__, #call, "", "%s: error class %d, expected %s (%d)", (what), cls_, \
+                   #want, (want));                                                            \
   } while (0)
 
 /* The end of a program, in place of MPI_Finalize: every rank's verdict agreed (all_ok),

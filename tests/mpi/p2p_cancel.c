@@ -38,7 +38,8 @@ int main(int argc, char **argv)
   MPI_Cancel(&rq);
   MPI_Wait(&rq, &st);
   MPI_Test_cancelled(&st, &flag);
-  CHECK(!flag && v == peer + 10 && st.MPI_SOURCE == peer, "completed recv: flag %d v %d", flag, v);
+  CHECK(!flag && v == peer + 10 && st.MPI_SOURCE == peer, "completed recv: flag %d v %d", flag,
+        v);
 
   /* 3. sends nobody receives (small and large); the receiver learns whether to take them */
   if (rank == 0) {

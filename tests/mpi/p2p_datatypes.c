@@ -39,7 +39,7 @@ int main(int argc, char **argv)
     if (rank == 0) {
       for (int i = 0; i < 2 * n; i++)
         sparse[i] = i % 2 ? -1 : i / 2 + 0.25;
-      MPI_Send(sparse, 1, strided, 1, k, MPI_COMM_WORLD);   /* vector -> contiguous */
+      MPI_Send(sparse, 1, strided, 1, k, MPI_COMM_WORLD); /* vector -> contiguous */
       MPI_Recv(sparse, 1, strided, 1, k, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* and back */
       int bad = -1;
       for (int i = 0; i < 2 * n && bad < 0; i++)

@@ -18,13 +18,15 @@ int main(int argc, char **argv)
   int b[4] = {0};
   MPI_Request rq = MPI_REQUEST_NULL;
   MPI_Status st;
-  CHECK_CLASS(MPI_Send(b, 1, MPI_INT, size, 0, MPI_COMM_WORLD), MPI_ERR_RANK, "Send to rank size");
+  CHECK_CLASS(MPI_Send(b, 1, MPI_INT, size, 0, MPI_COMM_WORLD), MPI_ERR_RANK,
+              "Send to rank size");
   CHECK_CLASS(MPI_Send(b, 1, MPI_INT, -5, 0, MPI_COMM_WORLD), MPI_ERR_RANK, "Send to rank -5");
   CHECK_CLASS(MPI_Send(b, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD), MPI_ERR_RANK,
               "Send to MPI_ANY_SOURCE");
   CHECK_CLASS(MPI_Recv(b, 1, MPI_INT, size + 3, 0, MPI_COMM_WORLD, &st), MPI_ERR_RANK,
               "Recv from size+3");
-  CHECK_CLASS(MPI_Irecv(b, 1, MPI_INT, -7, 0, MPI_COMM_WORLD, &rq), MPI_ERR_RANK, "Irecv from -7");
+  CHECK_CLASS(MPI_Irecv(b, 1, MPI_INT, -7, 0, MPI_COMM_WORLD, &rq), MPI_ERR_RANK,
+              "Irecv from -7");
   CHECK_CLASS(MPI_Send(b, 1, MPI_INT, 1 - rank, -1, MPI_COMM_WORLD), MPI_ERR_TAG, "Send tag -1");
   CHECK_CLASS(MPI_Isend(b, 1, MPI_INT, 1 - rank, MPI_ANY_TAG, MPI_COMM_WORLD, &rq), MPI_ERR_TAG,
               "Isend MPI_ANY_TAG");

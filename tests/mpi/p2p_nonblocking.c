@@ -65,7 +65,8 @@ int main(int argc, char **argv)
               idx[out++] = i;
           break;
         }
-        CHECK(out != MPI_UNDEFINED, "round %d: MPI_UNDEFINED with %d requests left", round, n - done);
+        CHECK(out != MPI_UNDEFINED, "round %d: MPI_UNDEFINED with %d requests left", round,
+              n - done);
         for (int j = 0; j < out; j++) {
           int i = idx[j];
           const MPI_Status *s = round == 4 ? &sts[i] : &sts[j];

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N 60         /* messages per sender and tag */
-#define BIG 20000    /* ints: 80000 bytes, above the 65536-byte rendezvous threshold */
+#define N 60      /* messages per sender and tag */
+#define BIG 20000 /* ints: 80000 bytes, above the 65536-byte rendezvous threshold */
 
 static int len_of(int seq) { return seq % 3 == 2 ? BIG : 1 + seq % 5; }
 

@@ -70,8 +70,8 @@ int main(int argc, char **argv)
       CHECK(rq[i] != MPI_REQUEST_NULL, "persistent request %d freed by a wait", i);
     for (int t = 0; t < 5; t++) {
       if (t == 1) {
-        CHECK(rbig[0] == it && rbig[N - 1] == -it - peer, "iteration %d: big %d %d", it,
-              rbig[0], rbig[N - 1]);
+        CHECK(rbig[0] == it && rbig[N - 1] == -it - peer, "iteration %d: big %d %d", it, rbig[0],
+              rbig[N - 1]);
         continue;
       }
       CHECK(rs[t][0] == 1000 * peer + 10 * it && rs[t][3] == 1000 * peer + 10 * it + 3,

@@ -37,8 +37,8 @@ int main(int argc, char **argv)
       int rc = MPI_Recv(r, half, MPI_INT, 0, k, MPI_COMM_WORLD, &st);
       CHECK(class_of(rc) == MPI_ERR_TRUNCATE, "len %d: Recv returned %d", lens[k], rc);
 #ifndef MPICH_VERSION /* MPICH 4.0 leaves the buffer alone on truncation */
-      CHECK(r[0] == 1 && r[half - 1] == half, "len %d: the part that fits: %d %d", lens[k],
-            r[0], r[half - 1]);
+      CHECK(r[0] == 1 && r[half - 1] == half, "len %d: the part that fits: %d %d", lens[k], r[0],
+            r[half - 1]);
 #endif
       CHECK(r[half] == -1, "len %d: wrote past the buffer", lens[k]);
     }
@@ -48,7 +48,7 @@ int main(int argc, char **argv)
     static int ok[BIG];
     for (int i = 0; i <= BIG; i++)
       r[i] = -1;
-    MPI_Irecv(r, 3, MPI_INT, 0, 10, MPI_COMM_WORLD, &rq[0]);   /* 10 ints into 3 */
+    MPI_Irecv(r, 3, MPI_INT, 0, 10, MPI_COMM_WORLD, &rq[0]);    /* 10 ints into 3 */
     MPI_Irecv(ok, BIG, MPI_INT, 0, 11, MPI_COMM_WORLD, &rq[1]); /* fits */
     int rc = MPI_Waitall(2, rq, st);
     CHECK(class_of(rc) == MPI_ERR_IN_STATUS, "Waitall returned %d", rc);
@@ -60,7 +60,8 @@ int main(int argc, char **argv)
       MPI_Wait(&rq[1], MPI_STATUS_IGNORE);
     CHECK(r[3] == -1 && ok[BIG - 1] == BIG, "data after Waitall");
 #ifndef MPICH_VERSION
-    CHECK(r[2] == 3 && st[1].MPI_ERROR == MPI_SUCCESS, "Waitall: truncated part, or not all completed");
+    CHECK(r[2] == 3 && st[1].MPI_ERROR == MPI_SUCCESS,
+          "Waitall: truncated part, or not all completed");
 #endif
   }
   free(s);

@@ -26,12 +26,12 @@
 
 /* [start, end) pairs, sorted: folded */
 static const size_t shared_ranges[] = {
-    0,        0x123456,  /* from the start, not page-aligned at the end */
-    0x130000, 0x130001,  /* one byte: no whole page */
-    0x345678, 0x345789,  /* less than a page */
-    0x444444, 0x555555,  /* unaligned both ends */
-    0x555556, 0x560000,  /* right after the previous one */
-    0x800000, SIZE,      /* to the end */
+    0,        0x123456, /* from the start, not page-aligned at the end */
+    0x130000, 0x130001, /* one byte: no whole page */
+    0x345678, 0x345789, /* less than a page */
+    0x444444, 0x555555, /* unaligned both ends */
+    0x555556, 0x560000, /* right after the previous one */
+    0x800000, SIZE,     /* to the end */
 };
 #define NRANGES ((int)(sizeof shared_ranges / sizeof *shared_ranges / 2))
 
@@ -66,8 +66,8 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return 1;
   }
-  volatile unsigned char *buf =
-      SMPI_PARTIAL_SHARED_MALLOC(SIZE, (size_t *)shared_ranges, NRANGES);
+  volatile unsigned char *buf = SMPI_PARTIAL_SHARED_MALLOC(SIZE, (size_t *)shared_ranges,
+                                                           NRANGES);
   CHECK(buf != NULL, "allocation failed");
   if (!buf)
     MPI_Abort(MPI_COMM_WORLD, 1);

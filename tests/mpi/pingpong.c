@@ -25,33 +25,31 @@
 #define ITERS 3
 
 static const long default_sizes[] = {
-    0,        1,        2,        4,        8,        16,       32,       64,
-    128,      240,      241,      242,      256,      512,      715,      716,
-    717,      1007,     1008,     1009,     1023,     1024,     1025,     1409,
-    1410,     1411,     2048,     3467,     3468,     3469,     4096,     5759,
-    5760,     5761,     8192,     9359,     9360,     9361,     15407,    15408,
-    15409,    16384,    32768,    65455,    65456,    65457,    65519,    65520,
-    65521,    65535,    65536,    65537,    131072,   262144,   524288,   1048576,
-    2097152,  4194304,  8388608,  16777216,
+    0,     1,     2,      4,      8,      16,      32,      64,      128,     240,
+    241,   242,   256,    512,    715,    716,     717,     1007,    1008,    1009,
+    1023,  1024,  1025,   1409,   1410,   1411,    2048,    3467,    3468,    3469,
+    4096,  5759,  5760,   5761,   8192,   9359,    9360,    9361,    15407,   15408,
+    15409, 16384, 32768,  65455,  65456,  65457,   65519,   65520,   65521,   65535,
+    65536, 65537, 131072, 262144, 524288, 1048576, 2097152, 4194304, 8388608, 16777216,
 };
 
-static int parse_sizes(int argc, char** argv, long** sizes_out, int* n_out)
+static int parse_sizes(int argc, char **argv, long **sizes_out, int *n_out)
 {
   if (argc <= 1) {
-    *n_out     = (int)(sizeof default_sizes / sizeof default_sizes[0]);
+    *n_out = (int)(sizeof default_sizes / sizeof default_sizes[0]);
     *sizes_out = malloc(sizeof default_sizes);
     if (*sizes_out == NULL)
       return -1;
     memcpy(*sizes_out, default_sizes, sizeof default_sizes);
     return 0;
   }
-  *n_out     = argc - 1;
+  *n_out = argc - 1;
   *sizes_out = malloc((size_t)(argc - 1) * sizeof(long));
   if (*sizes_out == NULL)
     return -1;
   for (int i = 1; i < argc; i++) {
-    char* end = NULL;
-    long v    = strtol(argv[i], &end, 10);
+    char *end = NULL;
+    long v = strtol(argv[i], &end, 10);
     if (*argv[i] == '\0' || *end != '\0' || v < 0 || v > (1L << 30)) {
       fprintf(stderr, "pingpong: bad size '%s' (want an integer in 0..2^30)\n", argv[i]);
       return -1;
@@ -61,11 +59,11 @@ static int parse_sizes(int argc, char** argv, long** sizes_out, int* n_out)
   return 0;
 }
 
-int main(int argc, char** argv)
+int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
   int rank = 0;
-  int np   = 0;
+  int np = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &np);
   if (np < 2) {
@@ -74,15 +72,15 @@ int main(int argc, char** argv)
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
 
-  long* sizes = NULL;
-  int nsizes  = 0;
+  long *sizes = NULL;
+  int nsizes = 0;
   if (parse_sizes(argc, argv, &sizes, &nsizes) != 0)
     MPI_Abort(MPI_COMM_WORLD, 1);
   long maxsize = 1;
   for (int i = 0; i < nsizes; i++)
     if (sizes[i] > maxsize)
       maxsize = sizes[i];
-  char* buf = malloc((size_t)maxsize);
+  char *buf = malloc((size_t)maxsize);
   if (buf == NULL) {
     fprintf(stderr, "pingpong: cannot allocate %ld bytes\n", maxsize);
     MPI_Abort(MPI_COMM_WORLD, 1);

@@ -30,8 +30,7 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
   return PMPI_Bcast(buf, count, dt, root, comm);
 }
 
-int MPI_Allreduce(const void *in, void *out, int count, MPI_Datatype dt, MPI_Op op,
-                  MPI_Comm comm)
+int MPI_Allreduce(const void *in, void *out, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
   n_allreduce++;
   return PMPI_Allreduce(in, out, count, dt, op, comm);
@@ -64,8 +63,8 @@ int main(int argc, char **argv)
   for (int k = 0; k < 4; k++)
     CHECK(counts[k] == want[k], "the %s wrapper saw %d calls, %d expected", names[k], counts[k],
           want[k]);
-  CHECK(v == 7 && sum == size * (size - 1) / 2 && got == prev, "wrong results (%d, %d, %d)", v, sum,
-        got);
+  CHECK(v == 7 && sum == size * (size - 1) / 2 && got == prev, "wrong results (%d, %d, %d)", v,
+        sum, got);
   int total = 0;
   PMPI_Reduce(&failures, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
   MPI_Finalize();

@@ -21,7 +21,7 @@ int initialised_global = 17; /* .data */
 static double table[1000];   /* a static array */
 static char name[64] = "unset";
 static _Thread_local int tls_var = 5;
-static int received[4];      /* a receive buffer that is a global */
+static int received[4]; /* a receive buffer that is a global */
 
 static int rank, size;
 
@@ -73,8 +73,8 @@ int main(int argc, char **argv)
           "errno %d after round %d: another rank's", errno, round);
 #endif
     CHECK(in[0] == left && in[1] == left + round && in[2] == round && in[3] == 100 + left,
-          "round %d: received {%d, %d, %d, %d} from rank %d%s", round, in[0], in[1], in[2],
-          in[3], left,
+          "round %d: received {%d, %d, %d, %d} from rank %d%s", round, in[0], in[1], in[2], in[3],
+          left,
           in == received ? " (into a global buffer: does the message layer deliver into the "
                            "receiver's copy, with smpi_privatize_translate?)"
                          : "");

@@ -3,9 +3,9 @@
  * its own copy of all of them, whichever object defines them. */
 #include "privatize_multi.h"
 
-int multi_counter;                       /* common symbol-like, .bss */
-double multi_values[256] = {1.0, 2.0};   /* .data */
-static int hidden_calls;                 /* file-static */
+int multi_counter;                     /* common symbol-like, .bss */
+double multi_values[256] = {1.0, 2.0}; /* .data */
+static int hidden_calls;               /* file-static */
 const char *multi_label = "initial";
 
 void multi_record(int rank)

@@ -22,9 +22,10 @@ int main(int argc, char **argv)
 
   if (multi_counter != 0 || multi_values[1] != 2.0 || multi_hidden_calls() != 0 ||
       strcmp(multi_label, "initial") != 0) {
-    fprintf(stderr, "%s: rank %d: does not start from the initial values (counter %d, "
-            "values[1] %g, hidden calls %d, label %s)\n", name, rank, multi_counter,
-            multi_values[1], multi_hidden_calls(), multi_label);
+    fprintf(stderr,
+            "%s: rank %d: does not start from the initial values (counter %d, "
+            "values[1] %g, hidden calls %d, label %s)\n",
+            name, rank, multi_counter, multi_values[1], multi_hidden_calls(), multi_label);
     failures++;
   }
   char label[32];
@@ -35,15 +36,16 @@ int main(int argc, char **argv)
     multi_record(rank);
     main_side_total += rank;
     int token = rank, got = -1;
-    MPI_Sendrecv(&token, 1, MPI_INT, right, round, &got, 1, MPI_INT, left, round,
-                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&token, 1, MPI_INT, right, round, &got, 1, MPI_INT, left, round, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
     if (multi_counter != rank * round || multi_hidden_calls() != round ||
         multi_values[10] != rank + 5.0 + round || main_side_total != rank * round ||
         multi_label != label || got != left) {
-      fprintf(stderr, "%s: rank %d round %d: counter %d (want %d), hidden calls %d, values[10] "
-              "%g (want %g), main_side_total %d, label %s, token %d\n", name, rank, round,
-              multi_counter, rank * round, multi_hidden_calls(), multi_values[10],
-              rank + 5.0 + round, main_side_total, multi_label, got);
+      fprintf(stderr,
+              "%s: rank %d round %d: counter %d (want %d), hidden calls %d, values[10] "
+              "%g (want %g), main_side_total %d, label %s, token %d\n",
+              name, rank, round, multi_counter, rank * round, multi_hidden_calls(),
+              multi_values[10], rank + 5.0 + round, main_side_total, multi_label, got);
       failures++;
     }
   }

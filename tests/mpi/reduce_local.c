@@ -76,24 +76,39 @@ static void test_logical_bitwise(void)
 
 static void test_loc(void)
 {
-  struct { double v; int i; } a[3] = {{1, 7}, {2, 3}, {5, 1}}, b[3] = {{1, 2}, {2, 9}, {4, 0}};
+  struct {
+    double v;
+    int i;
+  } a[3] = {{1, 7}, {2, 3}, {5, 1}}, b[3] = {{1, 2}, {2, 9}, {4, 0}};
   MPI_Reduce_local(a, b, 3, MPI_DOUBLE_INT, MPI_MAXLOC);
   CHECK(b[0].v == 1 && b[0].i == 2, "MAXLOC tie keeps the lower index (inout side)");
   CHECK(b[1].v == 2 && b[1].i == 3, "MAXLOC tie keeps the lower index (in side)");
   CHECK(b[2].v == 5 && b[2].i == 1, "MAXLOC larger value");
-  struct { float v; int i; } fa = {1, 8}, fb = {1, 4};
+  struct {
+    float v;
+    int i;
+  } fa = {1, 8}, fb = {1, 4};
   MPI_Reduce_local(&fa, &fb, 1, MPI_FLOAT_INT, MPI_MINLOC);
   CHECK(fb.v == 1 && fb.i == 4, "MINLOC tie");
-  struct { short v; int i; } sa = {-4, 3}, sb = {-2, 1};
+  struct {
+    short v;
+    int i;
+  } sa = {-4, 3}, sb = {-2, 1};
   MPI_Reduce_local(&sa, &sb, 1, MPI_SHORT_INT, MPI_MINLOC);
   CHECK(sb.v == -4 && sb.i == 3, "MINLOC short_int");
-  struct { long v; int i; } la = {10, 3}, lb = {10, 3};
+  struct {
+    long v;
+    int i;
+  } la = {10, 3}, lb = {10, 3};
   MPI_Reduce_local(&la, &lb, 1, MPI_LONG_INT, MPI_MAXLOC);
   CHECK(lb.v == 10 && lb.i == 3, "MAXLOC long_int");
   int p[4] = {3, 10, 8, 1}, q[4] = {3, 11, 9, 0};
   MPI_Reduce_local(p, q, 2, MPI_2INT, MPI_MINLOC);
   CHECK(q[0] == 3 && q[1] == 10 && q[2] == 8 && q[3] == 1, "MINLOC 2int");
-  struct { long double v; int i; } da = {2.5L, 4}, db = {2.5L, 6};
+  struct {
+    long double v;
+    int i;
+  } da = {2.5L, 4}, db = {2.5L, 6};
   MPI_Reduce_local(&da, &db, 1, MPI_LONG_DOUBLE_INT, MPI_MAXLOC);
   CHECK(db.v == 2.5L && db.i == 4, "MAXLOC long_double_int");
 }

@@ -32,7 +32,8 @@ static void test_put_get(int rank, int size)
    * still issues its Puts of the epoch it closes) */
   MPI_Win_fence(MPI_MODE_NOPUT, win);
   for (int i = 0; i < N; i++)
-    CHECK(mem[i] == 1000 * left + i, "put: mem[%d] = %d, expected %d", i, mem[i], 1000 * left + i);
+    CHECK(mem[i] == 1000 * left + i, "put: mem[%d] = %d, expected %d", i, mem[i],
+          1000 * left + i);
 
   /* get the right neighbour's first N (which hold my values) into a strided buffer */
   int got[2 * N];
@@ -108,7 +109,11 @@ static void acc_int(int rank, int size, MPI_Win win, int *mem, MPI_Op op, int in
 static int v_rank1(int r) { return r + 1; }
 static int v_bits(int r) { return 1 << (r % 30); }
 static int v_one(int r) { return r == 1; }
-static int v_zero(int r) { (void)r; return 0; }
+static int v_zero(int r)
+{
+  (void)r;
+  return 0;
+}
 
 static void test_accumulate(int rank, int size)
 {

@@ -80,7 +80,8 @@ int main(int argc, char **argv)
   int one = 1, old = -1, two = 2;
   MPI_Request r2[2];
   MPI_Raccumulate(&one, 1, MPI_INT, 0, 40, 1, MPI_INT, MPI_SUM, win, &r2[0]);
-  MPI_Rget_accumulate(&two, 1, MPI_INT, &old, 1, MPI_INT, 0, 41, 1, MPI_INT, MPI_SUM, win, &r2[1]);
+  MPI_Rget_accumulate(&two, 1, MPI_INT, &old, 1, MPI_INT, 0, 41, 1, MPI_INT, MPI_SUM, win,
+                      &r2[1]);
   MPI_Waitall(2, r2, MPI_STATUSES_IGNORE);
   CHECK(old >= 0 && old <= 2 * (size - 1) && old % 2 == 0, "rget_accumulate old %d", old);
   MPI_Win_flush_local_all(win);

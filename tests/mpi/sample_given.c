@@ -37,11 +37,12 @@ int main(int argc, char **argv)
   CHECK(!ran, "a DELAY/FLOPS block ran %d times", ran);
   /* ref: 1e9 flops on this host; the delay is 0.5 x HOST_SPEED flops */
   double want = 0.5 * HOST_SPEED * ref / 1e9 * factor;
-  CHECK(close_to(delay, want),
-        "SMPI_SAMPLE_DELAY(0.5) took %.15g s, expected %.15g (run with --cfg=smpi/host-speed:4Gf)",
-        delay, want);
-  CHECK(close_to(flops, ref * factor), "SMPI_SAMPLE_FLOPS(1e9) took %.15g s, expected %.15g", flops,
-        ref * factor);
+  CHECK(
+      close_to(delay, want),
+      "SMPI_SAMPLE_DELAY(0.5) took %.15g s, expected %.15g (run with --cfg=smpi/host-speed:4Gf)",
+      delay, want);
+  CHECK(close_to(flops, ref * factor), "SMPI_SAMPLE_FLOPS(1e9) took %.15g s, expected %.15g",
+        flops, ref * factor);
 #endif
   return mpitest_finalize();
 }

@@ -33,30 +33,36 @@ int main(int argc, char **argv)
   double d[10];
   for (int k = 0; k < 10; k++) {
     double t0 = MPI_Wtime();
-    SMPI_SAMPLE_LOCAL(3) {
+    SMPI_SAMPLE_LOCAL(3)
+    {
       busy(200000 * (k + 1));
       count++;
     }
     d[k] = MPI_Wtime() - t0;
   }
-  CHECK(count == 3, "rank %d: LOCAL(3) block ran %d times in 10 executions, expected 3", rank, count);
+  CHECK(count == 3, "rank %d: LOCAL(3) block ran %d times in 10 executions, expected 3", rank,
+        count);
   double mean = (d[0] + d[1] + d[2]) / 3;
-  CHECK(d[0] > 0 && d[1] > 0 && d[2] > 0, "rank %d: a sampled execution took no simulated time", rank);
+  CHECK(d[0] > 0 && d[1] > 0 && d[2] > 0, "rank %d: a sampled execution took no simulated time",
+        rank);
   for (int k = 3; k < 10; k++)
-    CHECK(close_to(d[k], mean), "rank %d: skipped execution %d injected %.12g s, expected the mean %.12g",
-          rank, k, d[k], mean);
+    CHECK(close_to(d[k], mean),
+          "rank %d: skipped execution %d injected %.12g s, expected the mean %.12g", rank, k,
+          d[k], mean);
 
   /* two samples on one source line are distinct */
   int a = 0, b = 0;
   for (int k = 0; k < 5; k++) {
-    SMPI_SAMPLE_LOCAL(2) { a++; } SMPI_SAMPLE_LOCAL(3) { b++; }
+    SMPI_SAMPLE_LOCAL(2) { a++; }
+    SMPI_SAMPLE_LOCAL(3) { b++; }
   }
   CHECK(a == 2 && b == 3, "two samples on one line ran %d and %d times, expected 2 and 3", a, b);
 
   /* threshold: two samples always have a relative standard error below 1 */
   int c = 0;
   for (int k = 0; k < 10; k++)
-    SMPI_SAMPLE_LOCAL(50, 1.0) {
+    SMPI_SAMPLE_LOCAL(50, 1.0)
+    {
       busy(100000);
       c++;
     }
@@ -68,7 +74,8 @@ int main(int argc, char **argv)
   double loop_time[2];
   for (int rep = 0; rep < 2; rep++) {
     double t0 = MPI_Wtime();
-    SMPI_SAMPLE_LOCAL(int i = 0, i < 100, i++, 5, 0.0) {
+    SMPI_SAMPLE_LOCAL(int i = 0, i < 100, i++, 5, 0.0)
+    {
       busy(100000);
       body++;
       iters = i + 1;
@@ -79,11 +86,13 @@ int main(int argc, char **argv)
   }
   CHECK(loop_time[0] > 0 && close_to(loop_time[1], loop_time[0]),
         "sampled loop: %.12g s the first time (5 measured + 95 x mean), %.12g s the second "
-        "(100 x mean): they should be equal", loop_time[0], loop_time[1]);
+        "(100 x mean): they should be equal",
+        loop_time[0], loop_time[1]);
 
   /* loop form with a threshold, and the early exit of the loop */
   int tb = 0;
-  SMPI_SAMPLE_LOCAL(int i = 0, i < 100, i++, 50, 1.0) {
+  SMPI_SAMPLE_LOCAL(int i = 0, i < 100, i++, 50, 1.0)
+  {
     busy(100000);
     tb++;
   }

@@ -84,7 +84,8 @@ int main(int argc, char **argv)
       MPI_Recv(f, 1, vec, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
     if (FOLDED)
-      CHECK(resident(f, BIG) == 0, "%zu pages of folded memory became resident", resident(f, BIG));
+      CHECK(resident(f, BIG) == 0, "%zu pages of folded memory became resident",
+            resident(f, BIG));
 
     /* 2. private -> folded */
     for (size_t i = 0; i < BIG; i++)
@@ -124,8 +125,10 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < (size_t)n; i++)
           bad += p[i] != pattern(rank, i);
         if (FOLDED)
-          CHECK(bad == 0, "%zu bytes of the private destination were overwritten (%d-byte "
-                "message)", bad, n);
+          CHECK(bad == 0,
+                "%zu bytes of the private destination were overwritten (%d-byte "
+                "message)",
+                bad, n);
       }
     }
 

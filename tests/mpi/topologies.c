@@ -42,7 +42,8 @@ int main(int argc, char **argv)
   MPI_Cart_get(cart, 2, gd, gp, gc);
   MPI_Comm_rank(cart, &r);
   CHECK(r == rank, "no reordering: rank %d", r);
-  CHECK(gd[0] == dims[0] && gd[1] == dims[1] && gp[0] == 1 && gp[1] == 0, "Cart_get dims/periods");
+  CHECK(gd[0] == dims[0] && gd[1] == dims[1] && gp[0] == 1 && gp[1] == 0,
+        "Cart_get dims/periods");
   CHECK(gc[0] == rank / dims[1] && gc[1] == rank % dims[1], "row-major coords (%d, %d)", gc[0],
         gc[1]);
   int c2[2];
@@ -119,7 +120,8 @@ int main(int argc, char **argv)
   }
 
   /* --- graph: a ring (each node linked to both neighbours) --- */
-  int *index = malloc((size_t)size * sizeof *index), *edges = malloc(2 * (size_t)size * sizeof *edges);
+  int *index = malloc((size_t)size * sizeof *index),
+      *edges = malloc(2 * (size_t)size * sizeof *edges);
   for (int i = 0; i < size; i++) {
     index[i] = 2 * (i + 1);
     edges[2 * i] = (i + size - 1) % size;
@@ -137,19 +139,21 @@ int main(int argc, char **argv)
   CHECK(cnt == 2, "neighbours: %d", cnt);
   int nb[2];
   MPI_Graph_neighbors(ring, rank, 2, nb);
-  CHECK(nb[0] == (rank + size - 1) % size && nb[1] == (rank + 1) % size, "neighbours %d %d", nb[0],
-        nb[1]);
+  CHECK(nb[0] == (rank + size - 1) % size && nb[1] == (rank + 1) % size, "neighbours %d %d",
+        nb[0], nb[1]);
   int *gi = malloc((size_t)size * sizeof *gi), *ge = malloc(2 * (size_t)size * sizeof *ge);
   MPI_Graph_get(ring, size, 2 * size, gi, ge);
   int same = 1;
   for (int i = 0; i < size; i++)
-    same = same && gi[i] == index[i] && ge[2 * i] == edges[2 * i] && ge[2 * i + 1] == edges[2 * i + 1];
+    same = same && gi[i] == index[i] && ge[2 * i] == edges[2 * i] &&
+           ge[2 * i + 1] == edges[2 * i + 1];
   CHECK(same, "Graph_get returns the graph");
   MPI_Graph_map(MPI_COMM_WORLD, size, index, edges, &r);
   CHECK(r == rank, "Graph_map: %d", r);
   {
     int got = -1;
-    MPI_Sendrecv(&rank, 1, MPI_INT, nb[1], 3, &got, 1, MPI_INT, nb[0], 3, ring, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&rank, 1, MPI_INT, nb[1], 3, &got, 1, MPI_INT, nb[0], 3, ring,
+                 MPI_STATUS_IGNORE);
     CHECK(got == nb[0], "ring message from %d", got);
   }
   MPI_Comm_free(&ring);
@@ -181,8 +185,8 @@ int main(int argc, char **argv)
       degs[i] = 1;
       dsts[i] = (i + 1) % size;
     }
-    MPI_Dist_graph_create(MPI_COMM_WORLD, size, srcs, degs, dsts, MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
-                          &dg2);
+    MPI_Dist_graph_create(MPI_COMM_WORLD, size, srcs, degs, dsts, MPI_UNWEIGHTED, MPI_INFO_NULL,
+                          0, &dg2);
     free(srcs);
     free(degs);
     free(dsts);

@@ -87,10 +87,7 @@ static double bench_round_robin(long rounds)
   return (t1 - t0) / (double)((rounds + 1) * RR_N);
 }
 
-static void nothing(void *arg)
-{
-  (void)arg;
-}
+static void nothing(void *arg) { (void)arg; }
 
 static double bench_create_one(long iters)
 {
@@ -115,8 +112,7 @@ static double bench_create_batch(long batches)
 
 typedef double (*bench_fn)(long);
 
-static void run(const char *what, const char *factory, const char *unit, bench_fn fn,
-                long iters)
+static void run(const char *what, const char *factory, const char *unit, bench_fn fn, long iters)
 {
   double v[RUNS];
   fn(iters / 10 + 1); /* warm-up: stack cache, page faults, branch predictors */

@@ -56,7 +56,8 @@ int main(void)
 {
   const char *factories[] = {"raw", "ucontext"};
   int sizes[] = {2, 1000, 10000};
-  printf("%-9s %7s %22s %22s\n", "factory", "actors", "direct (ns/switch)", "via maestro (ns/switch)");
+  printf("%-9s %7s %22s %22s\n", "factory", "actors", "direct (ns/switch)",
+         "via maestro (ns/switch)");
   for (int f = 0; f < 2; f++)
     for (int s = 0; s < 3; s++) {
       int actors = sizes[s], m = 2000000 / actors;

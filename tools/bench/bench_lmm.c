@@ -131,7 +131,7 @@ static lmm_variable *flow_start(net *n)
 
 typedef struct result {
   double ns[2], cnst[2], vars[2], chg[2]; /* [0] start, [1] end */
-  double passes, fallbacks;              /* per solve */
+  double passes, fallbacks;               /* per solve */
 } result;
 
 static void run(int nflows, bool full, bool oversub, double precision, int ops, result *res)
@@ -198,9 +198,8 @@ static void table(bool oversub, double precision, double scale)
   printf("\n%s, precision %g (%d hosts, %d links)\n",
          oversub ? "oversubscribed" : "full bisection", precision, HOSTS,
          2 * HOSTS + 3 * PODS * LEAVES + 2 * PODS + 1);
-  printf("%7s %5s %5s | %11s %7s %7s %7s | %11s %7s %7s %7s | %6s %5s\n", "flows", "solve",
-         "ops", "start ns", "cnst", "vars", "chg", "end ns", "cnst", "vars", "chg", "passes",
-         "full%");
+  printf("%7s %5s %5s | %11s %7s %7s %7s | %11s %7s %7s %7s | %6s %5s\n", "flows", "solve", "ops",
+         "start ns", "cnst", "vars", "chg", "end ns", "cnst", "vars", "chg", "passes", "full%");
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
     int ops = (int)ceil(rows[i].ops * scale);
     if (ops < 10)

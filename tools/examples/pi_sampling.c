@@ -28,7 +28,8 @@ int main(int argc, char **argv)
   long inside = 0, thrown = 0, ran = 0;
   double t0 = MPI_Wtime();
   for (long b = 0; b < blocks; b++) {
-    SMPI_SAMPLE_LOCAL(10) {
+    SMPI_SAMPLE_LOCAL(10)
+    {
       for (long i = 0; i < per_block; i++) {
         double x = rand_r(&seed) / (double)RAND_MAX, y = rand_r(&seed) / (double)RAND_MAX;
         inside += x * x + y * y <= 1.0;

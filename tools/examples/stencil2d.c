@@ -37,7 +37,8 @@ static void serial(int n, int iters, double *out)
   for (int it = 0; it < iters; it++) {
     for (int i = 1; i <= n; i++)
       for (int j = 1; j <= n; j++)
-        AT(v, i, j) = 0.25 * (AT(u, i - 1, j) + AT(u, i + 1, j) + AT(u, i, j - 1) + AT(u, i, j + 1));
+        AT(v, i, j) = 0.25 *
+                      (AT(u, i - 1, j) + AT(u, i + 1, j) + AT(u, i, j - 1) + AT(u, i, j + 1));
     double *t = u;
     u = v;
     v = t;
@@ -61,19 +62,21 @@ int main(int argc, char **argv)
   MPI_Cart_coords(grid, rank, 2, coords);
   if (n % dims[0] || n % dims[1]) {
     if (rank == 0)
-      fprintf(stderr, "stencil2d: N=%d is not divisible by the %d x %d rank grid\n", n, dims[0], dims[1]);
+      fprintf(stderr, "stencil2d: N=%d is not divisible by the %d x %d rank grid\n", n, dims[0],
+              dims[1]);
     MPI_Finalize();
     return 1;
   }
   int rows = n / dims[0], cols = n / dims[1], ld = cols + 2;
   int up, down, left, right;
-  MPI_Cart_shift(grid, 0, 1, &up, &down);    /* MPI_PROC_NULL at the grid's edges */
+  MPI_Cart_shift(grid, 0, 1, &up, &down); /* MPI_PROC_NULL at the grid's edges */
   MPI_Cart_shift(grid, 1, 1, &left, &right);
-  MPI_Datatype column;                      /* rows doubles, one every ld */
+  MPI_Datatype column; /* rows doubles, one every ld */
   MPI_Type_vector(rows, 1, ld, MPI_DOUBLE, &column);
   MPI_Type_commit(&column);
 
-  double *u = calloc((size_t)(rows + 2) * ld, sizeof *u), *v = calloc((size_t)(rows + 2) * ld, sizeof *v);
+  double *u = calloc((size_t)(rows + 2) * ld, sizeof *u),
+         *v = calloc((size_t)(rows + 2) * ld, sizeof *v);
   if (coords[0] == 0) /* the global top boundary lives in the top ranks' halo row */
     for (int j = 0; j < ld; j++)
       AT(u, 0, j) = AT(v, 0, j) = 1.0;
@@ -82,14 +85,19 @@ int main(int argc, char **argv)
   double t0 = MPI_Wtime(), halo = 0;
   for (int it = 0; it < iters; it++) {
     double h0 = MPI_Wtime();
-    MPI_Sendrecv(&AT(u, 1, 1), cols, MPI_DOUBLE, up, 0, &AT(u, rows + 1, 1), cols, MPI_DOUBLE, down, 0, grid, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&AT(u, rows, 1), cols, MPI_DOUBLE, down, 1, &AT(u, 0, 1), cols, MPI_DOUBLE, up, 1, grid, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&AT(u, 1, 1), 1, column, left, 2, &AT(u, 1, cols + 1), 1, column, right, 2, grid, MPI_STATUS_IGNORE);
-    MPI_Sendrecv(&AT(u, 1, cols), 1, column, right, 3, &AT(u, 1, 0), 1, column, left, 3, grid, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&AT(u, 1, 1), cols, MPI_DOUBLE, up, 0, &AT(u, rows + 1, 1), cols, MPI_DOUBLE,
+                 down, 0, grid, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&AT(u, rows, 1), cols, MPI_DOUBLE, down, 1, &AT(u, 0, 1), cols, MPI_DOUBLE, up,
+                 1, grid, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&AT(u, 1, 1), 1, column, left, 2, &AT(u, 1, cols + 1), 1, column, right, 2, grid,
+                 MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&AT(u, 1, cols), 1, column, right, 3, &AT(u, 1, 0), 1, column, left, 3, grid,
+                 MPI_STATUS_IGNORE);
     halo += MPI_Wtime() - h0;
     for (int i = 1; i <= rows; i++)
       for (int j = 1; j <= cols; j++)
-        AT(v, i, j) = 0.25 * (AT(u, i - 1, j) + AT(u, i + 1, j) + AT(u, i, j - 1) + AT(u, i, j + 1));
+        AT(v, i, j) = 0.25 *
+                      (AT(u, i - 1, j) + AT(u, i + 1, j) + AT(u, i, j - 1) + AT(u, i, j + 1));
     smpi_execute_flops(1000.0 * rows * cols);
     double *t = u;
     u = v;
@@ -118,7 +126,8 @@ int main(int argc, char **argv)
         }
     }
     printf("grid %d x %d on %d x %d ranks, %d iterations\n", n, n, dims[0], dims[1], iters);
-    printf("max difference with the serial computation: %g (%s)\n", err, err < 1e-12 ? "correct" : "WRONG");
+    printf("max difference with the serial computation: %g (%s)\n", err,
+           err < 1e-12 ? "correct" : "WRONG");
     printf("time per iteration: %.3f us, of which halo exchange %.3f us\n", elapsed / iters * 1e6,
            halo / iters * 1e6);
     free(ref);

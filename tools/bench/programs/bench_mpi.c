@@ -18,7 +18,6 @@
 #define KIB 1024L
 #define MIB (1024L * 1024L)
 
-
 /* Pairs (i, i + size/2) ping-pong concurrently, 4 round trips per size, sizes 1 B, 4 B, ..
  * 16 MiB (powers of 4): with one pair at 2 ranks this is the classic ping-pong. */
 static long pingpong(int rank, int size)
@@ -230,9 +229,10 @@ int main(int argc, char **argv)
   static const struct {
     const char *name;
     long (*run)(int rank, int size);
-  } cases[] = {{"pingpong", pingpong},   {"tokenring", tokenring}, {"shiftring", shiftring},
-               {"alltoall", alltoall},   {"allreduce", allreduce}, {"bcast", bcast},
-               {"reduceburst", reduceburst}, {"stencil", stencil},
+  } cases[] = {{"pingpong", pingpong},        {"tokenring", tokenring},
+               {"shiftring", shiftring},      {"alltoall", alltoall},
+               {"allreduce", allreduce},      {"bcast", bcast},
+               {"reduceburst", reduceburst},  {"stencil", stencil},
                {"stencilflops", stencilflops}};
   const char *want = argc > 1 ? argv[1] : "";
   int found = 0;

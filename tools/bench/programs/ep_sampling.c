@@ -100,12 +100,14 @@ int main(int argc, char **argv)
   double t0 = MPI_Wtime();
   for (long it = 0; it < iters; it++) {
     if (global) {
-      SMPI_SAMPLE_GLOBAL(nsamples) {
+      SMPI_SAMPLE_GLOBAL(nsamples)
+      {
         batch(&state, pairs, q);
         ran++;
       }
     } else {
-      SMPI_SAMPLE_LOCAL(nsamples) {
+      SMPI_SAMPLE_LOCAL(nsamples)
+      {
         batch(&state, pairs, q);
         ran++;
       }
@@ -116,7 +118,8 @@ int main(int argc, char **argv)
   MPI_Reduce(&ran, &ran_all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   double t = MPI_Wtime() - t0;
   if (rank == 0) {
-    printf("ep_sampling: ranks %d iters %ld pairs %ld ratio %g (%s) batches_run %ld simulated %.9g s "
+    printf("ep_sampling: ranks %d iters %ld pairs %ld ratio %g (%s) batches_run %ld simulated "
+           "%.9g s "
            "tallies",
            size, iters, pairs, ratio, global ? "global" : "local", ran_all, t);
     for (int k = 0; k < 4; k++)

@@ -71,12 +71,15 @@ static int mloc, nloc;      /* local matrix: mloc x nloc, column-major, leading 
 static size_t lld;
 static double *A;
 
-#define A_(i, j) A[(size_t)(j) * lld + (size_t)(i)]
+#define A_(i, j) A[(size_t)(j)*lld + (size_t)(i)]
 
 /* global index g (rows with nprocs = P, or columns with Q) -> owner and local index */
 static int owner(int g, int nprocs) { return (g / NB) % nprocs; }
 static int local_of(int g, int nprocs) { return (g / (NB * nprocs)) * NB + g % NB; }
-static int global_of(int l, int p, int nprocs) { return (l / NB) * NB * nprocs + p * NB + l % NB; }
+static int global_of(int l, int p, int nprocs)
+{
+  return (l / NB) * NB * nprocs + p * NB + l % NB;
+}
 /* how many global indices < g process p owns (= local index of the first one >= g) */
 static int count_below(int g, int p, int nprocs)
 {
@@ -185,10 +188,10 @@ int main(int argc, char **argv)
   for (int j = 0; j < N; j += NB) {
     int jb = N - j < NB ? N - j : NB;
     int pc = owner(j, Q), pr = owner(j, P);
-    int r0 = count_below(j, myrow, P);             /* my first local row >= j */
-    int rend = count_below(j + jb, myrow, P);      /* my first local row >= j + jb */
-    int mp = mloc - r0;                            /* my rows of the panel */
-    int ct = count_below(j + jb, mycol, Q);        /* my first trailing local column */
+    int r0 = count_below(j, myrow, P);        /* my first local row >= j */
+    int rend = count_below(j + jb, myrow, P); /* my first local row >= j + jb */
+    int mp = mloc - r0;                       /* my rows of the panel */
+    int ct = count_below(j + jb, mycol, Q);   /* my first trailing local column */
     int nt = nloc - ct;
 
     /* 1. panel factorisation on process column pc */
@@ -196,7 +199,10 @@ int main(int argc, char **argv)
       int lc0 = local_of(j, Q);
       for (int k = j; k < j + jb; k++) {
         int lk = lc0 + (k - j), lr = count_below(k, myrow, P);
-        struct { double v; int row; } best = {-1.0, N}, piv;
+        struct {
+          double v;
+          int row;
+        } best = {-1.0, N}, piv;
         if (check)
           for (int r = lr; r < mloc; r++)
             if (absd(A_(r, lk)) > best.v)
@@ -224,7 +230,8 @@ int main(int argc, char **argv)
       }
       if (check)
         for (int c = 0; c < jb; c++)
-          memcpy(&L[(size_t)c * (mp > 0 ? mp : 1)], &A_(r0, lc0 + c), (size_t)mp * sizeof(double));
+          memcpy(&L[(size_t)c * (mp > 0 ? mp : 1)], &A_(r0, lc0 + c),
+                 (size_t)mp * sizeof(double));
     }
     /* 2. panel and pivots along the process row */
     MPI_Bcast(panel, (int)(hdr + (size_t)mp * jb * sizeof(double)), MPI_BYTE, pc, rowc);
@@ -271,7 +278,8 @@ int main(int argc, char **argv)
               A_(r, ct + c) -= L[(size_t)k * ldl + (r - r0)] * u;
           }
       } else {
-        SMPI_SAMPLE_FLOPS((DGEMM_COEF * (double)m * nt * jb + DGEMM_INTERCEPT) * DGEMM_HOST_FLOPS) {
+        SMPI_SAMPLE_FLOPS((DGEMM_COEF * (double)m * nt * jb + DGEMM_INTERCEPT) * DGEMM_HOST_FLOPS)
+        {
           /* the real dgemm would be here: never runs under the simulator */
         }
       }
@@ -295,7 +303,8 @@ int main(int argc, char **argv)
           MPI_Recv(buf, ml * nl, MPI_DOUBLE, p, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         for (int c = 0; c < nl; c++)
           for (int r = 0; r < ml; r++)
-            F[(size_t)global_of(c, pcl, Q) * N + global_of(r, prw, P)] = buf[(size_t)c * (ml > 0 ? ml : 1) + r];
+            F[(size_t)global_of(c, pcl, Q) * N + global_of(r, prw, P)] =
+                buf[(size_t)c * (ml > 0 ? ml : 1) + r];
         if (p)
           free(buf);
       }
