@@ -6,10 +6,10 @@
  *
  *     t(size) = lat_i + inv_bw_i * (size + 16)          microseconds, one way
  *
- * where size + 16 is the simulator's payload (the MPI envelope, see smpi-model-facts.md).
- * Writing the model over the payload instead of the bare size is what lets the emitted
- * factors reproduce it exactly: the simulator charges route_latency * lat_factor(payload) +
- * payload / (route_bandwidth * bw_factor(payload)), so
+ * where size + 16 is the simulator's payload (the MPI envelope, see "The model the references
+ * show" in tools/simgrid-ref/README.md). Writing the model over the payload instead of the bare
+ * size is what lets the emitted factors reproduce it exactly: the simulator charges
+ * route_latency * lat_factor(payload) + payload / (route_bandwidth * bw_factor(payload)), so
  *
  *     lat_factor_i = lat_i / route_latency        bw_factor_i = 1 / (inv_bw_i * rate)
  *

@@ -20,7 +20,7 @@
  * bit for bit the same: a flow starting alone on its links (a token ring's every message).
  *   F = {v}, C = v's constraints; SHARED c: key = rem / usage with usage = coef / p and
  *   rem = max(0, capacity - (load - coef * value)), or 0 once rem <= P * capacity; FATPIPE c:
- *   key = capacity * p / coef; bound (if bound_matters): key = bound * p. The heap would pop
+ *   key = capacity * p / coef; bound (if lmm_bound_matters): key = bound * p. The heap would pop
  *   the least (key, order) first and fix v there: x = bound, or x = key / p; nothing else
  *   happens in the filling. Check (a) cannot fire (no constraint of v is saturated), and
  *   check (b) only on the constraint that fixed v: when it would fire, or v has no element,

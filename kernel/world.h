@@ -68,8 +68,8 @@ typedef struct cpu_state {
 /* ---- network.c ---- */
 typedef struct net_link {
   lmm_constraint *cnst; /* NULL until a flow first crosses the link */
-  uint32_t stamp;       /* == N.stamp: already an element of the flow being built */
-  uint32_t pos;         /* its index in N.el_* then */
+  uint32_t stamp;       /* == kworld.net.stamp: already an element of the flow being built */
+  uint32_t pos;         /* its index in kworld.net.el_* then */
 } net_link;
 
 typedef struct net_state {

@@ -1,7 +1,7 @@
 /* Reproducible random numbers: xoshiro256** (Blackman and Vigna), its state seeded from one
  * 64-bit value by four steps of splitmix64. The same seed gives the same stream on every
  * machine; the doubles are too wherever the libm is the same (rng_normal uses log, sqrt and
- * cos). Used by smpi/sample.c (smpi/seed) and the calibration's bootstrap. */
+ * cos). Used by smpi/emulation/sample.c (smpi/seed) and the calibration's bootstrap. */
 #ifndef SMPI_SRC_RNG_H
 #define SMPI_SRC_RNG_H
 

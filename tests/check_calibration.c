@@ -467,9 +467,10 @@ END_TEST
 
 /* ---- what the simulator reads ---------------------------------------------------------- */
 
-/* The simulator's one-way time of an uncontended message (smpi-model-facts.md), from the
- * emitted strings parsed by the simulator's own parser: route latency x lat_factor(payload)
- * + payload / (rate x bw_factor(payload)), payload = size + 16, in microseconds. */
+/* The simulator's one-way time of an uncontended message ("The model the references show" in
+ * tools/simgrid-ref/README.md), from the emitted strings parsed by the simulator's own parser:
+ * route latency x lat_factor(payload) + payload / (rate x bw_factor(payload)),
+ * payload = size + 16, in microseconds. */
 static double simulated(const fac_func *bw, const fac_func *lat, const fit_link *l, double size)
 {
   double p = size + 16;

@@ -397,7 +397,7 @@ END_TEST
 /* The message pattern of a token ring: one flow at a time, created disabled (latency),
  * enabled, ended. The end of a flow alone on its links takes solve()'s shortcut, and the next
  * flow reuses the freed variable, with more elements than the freed one had room for. */
-/* The shortcut for one loaded link (solve_one_bottleneck): a "root" link R shared by N
+/* The shortcut for one loaded link (lmm_fast_bottleneck, kernel/lmm_fast_bottleneck.c): a "root" link R shared by N
  * flows that start and end one at a time, each also on a private link of its own. Every step
  * is checked against a twin system solved from scratch. R's flows are most of the system,
  * so a repair would fall back to a full pass at each step: none does, the shortcut ran.

@@ -3,8 +3,8 @@
  *   smpirun -np 4 -platform p.xml --cfg=a:b ./app x y
  *     = exec ./app x y  with  SMPI_LAUNCH="np=4\x1fplatform=/abs/p.xml\x1fcfg=a:b"
  *
- * The program was linked by smpicc with -Wl,--wrap=main: the C runtime's call to main
- * lands in smpi_wrap_main (libsmpi_main.a), which calls smpi_main() with the program's real
+ * The program was linked by smpicc with -Wl,--wrap=main: the C runtime's call to main lands in
+ * __wrap_main (main_wrap.c, in libsmpi_main.a), which calls smpi_main() with the program's real
  * main. smpi_main reads SMPI_LAUNCH; without it (a program run directly, e.g. a configure
  * test), it simulates one rank on the built-in platform, so the program still behaves as one
  * ordinary process.

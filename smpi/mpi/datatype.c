@@ -123,7 +123,7 @@ static const dt_basic_info basic_infos[] = {
     MULTI(MPI_2INT, int, 2, DT_REP_INT, 4),
     PAIR(MPI_SHORT_INT, short, DT_REP_INT, 2),
     PAIR(MPI_LONG_DOUBLE_INT, long double, DT_REP_X87, 16),
-    /* MPI_UB, MPI_LB: markers, see dt_init */
+    /* MPI_UB, MPI_LB: markers, see smpi_dt_init */
     SCALAR(MPI_CXX_BOOL, _Bool, DT_REP_BOOL, 1),
     MULTI(MPI_CXX_FLOAT_COMPLEX, float, 2, DT_REP_FLOAT, 4),
     MULTI(MPI_CXX_DOUBLE_COMPLEX, double, 2, DT_REP_FLOAT, 8),

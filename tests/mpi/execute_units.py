@@ -2,7 +2,8 @@
 """tests/mpi/execute_units.c (the simulated cost of smpi_execute, smpi_execute_benched,
 SMPI_SAMPLE_DELAY, smpi_execute_flops, SMPI_SAMPLE_FLOPS) against SimGrid 3.32's
 (tests/data/simgrid-ref/execute_units.txt): default options, smpi/host-speed:2Gf and
-smpi/cpu-threshold:0.01, each on one rank of platforms/cluster16.xml (1 Gflop/s hosts).
+smpi/cpu-threshold:0.01, each on one rank of tests/data/simgrid-ref/platforms/cluster16.xml
+(1 Gflop/s hosts).
 
     execute_units.py SMPIRUN EXECUTE_UNITS REF.txt     compare (1e-9 relative, 1e-15 s absolute)
     execute_units.py --record REF.txt                  rewrite REF.txt with SimGrid's smpicc and
