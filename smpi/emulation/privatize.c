@@ -98,7 +98,7 @@ typedef struct priv_seg {
   size_t off;
 } priv_seg;
 
-static struct {
+static struct privatize_state {
   bool ready;
   smpi_priv_mode mode;
   int np;
@@ -128,7 +128,7 @@ static struct {
   unsigned char *carry_buf;
   size_t private_bytes, hole_bytes;
   unsigned long swaps;
-} P = {.live = -1, .running = -1, .fd = -1};
+} priv = {.live = -1, .running = -1, .fd = -1};
 
 static const cfg_key privatize_keys[] = {
     CFG_KEY_STRING("smpi/privatization", "yes", "no|yes|copy|mmap|dlopen",
@@ -146,8 +146,8 @@ void smpi_privatize_declare_config(void)
   cfg_declare_keys(privatize_keys, CFG_NKEYS(privatize_keys));
 }
 
-static size_t page_up(size_t x) { return (x + P.page - 1) & ~(P.page - 1); }
-static size_t page_down(size_t x) { return x & ~(P.page - 1); }
+static size_t page_up(size_t x) { return (x + priv.page - 1) & ~(priv.page - 1); }
+static size_t page_down(size_t x) { return x & ~(priv.page - 1); }
 
 static int cmp_span(const void *a, const void *b)
 {
@@ -194,12 +194,12 @@ static void subtract_holes(const smpi_priv_span *data, size_t ndata, const smpi_
 
 static void make_copy(int r)
 {
-  P.fresh[r] = 0;
-  if (P.ncopy)
-    memcpy(P.copy_store + (size_t)r * P.copy_stride, P.copy_init, P.copy_stride);
-  for (size_t k = 0; k < P.ninit; k++)
-    memcpy(P.view + (size_t)r * P.remap_stride + P.init_pages[k], P.init_data + k * P.page,
-           P.page);
+  priv.fresh[r] = 0;
+  if (priv.ncopy)
+    memcpy(priv.copy_store + (size_t)r * priv.copy_stride, priv.copy_init, priv.copy_stride);
+  for (size_t k = 0; k < priv.ninit; k++)
+    memcpy(priv.view + (size_t)r * priv.remap_stride + priv.init_pages[k],
+           priv.init_data + k * priv.page, priv.page);
 }
 
 static _Noreturn void remap_failed(int e, int rank)
@@ -214,45 +214,46 @@ static _Noreturn void remap_failed(int e, int rank)
 
 static void swap_to(int to)
 {
-  if (P.fresh[to])
+  if (priv.fresh[to])
     make_copy(to);
-  if (P.ncopy) {
-    if (P.live >= 0) {
-      unsigned char *st = P.copy_store + (size_t)P.live * P.copy_stride;
-      for (size_t i = 0; i < P.ncopy; i++)
-        seg_copy(st + P.copy[i].off, (const void *)P.copy[i].addr, P.copy[i].len);
+  if (priv.ncopy) {
+    if (priv.live >= 0) {
+      unsigned char *st = priv.copy_store + (size_t)priv.live * priv.copy_stride;
+      for (size_t i = 0; i < priv.ncopy; i++)
+        seg_copy(st + priv.copy[i].off, (const void *)priv.copy[i].addr, priv.copy[i].len);
     }
-    const unsigned char *st = P.copy_store + (size_t)to * P.copy_stride;
-    for (size_t i = 0; i < P.ncopy; i++)
-      seg_copy((void *)P.copy[i].addr, st + P.copy[i].off, P.copy[i].len);
+    const unsigned char *st = priv.copy_store + (size_t)to * priv.copy_stride;
+    for (size_t i = 0; i < priv.ncopy; i++)
+      seg_copy((void *)priv.copy[i].addr, st + priv.copy[i].off, priv.copy[i].len);
   }
-  if (P.nremap) {
-    for (size_t i = 0; i < P.ncarry; i++)
-      seg_copy(P.carry_buf + P.carry[i].off, (const void *)P.carry[i].addr, P.carry[i].len);
-    for (size_t i = 0; i < P.nremap; i++) {
-      off_t off = (off_t)((size_t)to * P.remap_stride + P.remap[i].off);
-      if (mmap((void *)P.remap[i].addr, P.remap[i].len, PROT_READ | PROT_WRITE,
-               MAP_SHARED | MAP_FIXED, P.fd, off) == MAP_FAILED)
+  if (priv.nremap) {
+    for (size_t i = 0; i < priv.ncarry; i++)
+      seg_copy(priv.carry_buf + priv.carry[i].off, (const void *)priv.carry[i].addr,
+               priv.carry[i].len);
+    for (size_t i = 0; i < priv.nremap; i++) {
+      off_t off = (off_t)((size_t)to * priv.remap_stride + priv.remap[i].off);
+      if (mmap((void *)priv.remap[i].addr, priv.remap[i].len, PROT_READ | PROT_WRITE,
+               MAP_SHARED | MAP_FIXED, priv.fd, off) == MAP_FAILED)
         remap_failed(errno, to);
     }
-    for (size_t i = 0; i < P.ncarry; i++)
-      seg_copy((void *)P.carry[i].addr, P.carry_buf + P.carry[i].off, P.carry[i].len);
+    for (size_t i = 0; i < priv.ncarry; i++)
+      seg_copy((void *)priv.carry[i].addr, priv.carry_buf + priv.carry[i].off, priv.carry[i].len);
   }
-  P.live = to;
-  P.swaps++;
+  priv.live = to;
+  priv.swaps++;
 }
 
 void smpi_privatize_switch_to(int rank)
 {
-  if (!P.ready)
+  if (!priv.ready)
     return;
   int *e = &errno; /* one call to find it: this runs at every switch */
-  *(P.running >= 0 ? &P.errnos[P.running] : &P.maestro_errno) = *e;
-  ASSERTF(rank < P.np, "switch to rank %d of %d", rank, P.np);
-  P.running = rank;
-  if (rank >= 0 && rank != P.live && P.mode != SMPI_PRIV_OFF)
+  *(priv.running >= 0 ? &priv.errnos[priv.running] : &priv.maestro_errno) = *e;
+  ASSERTF(rank < priv.np, "switch to rank %d of %d", rank, priv.np);
+  priv.running = rank;
+  if (rank >= 0 && rank != priv.live && priv.mode != SMPI_PRIV_OFF)
     swap_to(rank);
-  *e = rank >= 0 ? P.errnos[rank] : P.maestro_errno;
+  *e = rank >= 0 ? priv.errnos[rank] : priv.maestro_errno;
 }
 
 void smpi_privatize_on_switch(eng_actor *to)
@@ -269,23 +270,26 @@ void smpi_privatize_on_switch(eng_actor *to)
 
 void *smpi_privatize_translate(int rank, const void *addr)
 {
-  if (!P.ready || P.mode == SMPI_PRIV_OFF || rank < 0 || rank >= P.np || rank == P.live)
+  if (!priv.ready || priv.mode == SMPI_PRIV_OFF || rank < 0 || rank >= priv.np ||
+      rank == priv.live)
     return (void *)addr;
   uintptr_t a = (uintptr_t)addr;
-  for (size_t i = 0; i < P.ncopy; i++)
-    if (a - P.copy[i].addr < P.copy[i].len) {
-      if (P.fresh[rank])
+  for (size_t i = 0; i < priv.ncopy; i++)
+    if (a - priv.copy[i].addr < priv.copy[i].len) {
+      if (priv.fresh[rank])
         make_copy(rank);
-      return P.copy_store + (size_t)rank * P.copy_stride + P.copy[i].off + (a - P.copy[i].addr);
+      return priv.copy_store + (size_t)rank * priv.copy_stride + priv.copy[i].off +
+             (a - priv.copy[i].addr);
     }
-  for (size_t i = 0; i < P.ncarry; i++)
-    if (a - P.carry[i].addr < P.carry[i].len)
+  for (size_t i = 0; i < priv.ncarry; i++)
+    if (a - priv.carry[i].addr < priv.carry[i].len)
       return (void *)addr; /* shared */
-  for (size_t i = 0; i < P.nremap; i++)
-    if (a - P.remap[i].addr < P.remap[i].len) {
-      if (P.fresh[rank])
+  for (size_t i = 0; i < priv.nremap; i++)
+    if (a - priv.remap[i].addr < priv.remap[i].len) {
+      if (priv.fresh[rank])
         make_copy(rank);
-      return P.view + (size_t)rank * P.remap_stride + P.remap[i].off + (a - P.remap[i].addr);
+      return priv.view + (size_t)rank * priv.remap_stride + priv.remap[i].off +
+             (a - priv.remap[i].addr);
     }
   return (void *)addr;
 }
@@ -310,26 +314,26 @@ static int setup_copy(priv_seg *segs, size_t nsegs, char *err, size_t errlen)
     segs[i].off = stride;
     stride += segs[i].len;
   }
-  P.copy = segs;
-  P.ncopy = nsegs;
-  P.copy_stride = stride;
+  priv.copy = segs;
+  priv.ncopy = nsegs;
+  priv.copy_stride = stride;
   if (!nsegs)
     return 0;
-  P.copy_store_len = (size_t)P.np * stride;
-  P.copy_store = mmap(NULL, P.copy_store_len, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (P.copy_store == MAP_FAILED) {
-    P.copy_store = NULL;
+  priv.copy_store_len = (size_t)priv.np * stride;
+  priv.copy_store = mmap(NULL, priv.copy_store_len, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (priv.copy_store == MAP_FAILED) {
+    priv.copy_store = NULL;
     snprintf(err, errlen,
              "privatization: cannot reserve %zu bytes for the private globals of %d ranks: %s "
              "(run fewer ranks, or --cfg=smpi/privatization:no if the program has no global "
              "state)",
-             P.copy_store_len, P.np, strerror(errno));
+             priv.copy_store_len, priv.np, strerror(errno));
     return -1;
   }
-  P.copy_init = xmalloc(stride);
+  priv.copy_init = xmalloc(stride);
   for (size_t i = 0; i < nsegs; i++)
-    seg_copy(P.copy_init + segs[i].off, (const void *)segs[i].addr, segs[i].len);
+    seg_copy(priv.copy_init + segs[i].off, (const void *)segs[i].addr, segs[i].len);
   return 0;
 }
 
@@ -340,47 +344,47 @@ static int setup_remap(const smpi_priv_span *data, size_t ndata, const smpi_priv
   size_t cap = 0;
   for (size_t i = 0; i < ndata; i++) {
     uintptr_t s = page_down(data[i].addr), e = page_up(data[i].addr + data[i].len);
-    if (P.nremap && s <= P.remap[P.nremap - 1].addr + P.remap[P.nremap - 1].len) {
-      priv_seg *w = &P.remap[P.nremap - 1];
+    if (priv.nremap && s <= priv.remap[priv.nremap - 1].addr + priv.remap[priv.nremap - 1].len) {
+      priv_seg *w = &priv.remap[priv.nremap - 1];
       if (e > w->addr + w->len)
         w->len = e - w->addr;
     } else {
-      push_seg(&P.remap, &P.nremap, &cap, s, e - s);
+      push_seg(&priv.remap, &priv.nremap, &cap, s, e - s);
     }
   }
-  for (size_t i = 0; i < P.nremap; i++) {
-    P.remap[i].off = P.remap_stride;
-    P.remap_stride += P.remap[i].len;
+  for (size_t i = 0; i < priv.nremap; i++) {
+    priv.remap[i].off = priv.remap_stride;
+    priv.remap_stride += priv.remap[i].len;
   }
   /* the holes, carried from the outgoing window to the incoming one */
   cap = 0;
   for (size_t h = 0; h < nholes; h++) {
-    for (size_t i = 0; i < P.nremap; i++) {
+    for (size_t i = 0; i < priv.nremap; i++) {
       uintptr_t s = holes[h].addr, e = holes[h].addr + holes[h].len;
-      uintptr_t ws = P.remap[i].addr, we = ws + P.remap[i].len;
+      uintptr_t ws = priv.remap[i].addr, we = ws + priv.remap[i].len;
       if (s < ws)
         s = ws;
       if (e > we)
         e = we;
       if (s < e) {
-        push_seg(&P.carry, &P.ncarry, &cap, s, e - s);
-        P.carry[P.ncarry - 1].off = P.carry_len;
-        P.carry_len += e - s;
+        push_seg(&priv.carry, &priv.ncarry, &cap, s, e - s);
+        priv.carry[priv.ncarry - 1].off = priv.carry_len;
+        priv.carry_len += e - s;
       }
     }
   }
-  P.carry_buf = xmalloc(P.carry_len ? P.carry_len : 1);
+  priv.carry_buf = xmalloc(priv.carry_len ? priv.carry_len : 1);
 
-  if (P.remap_stride && (size_t)P.np > (((size_t)1 << 46) / P.remap_stride)) {
+  if (priv.remap_stride && (size_t)priv.np > (((size_t)1 << 46) / priv.remap_stride)) {
     snprintf(err, errlen,
              "privatization: %d copies of %zu bytes of globals exceed the address space; run "
              "fewer ranks or make the big arrays dynamic (malloc, or SMPI_SHARED_MALLOC)",
-             P.np, P.remap_stride);
+             priv.np, priv.remap_stride);
     return -1;
   }
-  P.view_len = (size_t)P.np * P.remap_stride;
-  P.fd = memfd_create("smpi-privatize", MFD_CLOEXEC);
-  if (P.fd < 0) {
+  priv.view_len = (size_t)priv.np * priv.remap_stride;
+  priv.fd = memfd_create("smpi-privatize", MFD_CLOEXEC);
+  if (priv.fd < 0) {
     int e = errno;
     snprintf(err, errlen,
              "privatization: cannot create the memory file holding the ranks' "
@@ -391,18 +395,18 @@ static int setup_remap(const smpi_priv_span *data, size_t ndata, const smpi_priv
                                         : " (or use --cfg=smpi/privatization:copy)");
     return -1;
   }
-  if (ftruncate(P.fd, (off_t)P.view_len) != 0) {
+  if (ftruncate(priv.fd, (off_t)priv.view_len) != 0) {
     snprintf(err, errlen,
              "privatization: cannot size the memory file holding %d copies of %zu "
              "bytes of globals: %s",
-             P.np, P.remap_stride, strerror(errno));
+             priv.np, priv.remap_stride, strerror(errno));
     return -1;
   }
-  P.view = mmap(NULL, P.view_len, PROT_READ | PROT_WRITE, MAP_SHARED, P.fd, 0);
-  if (P.view == MAP_FAILED) {
-    P.view = NULL;
+  priv.view = mmap(NULL, priv.view_len, PROT_READ | PROT_WRITE, MAP_SHARED, priv.fd, 0);
+  if (priv.view == MAP_FAILED) {
+    priv.view = NULL;
     snprintf(err, errlen, "privatization: cannot map the ranks' globals (%zu bytes): %s%s",
-             P.view_len, strerror(errno),
+             priv.view_len, strerror(errno),
              errno == ENOMEM ? " (out of address space or vm.max_map_count reached: sysctl -w "
                                "vm.max_map_count=262144)"
                              : "");
@@ -410,19 +414,20 @@ static int setup_remap(const smpi_priv_span *data, size_t ndata, const smpi_priv
   }
   /* snapshot of the non-zero pages: a fresh memfd reads as zeros already */
   size_t icap = 0;
-  for (size_t i = 0; i < P.nremap; i++)
-    for (size_t o = 0; o < P.remap[i].len; o += P.page) {
-      const unsigned char *pg = (const unsigned char *)P.remap[i].addr + o;
-      if (is_zero(pg, P.page))
+  for (size_t i = 0; i < priv.nremap; i++)
+    for (size_t o = 0; o < priv.remap[i].len; o += priv.page) {
+      const unsigned char *pg = (const unsigned char *)priv.remap[i].addr + o;
+      if (is_zero(pg, priv.page))
         continue;
-      XGROW(P.init_pages, icap, P.ninit + 1);
-      P.init_pages[P.ninit++] = P.remap[i].off + o;
+      XGROW(priv.init_pages, icap, priv.ninit + 1);
+      priv.init_pages[priv.ninit++] = priv.remap[i].off + o;
     }
-  P.init_data = xmalloc(P.ninit ? P.ninit * P.page : 1);
-  for (size_t k = 0, i = 0; i < P.nremap; i++)
-    for (size_t o = 0; o < P.remap[i].len && k < P.ninit; o += P.page)
-      if (P.init_pages[k] == P.remap[i].off + o)
-        seg_copy(P.init_data + P.page * k++, (const void *)(P.remap[i].addr + o), P.page);
+  priv.init_data = xmalloc(priv.ninit ? priv.ninit * priv.page : 1);
+  for (size_t k = 0, i = 0; i < priv.nremap; i++)
+    for (size_t o = 0; o < priv.remap[i].len && k < priv.ninit; o += priv.page)
+      if (priv.init_pages[k] == priv.remap[i].off + o)
+        seg_copy(priv.init_data + priv.page * k++, (const void *)(priv.remap[i].addr + o),
+                 priv.page);
   return 0;
 }
 
@@ -431,11 +436,11 @@ int smpi_privatize_setup(const smpi_priv_layout *l, int np, smpi_priv_mode mode,
 {
   smpi_privatize_teardown();
   ASSERT(np >= 0);
-  P.page = (size_t)sysconf(_SC_PAGESIZE);
-  P.np = np;
-  P.errnos = xcalloc(np > 0 ? (size_t)np : 1, sizeof *P.errnos);
-  P.mode = SMPI_PRIV_OFF;
-  P.ready = true;
+  priv.page = (size_t)sysconf(_SC_PAGESIZE);
+  priv.np = np;
+  priv.errnos = xcalloc(np > 0 ? (size_t)np : 1, sizeof *priv.errnos);
+  priv.mode = SMPI_PRIV_OFF;
+  priv.ready = true;
   if (!l || mode == SMPI_PRIV_OFF || np == 0)
     return 0;
 
@@ -449,9 +454,9 @@ int smpi_privatize_setup(const smpi_priv_layout *l, int np, smpi_priv_mode mode,
     bytes += segs[i].len;
   for (size_t i = 0; i < l->ndata; i++)
     total += data[i].len;
-  P.hole_bytes = total - bytes;
-  P.private_bytes = bytes + l->tls.len;
-  if (P.private_bytes == 0) {
+  priv.hole_bytes = total - bytes;
+  priv.private_bytes = bytes + l->tls.len;
+  if (priv.private_bytes == 0) {
     free(segs);
     free(data);
     free(holes);
@@ -461,8 +466,8 @@ int smpi_privatize_setup(const smpi_priv_layout *l, int np, smpi_priv_mode mode,
     mode = bytes <= copy_max ? SMPI_PRIV_COPY : SMPI_PRIV_REMAP;
   if (bytes == 0)
     mode = SMPI_PRIV_COPY;
-  P.fresh = xmalloc((size_t)np);
-  memset(P.fresh, 1, (size_t)np);
+  priv.fresh = xmalloc((size_t)np);
+  memset(priv.fresh, 1, (size_t)np);
 
   int rc;
   if (mode == SMPI_PRIV_REMAP) {
@@ -487,59 +492,59 @@ int smpi_privatize_setup(const smpi_priv_layout *l, int np, smpi_priv_mode mode,
     smpi_privatize_teardown();
     return -1;
   }
-  P.mode = mode;
+  priv.mode = mode;
   return 0;
 }
 
 void smpi_privatize_teardown(void)
 {
-  if (!P.ready)
+  if (!priv.ready)
     return;
-  if (P.nremap && P.live >= 0) {
+  if (priv.nremap && priv.live >= 0) {
     /* back to ordinary private memory holding the data in place */
-    for (size_t i = 0; i < P.nremap; i++) {
-      void *w = (void *)P.remap[i].addr;
-      unsigned char *keep = xmalloc(P.remap[i].len);
-      seg_copy(keep, w, P.remap[i].len);
-      if (mmap(w, P.remap[i].len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
-               -1, 0) == MAP_FAILED)
+    for (size_t i = 0; i < priv.nremap; i++) {
+      void *w = (void *)priv.remap[i].addr;
+      unsigned char *keep = xmalloc(priv.remap[i].len);
+      seg_copy(keep, w, priv.remap[i].len);
+      if (mmap(w, priv.remap[i].len, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
         DIE("cannot turn the privatized globals back into private memory: %s", strerror(errno));
-      seg_copy(w, keep, P.remap[i].len);
+      seg_copy(w, keep, priv.remap[i].len);
       free(keep);
     }
   }
-  if (P.view)
-    munmap(P.view, P.view_len);
-  if (P.fd >= 0)
-    close(P.fd);
-  if (P.copy_store)
-    munmap(P.copy_store, P.copy_store_len);
-  free(P.copy);
-  free(P.copy_init);
-  free(P.remap);
-  free(P.init_pages);
-  free(P.init_data);
-  free(P.carry);
-  free(P.carry_buf);
-  free(P.fresh);
-  free(P.errnos);
-  memset(&P, 0, sizeof P);
-  P.live = P.running = P.fd = -1;
+  if (priv.view)
+    munmap(priv.view, priv.view_len);
+  if (priv.fd >= 0)
+    close(priv.fd);
+  if (priv.copy_store)
+    munmap(priv.copy_store, priv.copy_store_len);
+  free(priv.copy);
+  free(priv.copy_init);
+  free(priv.remap);
+  free(priv.init_pages);
+  free(priv.init_data);
+  free(priv.carry);
+  free(priv.carry_buf);
+  free(priv.fresh);
+  free(priv.errnos);
+  memset(&priv, 0, sizeof priv);
+  priv.live = priv.running = priv.fd = -1;
 }
 
 void smpi_privatize_get_stats(smpi_priv_stats *out)
 {
   memset(out, 0, sizeof *out);
-  out->mode = P.mode;
-  out->private_bytes = P.private_bytes;
+  out->mode = priv.mode;
+  out->private_bytes = priv.private_bytes;
   size_t c = 0;
-  for (size_t i = 0; i < P.ncopy; i++)
-    c += P.copy[i].len;
+  for (size_t i = 0; i < priv.ncopy; i++)
+    c += priv.copy[i].len;
   out->copied_bytes = c;
-  out->remapped_bytes = P.remap_stride;
-  out->hole_bytes = P.hole_bytes;
-  out->mappings = (P.copy_store ? 1 : 0) + (P.view ? 1 : 0) + P.nremap;
-  out->swaps = P.swaps;
+  out->remapped_bytes = priv.remap_stride;
+  out->hole_bytes = priv.hole_bytes;
+  out->mappings = (priv.copy_store ? 1 : 0) + (priv.view ? 1 : 0) + priv.nremap;
+  out->swaps = priv.swaps;
 }
 
 /* ---- what to privatize: the main executable ---- */
@@ -679,7 +684,7 @@ int smpi_privatize_discover(smpi_priv_layout *out, char *err, size_t errlen)
     dynamic_holes(&x, dyn, out, &hcap);
   if (tls_len && x.tls_data)
     out->tls = (smpi_priv_span){(uintptr_t)x.tls_data, tls_len};
-  uintptr_t self = (uintptr_t)&P;
+  uintptr_t self = (uintptr_t)&priv;
   for (size_t i = 0; i < out->ndata; i++)
     if (self - out->data[i].addr < out->data[i].len)
       out->simulator_inside = true;

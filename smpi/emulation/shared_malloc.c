@@ -96,7 +96,7 @@ typedef struct shm_alloc {
   size_t nspans;
 } shm_alloc;
 
-static struct {
+static struct folding_state {
   bool ready;
   int mode;
   size_t page;     /* system page size */
@@ -112,7 +112,7 @@ static struct {
   strmap *calls;
   void **scratch; /* smpi_shared_scratch's regions, the last one the largest */
   size_t nscratch, capscratch, scratch_size;
-} S = {.block_fd = -1, .seed = 0x9e3779b9u};
+} folding = {.block_fd = -1, .seed = 0x9e3779b9u};
 
 static const cfg_key shared_keys[] = {
     CFG_KEY_STRING("smpi/shared-malloc", "global", "global|local|no",
@@ -194,10 +194,10 @@ static size_t count_process_mappings(void)
 
 static uint32_t next_prio(void)
 {
-  S.seed ^= S.seed << 13;
-  S.seed ^= S.seed >> 17;
-  S.seed ^= S.seed << 5;
-  return S.seed;
+  folding.seed ^= folding.seed << 13;
+  folding.seed ^= folding.seed >> 17;
+  folding.seed ^= folding.seed << 5;
+  return folding.seed;
 }
 
 static shm_alloc *rot_right(shm_alloc *t)
@@ -257,7 +257,7 @@ static shm_alloc *tree_remove(shm_alloc *t, uintptr_t base)
 static shm_alloc *tree_floor(uintptr_t a)
 {
   shm_alloc *best = NULL;
-  for (shm_alloc *t = S.root; t;) {
+  for (shm_alloc *t = folding.root; t;) {
     if (t->base <= a) {
       best = t;
       t = t->right;
@@ -272,7 +272,7 @@ static shm_alloc *tree_floor(uintptr_t a)
 static shm_alloc *tree_above(uintptr_t a)
 {
   shm_alloc *best = NULL;
-  for (shm_alloc *t = S.root; t;) {
+  for (shm_alloc *t = folding.root; t;) {
     if (t->base > a) {
       best = t;
       t = t->left;
@@ -328,27 +328,27 @@ static shm_alloc *alloc_containing(uintptr_t a)
 
 int smpi_shared_init(char *err, size_t errlen)
 {
-  if (S.ready)
+  if (folding.ready)
     return 0;
   smpi_shared_declare_config();
-  S.page = (size_t)sysconf(_SC_PAGESIZE);
+  folding.page = (size_t)sysconf(_SC_PAGESIZE);
   const char *m = cfg_get_string("smpi/shared-malloc");
-  S.mode = !strcmp(m, "local") ? SHM_LOCAL : !strcmp(m, "no") ? SHM_NONE : SHM_GLOBAL;
+  folding.mode = !strcmp(m, "local") ? SHM_LOCAL : !strcmp(m, "no") ? SHM_NONE : SHM_GLOBAL;
 
   long bs = cfg_get_int("smpi/shared-malloc-blocksize");
-  if (bs <= 0 || (size_t)bs % S.page) {
+  if (bs <= 0 || (size_t)bs % folding.page) {
     snprintf(err, errlen,
              "smpi/shared-malloc-blocksize:%ld: the block size must be a positive multiple of "
              "the page size (%zu bytes), e.g. 1M or 64M",
-             bs, S.page);
+             bs, folding.page);
     return -1;
   }
-  S.block = (size_t)bs;
-  S.gran = S.page;
+  folding.block = (size_t)bs;
+  folding.gran = folding.page;
 
   const char *hp = cfg_get_string("smpi/shared-malloc-hugepage");
-  free(S.huge_path);
-  S.huge_path = NULL;
+  free(folding.huge_path);
+  folding.huge_path = NULL;
   if (*hp) {
     struct statfs st;
     if (statfs(hp, &st) != 0) {
@@ -366,19 +366,19 @@ int smpi_shared_init(char *err, size_t errlen)
                hp, (unsigned long)st.f_type);
       return -1;
     }
-    S.huge_path = xstrdup(hp);
-    S.gran = (size_t)st.f_bsize;
-    if (S.block % S.gran) {
-      size_t nb = round_up(S.block, S.gran);
+    folding.huge_path = xstrdup(hp);
+    folding.gran = (size_t)st.f_bsize;
+    if (folding.block % folding.gran) {
+      size_t nb = round_up(folding.block, folding.gran);
       char a[32], b[32];
       LOG_VERB("smpi/shared-malloc-blocksize rounded up from %s to %s, a multiple of the huge "
                "page size",
-               fmt_size(S.block, a, sizeof a), fmt_size(nb, b, sizeof b));
-      S.block = nb;
+               fmt_size(folding.block, a, sizeof a), fmt_size(nb, b, sizeof b));
+      folding.block = nb;
     }
   }
-  S.max_map_count = read_max_map_count();
-  S.ready = true;
+  folding.max_map_count = read_max_map_count();
+  folding.ready = true;
   return 0;
 }
 
@@ -386,24 +386,25 @@ static void keep_flush(void);
 
 static void scratch_release(void)
 {
-  for (size_t i = 0; i < S.nscratch; i++)
-    smpi_shared_free(S.scratch[i]);
-  free(S.scratch);
-  S.scratch = NULL;
-  S.nscratch = S.capscratch = S.scratch_size = 0;
+  for (size_t i = 0; i < folding.nscratch; i++)
+    smpi_shared_free(folding.scratch[i]);
+  free(folding.scratch);
+  folding.scratch = NULL;
+  folding.nscratch = folding.capscratch = folding.scratch_size = 0;
 }
 
 void smpi_shared_reset(void)
 {
   scratch_release();
   keep_flush();
-  ASSERTF(S.nallocs == 0, "smpi_shared_reset with %zu live folded allocations", S.nallocs);
-  if (S.block_fd >= 0)
-    close(S.block_fd);
-  S.block_fd = -1;
-  free(S.huge_path);
-  S.huge_path = NULL;
-  S.ready = false;
+  ASSERTF(folding.nallocs == 0, "smpi_shared_reset with %zu live folded allocations",
+          folding.nallocs);
+  if (folding.block_fd >= 0)
+    close(folding.block_fd);
+  folding.block_fd = -1;
+  free(folding.huge_path);
+  folding.huge_path = NULL;
+  folding.ready = false;
 }
 
 /* ---- backing files ---- */
@@ -414,19 +415,19 @@ static int backing_open(const char *tag, size_t size, int *out, char *err, size_
 {
   int fd;
   const char *where;
-  if (S.huge_path) {
-    char *tmpl = xasprintf("%s/smpi-shared-XXXXXX", S.huge_path);
+  if (folding.huge_path) {
+    char *tmpl = xasprintf("%s/smpi-shared-XXXXXX", folding.huge_path);
     fd = mkstemp(tmpl);
     int e = errno;
     if (fd >= 0)
       unlink(tmpl);
     free(tmpl);
-    where = S.huge_path;
+    where = folding.huge_path;
     if (fd < 0) {
       snprintf(err, errlen,
                "cannot create a file in the hugetlbfs %s: %s (mount it writable for this user: "
                "-o mode=1777)",
-               S.huge_path, strerror(e));
+               folding.huge_path, strerror(e));
       return -1;
     }
   } else {
@@ -465,9 +466,10 @@ static int backing_open(const char *tag, size_t size, int *out, char *err, size_
 
 static int global_block(char *err, size_t errlen)
 {
-  if (S.block_fd < 0 && backing_open("smpi-shared-block", S.block, &S.block_fd, err, errlen) != 0)
+  if (folding.block_fd < 0 &&
+      backing_open("smpi-shared-block", folding.block, &folding.block_fd, err, errlen) != 0)
     return -1;
-  return S.block_fd;
+  return folding.block_fd;
 }
 
 /* ---- allocation ---- */
@@ -475,13 +477,13 @@ static int global_block(char *err, size_t errlen)
 /* Address space of len bytes aligned on the granularity. */
 static void *reserve(size_t len, int prot, int flags)
 {
-  size_t extra = S.gran > S.page ? S.gran : 0;
+  size_t extra = folding.gran > folding.page ? folding.gran : 0;
   char *p = mmap(NULL, len + extra, prot, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
   if (p == MAP_FAILED)
     return NULL;
   if (!extra)
     return p;
-  char *a = (char *)round_up((uintptr_t)p, S.gran);
+  char *a = (char *)round_up((uintptr_t)p, folding.gran);
   if (a > p)
     munmap(p, (size_t)(a - p));
   if (p + len + extra > a + len)
@@ -510,12 +512,12 @@ static const char *blocks_advice(size_t needed, size_t block, char *buf, size_t 
 static void mapping_error(int e, size_t size, size_t needed, char *err, size_t errlen)
 {
   char a[32], b[32], c[160];
-  if (e == ENOMEM && S.huge_path) {
+  if (e == ENOMEM && folding.huge_path) {
     snprintf(err, errlen,
              "cannot map huge pages for a folded allocation of %s: no free huge page left? "
              "(see HugePages_Free in /proc/meminfo; reserve more: sysctl -w vm.nr_hugepages=N), "
              "or vm.max_map_count (%ld) reached",
-             fmt_size(size, a, sizeof a), S.max_map_count);
+             fmt_size(size, a, sizeof a), folding.max_map_count);
   } else if (e == ENOMEM) {
     size_t in_use = count_process_mappings();
     size_t want = in_use + needed + 1024;
@@ -524,8 +526,9 @@ static void mapping_error(int e, size_t size, size_t needed, char *err, size_t e
              "vm.max_map_count is %ld: raise it (sysctl -w vm.max_map_count=%zu)%s (or the "
              "machine is out of memory)",
              fmt_size(size, a, sizeof a), needed, needed == 1 ? "" : "s",
-             fmt_size(S.block, b, sizeof b), in_use, S.max_map_count,
-             want < 262144 ? 262144 : want, blocks_advice(needed, S.block * 64, c, sizeof c));
+             fmt_size(folding.block, b, sizeof b), in_use, folding.max_map_count,
+             want < 262144 ? 262144 : want,
+             blocks_advice(needed, folding.block * 64, c, sizeof c));
   } else {
     snprintf(err, errlen, "cannot map a folded allocation of %s: %s", fmt_size(size, a, sizeof a),
              strerror(e));
@@ -535,8 +538,8 @@ static void mapping_error(int e, size_t size, size_t needed, char *err, size_t e
 /* A block size that keeps `size` within a quarter of the map count, for suggestions. */
 static size_t suggest_block(size_t size)
 {
-  size_t limit = (size_t)(S.max_map_count > 4 ? S.max_map_count / 4 : 1);
-  size_t b = S.block;
+  size_t limit = (size_t)(folding.max_map_count > 4 ? folding.max_map_count / 4 : 1);
+  size_t b = folding.block;
   while ((size + b - 1) / b > limit)
     b *= 2;
   return b;
@@ -545,8 +548,8 @@ static size_t suggest_block(size_t size)
 /* Maps [at, at + len) onto the block, one chunk of (at most) block bytes at a time. */
 static int map_cyclic(char *at, size_t len, int fd, size_t *nmaps)
 {
-  for (size_t off = 0; off < len; off += S.block) {
-    size_t l = len - off < S.block ? len - off : S.block;
+  for (size_t off = 0; off < len; off += folding.block) {
+    size_t l = len - off < folding.block ? len - off : folding.block;
     if (mmap(at + off, l, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
       return errno;
     (*nmaps)++;
@@ -606,7 +609,7 @@ static int partial_spans(size_t size, const size_t *offsets, int nblocks, size_t
   }
   size_t m = 0;
   for (size_t i = 0; i < n; i++) {
-    size_t s = round_up(r[2 * i], S.gran), e = round_down(r[2 * i + 1], S.gran);
+    size_t s = round_up(r[2 * i], folding.gran), e = round_down(r[2 * i + 1], folding.gran);
     if (s < e) {
       r[2 * m] = s;
       r[2 * m + 1] = e;
@@ -647,7 +650,7 @@ static size_t nkept;
 
 static bool keep_put(uintptr_t base, size_t len)
 {
-  if (nkept >= (size_t)(S.max_map_count > 4 ? S.max_map_count / 4 : 1))
+  if (nkept >= (size_t)(folding.max_map_count > 4 ? folding.max_map_count / 4 : 1))
     return false;
   int slot = -1;
   for (int i = 0; i < SHM_KEEP_LENS && (slot < 0 || keep[slot].len != len); i++)
@@ -687,17 +690,17 @@ static void record(shm_alloc *a)
 {
   recent_forget();
   a->prio = next_prio();
-  S.root = tree_insert(S.root, a);
-  S.nallocs++;
-  S.nmaps += a->nmaps;
-  S.vbytes += a->len;
+  folding.root = tree_insert(folding.root, a);
+  folding.nallocs++;
+  folding.nmaps += a->nmaps;
+  folding.vbytes += a->len;
 }
 
 static int alloc_local(shm_alloc *a, const char *site, char *err, size_t errlen)
 {
-  if (!S.sites)
-    S.sites = strmap_new();
-  shm_site *st = strmap_get(S.sites, site);
+  if (!folding.sites)
+    folding.sites = strmap_new();
+  shm_site *st = strmap_get(folding.sites, site);
   if (!st) {
     int fd;
     if (backing_open("smpi-shared-site", a->len, &fd, err, errlen) != 0)
@@ -706,7 +709,7 @@ static int alloc_local(shm_alloc *a, const char *site, char *err, size_t errlen)
     st->fd = fd;
     st->size = a->len;
     st->key = xstrdup(site);
-    strmap_insert(S.sites, site, st);
+    strmap_insert(folding.sites, site, st);
   } else if (a->len > st->size) {
     if (ftruncate(st->fd, (off_t)a->len) != 0) {
       char b[32];
@@ -720,7 +723,7 @@ static int alloc_local(shm_alloc *a, const char *site, char *err, size_t errlen)
   if (p == MAP_FAILED) {
     mapping_error(errno, a->size, 1, err, errlen);
     if (st->refs == 0) {
-      strmap_remove(S.sites, site, NULL);
+      strmap_remove(folding.sites, site, NULL);
       close(st->fd);
       free(st->key);
       free(st);
@@ -744,7 +747,7 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
   size_t *spans = NULL, nspans = 0;
   if (partial && partial_spans(size, offsets, nblocks, &spans, &nspans, err, errlen) != 0)
     return -1;
-  if (S.mode == SHM_NONE) {
+  if (folding.mode == SHM_NONE) {
     free(spans);
     *out = malloc(size ? size : 1);
     if (!*out) {
@@ -756,13 +759,13 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
 
   shm_alloc *a = xcalloc(1, sizeof *a);
   a->size = size;
-  a->len = round_up(size ? size : 1, S.gran);
+  a->len = round_up(size ? size : 1, folding.gran);
   a->maplen = a->len;
   a->partial = partial;
   a->spans = spans;
   a->nspans = nspans;
 
-  if (!partial && S.mode == SHM_LOCAL) {
+  if (!partial && folding.mode == SHM_LOCAL) {
     if (alloc_local(a, site ? site : "?", err, errlen) != 0) {
       free(a);
       return -1;
@@ -775,11 +778,12 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
   /* mappings needed: one per chunk of each folded span, one per private piece between them */
   size_t needed = 0;
   if (!partial) {
-    needed = (a->len + S.block - 1) / S.block;
+    needed = (a->len + folding.block - 1) / folding.block;
   } else {
     size_t prev = 0;
     for (size_t i = 0; i < nspans; i++) {
-      needed += (spans[2 * i + 1] - spans[2 * i] + S.block - 1) / S.block + (spans[2 * i] > prev);
+      needed += (spans[2 * i + 1] - spans[2 * i] + folding.block - 1) / folding.block +
+                (spans[2 * i] > prev);
       prev = spans[2 * i + 1];
     }
     needed += prev < a->len;
@@ -787,8 +791,8 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
   /* one mapping of (the start of) the block, which SMPI_SHARED_FREE will keep: with small
    * pages, at least SHM_KEEP_SPAN of it (huge pages map len, their granularity) */
   bool single = !partial && needed == 1;
-  if (single && S.gran == S.page && a->len < SHM_KEEP_SPAN)
-    a->maplen = S.block < SHM_KEEP_SPAN ? S.block : SHM_KEEP_SPAN;
+  if (single && folding.gran == folding.page && a->len < SHM_KEEP_SPAN)
+    a->maplen = folding.block < SHM_KEEP_SPAN ? folding.block : SHM_KEEP_SPAN;
   if (single) {
     uintptr_t kept = keep_get(a->maplen);
     if (kept) {
@@ -799,20 +803,21 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
       return 0;
     }
   }
-  if (nkept && needed + S.nmaps + nkept > (size_t)(S.max_map_count > 0 ? S.max_map_count : 0))
+  if (nkept && needed + folding.nmaps + nkept >
+                   (size_t)(folding.max_map_count > 0 ? folding.max_map_count : 0))
     keep_flush();
-  size_t room = S.max_map_count > 0 && (size_t)S.max_map_count > S.nmaps
-                    ? (size_t)S.max_map_count - S.nmaps
+  size_t room = folding.max_map_count > 0 && (size_t)folding.max_map_count > folding.nmaps
+                    ? (size_t)folding.max_map_count - folding.nmaps
                     : 0;
   if (needed > room) {
     char x[32], y[32], z[160];
-    size_t want = S.nmaps + needed + 4096;
+    size_t want = folding.nmaps + needed + 4096;
     snprintf(err, errlen,
              "SMPI_SHARED_MALLOC of %s needs %zu mapping%s of %s (and %zu are used by folded "
              "memory already); vm.max_map_count is %ld: raise it (sysctl -w "
              "vm.max_map_count=%zu)%s",
              fmt_size(size, x, sizeof x), needed, needed == 1 ? "" : "s",
-             fmt_size(S.block, y, sizeof y), S.nmaps, S.max_map_count, want,
+             fmt_size(folding.block, y, sizeof y), folding.nmaps, folding.max_map_count, want,
              blocks_advice(needed, suggest_block(size), z, sizeof z));
     free(spans);
     free(a);
@@ -831,7 +836,7 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
   /* address space first (not charged as memory), then the chunks and the private pieces
    * over it: a huge, mostly folded partial allocation must not be refused for its size */
   char *base;
-  bool first_mapped = !partial && S.gran == S.page;
+  bool first_mapped = !partial && folding.gran == folding.page;
   if (first_mapped) {
     /* one call maps the first chunk and takes the address space of the others (past the
      * block's end until they are mapped over it below) */
@@ -851,8 +856,8 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
   size_t done = 0;
   if (first_mapped) {
     done = 1;
-    if (a->len > S.block)
-      e = map_cyclic(base + S.block, a->len - S.block, fd, &done);
+    if (a->len > folding.block)
+      e = map_cyclic(base + folding.block, a->len - folding.block, fd, &done);
   } else if (!partial) {
     e = map_cyclic(base, a->len, fd, &done);
   } else {
@@ -890,7 +895,7 @@ static void *shared_malloc(size_t size, const char *file, int line)
   void *p;
   /* the call site names the buffer of :local; formatting it for every allocation of the
    * other modes was 1.5 % of a 4 096-rank Bcast */
-  bool local = smpi_shared_init(err, sizeof err) == 0 && S.mode == SHM_LOCAL;
+  bool local = smpi_shared_init(err, sizeof err) == 0 && folding.mode == SHM_LOCAL;
   if (local)
     snprintf(site, sizeof site, "%s:%d", file ? file : "?", line);
   if (smpi_shared_alloc(size, local ? site : NULL, NULL, -1, &p, err, sizeof err) != 0) {
@@ -921,7 +926,7 @@ static void shared_free(void *ptr)
 {
   if (!ptr)
     return;
-  shm_alloc *a = S.root ? alloc_containing((uintptr_t)ptr) : NULL;
+  shm_alloc *a = folding.root ? alloc_containing((uintptr_t)ptr) : NULL;
   if (!a) {
     /* smpi/shared-malloc:no, or memory that never was folded: as SimGrid does, free() it */
     free(ptr);
@@ -936,12 +941,12 @@ static void shared_free(void *ptr)
   if (a->site || a->partial || a->nmaps != 1 || !keep_put(a->base, a->maplen))
     munmap(ptr, a->maplen);
   recent_forget();
-  S.root = tree_remove(S.root, a->base);
-  S.nallocs--;
-  S.nmaps -= a->nmaps;
-  S.vbytes -= a->len;
+  folding.root = tree_remove(folding.root, a->base);
+  folding.nallocs--;
+  folding.nmaps -= a->nmaps;
+  folding.vbytes -= a->len;
   if (a->site && --a->site->refs == 0) {
-    strmap_remove(S.sites, a->site->key, NULL);
+    strmap_remove(folding.sites, a->site->key, NULL);
     close(a->site->fd);
     free(a->site->key);
     free(a->site);
@@ -981,7 +986,7 @@ SMPI_PUBLIC void smpi_shared_free(void *ptr)
 
 bool smpi_shared_touches(const void *buf, size_t len)
 {
-  if (!S.root || len == 0)
+  if (!folding.root || len == 0)
     return false;
   uintptr_t b = (uintptr_t)buf, next;
   if (locate(b, &next))
@@ -991,24 +996,24 @@ bool smpi_shared_touches(const void *buf, size_t len)
 
 void *smpi_shared_scratch(size_t bytes)
 {
-  if (bytes <= S.scratch_size && S.nscratch)
-    return S.scratch[S.nscratch - 1];
+  if (bytes <= folding.scratch_size && folding.nscratch)
+    return folding.scratch[folding.nscratch - 1];
   char err[1024];
-  if (smpi_shared_init(err, sizeof err) != 0 || S.mode == SHM_NONE)
+  if (smpi_shared_init(err, sizeof err) != 0 || folding.mode == SHM_NONE)
     return NULL;
   /* grow geometrically; the smaller regions stay mapped, since a rank suspended in the middle
    * of a collective may still hold a pointer into one (at most twice the largest in all) */
-  size_t size = bytes > 2 * S.scratch_size ? bytes : 2 * S.scratch_size;
-  if (size < S.block)
-    size = S.block;
+  size_t size = bytes > 2 * folding.scratch_size ? bytes : 2 * folding.scratch_size;
+  if (size < folding.block)
+    size = folding.block;
   void *p;
   if (smpi_shared_alloc(size, "smpi:collective-scratch", NULL, -1, &p, err, sizeof err) != 0) {
     LOG_VERB("no folded scratch of %zu bytes (%s): collectives use private memory", size, err);
     return NULL;
   }
-  XGROW(S.scratch, S.capscratch, S.nscratch + 1);
-  S.scratch[S.nscratch++] = p;
-  S.scratch_size = size;
+  XGROW(folding.scratch, folding.capscratch, folding.nscratch + 1);
+  folding.scratch[folding.nscratch++] = p;
+  folding.scratch_size = size;
   return p;
 }
 
@@ -1051,7 +1056,7 @@ static size_t run_at(uintptr_t addr, size_t max, bool *folded)
 
 void smpi_shared_aware_copy(void *dst, const void *src, size_t len)
 {
-  if (!S.root) {
+  if (!folding.root) {
     memcpy(dst, src, len);
     return;
   }
@@ -1069,7 +1074,7 @@ void smpi_shared_aware_copy(void *dst, const void *src, size_t len)
 
 bool smpi_shared_all_folded(const void *buf, size_t len)
 {
-  if (!S.root || len == 0)
+  if (!folding.root || len == 0)
     return false;
   uintptr_t b = (uintptr_t)buf;
   for (size_t p = 0; p < len;) {
@@ -1087,7 +1092,7 @@ size_t smpi_shared_private_ranges(const void *buf, size_t len, smpi_byte_range *
   size_t n = 0, last_end = SIZE_MAX;
   for (size_t p = 0; p < len;) {
     bool folded = false;
-    size_t r = S.root ? run_at(b + p, len - p, &folded) : len - p;
+    size_t r = folding.root ? run_at(b + p, len - p, &folded) : len - p;
     if (!folded) {
       if (last_end == p) {
         if (n <= max)
@@ -1108,22 +1113,22 @@ void smpi_shared_set_max_map_count(long n)
 {
   char err[256];
   if (smpi_shared_init(err, sizeof err) == 0)
-    S.max_map_count = n > 0 ? n : read_max_map_count();
+    folding.max_map_count = n > 0 ? n : read_max_map_count();
 }
 
 void smpi_shared_get_stats(smpi_shared_stats *out)
 {
   memset(out, 0, sizeof *out);
-  out->allocations = S.nallocs;
-  out->mappings = S.nmaps;
-  out->virtual_bytes = S.vbytes;
-  out->block_size = S.block;
+  out->allocations = folding.nallocs;
+  out->mappings = folding.nmaps;
+  out->virtual_bytes = folding.vbytes;
+  out->block_size = folding.block;
   struct stat st;
-  if (S.block_fd >= 0 && fstat(S.block_fd, &st) == 0)
+  if (folding.block_fd >= 0 && fstat(folding.block_fd, &st) == 0)
     out->physical_bytes += (size_t)st.st_blocks * 512;
   const char *key;
   void *val;
-  for (size_t it = 0; S.sites && strmap_next(S.sites, &it, &key, &val);) {
+  for (size_t it = 0; folding.sites && strmap_next(folding.sites, &it, &key, &val);) {
     shm_site *site = val;
     if (fstat(site->fd, &st) == 0)
       out->physical_bytes += (size_t)st.st_blocks * 512;
@@ -1139,10 +1144,10 @@ static char *call_key(const char *func, const char *input)
 
 SMPI_PUBLIC int smpi_shared_known_call(const char *func, const char *input)
 {
-  if (!S.calls)
+  if (!folding.calls)
     return 0;
   char *k = call_key(func, input);
-  bool known = strmap_find(S.calls, k, NULL);
+  bool known = strmap_find(folding.calls, k, NULL);
   free(k);
   return known;
 }
@@ -1151,7 +1156,7 @@ SMPI_PUBLIC void *smpi_shared_get_call(const char *func, const char *input)
 {
   void *v = NULL;
   char *k = call_key(func, input);
-  if (!S.calls || !strmap_find(S.calls, k, &v))
+  if (!folding.calls || !strmap_find(folding.calls, k, &v))
     LOG_ERROR("smpi_shared_get_call(\"%s\", \"%s\"): no result was recorded for this call "
               "(use SMPI_SHARED_CALL, which records it)",
               func ? func : "", input ? input : "");
@@ -1161,10 +1166,10 @@ SMPI_PUBLIC void *smpi_shared_get_call(const char *func, const char *input)
 
 SMPI_PUBLIC void *smpi_shared_set_call(const char *func, const char *input, void *data)
 {
-  if (!S.calls)
-    S.calls = strmap_new();
+  if (!folding.calls)
+    folding.calls = strmap_new();
   char *k = call_key(func, input);
-  strmap_set(S.calls, k, data);
+  strmap_set(folding.calls, k, data);
   free(k);
   return data;
 }
