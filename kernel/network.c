@@ -43,6 +43,8 @@ LOG_NEW_SUBCATEGORY(network, kernel, "network model (messages on links)");
 LOG_DEFAULT_CATEGORY(network);
 
 /* SimGrid 3.32's defaults for the SMPI model (smpirun), from its --help. */
+/* the SMPI model's weight-S: network/weight-S's default and the SMPI row of net_models */
+#define NET_SMPI_WEIGHT_S 8775.0
 #define DEFAULT_SMPI_BW_FACTOR                                                          \
   "65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;1426:0.608902;" \
   "732:0.341987;257:0.338112;0:0.812084"
@@ -63,7 +65,7 @@ void net_declare_config(void)
       CFG_KEY_DOUBLE("network/TCP-gamma", 4194304.0,
                      "Size of the biggest TCP window (bytes): a flow's rate is at most "
                      "TCP-gamma / (2 x route latency); 0 disables the bound"),
-      CFG_KEY_DOUBLE("network/weight-S", 8775.0,
+      CFG_KEY_DOUBLE("network/weight-S", NET_SMPI_WEIGHT_S,
                      "Sharing weight of competing flows (bytes): a flow's penalty is route "
                      "latency + sum of weight-S / link bandwidth. Unless set, the model's "
                      "value: SMPI 8775, LV08 20537, CM02 0"),
@@ -98,21 +100,26 @@ void net_declare_config(void)
   cfg_declare_keys(keys, CFG_NKEYS(keys));
 }
 
-static int parse_kind(const char *s, net_model_kind *out)
+/* Each model's values where the user set none: the only place they are written (the keys'
+ * descriptions quote them). The SMPI model's weight-S is also network/weight-S's declared
+ * default (NET_SMPI_WEIGHT_S, above), which is what --cfg=help shows. */
+static const struct net_model_params {
+  const char *name;
+  net_model_kind kind;
+  double weight_s, bw_factor, lat_factor;
+} net_models[] = {
+    {"SMPI", NET_MODEL_SMPI, NET_SMPI_WEIGHT_S, 1, 1},
+    {"CM02", NET_MODEL_CM02, 0, 1, 1},
+    {"LV08", NET_MODEL_LV08, 20537, 0.97, 13.01},
+    {"Constant", NET_MODEL_CONSTANT, 0, 1, 13.01},
+};
+
+static const struct net_model_params *find_model(const char *name)
 {
-  static const struct {
-    const char *name;
-    net_model_kind kind;
-  } names[] = {{"SMPI", NET_MODEL_SMPI},
-               {"CM02", NET_MODEL_CM02},
-               {"LV08", NET_MODEL_LV08},
-               {"Constant", NET_MODEL_CONSTANT}};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcmp(s, names[i].name) == 0) {
-      *out = names[i].kind;
-      return 0;
-    }
-  return -1;
+  for (size_t i = 0; i < sizeof net_models / sizeof net_models[0]; i++)
+    if (strcmp(name, net_models[i].name) == 0)
+      return &net_models[i];
+  return NULL;
 }
 
 /* A double key that must lie in [min, +inf) (or (min, +inf) when strict). */
@@ -137,36 +144,23 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
   ASSERTF(eng_initialized(), "net_model_init before eng_init");
   net_declare_config();
 
-  net_model_kind kind;
   const char *name = cfg_get_string("network/model");
-  if (parse_kind(name, &kind) != 0) {
+  const struct net_model_params *model = find_model(name);
+  if (!model) {
     snprintf(err, errlen,
              "invalid value '%s' for 'network/model' (one of: SMPI, CM02, LV08, "
              "Constant)",
              name);
     return -1;
   }
-  double def_ws = 0, def_bw = 1, def_lat = 1;
-  switch (kind) {
-  case NET_MODEL_SMPI:
-    def_ws = 8775;
-    break;
-  case NET_MODEL_LV08:
-    def_ws = 20537;
-    def_bw = 0.97;
-    def_lat = 13.01;
-    break;
-  case NET_MODEL_CM02:
-    break;
-  case NET_MODEL_CONSTANT:
-    def_lat = 13.01;
-    break;
-  }
+  net_model_kind kind = model->kind;
   double weight_s, gamma, bwc, latc;
-  if (read_double("network/weight-S", def_ws, 0, false, &weight_s, err, errlen) != 0 ||
-      read_double("network/TCP-gamma", 4194304.0, 0, false, &gamma, err, errlen) != 0 ||
-      read_double("network/bandwidth-factor", def_bw, 0, true, &bwc, err, errlen) != 0 ||
-      read_double("network/latency-factor", def_lat, 0, false, &latc, err, errlen) != 0)
+  if (read_double("network/weight-S", model->weight_s, 0, false, &weight_s, err, errlen) != 0 ||
+      read_double("network/TCP-gamma", cfg_get_double("network/TCP-gamma"), 0, false, &gamma, err,
+                  errlen) != 0 ||
+      read_double("network/bandwidth-factor", model->bw_factor, 0, true, &bwc, err, errlen) !=
+          0 ||
+      read_double("network/latency-factor", model->lat_factor, 0, false, &latc, err, errlen) != 0)
     return -1;
 
   fac_func bwf = {0}, latf = {0};
