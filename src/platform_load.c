@@ -38,7 +38,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <strings.h>
 
 LOG_NEW_CATEGORY(platform, "platform file loader");
@@ -443,31 +445,53 @@ static int validate(loader *L, xmlDocPtr doc)
 }
 
 /* errnum value for "exists but is not a regular file" (a device such as /dev/zero would be
- * read forever, a pipe or /dev/stdin would block) */
+ * read forever, a FIFO or a pipe behind /dev/stdin would block) */
 #define PLAT_NOT_REGULAR (-1)
 /* largest platform file read: far above any real one (a fully routed 1 024-host file is 98 MB) */
 #define PLAT_MAX_FILE ((off_t)1 << 31)
 
-static const char *read_error(int errnum)
+/* what a file that is not a regular one is, for messages */
+static const char *file_kind(mode_t mode)
 {
-  return errnum == PLAT_NOT_REGULAR ? "not a regular file" : strerror(errnum);
+  return S_ISFIFO(mode)   ? "a FIFO or pipe"
+         : S_ISCHR(mode)  ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+         : S_ISSOCK(mode) ? "a socket"
+                          : "not a regular file";
 }
 
-static char *read_whole_file(const char *path, size_t *len, int *errnum)
+static const char *read_error(int errnum, mode_t mode, char *buf, size_t len)
 {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
+  if (errnum != PLAT_NOT_REGULAR)
+    return strerror(errnum);
+  const char *kind = file_kind(mode);
+  if (strcmp(kind, "not a regular file") == 0)
+    return kind;
+  snprintf(buf, len, "it is %s, not a regular file (save the platform to a file first)", kind);
+  return buf;
+}
+
+/* The whole of a regular file. Opened without blocking and checked before anything is read:
+ * opening a FIFO for reading would otherwise wait for a writer forever. */
+static char *read_whole_file(const char *path, size_t *len, int *errnum, mode_t *mode)
+{
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
     *errnum = errno;
     return NULL;
   }
   struct stat st;
-  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > PLAT_MAX_FILE) {
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > PLAT_MAX_FILE) {
     *errnum = S_ISDIR(st.st_mode)          ? EISDIR
               : st.st_size > PLAT_MAX_FILE ? EFBIG
                                            : PLAT_NOT_REGULAR;
-    fclose(f);
+    *mode = st.st_mode;
+    close(fd);
     return NULL;
   }
+  int flags = fcntl(fd, F_GETFL);
+  if (flags >= 0)
+    (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   size_t cap = 1 << 16, n = 0;
   char *buf = xmalloc(cap);
   for (;;) {
@@ -475,18 +499,26 @@ static char *read_whole_file(const char *path, size_t *len, int *errnum)
       cap *= 2;
       buf = xrealloc(buf, cap);
     }
-    size_t got = fread(buf + n, 1, cap - n - 1, f);
-    n += got;
+    ssize_t got = read(fd, buf + n, cap - n - 1);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0) {
+      *errnum = errno;
+      close(fd);
+      free(buf);
+      return NULL;
+    }
     if (got == 0)
       break;
+    n += (size_t)got;
+    if (n > (size_t)PLAT_MAX_FILE) { /* grew while being read */
+      *errnum = EFBIG;
+      close(fd);
+      free(buf);
+      return NULL;
+    }
   }
-  if (ferror(f)) {
-    *errnum = errno ? errno : EIO;
-    fclose(f);
-    free(buf);
-    return NULL;
-  }
-  fclose(f);
+  close(fd);
   buf[n] = '\0';
   *len = n;
   return buf;
@@ -1426,10 +1458,12 @@ static int handle_include(loader *L, xmlNode *n, plat_zone *zone)
                                           : xasprintf("%s/%s", L->dir, file);
   size_t len;
   int errnum = 0;
-  char *buf = read_whole_file(path, &len, &errnum);
+  mode_t mode = 0;
+  char why[160];
+  char *buf = read_whole_file(path, &len, &errnum, &mode);
   if (!buf) {
     int rc = FAIL(L, n, "cannot read included file '%s' (%s): %s", file, path,
-                  read_error(errnum));
+                  read_error(errnum, mode, why, sizeof why));
     free(path);
     return rc;
   }
@@ -1719,9 +1753,12 @@ int plat_load_file(const char *path, plat_platform **out, char *err, size_t errl
 {
   size_t len;
   int errnum = 0;
-  char *buf = read_whole_file(path, &len, &errnum);
+  mode_t mode = 0;
+  char why[160];
+  char *buf = read_whole_file(path, &len, &errnum, &mode);
   if (!buf) {
-    snprintf(err, errlen, "%s: cannot read platform file: %s", path, read_error(errnum));
+    snprintf(err, errlen, "%s: cannot read platform file: %s", path,
+             read_error(errnum, mode, why, sizeof why));
     *out = NULL;
     return -1;
   }

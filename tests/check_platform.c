@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define PLATFORMS SMPI_SOURCE_ROOT "/platforms/"
 #define DATA SMPI_SOURCE_ROOT "/tests/data/platforms/"
@@ -773,6 +775,26 @@ START_TEST(test_include)
                 "message: %s", err);
   ck_assert_int_eq(plat_load_file("/dev/null", &p, err, sizeof err), -1);
   ck_assert_msg(strstr(err, "not a regular file"), "message: %s", err);
+
+  /* a FIFO is refused without waiting for a writer (opening it for reading used to block) */
+  char dir[] = "/tmp/check_platform.XXXXXX", fifo[64];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(fifo, sizeof fifo, "%s/fifo.xml", dir);
+  ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+  ck_assert_int_eq(plat_load_file(fifo, &p, err, sizeof err), -1);
+  ck_assert_msg(strstr(err, fifo) && strstr(err, "it is a FIFO or pipe, not a regular file"),
+                "message: %s", err);
+  char xml[512];
+  snprintf(xml, sizeof xml,
+           "<platform version='4.1'>\n<zone id='top' routing='Full'>\n"
+           "<include file='%s'/>\n</zone>\n</platform>\n",
+           fifo);
+  ck_assert_int_eq(plat_load_string(xml, "fifo.xml", &p, err, sizeof err), -1);
+  ck_assert_msg(strstr(err, "fifo.xml:3: cannot read included file") &&
+                    strstr(err, "it is a FIFO or pipe"),
+                "message: %s", err);
+  unlink(fifo);
+  rmdir(dir);
 }
 END_TEST
 

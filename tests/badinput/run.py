@@ -88,6 +88,13 @@ CASES = [
      r"cannot open platform file '/nonexistent/p.xml': No such file"),
     ("platform is a directory", ["SR", "-np", "2", "-platform", "{dir}", "BAD"], NZ,
      r"cannot read platform file: Is a directory|not a regular file"),
+    # a FIFO used to block smpirun forever (opened before being checked); a pipe behind
+    # /dev/stdin was "No such file or directory": both are refused, naming what they are
+    ("platform is a FIFO", ["SR", "-np", "2", "-platform", "{fifo}", "BAD"], NZ,
+     r"cannot use platform file '.*fifo': it is a FIFO or pipe, not a regular file"),
+    ("platform is a pipe (/dev/stdin)",
+     ["sh", "-c", 'cat "$2" | "$0" -np 2 -platform /dev/stdin "$1"', "SR", "BAD", "{ok.xml}"],
+     NZ, r"cannot use platform file '/dev/stdin': it is a FIFO or pipe, not a regular file"),
     ("platform empty", ["SR", "-np", "2", "-platform", "{empty.xml}", "BAD"], NZ,
      r"empty.xml:1: not well-formed XML: Document is empty"),
     ("platform truncated", ["SR", "-np", "2", "-platform", "{truncated.xml}", "BAD"], NZ,
@@ -297,6 +304,8 @@ def main():
             with open(path, "w") as f:
                 f.write(text)
             paths[name] = path
+        paths["fifo"] = os.path.join(d, "fifo")
+        os.mkfifo(paths["fifo"])
         for name, argv, want, regex in CASES:
             if only and only not in name:
                 continue
