@@ -897,6 +897,20 @@ static int handle_prop(loader *L, xmlNode *n, plat_props *props)
   return 0;
 }
 
+/* Profiles (speed, availability, bandwidth, latency and state over time, read from a file)
+ * are not simulated yet: a platform naming one is refused rather than run with constant
+ * values, which would be a silently wrong answer. */
+static int refuse_profile(loader *L, xmlNode *n, const char *what, const char *attr_name)
+{
+  const char *v = attr(L, n, attr_name);
+  if (!v)
+    return 0;
+  return FAIL(L, n,
+              "%s: attribute %s='%.200s' of <%s> is not supported (profiles are not "
+              "implemented yet): remove it",
+              what, attr_name, v, ename(n));
+}
+
 static int handle_host(loader *L, xmlNode *n, plat_zone *z)
 {
   const char *id = attr(L, n, "id");
@@ -930,10 +944,9 @@ static int handle_host(loader *L, xmlNode *n, plat_zone *z)
                   v, h->npstates, h->npstates == 1 ? "" : "s");
     h->pstate = (size_t)v;
   }
-  h->speed_file = opt_dup(attr(L, n, "speed_file"));
-  if (!h->speed_file)
-    h->speed_file = opt_dup(attr(L, n, "availability_file"));
-  h->state_file = opt_dup(attr(L, n, "state_file"));
+  if (refuse_profile(L, n, what, "speed_file") ||
+      refuse_profile(L, n, what, "availability_file") || refuse_profile(L, n, what, "state_file"))
+    return -1;
   h->coordinates = opt_dup(attr(L, n, "coordinates"));
 
   for (xmlNode *c = n->children; c; c = c->next) {
@@ -1010,9 +1023,9 @@ static int handle_link(loader *L, xmlNode *n, plat_zone *z)
                         &l->bandwidth) ||
       (lat && quantity(L, n, what, "latency", UNITS_LATENCY, lat, &l->latency)))
     return -1;
-  l->bandwidth_file = opt_dup(attr(L, n, "bandwidth_file"));
-  l->latency_file = opt_dup(attr(L, n, "latency_file"));
-  l->state_file = opt_dup(attr(L, n, "state_file"));
+  if (refuse_profile(L, n, what, "bandwidth_file") ||
+      refuse_profile(L, n, what, "latency_file") || refuse_profile(L, n, what, "state_file"))
+    return -1;
   for (xmlNode *c = n->children; c; c = c->next)
     if (is_elem(c, "prop"))
       handle_prop(L, c, &l->props);

@@ -923,6 +923,18 @@ static const struct {
     {"wifi_link.xml", NULL, 5, "sharing_policy WIFI is known but not supported"},
     {"pstate_out_of_range.xml", NULL, 5, "pstate 2 does not exist"},
     {"peer_unsupported.xml", NULL, 5, "<peer> is known"},
+    {"host_speed_file.xml", NULL, 5,
+     "host 'h1': attribute speed_file='no_such_profile.txt' of <host> is not supported"},
+    {"host_availability_file.xml", NULL, 5,
+     "host 'h1': attribute availability_file='no_such_profile.txt' of <host> is not supported"},
+    {"host_state_file.xml", NULL, 5,
+     "host 'h1': attribute state_file='no_such_profile.txt' of <host> is not supported"},
+    {"link_bandwidth_file.xml", NULL, 7,
+     "link 'l1': attribute bandwidth_file='no_such_profile.txt' of <link> is not supported"},
+    {"link_latency_file.xml", NULL, 7,
+     "link 'l1': attribute latency_file='no_such_profile.txt' of <link> is not supported"},
+    {"link_state_file.xml", NULL, 7,
+     "link 'l1': attribute state_file='no_such_profile.txt' of <link> is not supported"},
 };
 
 START_TEST(test_bad_file)
