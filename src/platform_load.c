@@ -80,6 +80,7 @@ typedef struct loader {
   size_t nscratch;
   pending_ref *pending;
   size_t npending;
+  size_t expanded; /* bytes and references of entity expansions in attributes, all files */
 } loader;
 
 /* ------------------------------------------------------------------------------------------
@@ -1427,12 +1428,112 @@ static int check_version(loader *L, xmlNode *root, double *version)
 
 /* Parses, checks and walks one document whose bytes are in buf; its elements go into zone
  * (NULL: the top level). */
+/* Entity-expanded text that the attribute values of one platform (all its files) may hold:
+ * far above any real use (entities name a few repeated values), far below what an attribute
+ * referencing a big entity many times asks for (10^4 x 100 kB = 1 GB). */
+#define PLAT_MAX_EXPANSION ((size_t)16 << 20)
+/* entities nested deeper than this are refused (libxml2's own limit is 40) */
+#define PLAT_MAX_ENTITY_DEPTH 40
+
+typedef struct text_buf {
+  char *s;
+  size_t len, cap;
+} text_buf;
+
+static void text_append(text_buf *b, const char *s, size_t n)
+{
+  if (b->len + n + 1 > b->cap) {
+    b->cap = b->cap ? b->cap : 256;
+    while (b->len + n + 1 > b->cap)
+      b->cap *= 2;
+    b->s = xrealloc(b->s, b->cap);
+  }
+  memcpy(b->s + b->len, s, n);
+  b->len += n;
+  b->s[b->len] = '\0';
+}
+
+/* Appends the text of an attribute's node list (text and entity references, expanded),
+ * charging every byte and every reference to L->expanded. */
+static int expand_nodes(loader *L, xmlNode *owner, const xmlChar *attr_name, xmlDocPtr doc,
+                        xmlNode *list, int depth, text_buf *out)
+{
+  for (xmlNode *t = list; t; t = t->next) {
+    if (t->type == XML_TEXT_NODE || t->type == XML_CDATA_SECTION_NODE) {
+      size_t n = t->content ? strlen((const char *)t->content) : 0;
+      L->expanded += n;
+      if (L->expanded <= PLAT_MAX_EXPANSION)
+        text_append(out, (const char *)t->content, n);
+    } else if (t->type == XML_ENTITY_REF_NODE) {
+      xmlEntityPtr ent = xmlGetDocEntity(doc, t->name);
+      L->expanded++;
+      if (!ent)
+        return FAIL(L, owner, "attribute '%s' of <%s>: undefined entity '&%s;'",
+                    (const char *)attr_name, ename(owner), (const char *)t->name);
+      if (depth >= PLAT_MAX_ENTITY_DEPTH)
+        return FAIL(L, owner, "attribute '%s' of <%s>: entities nested more than %d deep",
+                    (const char *)attr_name, ename(owner), PLAT_MAX_ENTITY_DEPTH);
+      if (ent->children && expand_nodes(L, owner, attr_name, doc, ent->children, depth + 1, out))
+        return -1;
+    }
+    if (L->expanded > PLAT_MAX_EXPANSION)
+      return FAIL(L, owner,
+                  "attribute '%s' of <%s>: entity references expand to more than %zu MiB "
+                  "(in all attribute values of the platform); write the values out instead",
+                  (const char *)attr_name, ename(owner), PLAT_MAX_EXPANSION >> 20);
+  }
+  return 0;
+}
+
+/* Refuses entity references between elements, and replaces every attribute value made of
+ * several nodes (entity references) by one text node holding its expansion, built once in a growing buffer. libxml2 leaves the references
+ * in the tree (no XML_PARSE_NOENT), and reading such a value with xmlNodeListGetString
+ * re-concatenates the whole string at each reference: an attribute referencing a 100 kB
+ * entity 10^4 times took over ten minutes. Done before validation, which then checks the
+ * expanded values, as XML says. */
+static int flatten_attributes(loader *L, xmlDocPtr doc, xmlNode *n)
+{
+  for (; n; n = n->next) {
+    if (n->type == XML_ENTITY_REF_NODE) {
+      /* the walk reads elements only: what the entity holds would be silently skipped */
+      xmlNode *at = node_line(n) > 0 || !n->parent ? n : n->parent;
+      return FAIL(L, at,
+                  "entity reference '&%s;' inside <%s>: entities are only supported in "
+                  "attribute values; write its content out",
+                  (const char *)n->name, n->parent ? ename(n->parent) : "?");
+    }
+    if (n->type != XML_ELEMENT_NODE)
+      continue;
+    for (xmlAttr *a = n->properties; a; a = a->next) {
+      xmlNode *c = a->children;
+      if (!c || (!c->next && c->type == XML_TEXT_NODE))
+        continue;
+      text_buf b = {0};
+      if (expand_nodes(L, n, a->name, doc, c, 0, &b)) {
+        free(b.s);
+        return -1;
+      }
+      xmlNode *t = xmlNewDocTextLen(doc, BAD_CAST(b.s ? b.s : ""), (int)b.len);
+      free(b.s);
+      ASSERT(t != NULL);
+      xmlFreeNodeList(a->children);
+      t->parent = (xmlNode *)a;
+      a->children = a->last = t;
+    }
+    if (flatten_attributes(L, doc, n->children))
+      return -1;
+  }
+  return 0;
+}
+
 static int load_document(loader *L, const char *buf, size_t len, plat_zone *zone)
 {
   xmlDocPtr doc = parse_xml(L, buf, len);
   if (!doc)
     return -1;
   PLAT_PUSH(L->docs, L->ndocs, doc);
+  if (flatten_attributes(L, doc, doc->children))
+    return -1;
   xmlNode *root = xmlDocGetRootElement(doc);
   if (!root)
     return fail_at(L, L->file, 0, "empty XML document");

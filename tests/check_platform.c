@@ -798,6 +798,71 @@ START_TEST(test_include)
 }
 END_TEST
 
+START_TEST(test_entities)
+{
+  /* an entity in attribute values is expanded once (validation sees the expanded value) */
+  plat_platform *p;
+  ck_assert_int_eq(plat_load_string("<?xml version='1.0'?>\n"
+                                    "<!DOCTYPE platform [\n"
+                                    "<!ENTITY bw '1&amp;0Gbps'><!ENTITY g 'G'>\n"
+                                    "<!ENTITY sp 'FATPIPE'><!ENTITY speed '2&g;f'>]>\n"
+                                    "<platform version='4.1'><zone id='z' routing='Full'>\n"
+                                    "<host id='h&amp;&g;' speed='&speed;'/>\n"
+                                    "<link id='l' bandwidth='1&bw;' sharing_policy='&sp;'/>\n"
+                                    "</zone></platform>\n",
+                                    "ent.xml", &p, err, sizeof err),
+                   -1);
+  /* '1&0Gbps' is not a bandwidth: the expansion is what is read */
+  ck_assert_msg(strstr(err, "ent.xml:7: link 'l'") && strstr(err, "11&0Gbps"), "%s", err);
+  ck_assert_int_eq(plat_load_string("<?xml version='1.0'?>\n"
+                                    "<!DOCTYPE platform [\n"
+                                    "<!ENTITY bw '0Gbps'><!ENTITY g 'G'>\n"
+                                    "<!ENTITY sp 'FATPIPE'><!ENTITY speed '2&g;f'>]>\n"
+                                    "<platform version='4.1'><zone id='z' routing='Full'>\n"
+                                    "<host id='h&amp;&g;' speed='&speed;'/>\n"
+                                    "<link id='l' bandwidth='1&bw;' sharing_policy='&sp;'/>\n"
+                                    "</zone></platform>\n",
+                                    "ent.xml", &p, err, sizeof err),
+                   0);
+  plat_host *h = plat_find_host(p, "h&G");
+  ck_assert_ptr_nonnull(h);
+  ck_assert_double_eq(h->speeds[0], 2e9);
+  plat_link_ref ref;
+  ck_assert(plat_find_link(p, "l", PLAT_DIR_NONE, &ref));
+  ck_assert_double_eq(ref.link->bandwidth, 1.25e9);
+  ck_assert_int_eq(ref.link->sharing, PLAT_SHARING_FATPIPE);
+  plat_free(p);
+
+  /* an attribute referencing a 100 kB entity 10^4 times (1 GB): took over ten minutes
+   * (every reference re-concatenated the whole value); now refused at once */
+  size_t big = 100000, refs = 10000;
+  char *xml = malloc(big + 6 * refs + 1024);
+  ck_assert_ptr_nonnull(xml);
+  char *w = xml + sprintf(xml, "<!DOCTYPE platform [\n<!ENTITY big '");
+  memset(w, 'x', big);
+  w += big;
+  w += sprintf(w, "'>]>\n<platform version='4.1'><zone id='z' routing='Full'>\n<host id='h' "
+                  "speed='1Gf'>\n<prop id='p' value='");
+  for (size_t i = 0; i < refs; i++)
+    w += sprintf(w, "&big;");
+  sprintf(w, "'/>\n</host></zone></platform>\n");
+  ck_assert_int_eq(plat_load_string(xml, "big.xml", &p, err, sizeof err), -1);
+  free(xml);
+  ck_assert_msg(strstr(err, "big.xml:5: attribute 'value' of <prop>: entity references expand "
+                            "to more than 16 MiB"),
+                "%s", err);
+
+  /* between elements, an entity's elements were silently skipped */
+  ck_assert_int_eq(plat_load_string("<!DOCTYPE platform [<!ENTITY h \"<host id='h2' "
+                                    "speed='1Gf'/>\">]>\n"
+                                    "<platform version='4.1'><zone id='z' routing='Full'>\n"
+                                    "<host id='h1' speed='1Gf'/>\n&h;\n</zone></platform>\n",
+                                    "elem.xml", &p, err, sizeof err),
+                   -1);
+  ck_assert_msg(strstr(err, "elem.xml:4: entity reference '&h;' inside <zone>"), "%s", err);
+}
+END_TEST
+
 START_TEST(test_big_cluster)
 {
   /* 100 000 hosts: stored as ranges, loaded in well under a second */
@@ -852,6 +917,7 @@ static Suite *features_suite(void)
   tcase_add_test(tc, test_everything);
   tcase_add_test(tc, test_config_priority);
   tcase_add_test(tc, test_include);
+  tcase_add_test(tc, test_entities);
   tcase_add_test(tc, test_big_cluster);
   suite_add_tcase(s, tc);
   return s;

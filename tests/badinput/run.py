@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 
+DOCTYPE = '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">'
 PLATFORM_OK = """<?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
@@ -56,6 +57,16 @@ FILES = {
     # first one
     "laughs.xml": '<?xml version=\'1.0\'?>\n<!DOCTYPE platform [\n<!ENTITY e0ol "llollollollol">\n<!ENTITY e1 "&e0;&e0;&e0;&e0;&e0;&e0;&e0;&e0;&e0;&e0;">\n<!ENTITY e2 "&e1;&e1;&e1;&e1;&e1;&e1;&e1;&e1;&e1;&e1;">\n<!ENTITY e3 "&e2;&e2;&e2;&e2;&e2;&e2;&e2;&e2;&e2;&e2;">\n<!ENTITY e4 "&e3;&e3;&e3;&e3;&e3;&e3;&e3;&e3;&e3;&e3;">\n<!ENTITY e5 "&e4;&e4;&e4;&e4;&e4;&e4;&e4;&e4;&e4;&e4;">\n<!ENTITY e6 "&e5;&e5;&e5;&e5;&e5;&e5;&e5;&e5;&e5;&e5;">\n<!ENTITY e7 "&e6;&e6;&e6;&e6;&e6;&e6;&e6;&e6;&e6;&e6;">\n<!ENTITY e8 "&e7;&e7;&e7;&e7;&e7;&e7;&e7;&e7;&e7;&e7;">\n<!ENTITY e9 "&e9;&e8;&e8;&e8;&e8;&e8;&e8;&e8;&e8;&e8;">\n]>\n<platform version="4.1"><zone id="&e9;" routing="Full"platform>\n',
     "empty.sko": "",
+    # an attribute referencing a 100 kB entity 10^4 times (1 GB expanded): the loader took
+    # over ten minutes (each reference re-concatenated the whole value)
+    "bigentity.xml": PLATFORM_OK.replace(
+        DOCTYPE, '<!DOCTYPE platform [<!ENTITY big "%s">]>' % ("x" * 100000)).replace(
+        'suffix=""', 'suffix="%s"' % ("&big;" * 10000)),
+    # elements inside an entity were silently skipped
+    "entityelems.xml": PLATFORM_OK.replace(
+        DOCTYPE, "<!DOCTYPE platform [<!ENTITY c '<cluster id=\"d\" prefix=\"d\" radical=\"0-3\" "
+        "suffix=\"\" speed=\"1Gf\" bw=\"1Gbps\" lat=\"1us\"/>'>]>").replace(
+        "</platform>", "&c;\n</platform>"),
 }
 
 
@@ -103,6 +114,14 @@ CASES = [
      r"garbage.xml:1: not well-formed XML: Start tag expected"),
     ("platform entity expansion", ["SR", "-np", "2", "-platform", "{laughs.xml}", "BAD"], NZ,
      r"laughs.xml:\d+: not well-formed XML: Detected an entity reference loop"),
+    ("platform entity expanded 10^4 times", ["SR", "-np", "2", "-platform", "{bigentity.xml}",
+                                             "BAD"], NZ,
+     r"bigentity.xml:\d+: attribute 'suffix' of <cluster>: entity references expand to more "
+     r"than 16 MiB"),
+    ("platform entity between elements", ["SR", "-np", "2", "-platform", "{entityelems.xml}",
+                                          "BAD"], NZ,
+     r"entityelems.xml:\d+: entity reference '&c;' inside <platform>: entities are only "
+     r"supported in attribute values"),
     ("platform without hosts", ["SR", "-np", "2", "-platform", "{nohost.xml}", "BAD"], NZ,
      r"platform .*nohost.xml has no host to run on"),
     ("platform bad speed unit", ["SR", "-np", "2", "-platform", "{badspeed.xml}", "BAD"], NZ,
