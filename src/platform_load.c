@@ -38,9 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <strings.h>
 
 LOG_NEW_CATEGORY(platform, "platform file loader");
@@ -472,27 +470,39 @@ static const char *read_error(int errnum, mode_t mode, char *buf, size_t len)
   return buf;
 }
 
-/* The whole of a regular file. Opened without blocking and checked before anything is read:
- * opening a FIFO for reading would otherwise wait for a writer forever. */
+static bool refuse_stat(const struct stat *st, int *errnum, mode_t *mode)
+{
+  if (S_ISREG(st->st_mode) && st->st_size <= PLAT_MAX_FILE)
+    return false;
+  *errnum = S_ISDIR(st->st_mode) ? EISDIR : S_ISREG(st->st_mode) ? EFBIG : PLAT_NOT_REGULAR;
+  *mode = st->st_mode;
+  return true;
+}
+
+/* The whole of a regular file. Checked before it is opened: opening a FIFO for reading
+ * waits for a writer, forever if none comes. (stdio, not open(2): the fuzz targets confine
+ * what the loader may read by wrapping fopen, see tests/fuzz/fuzz_platform_env.h.) */
 static char *read_whole_file(const char *path, size_t *len, int *errnum, mode_t *mode)
 {
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
     *errnum = errno;
     return NULL;
   }
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > PLAT_MAX_FILE) {
-    *errnum = S_ISDIR(st.st_mode)          ? EISDIR
-              : st.st_size > PLAT_MAX_FILE ? EFBIG
-                                           : PLAT_NOT_REGULAR;
-    *mode = st.st_mode;
-    close(fd);
+  if (refuse_stat(&st, errnum, mode))
+    return NULL;
+  FILE *f = fopen(path, "rbe");
+  if (!f) {
+    *errnum = errno;
     return NULL;
   }
-  int flags = fcntl(fd, F_GETFL);
-  if (flags >= 0)
-    (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  /* the same check on what was opened, in case the path changed in between */
+  if (fstat(fileno(f), &st) != 0 || refuse_stat(&st, errnum, mode)) {
+    if (!*errnum)
+      *errnum = errno;
+    fclose(f);
+    return NULL;
+  }
   size_t cap = 1 << 16, n = 0;
   char *buf = xmalloc(cap);
   for (;;) {
@@ -500,26 +510,18 @@ static char *read_whole_file(const char *path, size_t *len, int *errnum, mode_t 
       cap *= 2;
       buf = xrealloc(buf, cap);
     }
-    ssize_t got = read(fd, buf + n, cap - n - 1);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got < 0) {
-      *errnum = errno;
-      close(fd);
-      free(buf);
-      return NULL;
-    }
-    if (got == 0)
+    size_t got = fread(buf + n, 1, cap - n - 1, f);
+    n += got;
+    if (got == 0 || n > (size_t)PLAT_MAX_FILE)
       break;
-    n += (size_t)got;
-    if (n > (size_t)PLAT_MAX_FILE) { /* grew while being read */
-      *errnum = EFBIG;
-      close(fd);
-      free(buf);
-      return NULL;
-    }
   }
-  close(fd);
+  if (ferror(f) || n > (size_t)PLAT_MAX_FILE) {
+    *errnum = ferror(f) ? (errno ? errno : EIO) : EFBIG;
+    fclose(f);
+    free(buf);
+    return NULL;
+  }
+  fclose(f);
   buf[n] = '\0';
   *len = n;
   return buf;
