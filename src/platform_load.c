@@ -78,6 +78,7 @@ typedef struct loader {
   size_t nscratch;
   pending_ref *pending;
   size_t npending;
+  size_t expanded; /* bytes and references of entity expansions in attributes, all files */
 } loader;
 
 /* ------------------------------------------------------------------------------------------
@@ -443,28 +444,62 @@ static int validate(loader *L, xmlDocPtr doc)
 }
 
 /* errnum value for "exists but is not a regular file" (a device such as /dev/zero would be
- * read forever, a pipe or /dev/stdin would block) */
+ * read forever, a FIFO or a pipe behind /dev/stdin would block) */
 #define PLAT_NOT_REGULAR (-1)
 /* largest platform file read: far above any real one (a fully routed 1 024-host file is 98 MB) */
 #define PLAT_MAX_FILE ((off_t)1 << 31)
 
-static const char *read_error(int errnum)
+/* what a file that is not a regular one is, for messages */
+static const char *file_kind(mode_t mode)
 {
-  return errnum == PLAT_NOT_REGULAR ? "not a regular file" : strerror(errnum);
+  return S_ISFIFO(mode)   ? "a FIFO or pipe"
+         : S_ISCHR(mode)  ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+         : S_ISSOCK(mode) ? "a socket"
+                          : "not a regular file";
 }
 
-static char *read_whole_file(const char *path, size_t *len, int *errnum)
+static const char *read_error(int errnum, mode_t mode, char *buf, size_t len)
 {
-  FILE *f = fopen(path, "rb");
+  if (errnum != PLAT_NOT_REGULAR)
+    return strerror(errnum);
+  const char *kind = file_kind(mode);
+  if (strcmp(kind, "not a regular file") == 0)
+    return kind;
+  snprintf(buf, len, "it is %s, not a regular file (save the platform to a file first)", kind);
+  return buf;
+}
+
+static bool refuse_stat(const struct stat *st, int *errnum, mode_t *mode)
+{
+  if (S_ISREG(st->st_mode) && st->st_size <= PLAT_MAX_FILE)
+    return false;
+  *errnum = S_ISDIR(st->st_mode) ? EISDIR : S_ISREG(st->st_mode) ? EFBIG : PLAT_NOT_REGULAR;
+  *mode = st->st_mode;
+  return true;
+}
+
+/* The whole of a regular file. Checked before it is opened: opening a FIFO for reading
+ * waits for a writer, forever if none comes. (stdio, not open(2): the fuzz targets confine
+ * what the loader may read by wrapping fopen, see tests/fuzz/fuzz_platform_env.h.) */
+static char *read_whole_file(const char *path, size_t *len, int *errnum, mode_t *mode)
+{
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    *errnum = errno;
+    return NULL;
+  }
+  if (refuse_stat(&st, errnum, mode))
+    return NULL;
+  FILE *f = fopen(path, "rbe");
   if (!f) {
     *errnum = errno;
     return NULL;
   }
-  struct stat st;
-  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > PLAT_MAX_FILE) {
-    *errnum = S_ISDIR(st.st_mode)          ? EISDIR
-              : st.st_size > PLAT_MAX_FILE ? EFBIG
-                                           : PLAT_NOT_REGULAR;
+  /* the same check on what was opened, in case the path changed in between */
+  if (fstat(fileno(f), &st) != 0 || refuse_stat(&st, errnum, mode)) {
+    if (!*errnum)
+      *errnum = errno;
     fclose(f);
     return NULL;
   }
@@ -477,11 +512,11 @@ static char *read_whole_file(const char *path, size_t *len, int *errnum)
     }
     size_t got = fread(buf + n, 1, cap - n - 1, f);
     n += got;
-    if (got == 0)
+    if (got == 0 || n > (size_t)PLAT_MAX_FILE)
       break;
   }
-  if (ferror(f)) {
-    *errnum = errno ? errno : EIO;
+  if (ferror(f) || n > (size_t)PLAT_MAX_FILE) {
+    *errnum = ferror(f) ? (errno ? errno : EIO) : EFBIG;
     fclose(f);
     free(buf);
     return NULL;
@@ -865,6 +900,20 @@ static int handle_prop(loader *L, xmlNode *n, plat_props *props)
   return 0;
 }
 
+/* Profiles (speed, availability, bandwidth, latency and state over time, read from a file)
+ * are not simulated yet: a platform naming one is refused rather than run with constant
+ * values, which would be a silently wrong answer. */
+static int refuse_profile(loader *L, xmlNode *n, const char *what, const char *attr_name)
+{
+  const char *v = attr(L, n, attr_name);
+  if (!v)
+    return 0;
+  return FAIL(L, n,
+              "%s: attribute %s='%.200s' of <%s> is not supported (profiles are not "
+              "implemented yet): remove it",
+              what, attr_name, v, ename(n));
+}
+
 static int handle_host(loader *L, xmlNode *n, plat_zone *z)
 {
   const char *id = attr(L, n, "id");
@@ -898,10 +947,9 @@ static int handle_host(loader *L, xmlNode *n, plat_zone *z)
                   v, h->npstates, h->npstates == 1 ? "" : "s");
     h->pstate = (size_t)v;
   }
-  h->speed_file = opt_dup(attr(L, n, "speed_file"));
-  if (!h->speed_file)
-    h->speed_file = opt_dup(attr(L, n, "availability_file"));
-  h->state_file = opt_dup(attr(L, n, "state_file"));
+  if (refuse_profile(L, n, what, "speed_file") ||
+      refuse_profile(L, n, what, "availability_file") || refuse_profile(L, n, what, "state_file"))
+    return -1;
   h->coordinates = opt_dup(attr(L, n, "coordinates"));
 
   for (xmlNode *c = n->children; c; c = c->next) {
@@ -978,9 +1026,9 @@ static int handle_link(loader *L, xmlNode *n, plat_zone *z)
                         &l->bandwidth) ||
       (lat && quantity(L, n, what, "latency", UNITS_LATENCY, lat, &l->latency)))
     return -1;
-  l->bandwidth_file = opt_dup(attr(L, n, "bandwidth_file"));
-  l->latency_file = opt_dup(attr(L, n, "latency_file"));
-  l->state_file = opt_dup(attr(L, n, "state_file"));
+  if (refuse_profile(L, n, what, "bandwidth_file") ||
+      refuse_profile(L, n, what, "latency_file") || refuse_profile(L, n, what, "state_file"))
+    return -1;
   for (xmlNode *c = n->children; c; c = c->next)
     if (is_elem(c, "prop"))
       handle_prop(L, c, &l->props);
@@ -1382,12 +1430,112 @@ static int check_version(loader *L, xmlNode *root, double *version)
 
 /* Parses, checks and walks one document whose bytes are in buf; its elements go into zone
  * (NULL: the top level). */
+/* Entity-expanded text that the attribute values of one platform (all its files) may hold:
+ * far above any real use (entities name a few repeated values), far below what an attribute
+ * referencing a big entity many times asks for (10^4 x 100 kB = 1 GB). */
+#define PLAT_MAX_EXPANSION ((size_t)16 << 20)
+/* entities nested deeper than this are refused (libxml2's own limit is 40) */
+#define PLAT_MAX_ENTITY_DEPTH 40
+
+typedef struct text_buf {
+  char *s;
+  size_t len, cap;
+} text_buf;
+
+static void text_append(text_buf *b, const char *s, size_t n)
+{
+  if (b->len + n + 1 > b->cap) {
+    b->cap = b->cap ? b->cap : 256;
+    while (b->len + n + 1 > b->cap)
+      b->cap *= 2;
+    b->s = xrealloc(b->s, b->cap);
+  }
+  memcpy(b->s + b->len, s, n);
+  b->len += n;
+  b->s[b->len] = '\0';
+}
+
+/* Appends the text of an attribute's node list (text and entity references, expanded),
+ * charging every byte and every reference to L->expanded. */
+static int expand_nodes(loader *L, xmlNode *owner, const xmlChar *attr_name, xmlDocPtr doc,
+                        xmlNode *list, int depth, text_buf *out)
+{
+  for (xmlNode *t = list; t; t = t->next) {
+    if (t->type == XML_TEXT_NODE || t->type == XML_CDATA_SECTION_NODE) {
+      size_t n = t->content ? strlen((const char *)t->content) : 0;
+      L->expanded += n;
+      if (L->expanded <= PLAT_MAX_EXPANSION)
+        text_append(out, (const char *)t->content, n);
+    } else if (t->type == XML_ENTITY_REF_NODE) {
+      xmlEntityPtr ent = xmlGetDocEntity(doc, t->name);
+      L->expanded++;
+      if (!ent)
+        return FAIL(L, owner, "attribute '%s' of <%s>: undefined entity '&%s;'",
+                    (const char *)attr_name, ename(owner), (const char *)t->name);
+      if (depth >= PLAT_MAX_ENTITY_DEPTH)
+        return FAIL(L, owner, "attribute '%s' of <%s>: entities nested more than %d deep",
+                    (const char *)attr_name, ename(owner), PLAT_MAX_ENTITY_DEPTH);
+      if (ent->children && expand_nodes(L, owner, attr_name, doc, ent->children, depth + 1, out))
+        return -1;
+    }
+    if (L->expanded > PLAT_MAX_EXPANSION)
+      return FAIL(L, owner,
+                  "attribute '%s' of <%s>: entity references expand to more than %zu MiB "
+                  "(in all attribute values of the platform); write the values out instead",
+                  (const char *)attr_name, ename(owner), PLAT_MAX_EXPANSION >> 20);
+  }
+  return 0;
+}
+
+/* Refuses entity references between elements, and replaces every attribute value made of
+ * several nodes (entity references) by one text node holding its expansion, built once in a growing buffer. libxml2 leaves the references
+ * in the tree (no XML_PARSE_NOENT), and reading such a value with xmlNodeListGetString
+ * re-concatenates the whole string at each reference: an attribute referencing a 100 kB
+ * entity 10^4 times took over ten minutes. Done before validation, which then checks the
+ * expanded values, as XML says. */
+static int flatten_attributes(loader *L, xmlDocPtr doc, xmlNode *n)
+{
+  for (; n; n = n->next) {
+    if (n->type == XML_ENTITY_REF_NODE) {
+      /* the walk reads elements only: what the entity holds would be silently skipped */
+      xmlNode *at = node_line(n) > 0 || !n->parent ? n : n->parent;
+      return FAIL(L, at,
+                  "entity reference '&%s;' inside <%s>: entities are only supported in "
+                  "attribute values; write its content out",
+                  (const char *)n->name, n->parent ? ename(n->parent) : "?");
+    }
+    if (n->type != XML_ELEMENT_NODE)
+      continue;
+    for (xmlAttr *a = n->properties; a; a = a->next) {
+      xmlNode *c = a->children;
+      if (!c || (!c->next && c->type == XML_TEXT_NODE))
+        continue;
+      text_buf b = {0};
+      if (expand_nodes(L, n, a->name, doc, c, 0, &b)) {
+        free(b.s);
+        return -1;
+      }
+      xmlNode *t = xmlNewDocTextLen(doc, BAD_CAST(b.s ? b.s : ""), (int)b.len);
+      free(b.s);
+      ASSERT(t != NULL);
+      xmlFreeNodeList(a->children);
+      t->parent = (xmlNode *)a;
+      a->children = a->last = t;
+    }
+    if (flatten_attributes(L, doc, n->children))
+      return -1;
+  }
+  return 0;
+}
+
 static int load_document(loader *L, const char *buf, size_t len, plat_zone *zone)
 {
   xmlDocPtr doc = parse_xml(L, buf, len);
   if (!doc)
     return -1;
   PLAT_PUSH(L->docs, L->ndocs, doc);
+  if (flatten_attributes(L, doc, doc->children))
+    return -1;
   xmlNode *root = xmlDocGetRootElement(doc);
   if (!root)
     return fail_at(L, L->file, 0, "empty XML document");
@@ -1426,10 +1574,12 @@ static int handle_include(loader *L, xmlNode *n, plat_zone *zone)
                                           : xasprintf("%s/%s", L->dir, file);
   size_t len;
   int errnum = 0;
-  char *buf = read_whole_file(path, &len, &errnum);
+  mode_t mode = 0;
+  char why[160];
+  char *buf = read_whole_file(path, &len, &errnum, &mode);
   if (!buf) {
     int rc = FAIL(L, n, "cannot read included file '%s' (%s): %s", file, path,
-                  read_error(errnum));
+                  read_error(errnum, mode, why, sizeof why));
     free(path);
     return rc;
   }
@@ -1719,9 +1869,12 @@ int plat_load_file(const char *path, plat_platform **out, char *err, size_t errl
 {
   size_t len;
   int errnum = 0;
-  char *buf = read_whole_file(path, &len, &errnum);
+  mode_t mode = 0;
+  char why[160];
+  char *buf = read_whole_file(path, &len, &errnum, &mode);
   if (!buf) {
-    snprintf(err, errlen, "%s: cannot read platform file: %s", path, read_error(errnum));
+    snprintf(err, errlen, "%s: cannot read platform file: %s", path,
+             read_error(errnum, mode, why, sizeof why));
     *out = NULL;
     return -1;
   }

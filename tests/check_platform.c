@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define PLATFORMS SMPI_SOURCE_ROOT "/platforms/"
 #define DATA SMPI_SOURCE_ROOT "/tests/data/platforms/"
@@ -773,6 +775,91 @@ START_TEST(test_include)
                 "message: %s", err);
   ck_assert_int_eq(plat_load_file("/dev/null", &p, err, sizeof err), -1);
   ck_assert_msg(strstr(err, "not a regular file"), "message: %s", err);
+
+  /* a FIFO is refused without waiting for a writer (opening it for reading used to block) */
+  char dir[] = "/tmp/check_platform.XXXXXX", fifo[64];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(fifo, sizeof fifo, "%s/fifo.xml", dir);
+  ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+  ck_assert_int_eq(plat_load_file(fifo, &p, err, sizeof err), -1);
+  ck_assert_msg(strstr(err, fifo) && strstr(err, "it is a FIFO or pipe, not a regular file"),
+                "message: %s", err);
+  char xml[512];
+  snprintf(xml, sizeof xml,
+           "<platform version='4.1'>\n<zone id='top' routing='Full'>\n"
+           "<include file='%s'/>\n</zone>\n</platform>\n",
+           fifo);
+  ck_assert_int_eq(plat_load_string(xml, "fifo.xml", &p, err, sizeof err), -1);
+  ck_assert_msg(strstr(err, "fifo.xml:3: cannot read included file") &&
+                    strstr(err, "it is a FIFO or pipe"),
+                "message: %s", err);
+  unlink(fifo);
+  rmdir(dir);
+}
+END_TEST
+
+START_TEST(test_entities)
+{
+  /* an entity in attribute values is expanded once (validation sees the expanded value) */
+  plat_platform *p;
+  ck_assert_int_eq(plat_load_string("<?xml version='1.0'?>\n"
+                                    "<!DOCTYPE platform [\n"
+                                    "<!ENTITY bw '1&amp;0Gbps'><!ENTITY g 'G'>\n"
+                                    "<!ENTITY sp 'FATPIPE'><!ENTITY speed '2&g;f'>]>\n"
+                                    "<platform version='4.1'><zone id='z' routing='Full'>\n"
+                                    "<host id='h&amp;&g;' speed='&speed;'/>\n"
+                                    "<link id='l' bandwidth='1&bw;' sharing_policy='&sp;'/>\n"
+                                    "</zone></platform>\n",
+                                    "ent.xml", &p, err, sizeof err),
+                   -1);
+  /* '1&0Gbps' is not a bandwidth: the expansion is what is read */
+  ck_assert_msg(strstr(err, "ent.xml:7: link 'l'") && strstr(err, "11&0Gbps"), "%s", err);
+  ck_assert_int_eq(plat_load_string("<?xml version='1.0'?>\n"
+                                    "<!DOCTYPE platform [\n"
+                                    "<!ENTITY bw '0Gbps'><!ENTITY g 'G'>\n"
+                                    "<!ENTITY sp 'FATPIPE'><!ENTITY speed '2&g;f'>]>\n"
+                                    "<platform version='4.1'><zone id='z' routing='Full'>\n"
+                                    "<host id='h&amp;&g;' speed='&speed;'/>\n"
+                                    "<link id='l' bandwidth='1&bw;' sharing_policy='&sp;'/>\n"
+                                    "</zone></platform>\n",
+                                    "ent.xml", &p, err, sizeof err),
+                   0);
+  plat_host *h = plat_find_host(p, "h&G");
+  ck_assert_ptr_nonnull(h);
+  ck_assert_double_eq(h->speeds[0], 2e9);
+  plat_link_ref ref;
+  ck_assert(plat_find_link(p, "l", PLAT_DIR_NONE, &ref));
+  ck_assert_double_eq(ref.link->bandwidth, 1.25e9);
+  ck_assert_int_eq(ref.link->sharing, PLAT_SHARING_FATPIPE);
+  plat_free(p);
+
+  /* an attribute referencing a 100 kB entity 10^4 times (1 GB): took over ten minutes
+   * (every reference re-concatenated the whole value); now refused at once */
+  size_t big = 100000, refs = 10000;
+  char *xml = malloc(big + 6 * refs + 1024);
+  ck_assert_ptr_nonnull(xml);
+  char *w = xml + sprintf(xml, "<!DOCTYPE platform [\n<!ENTITY big '");
+  memset(w, 'x', big);
+  w += big;
+  w += sprintf(w, "'>]>\n<platform version='4.1'><zone id='z' routing='Full'>\n<host id='h' "
+                  "speed='1Gf'>\n<prop id='p' value='");
+  for (size_t i = 0; i < refs; i++)
+    w += sprintf(w, "&big;");
+  sprintf(w, "'/>\n</host></zone></platform>\n");
+  ck_assert_int_eq(plat_load_string(xml, "big.xml", &p, err, sizeof err), -1);
+  free(xml);
+  ck_assert_msg(strstr(err, "big.xml:5: attribute 'value' of <prop>: entity references expand "
+                            "to more than 16 MiB"),
+                "%s", err);
+
+  /* between elements, an entity's elements were silently skipped */
+  ck_assert_int_eq(plat_load_string("<!DOCTYPE platform [<!ENTITY h \"<host id='h2' "
+                                    "speed='1Gf'/>\">]>\n"
+                                    "<platform version='4.1'><zone id='z' routing='Full'>\n"
+                                    "<host id='h1' speed='1Gf'/>\n&h;\n</zone></platform>\n",
+                                    "elem.xml", &p, err, sizeof err),
+                   -1);
+  ck_assert_msg(strstr(err, "elem.xml:4: entity reference '&h;' inside <zone>"), "%s", err);
 }
 END_TEST
 
@@ -830,6 +917,7 @@ static Suite *features_suite(void)
   tcase_add_test(tc, test_everything);
   tcase_add_test(tc, test_config_priority);
   tcase_add_test(tc, test_include);
+  tcase_add_test(tc, test_entities);
   tcase_add_test(tc, test_big_cluster);
   suite_add_tcase(s, tc);
   return s;
@@ -901,6 +989,18 @@ static const struct {
     {"wifi_link.xml", NULL, 5, "sharing_policy WIFI is known but not supported"},
     {"pstate_out_of_range.xml", NULL, 5, "pstate 2 does not exist"},
     {"peer_unsupported.xml", NULL, 5, "<peer> is known"},
+    {"host_speed_file.xml", NULL, 5,
+     "host 'h1': attribute speed_file='no_such_profile.txt' of <host> is not supported"},
+    {"host_availability_file.xml", NULL, 5,
+     "host 'h1': attribute availability_file='no_such_profile.txt' of <host> is not supported"},
+    {"host_state_file.xml", NULL, 5,
+     "host 'h1': attribute state_file='no_such_profile.txt' of <host> is not supported"},
+    {"link_bandwidth_file.xml", NULL, 7,
+     "link 'l1': attribute bandwidth_file='no_such_profile.txt' of <link> is not supported"},
+    {"link_latency_file.xml", NULL, 7,
+     "link 'l1': attribute latency_file='no_such_profile.txt' of <link> is not supported"},
+    {"link_state_file.xml", NULL, 7,
+     "link 'l1': attribute state_file='no_such_profile.txt' of <link> is not supported"},
 };
 
 START_TEST(test_bad_file)

@@ -122,6 +122,32 @@ def main():
         rc, out, err = gantt(tool, trace, os.path.join(tmp, "g.jpg"))
         check(rc != 0 and ".svg or .png" in err, "unknown output format refused: %s" % err.strip())
 
+        # /dev/zero was read without end (memory grew until killed); a file without newlines
+        # too: a device or a directory is refused, a line is at most 1 MiB
+        def limited(*args, data=None):
+            try:
+                p = subprocess.run([tool] + list(args), capture_output=True, text=True,
+                                   timeout=10, input=data)
+                return p.returncode, p.stdout + p.stderr
+            except subprocess.TimeoutExpired:
+                return None, "did not end within 10 s"
+        rc, err = limited("/dev/zero", png)
+        check(rc == 1 and "cannot read /dev/zero: it is a character device" in err,
+              "/dev/zero refused: %s" % err.strip())
+        rc, err = limited(tmp, png)
+        check(rc == 1 and "it is a directory" in err, "a directory refused: %s" % err.strip())
+        long_line = os.path.join(tmp, "long.trace")
+        with open(trace, "rb") as src, open(long_line, "wb") as f:
+            head = src.read()
+            f.write(head + b"\0" * (3 << 20))
+        rc, err = limited(long_line, png)
+        check(rc == 1 and "long.trace:%d: line longer than 1 MiB" % (head.count(b"\n") + 1) in err,
+              "a line over 1 MiB refused, naming file and line: %s" % err.strip())
+        # a pipe is read (the bound above applies)
+        with open(trace) as src:
+            rc, err = limited("/dev/stdin", svg, data=src.read())
+        check(rc == 0 and "8 ranks" in err, "trace read from a pipe: %s" % err.strip())
+
         if len(sys.argv) > 4:
             smpirun, prog = sys.argv[3], sys.argv[4]
             ours = os.path.join(tmp, "ours.trace")

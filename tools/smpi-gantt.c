@@ -17,6 +17,7 @@
  *
  * Drawing goes through calibration/plot.h (cairo), like smpi-calibrate's figures. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -24,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "src/mem.h"
 #include "src/strmap.h"
@@ -247,13 +250,74 @@ static long rank_number(const char *name)
   return end != p && *end == 0 && v >= 0 ? v : -1;
 }
 
-static void read_trace(const char *path)
+/* Longest line read: Paje lines are a few hundred bytes; a file without newlines (a binary,
+ * /dev/zero copied to a file) is refused past it instead of filling memory. */
+#define MAX_LINE ((size_t)1 << 20)
+
+/* The trace, opened without blocking: a regular file, or a FIFO or pipe (`... | smpi-gantt
+ * /dev/stdin out.svg`; a FIFO without writer reads as empty). A device such as /dev/zero
+ * would be read forever, a directory reads as nothing: both are refused. */
+static FILE *open_trace(const char *path)
 {
-  FILE *in = fopen(path, "r");
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    fprintf(stderr, "smpi-gantt: cannot open %s: %s\n", path, strerror(errno));
+    exit(1);
+  }
+  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+    fprintf(stderr, "smpi-gantt: cannot read %s: %s, not a regular file, FIFO or pipe\n", path,
+            S_ISDIR(st.st_mode)   ? "it is a directory"
+            : S_ISCHR(st.st_mode) ? "it is a character device"
+            : S_ISBLK(st.st_mode) ? "it is a block device"
+                                  : "it is a special file");
+    exit(1);
+  }
+  int flags = fcntl(fd, F_GETFL);
+  if (flags >= 0)
+    (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  FILE *in = fdopen(fd, "r");
   if (!in) {
     fprintf(stderr, "smpi-gantt: cannot open %s: %s\n", path, strerror(errno));
     exit(1);
   }
+  return in;
+}
+
+/* One line (without its newline) into *line, at most MAX_LINE bytes; false at the end. */
+static bool read_line(FILE *in, char **line, size_t *cap)
+{
+  size_t n = 0;
+  int ch;
+  while ((ch = getc_unlocked(in)) != EOF && ch != '\n') {
+    if (n == MAX_LINE) {
+      chart.lineno++;
+      die("line longer than %zu MiB (is this a Paje trace?)", MAX_LINE >> 20);
+    }
+    if (n + 2 > *cap) {
+      *cap = *cap ? *cap * 2 : 256;
+      *line = xrealloc(*line, *cap);
+    }
+    (*line)[n++] = (char)ch;
+  }
+  if (ferror(in)) {
+    chart.lineno = 0;
+    die("%s: read error: %s", chart.path, strerror(errno));
+  }
+  if (ch == EOF && n == 0)
+    return false;
+  if (n + 2 > *cap) {
+    *cap = n + 2;
+    *line = xrealloc(*line, *cap);
+  }
+  (*line)[n++] = '\n';
+  (*line)[n] = '\0';
+  return true;
+}
+
+static void read_trace(const char *path)
+{
+  FILE *in = open_trace(path);
   chart.path = path;
   chart.cont_by_key = strmap_new();
   chart.state_by_key = strmap_new();
@@ -262,7 +326,7 @@ static void read_trace(const char *path)
   size_t cap = 0;
   evdef *cur = NULL; /* inside %EventDef ... %EndEventDef */
   size_t defs_cap = 0;
-  while (getline(&line, &cap, in) > 0) {
+  while (read_line(in, &line, &cap)) {
     chart.lineno++;
     char *f[MAX_FIELDS + 8];
     if (line[0] == '%') {

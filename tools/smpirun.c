@@ -87,8 +87,23 @@ static void add_field(const char *key, const char *value)
   launch_len += (size_t)sprintf(launch + launch_len, "%s=%s", key, value);
 }
 
+/* The absolute path of an input file. Only regular files (and, for the loader's own message,
+ * directories) are taken: the simulator reads them whole, so a FIFO would block it and a pipe
+ * such as /dev/stdin has no path it could reopen (realpath says "No such file"). */
 static char *absolute(const char *path, const char *what)
 {
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    fprintf(stderr,
+            "%s: cannot use %s '%s': it is %s, not a regular file (save it to a file first)\n",
+            prog, what, path,
+            S_ISFIFO(st.st_mode)   ? "a FIFO or pipe"
+            : S_ISCHR(st.st_mode)  ? "a character device"
+            : S_ISBLK(st.st_mode)  ? "a block device"
+            : S_ISSOCK(st.st_mode) ? "a socket"
+                                   : "a special file");
+    exit(1);
+  }
   char *abs = realpath(path, NULL);
   if (!abs) {
     fprintf(stderr, "%s: cannot open %s '%s': %s\n", prog, what, path, strerror(errno));

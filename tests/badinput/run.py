@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 
+DOCTYPE = '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">'
 PLATFORM_OK = """<?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
@@ -56,6 +57,16 @@ FILES = {
     # first one
     "laughs.xml": '<?xml version=\'1.0\'?>\n<!DOCTYPE platform [\n<!ENTITY e0ol "llollollollol">\n<!ENTITY e1 "&e0;&e0;&e0;&e0;&e0;&e0;&e0;&e0;&e0;&e0;">\n<!ENTITY e2 "&e1;&e1;&e1;&e1;&e1;&e1;&e1;&e1;&e1;&e1;">\n<!ENTITY e3 "&e2;&e2;&e2;&e2;&e2;&e2;&e2;&e2;&e2;&e2;">\n<!ENTITY e4 "&e3;&e3;&e3;&e3;&e3;&e3;&e3;&e3;&e3;&e3;">\n<!ENTITY e5 "&e4;&e4;&e4;&e4;&e4;&e4;&e4;&e4;&e4;&e4;">\n<!ENTITY e6 "&e5;&e5;&e5;&e5;&e5;&e5;&e5;&e5;&e5;&e5;">\n<!ENTITY e7 "&e6;&e6;&e6;&e6;&e6;&e6;&e6;&e6;&e6;&e6;">\n<!ENTITY e8 "&e7;&e7;&e7;&e7;&e7;&e7;&e7;&e7;&e7;&e7;">\n<!ENTITY e9 "&e9;&e8;&e8;&e8;&e8;&e8;&e8;&e8;&e8;&e8;">\n]>\n<platform version="4.1"><zone id="&e9;" routing="Full"platform>\n',
     "empty.sko": "",
+    # an attribute referencing a 100 kB entity 10^4 times (1 GB expanded): the loader took
+    # over ten minutes (each reference re-concatenated the whole value)
+    "bigentity.xml": PLATFORM_OK.replace(
+        DOCTYPE, '<!DOCTYPE platform [<!ENTITY big "%s">]>' % ("x" * 100000)).replace(
+        'suffix=""', 'suffix="%s"' % ("&big;" * 10000)),
+    # elements inside an entity were silently skipped
+    "entityelems.xml": PLATFORM_OK.replace(
+        DOCTYPE, "<!DOCTYPE platform [<!ENTITY c '<cluster id=\"d\" prefix=\"d\" radical=\"0-3\" "
+        "suffix=\"\" speed=\"1Gf\" bw=\"1Gbps\" lat=\"1us\"/>'>]>").replace(
+        "</platform>", "&c;\n</platform>"),
 }
 
 
@@ -88,6 +99,13 @@ CASES = [
      r"cannot open platform file '/nonexistent/p.xml': No such file"),
     ("platform is a directory", ["SR", "-np", "2", "-platform", "{dir}", "BAD"], NZ,
      r"cannot read platform file: Is a directory|not a regular file"),
+    # a FIFO used to block smpirun forever (opened before being checked); a pipe behind
+    # /dev/stdin was "No such file or directory": both are refused, naming what they are
+    ("platform is a FIFO", ["SR", "-np", "2", "-platform", "{fifo}", "BAD"], NZ,
+     r"cannot use platform file '.*fifo': it is a FIFO or pipe, not a regular file"),
+    ("platform is a pipe (/dev/stdin)",
+     ["sh", "-c", 'cat "$2" | "$0" -np 2 -platform /dev/stdin "$1"', "SR", "BAD", "{ok.xml}"],
+     NZ, r"cannot use platform file '/dev/stdin': it is a FIFO or pipe, not a regular file"),
     ("platform empty", ["SR", "-np", "2", "-platform", "{empty.xml}", "BAD"], NZ,
      r"empty.xml:1: not well-formed XML: Document is empty"),
     ("platform truncated", ["SR", "-np", "2", "-platform", "{truncated.xml}", "BAD"], NZ,
@@ -96,6 +114,14 @@ CASES = [
      r"garbage.xml:1: not well-formed XML: Start tag expected"),
     ("platform entity expansion", ["SR", "-np", "2", "-platform", "{laughs.xml}", "BAD"], NZ,
      r"laughs.xml:\d+: not well-formed XML: Detected an entity reference loop"),
+    ("platform entity expanded 10^4 times", ["SR", "-np", "2", "-platform", "{bigentity.xml}",
+                                             "BAD"], NZ,
+     r"bigentity.xml:\d+: attribute 'suffix' of <cluster>: entity references expand to more "
+     r"than 16 MiB"),
+    ("platform entity between elements", ["SR", "-np", "2", "-platform", "{entityelems.xml}",
+                                          "BAD"], NZ,
+     r"entityelems.xml:\d+: entity reference '&c;' inside <platform>: entities are only "
+     r"supported in attribute values"),
     ("platform without hosts", ["SR", "-np", "2", "-platform", "{nohost.xml}", "BAD"], NZ,
      r"platform .*nohost.xml has no host to run on"),
     ("platform bad speed unit", ["SR", "-np", "2", "-platform", "{badspeed.xml}", "BAD"], NZ,
@@ -124,6 +150,15 @@ CASES = [
     ("platform include cycle", ["SR", "-np", "2", "-platform",
                                 data_platform("include_cycle_a.xml"), "BAD"], NZ,
      r"include cycle: .*include_cycle_a.xml -> .*include_cycle_b.xml"),
+    # profiles were parsed and silently ignored (the run used constant speeds)
+    ("platform speed profile", ["SR", "-np", "2", "-platform",
+                                data_platform("host_speed_file.xml"), "BAD"], NZ,
+     r"host_speed_file.xml:5: host 'h1': attribute speed_file='no_such_profile.txt' of <host> "
+     r"is not supported"),
+    ("platform link state profile", ["SR", "-np", "2", "-platform",
+                                     data_platform("link_state_file.xml"), "BAD"], NZ,
+     r"link_state_file.xml:7: link 'l1': attribute state_file='no_such_profile.txt' of <link> "
+     r"is not supported"),
     ("platform unknown routing", ["SR", "-np", "2", "-platform",
                                   data_platform("routing_unknown.xml"), "BAD"], NZ,
      r"zone 'z': unknown routing 'Fulll'"),
@@ -297,6 +332,8 @@ def main():
             with open(path, "w") as f:
                 f.write(text)
             paths[name] = path
+        paths["fifo"] = os.path.join(d, "fifo")
+        os.mkfifo(paths["fifo"])
         for name, argv, want, regex in CASES:
             if only and only not in name:
                 continue

@@ -9,7 +9,8 @@
  * The targets are linked with -Wl,--wrap=fopen,--wrap=fopen64, and while the loader runs,
  * opening for reading anything outside the directory fails with EACCES: a fuzzer that
  * spells "/dev/zero" or "/dev/stdin" must not turn the run into an endless read (the loader
- * reads such files to the end: see docs/robustness.md). A directory inside the sandbox is
+ * now refuses files that are not regular before opening them, but the sandbox also keeps
+ * the fuzzer off the machine's other files). A directory inside the sandbox is
  * allowed: reading it fails with EISDIR, a path worth exercising.
  *
  * libxml2 opens nothing itself: the loader parses with XML_PARSE_NONET and no DTD loading,
