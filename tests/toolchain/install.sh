@@ -81,8 +81,9 @@ if t_expect_rc 0; then
   t_expect_rc 0 && t_grep_out '^hello_cxx: OK$' && t_ok installed_cxx_run
 fi
 
-# smpirun -replay runs the installed smpi-replay: a small hand-written trace on an installed
-# platform
+# smpirun -replay runs the installed smpi-replay: a small hand-written trace, then what the
+# installed smpirun records with -trace-ti (p2p_basic has MPI_PROC_NULL peers), both on an
+# installed platform
 plat=$D$DATADIR/smpi/platforms/cluster_flat.xml
 printf '%s\n' '0 init' '0 compute 1e6' '0 send 1 0 1000 6' '0 recv 1 0 1000 6' '0 finalize' \
   >ti_r0.txt
@@ -92,6 +93,13 @@ printf '%s\n' ti_r0.txt ti_r1.txt >ti.txt
 t_run installed_replay "$D$BINDIR/smpirun" -np 2 -platform "$plat" -replay ti.txt \
   --cfg=smpi/display-timing:yes
 t_expect_rc 0 && t_grep_err 'simulated time: [0-9]' && t_ok installed_replay
+t_run installed_trace_ti "$D$BINDIR/smpirun" -np 4 -platform "$plat" -trace-ti \
+  --cfg=tracing/filename:own_ti.txt ./p2p_basic
+if t_expect_rc 0 && [ -s own_ti.txt ]; then
+  t_ok installed_trace_ti
+  t_run installed_replay_own "$D$BINDIR/smpirun" -np 4 -platform "$plat" -replay own_ti.txt
+  t_expect_rc 0 && t_ok installed_replay_own
+fi
 
 # smpi-gantt draws what the installed smpirun traces (Paje)
 if [ -x "$D$BINDIR/smpi-gantt" ]; then
