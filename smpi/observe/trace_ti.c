@@ -7,6 +7,7 @@
  *       0 compute 244.165                 flops (measured seconds x smpi/host-speed)
  *       0 send 1 7 100 0                  peer tag count datatype
  *       0 irecv -333 11 1 1               -333: any source, -444: any tag
+ *       0 isend -666 12 1 1               -666: MPI_PROC_NULL
  *       0 wait -333 0 11                  src dst tag of the request waited for
  *       0 bcast 50 0 0                    collectives: SimGrid's field order (below)
  *       0 finalize
@@ -34,10 +35,14 @@
 #include "src/invariant.h"
 #include "src/mem.h"
 
-/* SimGrid's values of the wildcards, as they appear in its traces */
+/* SimGrid's values of the wildcards, as they appear in its traces. A peer MPI_PROC_NULL
+ * (what a non-periodic MPI_Cart_shift gives beyond the edge) is written as SimGrid's
+ * MPI_PROC_NULL, -666, which smpirun -replay performs as the program did: a send or receive
+ * that does nothing and takes no time. (A blocking MPI_Send or MPI_Recv with it makes no
+ * request, so it writes no line at all, as SimGrid writes none for such an MPI_Recv.) */
 #define TI_ANY_SOURCE (-333)
 #define TI_ANY_TAG (-444)
-#define TI_PROC_NULL (-100)
+#define TI_PROC_NULL (-666)
 /* all ranks' buffers together stay under this (64 KiB each up to 4096 ranks) */
 #define TI_BUFFERED_MAX (256u << 20)
 

@@ -525,10 +525,13 @@ static MPI_Request pend_take(rank_state *st, int src, int dst, int tag)
 static int peer_rank(int v)
 {
   /* SimGrid writes a wildcard source as MPI_UNDEFINED (-333); its MPI_ANY_SOURCE (-555)
-   * and MPI_PROC_NULL (-666) mean what they say */
+   * and MPI_PROC_NULL (-666) mean what they say. A peer MPI_PROC_NULL (a non-periodic
+   * MPI_Cart_shift's beyond the edge) is replayed as the program made it: a send or receive
+   * that does nothing and takes no time. -100 is how our -trace-ti wrote MPI_PROC_NULL
+   * before it wrote SimGrid's value: such traces replay too. */
   if (v == -333 || v == -555)
     return MPI_ANY_SOURCE;
-  if (v == -666)
+  if (v == -666 || v == -100)
     return MPI_PROC_NULL;
   return v;
 }

@@ -188,6 +188,13 @@ CASES = [
     ("np zero", ["SR", "-np", "0", "BAD"], NZ, r"-np needs a positive number.*'0'"),
     ("np negative", ["SR", "-np", "-3", "BAD"], NZ, r"-np needs a positive number.*'-3'"),
     ("np not a number", ["SR", "-np", "four", "BAD"], NZ, r"-np needs a positive number.*'four'"),
+    # refused before anything is built for the ranks (smpi/launch/launch.c, check_memory):
+    # within the time limit and MAX_RSS_KIB, where it used to grow to many GiB
+    ("np far beyond memory", ["SR", "-np", "10000000", "BAD", "ok"], NZ,
+     r"-np 10000000 needs at least [0-9.]+ [GT]iB of memory \([0-9.]+ KiB per rank: .*\), but "
+     r"[0-9.]+ [KMGT]iB is available \(MemAvailable in /proc/meminfo\); run fewer ranks"),
+    ("np within memory, no warning", ["SR", "-np", "64", "BAD", "ok"], 0,
+     r"^(?![\s\S]*(needs at least|may run out))[\s\S]*bad: OK"),
     ("np above the platform's hosts", ["SR", "-np", "8", "-platform", "{ok.xml}", "BAD"], NZ,
      r"-np 8 asks for more processes than the 4 hosts.*smpi/oversubscribe:yes"),
     ("np above the hostfile's slots", ["SR", "-np", "3", "-platform", "{ok.xml}", "-hostfile",
@@ -284,6 +291,16 @@ def expand(argv, tools, paths):
     return out
 
 
+# cases whose smpirun must stay small (maximum resident set, KiB): run through a wrapper
+# that prints its child's getrusage maximum
+MAX_RSS_KIB = {"np far beyond memory": 65536}
+RSS_WRAPPER = ("import resource, subprocess, sys\n"
+               "rc = subprocess.run(sys.argv[1:]).returncode\n"
+               "ru = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+               "print('maxrss %d KiB' % ru.ru_maxrss, file=sys.stderr)\n"
+               "sys.exit(rc if rc >= 0 else 128 - rc)\n")
+
+
 def run_case(cmd, limit, cwd):
     t0 = time.monotonic()
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=cwd,
@@ -342,8 +359,15 @@ def main():
                 continue
             ran += 1
             cmd = expand(argv, tools, paths)
+            if name in MAX_RSS_KIB:
+                cmd = [sys.executable, "-c", RSS_WRAPPER] + cmd
             rc, out, secs, hung = run_case(cmd, limit, d)
             problems = []
+            if name in MAX_RSS_KIB and not hung:
+                m = re.search(r"maxrss (\d+) KiB", out)
+                if not m or int(m.group(1)) > MAX_RSS_KIB[name]:
+                    problems.append("maximum resident set %s KiB, at most %d expected"
+                                    % (m.group(1) if m else "unknown", MAX_RSS_KIB[name]))
             if hung:
                 problems.append("did not end within %g s (killed)" % limit)
             elif rc < 0 and rc != want:

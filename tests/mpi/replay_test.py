@@ -13,7 +13,8 @@
   replay_test.py own SMPIRUN DATA_DIR PROG...
       (b) each program run under our smpirun with -trace-ti records a trace that replays
           to the program's own simulated time within 0.1 % (exit 77 = skipped when
-          smpirun has no -trace-ti yet).
+          smpirun has no -trace-ti yet); ti_shift's peers MPI_PROC_NULL replay as no-ops
+          (see proc_null_mode).
 """
 import os
 import re
@@ -143,7 +144,7 @@ def own_mode(smpirun, data, progs):
     if "-trace-ti" not in out:
         print("smpirun has no -trace-ti yet: skipped")
         sys.exit(77)
-    nps = {"ti_pingpong": 2, "ti_ring": 8, "ti_stencil": 8}
+    nps = {"ti_pingpong": 2, "ti_ring": 8, "ti_stencil": 8, "ti_shift": 6}
     plat = platform(data, "cluster16.xml")
     with tempfile.TemporaryDirectory() as tmp:
         for prog in progs:
@@ -165,6 +166,48 @@ def own_mode(smpirun, data, progs):
                   "(b) %s: program %s s, replay of its own trace %s s" % (name, t_app, t_rep))
             if rc != 0:
                 print(err)
+            if name == "ti_shift" and t_rep is not None:
+                proc_null_mode(smpirun, plat, np, prog, trace, t_rep)
+
+
+def proc_null_mode(smpirun, plat, np, prog, trace, t_rep):
+    """ti_shift's trace has peers MPI_PROC_NULL, written as SimGrid's -666: they replay as
+    the no-ops they were. The replay takes exactly the time of the program without its
+    MPI_Cart_create (whose 4-byte broadcast no TI line records): `ti_shift by-hand`.
+    Without its nonblocking lines to MPI_PROC_NULL (an irecv or isend and the wait that
+    completes it) the trace replays to the same time, bit for bit; and with -100 for -666
+    (what our -trace-ti wrote before) too."""
+    rc, _, err = run(smpirun, ["-np", str(np), "-platform", plat,
+                               "--cfg=smpi/simulate-computation:no", prog, "by-hand"])
+    check(rc == 0 and sim_time(err) == t_rep,
+          "(b) ti_shift by-hand (no MPI_Cart_create) %s s, replay %s s: the same bits"
+          % (sim_time(err), t_rep))
+    d = os.path.dirname(trace)
+    files = [os.path.join(d, l.strip()) if not os.path.isabs(l.strip()) else l.strip()
+             for l in open(trace) if l.strip()]
+    lines = [open(f).read().splitlines() for f in files]
+    nulls = sum(1 for ls in lines for l in ls if " -666 " in l)
+    check(nulls > 0 and not any(" -100 " in l for ls in lines for l in ls),
+          "(b) ti_shift: %d lines with peer MPI_PROC_NULL, written as -666" % nulls)
+    for variant, edit in (("without its nonblocking MPI_PROC_NULL lines",
+                           lambda l: None if l.split()[1] in ("irecv", "isend", "wait")
+                           and " -666 " in l else l),
+                          ("with -100 for -666", lambda l: l.replace(" -666 ", " -100 "))):
+        lst = trace + ".variant"
+        with open(lst, "w") as f:
+            for r, ls in enumerate(lines):
+                rf = "%s.variant_r%d" % (trace, r)
+                with open(rf, "w") as g:
+                    for l in ls:
+                        e = edit(l)
+                        if e is not None:
+                            g.write(e + "\n")
+                f.write(rf + "\n")
+        rc, _, err = run(smpirun, ["-np", str(np), "-platform", plat, "-replay", lst])
+        check(rc == 0 and sim_time(err) == t_rep,
+              "(b) ti_shift %s replays to the same time: %s vs %s" % (variant, sim_time(err), t_rep))
+        if rc != 0:
+            print(err)
 
 
 def main():
