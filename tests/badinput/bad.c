@@ -32,7 +32,8 @@
  *   send-overrun-small  the same with 100 chars from 64 (detached: packed by the sender)
  *   heap-smash      rank 1 zeroes the whole heap (the area around its buffers: the
  *                   simulator's records too), then stores into page 0
- *   big-stack       rank 1 puts a 64 MiB array on its 8 MiB stack */
+ *   big-stack       rank 1 puts a 64 MiB array on its 8 MiB stack
+ *   shared-double-free  rank 1 calls SMPI_SHARED_FREE twice on one block */
 #include <mpi.h>
 #include <signal.h>
 #include <stdint.h>
@@ -248,6 +249,13 @@ int main(int argc, char **argv)
   } else if (!strcmp(mode, "big-stack")) {
     if (rank == 1)
       x = big_frame(x);
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "shared-double-free")) {
+    if (rank == 1) {
+      void *p = SMPI_SHARED_MALLOC(1 << 20);
+      SMPI_SHARED_FREE(p);
+      SMPI_SHARED_FREE(p);
+    }
     MPI_Barrier(MPI_COMM_WORLD);
   } else {
     fprintf(stderr, "bad: unknown mode '%s'\n", mode);

@@ -216,6 +216,9 @@ CASES = [
     # the whole output is one line: no assertion, no second report
     ("heap overwritten, then a crash", ["SR", "-np", "2", "BAD", "heap-smash"], -11,
      r"\Asmpi: rank 1 (\(on host [^)]*\) )?crashed with SIGSEGV[^\n]*\n\Z"),
+    ("SMPI_SHARED_FREE twice", ["SR", "-np", "2", "BAD", "shared-double-free"], NZ,
+     r"rank 1: double free: SMPI_SHARED_FREE\(0x[0-9a-f]+\) of a block already freed by "
+     r"rank 1 \(1048576 bytes, allocated at .*bad.c:\d+\)"),
     ("MPI_Abort with a code", ["SR", "-np", "2", "BAD", "mpi-abort"], 42,
      r"MPI_Abort called by rank 1 .*error code 42"),
     ("exit with a code", ["SR", "-np", "2", "BAD", "exit3"], 3, r""),
