@@ -65,13 +65,16 @@ static int recurse(volatile char *prev, int depth)
   return recurse(frame, depth + 1) + frame[4095];
 }
 
-/* bytes at the very end of a fresh mapping whose next page is inaccessible: an access past
- * them faults at once (under ASan too: the mapping is not ASan's) */
+/* bytes at the very end of a fresh mapping whose next MiB is inaccessible: an access past
+ * them faults at once. Under ASan too: the mapping is not ASan's, and the inaccessible part
+ * covers what the overrunning copies span, so ASan's memcpy finds nothing poisoned there
+ * and lets the copy fault. */
 static char *end_of_mapping(size_t bytes)
 {
   size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (bytes + page - 1) / page * page;
-  char *m = mmap(NULL, len + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED || mprotect(m + len, page, PROT_NONE) != 0) {
+  size_t after = (size_t)1 << 20;
+  char *m = mmap(NULL, len + after, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED || mprotect(m + len, after, PROT_NONE) != 0) {
     perror("bad: mmap");
     exit(2);
   }
