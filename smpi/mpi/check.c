@@ -759,18 +759,29 @@ static bool in_range(const smpi_req *r, uintptr_t a)
 bool smpi_check_describe_copy(sig_buf *b, const void *addr)
 {
   const p2p_msg *m = p2p.copying;
-  if (!m)
+  const smpi_req *s, *r;
+  size_t bytes;
+  int tag, src, dst;
+  const char *call;
+  if (m) {
+    r = m->rreq;
+    s = m->data ? NULL : m->sreq; /* a packed payload no longer reads the sender's buffer */
+    bytes = m->bytes, tag = m->tag, src = m->src_world, dst = m->dst_world, call = m->call;
+  } else if ((s = p2p.packing) != NULL) {
+    r = NULL;
+    bytes = s->bytes, tag = s->tag, src = s->owner, dst = s->peer_world, call = s->call;
+  } else {
     return false;
-  const smpi_req *s = p2p.copying_send, *r = p2p.copying_recv;
+  }
   uintptr_t a = (uintptr_t)addr;
   sig_str(b, "while copying a message (");
-  sig_unum(b, m->bytes);
+  sig_unum(b, bytes);
   sig_str(b, " bytes, tag ");
-  sig_num(b, m->tag);
+  sig_num(b, tag);
   sig_str(b, ") from");
-  describe_side(b, m->src_world, s, m->call);
+  describe_side(b, src, s, call);
   sig_str(b, " to");
-  describe_side(b, m->dst_world, r, "not received yet");
+  describe_side(b, dst, r, "not received yet");
   sig_str(b, ": the fault at ");
   sig_hex(b, a);
   if (in_range(r, a)) {

@@ -187,13 +187,12 @@ typedef struct p2p_state {
   size_t free_msg_count;
   smpi_p2p_stats stats;
   /* The payload being copied now, for the crash report (smpi_check_describe_copy): the
-   * message, the send request whose buffer the copy reads (NULL for a packed payload) and
-   * the receive request whose buffer it writes (NULL while the sender packs). Set right
-   * before the copy and cleared right after (volatile: the stores must stay around it):
-   * a fault in between is the program's buffer, not the simulator. */
+   * message being delivered (its rreq's buffer is written; its sreq's read unless the
+   * payload was packed), or the send request whose buffer the sender is packing. Set right
+   * before the copy and cleared right after (volatile: the stores must stay around it): a
+   * fault in between is the program's buffer, not the simulator. */
   const p2p_msg *volatile copying;
-  const smpi_req *volatile copying_send;
-  const smpi_req *volatile copying_recv;
+  const smpi_req *volatile packing;
 } p2p_state;
 
 extern p2p_state p2p;
