@@ -86,8 +86,10 @@
 #include "src/cfg.h"
 #include "src/invariant.h"
 #include "src/mem.h"
+#include "src/sigsafe.h"
 
 #include <errno.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +97,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #if defined(CTX_ASAN)
@@ -267,91 +270,193 @@ size_t ctx_stack_size(void) { return ctx_stack_bytes; }
 /* ---------------------------------------------------------------------------------------
  * Signal handling (async-signal-safe code only down to ctx_install_signals) */
 
-typedef struct {
-  char buf[512];
-  size_t len;
-} ctx_sbuf;
+/* The signal being handled (0: none), and the guard of the risky parts of the report: the
+ * handler runs with SA_NODEFER, so a fault while it reads corrupted state (a rank that wrote
+ * over the heap also wrote over the contexts, or over the MPI layer's records the crash hook
+ * reads) comes back here, nested. Inside a guarded part it jumps back out of that part;
+ * anywhere else it ends the process with a plain line instead of recursing. */
+static volatile sig_atomic_t ctx_handling;
+static volatile sig_atomic_t ctx_guard_armed;
+static sigjmp_buf ctx_guard_env;
+static size_t ctx_live_n; /* contexts on ctx_live: bounds the handler's walk of a torn list */
 
-static void sbuf_str(ctx_sbuf *b, const char *s)
+static const char *ctx_signal_name(int sig)
 {
-  while (*s && b->len < sizeof b->buf)
-    b->buf[b->len++] = *s++;
+  return sig == SIGSEGV   ? "SIGSEGV"
+         : sig == SIGBUS  ? "SIGBUS"
+         : sig == SIGFPE  ? "SIGFPE"
+         : sig == SIGILL  ? "SIGILL"
+         : sig == SIGABRT ? "SIGABRT"
+                          : "a fatal signal";
 }
 
-static void sbuf_num(ctx_sbuf *b, unsigned long v)
+/* Dies of sig, as if it had not been caught: the parent (smpirun, a shell, a debugger) sees
+ * the signal, and a core is dumped when enabled. */
+static noreturn void ctx_die_of(int sig)
 {
-  char digits[24];
-  size_t n = 0;
-  do {
-    digits[n++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  while (n && b->len < sizeof b->buf)
-    b->buf[b->len++] = digits[--n];
-}
-
-static void ctx_report_overflow(const ctx *c)
-{
-  ctx_sbuf b;
-  b.len = 0;
-  sbuf_str(&b, "smpi: stack overflow in actor '");
-  sbuf_str(&b, c->name);
-  sbuf_str(&b, "' (stack: ");
-  unsigned long kib = (unsigned long)((c->stack_hi - c->stack_lo) / 1024);
-  sbuf_num(&b, kib);
-  sbuf_str(&b, " KiB); raise it, e.g. --cfg=contexts/stack-size:");
-  sbuf_num(&b, kib * 4);
-  sbuf_str(&b, "\n");
-  /* keep the end of the line even if a very long name filled the buffer */
-  if (b.len == sizeof b.buf)
-    b.buf[b.len - 1] = '\n';
-  const char *p = b.buf;
-  size_t left = b.len;
-  while (left) {
-    ssize_t w = write(STDERR_FILENO, p, left);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      break;
-    p += w;
-    left -= (size_t)w;
-  }
-}
-
-static const ctx *ctx_overflowed(uintptr_t addr)
-{
-  if (addr >= ctx_cur_window_lo && addr < ctx_cur_window_hi)
-    return ctx_cur;
-  for (const list_node *n = ctx_live.next; n != &ctx_live; n = n->next) {
-    const ctx *c = list_entry(n, const ctx, live);
-    if (addr >= (uintptr_t)c->map && addr < c->stack_lo)
-      return c;
-  }
-  return NULL;
-}
-
-static void ctx_on_signal(int sig, siginfo_t *si, void *ucontext)
-{
-  (void)ucontext;
-  if (sig == SIGSEGV || sig == SIGBUS) {
-    const ctx *victim = ctx_overflowed((uintptr_t)si->si_addr);
-    if (victim) {
-      ctx_report_overflow(victim);
-      _exit(139);
-    }
-  }
-  ctx_crash_hook hook = ctx_hook;
-  if (hook)
-    hook(ctx_cur == ctx_maestro_p ? NULL : ctx_cur, sig, ctx_hook_data);
-  /* Die of the signal itself, so that the parent (smpirun, a shell, a debugger) sees it
-   * and a core is dumped when enabled. The raised signal stays pending until this handler
-   * returns; a hardware fault would also simply happen again on return. */
   struct sigaction dfl;
   memset(&dfl, 0, sizeof dfl);
   dfl.sa_handler = SIG_DFL;
   sigemptyset(&dfl.sa_mask);
   sigaction(sig, &dfl, NULL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  sigprocmask(SIG_UNBLOCK, &set, NULL);
   raise(sig);
+  _exit(128 + sig); /* a signal that could not kill us (ignored by a tracer): still fail */
+}
+
+/* overflow: how far under the stack the faulting frame went, 0 if it faulted in the guard */
+static void ctx_report_overflow(const ctx *c, uintptr_t lowest)
+{
+  char line[512];
+  sig_buf b = SIG_BUF(line);
+  sig_str(&b, "smpi: stack overflow in actor '");
+  sig_strn(&b, c->name, 128);
+  sig_str(&b, "' (stack: ");
+  unsigned long kib = (unsigned long)((c->stack_hi - c->stack_lo) / 1024);
+  sig_unum(&b, kib);
+  sig_str(&b, " KiB");
+  unsigned long suggest = kib * 4;
+  if (lowest && lowest < c->stack_lo) {
+    /* a frame bigger than the guard jumped over it: suggest room for twice the depth */
+    unsigned long need = (unsigned long)((c->stack_hi - lowest) / 1024);
+    sig_str(&b, "; a frame reached ");
+    sig_unum(&b, (c->stack_lo - lowest + 1023) / 1024);
+    sig_str(&b, " KiB under it");
+    while (suggest < 2 * need)
+      suggest *= 2;
+  }
+  sig_str(&b, "); raise it, e.g. --cfg=contexts/stack-size:");
+  sig_unum(&b, suggest);
+  sig_flush_line(&b, STDERR_FILENO);
+}
+
+/* The stack pointer at the fault, 0 where this architecture's is not known here. */
+static uintptr_t ctx_fault_sp(const void *ucontext)
+{
+#if defined(__x86_64__) && defined(REG_RSP)
+  return ucontext ? (uintptr_t)((const ucontext_t *)ucontext)->uc_mcontext.gregs[REG_RSP] : 0;
+#elif defined(__aarch64__)
+  return ucontext ? (uintptr_t)((const ucontext_t *)ucontext)->uc_mcontext.sp : 0;
+#else
+  (void)ucontext;
+  return 0;
+#endif
+}
+
+/* The context whose stack overflowed, if the fault at addr (stack pointer sp) is one; sets
+ * *lowest to the lowest address the frame reached when it went past the overflow window. */
+static const ctx *ctx_overflowed(uintptr_t addr, uintptr_t sp, uintptr_t *lowest)
+{
+  *lowest = 0;
+  if (addr >= ctx_cur_window_lo && addr < ctx_cur_window_hi)
+    return ctx_cur;
+  size_t steps = 0;
+  for (const list_node *n = ctx_live.next; n != &ctx_live && steps <= ctx_live_n;
+       n = n->next, steps++) {
+    const ctx *c = list_entry(n, const ctx, live);
+    if (addr >= (uintptr_t)c->map && addr < c->stack_lo)
+      return c;
+  }
+  /* A frame bigger than the whole window (a 64 MiB local array) jumps far under the guard:
+   * the running actor's stack pointer is then under its stack, and the fault is an access
+   * near it (a function cannot reach under its stack pointer by more than the red zone; the
+   * 64 KiB margin covers the probes some compilers make ahead of the frame). */
+  const ctx *c = ctx_cur;
+  if (sp && c && !c->maestro && sp < c->stack_lo && addr < c->stack_lo &&
+      addr + CTX_OVERFLOW_WINDOW >= sp) {
+    *lowest = addr < sp ? addr : sp;
+    return c;
+  }
+  return NULL;
+}
+
+bool ctx_crash_probe(void (*fn)(void *arg), void *arg)
+{
+  if (!ctx_handling) {
+    fn(arg); /* not in the handler: nothing to guard */
+    return true;
+  }
+  /* nested in a guarded part (the hook): keep the outer guard's landing place */
+  sigjmp_buf outer;
+  memcpy(&outer, &ctx_guard_env, sizeof outer);
+  sig_atomic_t was_armed = ctx_guard_armed;
+  volatile bool ok = false;
+  if (sigsetjmp(ctx_guard_env, 1) == 0) {
+    ctx_guard_armed = 1;
+    fn(arg);
+    ok = true;
+  }
+  memcpy(&ctx_guard_env, &outer, sizeof outer);
+  ctx_guard_armed = was_armed;
+  return ok;
+}
+
+static void ctx_on_signal(int sig, siginfo_t *si, void *ucontext)
+{
+  if (ctx_handling) {
+    if (ctx_guard_armed) {
+      ctx_guard_armed = 0;
+      siglongjmp(ctx_guard_env, 1);
+    }
+    int first = ctx_handling;
+    char line[256];
+    sig_buf b = SIG_BUF(line);
+    sig_str(&b, "smpi: ");
+    sig_str(&b, ctx_signal_name(sig));
+    sig_str(&b, " while reporting a ");
+    sig_str(&b, ctx_signal_name(first));
+    sig_str(&b, ": the process's memory is corrupted (did the program write out of bounds?)");
+    sig_flush_line(&b, STDERR_FILENO);
+    ctx_die_of(first);
+  }
+  ctx_handling = sig;
+  if (sig == SIGSEGV || sig == SIGBUS) {
+    /* volatile: set between sigsetjmp and a possible siglongjmp */
+    const ctx *volatile victim = NULL;
+    volatile uintptr_t lowest = 0;
+    if (sigsetjmp(ctx_guard_env, 1) == 0) {
+      ctx_guard_armed = 1;
+      uintptr_t low;
+      victim = ctx_overflowed((uintptr_t)si->si_addr, ctx_fault_sp(ucontext), &low);
+      lowest = low;
+    }
+    ctx_guard_armed = 0;
+    if (victim) {
+      if (sigsetjmp(ctx_guard_env, 1) == 0) {
+        ctx_guard_armed = 1;
+        ctx_report_overflow(victim, lowest);
+      } else {
+        static const char msg[] = "smpi: stack overflow in an actor (its name is unreadable: "
+                                  "memory is corrupted); raise --cfg=contexts/stack-size\n";
+        (void)!write(STDERR_FILENO, msg, sizeof msg - 1);
+      }
+      ctx_guard_armed = 0;
+      _exit(139);
+    }
+  }
+  ctx_crash_hook hook = ctx_hook;
+  if (hook) {
+    if (sigsetjmp(ctx_guard_env, 1) == 0) {
+      ctx_guard_armed = 1;
+      hook(ctx_cur == ctx_maestro_p ? NULL : ctx_cur, sig, si ? si->si_addr : NULL,
+           ctx_hook_data);
+    } else {
+      char line[256];
+      sig_buf b = SIG_BUF(line);
+      sig_str(&b, "smpi: crashed with ");
+      sig_str(&b, ctx_signal_name(sig));
+      sig_str(&b, "; describing the crash faulted too: the process's memory is corrupted (did "
+                  "the program write out of bounds?)");
+      sig_flush_line(&b, STDERR_FILENO);
+    }
+    ctx_guard_armed = 0;
+  }
+  /* The raised signal stays pending until this handler returns; a hardware fault would also
+   * simply happen again on return: die of it now. */
+  ctx_die_of(sig);
 }
 
 static int ctx_install_signals(char *err, size_t errlen)
@@ -377,7 +482,9 @@ static int ctx_install_signals(char *err, size_t errlen)
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = ctx_on_signal;
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  /* SA_NODEFER: a fault inside the handler comes back to it (see ctx_handling) instead of
+   * killing the process without a word */
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
   sigemptyset(&sa.sa_mask);
   for (size_t i = 0; i < CTX_NSIGNALS; i++)
     ASSERTF(sigaction(ctx_signals[i], &sa, &ctx_old_actions[i]) == 0, "sigaction(%d): %s",
@@ -815,6 +922,7 @@ ctx *ctx_create(ctx_fn fn, void *arg, const char *name)
   /* Linked last: the signal handler may walk the list at any time, and the node's own
    * links are set before it becomes reachable. */
   list_insert_before(&ctx_live, &c->live);
+  ctx_live_n++;
   return c;
 }
 
@@ -825,6 +933,7 @@ void ctx_destroy(ctx *c)
   ASSERTF(!c->maestro, "the maestro context is never destroyed");
   ASSERTF(c != ctx_cur, "actor '%s' cannot destroy its own running context", c->name);
   list_remove(&c->live);
+  ctx_live_n--;
 #if defined(CTX_ASAN)
   /* A context destroyed before its function returned (a killed actor) leaves the shadow
    * poisoning of its frames; the stack may be reused by another context, whose frames

@@ -14,10 +14,12 @@
  * set with ctx_set_next() (the maestro by default) and the context must not be switched to
  * again; ctx_destroy() it.
  *
- * Stack overflow: a fault in a guard page is caught on an alternate signal stack and the
- * process exits with status 139 after printing, on stderr:
+ * Stack overflow: a fault in a guard page, or an access near the stack pointer of an actor
+ * whose stack pointer went under its stack (a frame bigger than the guard, such as a 64 MiB
+ * local array), is caught on an alternate signal stack and the process exits with status 139
+ * after printing, on stderr:
  *   smpi: stack overflow in actor 'rank 3' (stack: 128 KiB); raise it, e.g. --cfg=contexts/stack-size:512
- *   (the suggestion is four times the current size)
+ *   (the suggestion is four times the current size, or room for twice the frame's depth)
  * Other fatal signals (SIGSEGV/SIGBUS/SIGFPE/SIGILL/SIGABRT) raised while an actor runs go
  * to the crash hook (the MPI layer names the rank, host and simulated time there), then the
  * process dies with the signal's default action. */
@@ -29,9 +31,12 @@
 
 typedef struct ctx ctx;
 typedef void (*ctx_fn)(void *arg);
-/* Called from the signal handler (async-signal-safe code only) with the faulting context
- * (NULL when the maestro faulted) and the signal number. */
-typedef void (*ctx_crash_hook)(ctx *c, int sig, void *data);
+/* Called from the signal handler (async-signal-safe code only: no malloc, no stdio, no
+ * ASSERT) with the faulting context (NULL when the maestro faulted), the signal number and
+ * the faulting address (si_addr: the memory accessed for SIGSEGV/SIGBUS). The hook may read
+ * corrupted state: a fault inside it comes back to the handler, which then prints a plain
+ * line instead and ends the process with the first signal. */
+typedef void (*ctx_crash_hook)(ctx *c, int sig, const void *addr, void *data);
 
 typedef enum { CTX_FACTORY_RAW, CTX_FACTORY_UCONTEXT } ctx_factory_kind;
 
@@ -65,5 +70,9 @@ const char *ctx_name(const ctx *c);
 void *ctx_arg(const ctx *c);
 
 void ctx_set_crash_hook(ctx_crash_hook hook, void *data);
+/* For the crash hook: runs fn(arg), and returns false instead of giving up the report if it
+ * faults (it read corrupted memory); true when it returned. Outside the handler it just
+ * calls fn. */
+bool ctx_crash_probe(void (*fn)(void *arg), void *arg);
 
 #endif

@@ -698,8 +698,9 @@ START_TEST(test_overflow_big_frame)
 }
 END_TEST
 
-static void crash_hook(ctx *c, int sig, void *data)
+static void crash_hook(ctx *c, int sig, const void *addr, void *data)
 {
+  (void)addr;
   char line[128];
   /* async-signal-safe formatting by hand */
   const char *name = c ? ctx_name(c) : "(maestro)";
@@ -764,6 +765,69 @@ START_TEST(test_crash_hook_maestro)
   char expect[64];
   snprintf(expect, sizeof expect, "hook: (maestro) %02d\n", SIGFPE);
   ck_assert_msg(strstr(r.out, expect), "out: %s", r.out);
+}
+END_TEST
+
+/* A hook that itself faults (it read state the crash corrupted): the handler must not
+ * recurse nor die silently, but print one plain line and die of the first signal. */
+__attribute__((no_sanitize("undefined"))) static void faulting_hook(ctx *c, int sig,
+                                                                    const void *addr, void *data)
+{
+  (void)c;
+  (void)sig;
+  (void)addr;
+  if (data) {
+    abort(); /* an ASSERT on the way raises SIGABRT */
+  } else {
+    volatile int *volatile p = NULL;
+    *p = 1;
+  }
+}
+
+/* A probe that faults inside the hook: the hook goes on without that part. */
+__attribute__((no_sanitize("undefined"))) static void bad_read(void *arg)
+{
+  volatile int *volatile p = (volatile int *)(uintptr_t)8;
+  *(volatile int *)arg = *p;
+}
+
+static void probing_hook(ctx *c, int sig, const void *addr, void *data)
+{
+  (void)c;
+  (void)addr;
+  (void)data;
+  int v = 0;
+  if (!ctx_crash_probe(bad_read, &v) && sig == SIGSEGV)
+    write_str("hook: probe failed, hook goes on\n");
+}
+
+static void child_hook_faults(int i)
+{
+  start(i % NFACTORIES, 0);
+  int kind = i / NFACTORIES; /* 0: the hook faults, 1: it aborts, 2: a probe faults */
+  if (kind == 2)
+    ctx_set_crash_hook(probing_hook, NULL);
+  else
+    ctx_set_crash_hook(faulting_hook, kind == 1 ? (void *)1 : NULL);
+  ctx *c = ctx_create(null_deref_body, NULL, "rank 7");
+  ctx_switch(ctx_maestro(), c);
+  write_str("not reached\n");
+}
+
+START_TEST(test_crash_hook_faults)
+{
+  child_result r;
+  run_child(child_hook_faults, _i, &r);
+  ck_assert_msg(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGSEGV, "status %#x, out: %s",
+                r.status, r.out);
+  /* exactly one line of ours (under ASan, ucontext adds a warning of its own first) */
+  const char *want = _i / NFACTORIES == 2
+                         ? "hook: probe failed, hook goes on\n"
+                         : "smpi: crashed with SIGSEGV; describing the crash faulted too";
+  const char *at = strstr(r.out, want);
+  ck_assert_msg(at, "out: %s", r.out);
+  ck_assert_msg(!strstr(at + 1, "smpi:") && !strstr(at + 1, "hook:"), "out: %s", r.out);
+  ck_assert_msg(!strstr(r.out, "internal error"), "out: %s", r.out);
 }
 END_TEST
 
@@ -1195,6 +1259,7 @@ static Suite *context_suite(void)
   tcase_add_loop_test(tc, test_overflow_big_frame, 0, NMODES);
   tcase_add_loop_test(tc, test_crash_hook_then_signal, 0, NFACTORIES);
   tcase_add_loop_test(tc, test_crash_hook_maestro, 0, NFACTORIES);
+  tcase_add_loop_test(tc, test_crash_hook_faults, 0, 3 * NFACTORIES);
   tcase_add_loop_test(tc, test_lazy_stacks, 0, NFACTORIES);
   tcase_add_loop_test(tc, test_markers_on_new_kernels, 0, NFACTORIES);
   tcase_add_loop_test(tc, test_fake_kernels, 0, NFACTORIES);

@@ -94,7 +94,20 @@ typedef struct shm_alloc {
   shm_site *site; /* :local */
   size_t *spans;  /* partial: folded [start, end) offsets, sorted, page-aligned, 2*nspans */
   size_t nspans;
+  const char *file; /* SMPI_SHARED_MALLOC's call site (the program's __FILE__), or NULL */
+  int line;
 } shm_alloc;
+
+/* A block SMPI_SHARED_FREE released: a second SMPI_SHARED_FREE of its address (no longer in
+ * the tree) is a double free, reported with these. */
+typedef struct shm_freed {
+  uintptr_t base;
+  size_t size;
+  const char *file;
+  int line;
+  int rank; /* who freed it, -1 outside of any rank */
+} shm_freed;
+#define SHM_FREED_MAX 64 /* the last blocks freed, a ring: enough for a free repeated soon */
 
 static struct folding_state {
   bool ready;
@@ -112,6 +125,8 @@ static struct folding_state {
   strmap *calls;
   void **scratch; /* smpi_shared_scratch's regions, the last one the largest */
   size_t nscratch, capscratch, scratch_size;
+  shm_freed freed[SHM_FREED_MAX]; /* ring of the last blocks freed, for double frees */
+  size_t nfreed;                  /* blocks freed so far (the next slot: nfreed % MAX) */
 } folding = {.block_fd = -1, .seed = 0x9e3779b9u};
 
 static const cfg_key shared_keys[] = {
@@ -901,6 +916,13 @@ static void *shared_malloc(size_t size, const char *file, int line)
   if (smpi_shared_alloc(size, local ? site : NULL, NULL, -1, &p, err, sizeof err) != 0) {
     snprintf(site, sizeof site, "%s:%d", file ? file : "?", line);
     LOG_ERROR("SMPI_SHARED_MALLOC(%zu) at %s: %s", size, site, err);
+  } else if (folding.mode != SHM_NONE) {
+    /* the call site, for a report of a double free (the lookup is the one a free costs) */
+    shm_alloc *a = alloc_containing((uintptr_t)p);
+    if (a) {
+      a->file = file;
+      a->line = line;
+    }
   }
   return p;
 }
@@ -922,12 +944,40 @@ static void *shared_malloc_partial(size_t size, const size_t *shared_block_offse
   return p;
 }
 
+/* ptr is not a live folded block: if it is one freed lately, this is its second
+ * SMPI_SHARED_FREE (free() would abort or crash on it without a word): say so and end the
+ * job. (Plain malloc never returns a page-aligned address that a folded block had, so a
+ * match cannot be a malloc'ed block passed to SMPI_SHARED_FREE.) */
+static void double_free_check(const void *ptr)
+{
+  size_t n = folding.nfreed < SHM_FREED_MAX ? folding.nfreed : SHM_FREED_MAX;
+  for (size_t k = 1; k <= n; k++) {
+    const shm_freed *f = &folding.freed[(folding.nfreed - k) % SHM_FREED_MAX];
+    if (f->base != (uintptr_t)ptr)
+      continue;
+    smpi_rank *me = smpi_self();
+    char who[32] = "", by[32] = "", at[512] = "";
+    if (me)
+      snprintf(who, sizeof who, "rank %d: ", me->rank);
+    if (f->rank >= 0)
+      snprintf(by, sizeof by, " by rank %d", f->rank);
+    if (f->file)
+      snprintf(at, sizeof at, ", allocated at %s:%d", f->file, f->line);
+    fprintf(stderr,
+            "smpi: %sdouble free: SMPI_SHARED_FREE(%p) of a block already freed%s (%zu "
+            "bytes%s)\n",
+            who, ptr, by, f->size, at);
+    smpi_abort_job(1);
+  }
+}
+
 static void shared_free(void *ptr)
 {
   if (!ptr)
     return;
   shm_alloc *a = folding.root ? alloc_containing((uintptr_t)ptr) : NULL;
   if (!a) {
+    double_free_check(ptr);
     /* smpi/shared-malloc:no, or memory that never was folded: as SimGrid does, free() it */
     free(ptr);
     return;
@@ -940,6 +990,12 @@ static void shared_free(void *ptr)
   }
   if (a->site || a->partial || a->nmaps != 1 || !keep_put(a->base, a->maplen))
     munmap(ptr, a->maplen);
+  smpi_rank *me = smpi_self();
+  folding.freed[folding.nfreed++ % SHM_FREED_MAX] = (shm_freed){.base = a->base,
+                                                                .size = a->size,
+                                                                .file = a->file,
+                                                                .line = a->line,
+                                                                .rank = me ? me->rank : -1};
   recent_forget();
   folding.root = tree_remove(folding.root, a->base);
   folding.nallocs--;

@@ -46,6 +46,7 @@
 #include "src/log.h"
 #include "src/mem.h"
 #include "src/platform.h"
+#include "src/sigsafe.h"
 #include "src/units.h"
 #include "smpi/emulation/burst.h"
 #include "smpi/runtime/world.h"
@@ -132,31 +133,114 @@ static void smpi_declare_config(void)
     smpi_config_modules[i]();
 }
 
-static void crash_hook(ctx *c, int sig, void *data)
+/* The crashing rank's world rank, or -1: smpi_running is trusted only if it points at an
+ * element of smpi_w.ranks (a rank that wrote over memory may have hit either). */
+static int crash_rank(void)
 {
-  /* In a signal handler: format by hand into a local buffer, one write(2). */
-  char buf[512];
-  smpi_rank *me = smpi_self();
+  const smpi_rank *me = smpi_self();
+  uintptr_t p = (uintptr_t)me, lo = (uintptr_t)smpi_w.ranks;
+  if (!me || !lo || smpi_w.np <= 0 || p < lo ||
+      p >= lo + (size_t)smpi_w.np * sizeof *smpi_w.ranks || (p - lo) % sizeof *smpi_w.ranks)
+    return -1;
+  return (int)((p - lo) / sizeof *smpi_w.ranks);
+}
+
+/* Host h's name, checked against the platform before each step (no ASSERT may fire here). */
+static void crash_host_name(sig_buf *b, size_t h)
+{
+  const plat_platform *p = launch.platform;
+  if (!p || h >= plat_host_count(p)) {
+    sig_str(b, "?");
+    return;
+  }
+  plat_point pt = plat_host_at(p, h);
+  if (pt.kind == PLAT_POINT_HOST && pt.u.host) {
+    sig_strn(b, pt.u.host->id, 128);
+  } else if (pt.kind == PLAT_POINT_CLUSTER_HOST && pt.u.zone && pt.u.zone->cluster &&
+             pt.rank < pt.u.zone->cluster->count) {
+    const plat_cluster *cl = pt.u.zone->cluster;
+    sig_strn(b, cl->prefix, 64);
+    sig_num(b, plat_cluster_number(cl, pt.rank));
+    sig_strn(b, cl->suffix, 64);
+  } else {
+    sig_str(b, "?");
+  }
+}
+
+typedef struct crash_part {
+  sig_buf b;
+  int rank;         /* crash_host_part: the rank whose host to name */
+  const void *addr; /* crash_copy_part: the fault's address */
+  bool copying;     /* crash_copy_part: a message copy was in progress */
+} crash_part;
+
+static void crash_host_part(void *arg)
+{
+  crash_part *p = arg;
+  crash_host_name(&p->b, smpi_w.ranks[p->rank].host);
+}
+
+static void crash_copy_part(void *arg)
+{
+  crash_part *p = arg;
+  p->copying = smpi_check_describe_copy(&p->b, p->addr);
+}
+
+/* The kernel's crash hook, in a signal handler: async-signal-safe (sigsafe.h formatting, one
+ * write(2)), and careful with state the crash may have corrupted (a rank that wrote over the
+ * heap): what it knows without reading the heap (the signal, the rank from smpi_running's
+ * place in smpi_w.ranks, the clock) always gets printed; the parts read from the heap (the
+ * host's name, the message being copied) go through ctx_crash_probe, and are left out if
+ * reading them faults. */
+static void crash_hook(ctx *c, int sig, const void *addr, void *data)
+{
+  (void)c;
+  (void)data;
   const char *what = sig == SIGSEGV   ? "SIGSEGV (invalid memory access)"
                      : sig == SIGBUS  ? "SIGBUS (bus error)"
                      : sig == SIGFPE  ? "SIGFPE (arithmetic error)"
                      : sig == SIGILL  ? "SIGILL (illegal instruction)"
                      : sig == SIGABRT ? "SIGABRT (abort)"
                                       : "a fatal signal";
-  int n;
-  if (me) {
-    char host[128];
-    route_host_name(smpi_w.routes, me->host, host, sizeof host);
-    n = snprintf(buf, sizeof buf,
-                 "smpi: rank %d (on host %s) crashed with %s at simulated time %.9f s; the "
-                 "simulation stops\n",
-                 me->rank, host, what, eng_now());
-  } else {
-    n = snprintf(buf, sizeof buf, "smpi: the simulator itself crashed with %s%s\n", what,
-                 launch.running ? " while running the simulation" : "");
+  char line[2048], part[1536];
+  sig_buf b = SIG_BUF(line);
+  crash_part p = {.b = SIG_BUF(part), .addr = addr};
+  /* a message copy runs in the maestro or in another rank: name the message instead */
+  if ((sig == SIGSEGV || sig == SIGBUS) && ctx_crash_probe(crash_copy_part, &p) && p.copying) {
+    sig_str(&b, "smpi: ");
+    sig_str(&b, what);
+    sig_str(&b, " ");
+    for (size_t i = 0; i < p.b.len && b.len < b.cap; i++)
+      b.buf[b.len++] = p.b.buf[i];
+    sig_str(&b, " The simulation stops.");
+    sig_flush_line(&b, STDERR_FILENO);
+    return;
   }
-  if (n > 0)
-    (void)!write(STDERR_FILENO, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+  int rank = crash_rank();
+  sig_str(&b, "smpi: ");
+  if (rank >= 0) {
+    sig_str(&b, "rank ");
+    sig_num(&b, rank);
+    p.b.len = 0;
+    p.rank = rank;
+    if (ctx_crash_probe(crash_host_part, &p)) {
+      sig_str(&b, " (on host ");
+      for (size_t i = 0; i < p.b.len && b.len < b.cap; i++)
+        b.buf[b.len++] = p.b.buf[i];
+      sig_str(&b, ")");
+    }
+    sig_str(&b, " crashed with ");
+    sig_str(&b, what);
+    sig_str(&b, " at simulated time ");
+    sig_fixed(&b, eng_now(), 9);
+    sig_str(&b, " s; the simulation stops");
+  } else {
+    sig_str(&b, "the simulator itself crashed with ");
+    sig_str(&b, what);
+    if (launch.running)
+      sig_str(&b, " while running the simulation");
+  }
+  sig_flush_line(&b, STDERR_FILENO);
 }
 
 /* ---- launch options ---- */

@@ -37,6 +37,7 @@
 #include "src/invariant.h"
 #include "src/log.h"
 #include "src/mem.h"
+#include "src/sigsafe.h"
 
 LOG_NEW_SUBCATEGORY(smpi_check, smpi, "diagnostics of wrong MPI programs");
 LOG_DEFAULT_CATEGORY(smpi_check);
@@ -693,4 +694,104 @@ size_t smpi_check_report_requests(void)
   if (rw.n > 50)
     LOG_WARN("... and %zu more requests never completed", rw.n - 50);
   return rw.n;
+}
+
+/* ---- crashes ---- */
+
+/* A world rank as read from possibly corrupted memory: printed only if it can be one. */
+static void sig_rank(sig_buf *b, int world)
+{
+  if (world >= 0 && world < smpi_w.np)
+    sig_num(b, world);
+  else
+    sig_str(b, "?");
+}
+
+/* [lo, hi) of the bytes count x dt at buf touches, as the program sees them (0, 0 if none) */
+static void copy_range(const smpi_req *r, uintptr_t *lo, uintptr_t *hi)
+{
+  *lo = *hi = 0;
+  if (!r->dt || r->count == 0)
+    return;
+  MPI_Aint ext = smpi_dt_extent(r->dt), tlb = smpi_dt_true_lb(r->dt);
+  MPI_Aint text = smpi_dt_true_extent(r->dt);
+  *lo = (uintptr_t)r->buf + (uintptr_t)tlb;
+  *hi = *lo + (uintptr_t)((MPI_Aint)(r->count - 1) * ext + text);
+}
+
+static void describe_side(sig_buf *b, int world, const smpi_req *r, const char *call)
+{
+  sig_str(b, " rank ");
+  sig_rank(b, world);
+  sig_str(b, " (");
+  sig_strn(b, r ? r->call : call, 40);
+  if (r) {
+    uintptr_t lo, hi;
+    copy_range(r, &lo, &hi);
+    sig_str(b, ", count ");
+    sig_unum(b, r->count);
+    sig_str(b, " x ");
+    sig_strn(b, r->dt ? smpi_dt_name(r->dt) : "(no datatype)", 64);
+    sig_str(b, " = ");
+    sig_unum(b, r->bytes);
+    sig_str(b, " bytes, buffer ");
+    sig_hex(b, (uintptr_t)r->buf);
+    if (hi > lo) {
+      sig_str(b, " [");
+      sig_hex(b, lo);
+      sig_str(b, ", ");
+      sig_hex(b, hi);
+      sig_str(b, ")");
+    }
+  }
+  sig_str(b, ")");
+}
+
+static bool in_range(const smpi_req *r, uintptr_t a)
+{
+  uintptr_t lo, hi;
+  if (!r)
+    return false;
+  copy_range(r, &lo, &hi);
+  return a >= lo && a < hi;
+}
+
+bool smpi_check_describe_copy(sig_buf *b, const void *addr)
+{
+  const p2p_msg *m = p2p.copying;
+  const smpi_req *s, *r;
+  size_t bytes;
+  int tag, src, dst;
+  const char *call;
+  if (m) {
+    r = m->rreq;
+    s = m->data ? NULL : m->sreq; /* a packed payload no longer reads the sender's buffer */
+    bytes = m->bytes, tag = m->tag, src = m->src_world, dst = m->dst_world, call = m->call;
+  } else if ((s = p2p.packing) != NULL) {
+    r = NULL;
+    bytes = s->bytes, tag = s->tag, src = s->owner, dst = s->peer_world, call = s->call;
+  } else {
+    return false;
+  }
+  uintptr_t a = (uintptr_t)addr;
+  sig_str(b, "while copying a message (");
+  sig_unum(b, bytes);
+  sig_str(b, " bytes, tag ");
+  sig_num(b, tag);
+  sig_str(b, ") from");
+  describe_side(b, src, s, call);
+  sig_str(b, " to");
+  describe_side(b, dst, r, "not received yet");
+  sig_str(b, ": the fault at ");
+  sig_hex(b, a);
+  if (in_range(r, a)) {
+    sig_str(b, " lies in the receive buffer: is it smaller than its count says, or was it "
+               "freed before the receive completed?");
+  } else if (in_range(s, a)) {
+    sig_str(b, " lies in the send buffer: is it smaller than its count says, or was it "
+               "freed before the send completed?");
+  } else {
+    sig_str(b, " is in neither buffer's range");
+  }
+  return true;
 }

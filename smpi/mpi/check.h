@@ -92,4 +92,13 @@ void smpi_check_report_deadlock(void);
  * the rank, call, peer, tag, size and where they were posted. Returns how many. */
 size_t smpi_check_report_requests(void);
 
+/* ---- crashes ---- */
+
+struct sig_buf;
+/* From a signal handler (async-signal-safe): if a message's payload was being copied when
+ * the fault at addr happened, appends to b which message (sender and receiver ranks, their
+ * calls, count, datatype and buffer range) and which buffer the address lies in, and
+ * returns true; false when no copy was in progress. */
+bool smpi_check_describe_copy(struct sig_buf *b, const void *addr);
+
 #endif

@@ -186,6 +186,13 @@ typedef struct p2p_state {
   p2p_msg *free_msgs;
   size_t free_msg_count;
   smpi_p2p_stats stats;
+  /* The payload being copied now, for the crash report (smpi_check_describe_copy): the
+   * message being delivered (its rreq's buffer is written; its sreq's read unless the
+   * payload was packed), or the send request whose buffer the sender is packing. Set right
+   * before the copy and cleared right after (volatile: the stores must stay around it): a
+   * fault in between is the program's buffer, not the simulator. */
+  const p2p_msg *volatile copying;
+  const smpi_req *volatile packing;
 } p2p_state;
 
 extern p2p_state p2p;

@@ -352,12 +352,16 @@ static void deliver(p2p_msg *m)
       /* nothing meaningful was sent: the receive buffer keeps its bytes, as a copy from
        * folded memory leaves private bytes (smpi_shared_aware_copy) */
     } else if (m->data) {
+      p2p.copying = m;
       smpi_dt_unpack(m->data, n, rbuf, r->count, r->dt);
+      p2p.copying = NULL;
     } else {
       smpi_req *s = m->sreq;
       ASSERT(s);
       const void *sbuf = smpi_privatize_translate(s->owner, s->buf);
+      p2p.copying = m;
       size_t moved = smpi_dt_copy(sbuf, s->count, s->dt, rbuf, r->count, r->dt);
+      p2p.copying = NULL;
       ASSERTF(moved == n, "copied %zu bytes instead of %zu", moved, n);
     }
   }
@@ -500,7 +504,9 @@ static void post_send(smpi_req *r)
       m->folded = true;
     } else {
       m->data = r->bytes <= sizeof m->small ? m->small : xmalloc(r->bytes);
+      p2p.packing = r;
       smpi_dt_pack(sbuf, r->count, r->dt, m->data);
+      p2p.packing = NULL;
     }
   }
   SMPI_OBSERVE(msg_post, m, r->coll);

@@ -22,13 +22,26 @@
  *   user-handler    the same with a user error handler that counts its calls
  *   before-init     MPI_Send before MPI_Init
  *   double-init     MPI_Init twice
- *   leak-request    an MPI_Irecv never matched nor waited for, then MPI_Finalize */
+ *   leak-request    an MPI_Irecv never matched nor waited for, then MPI_Finalize
+ *   recv-overrun    rank 1 receives 100 000 ints into a buffer of 10 (the rendezvous copy,
+ *                   in the maestro, runs into the page after the buffer)
+ *   recv-freed      rank 1 unmaps its receive buffer while the MPI_Irecv is pending (what
+ *                   free() does to a large block), then waits
+ *   send-overrun    rank 0 sends 100 000 ints from a buffer of 10 (rendezvous: copied in
+ *                   the maestro)
+ *   send-overrun-small  the same with 100 chars from 64 (detached: packed by the sender)
+ *   heap-smash      rank 1 zeroes the whole heap (the area around its buffers: the
+ *                   simulator's records too), then stores into page 0
+ *   big-stack       rank 1 puts a 64 MiB array on its 8 MiB stack
+ *   shared-double-free  rank 1 calls SMPI_SHARED_FREE twice on one block */
 #include <mpi.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static int handler_calls, handler_code;
 
@@ -50,6 +63,46 @@ static int recurse(volatile char *prev, int depth)
   if (depth >= max_depth)
     return frame[4095];
   return recurse(frame, depth + 1) + frame[4095];
+}
+
+/* bytes at the very end of a fresh mapping whose next MiB is inaccessible: an access past
+ * them faults at once. Under ASan too: the mapping is not ASan's, and the inaccessible part
+ * covers what the overrunning copies span, so ASan's memcpy finds nothing poisoned there
+ * and lets the copy fault. */
+static char *end_of_mapping(size_t bytes)
+{
+  size_t page = (size_t)sysconf(_SC_PAGESIZE), len = (bytes + page - 1) / page * page;
+  size_t after = (size_t)1 << 20;
+  char *m = mmap(NULL, len + after, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED || mprotect(m + len, after, PROT_NONE) != 0) {
+    perror("bad: mmap");
+    exit(2);
+  }
+  memset(m, 1, len);
+  return m + len - bytes;
+}
+
+/* A frame of 64 MiB: its stack pointer lands far under the 8 MiB stack and its guard. */
+__attribute__((noinline)) static int big_frame(int v)
+{
+  volatile char big[64 << 20];
+  memset((char *)big, v, sizeof big);
+  return big[v] + big[sizeof big - 1];
+}
+
+/* Zeroes the [heap] mapping (malloc's main arena) */
+static void smash_heap(void)
+{
+  FILE *f = fopen("/proc/self/maps", "r");
+  char line[512];
+  unsigned long lo = 0, hi = 0;
+  while (f && fgets(line, sizeof line, f))
+    if (strstr(line, "[heap]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2)
+      break;
+  if (f)
+    fclose(f);
+  if (hi > lo)
+    memset((void *)lo, 0, hi - lo);
 }
 
 static int error_class(int code)
@@ -165,6 +218,48 @@ int main(int argc, char **argv)
     MPI_Request r;
     if (rank == 0)
       MPI_Irecv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, &r);
+  } else if (!strcmp(mode, "recv-overrun") || !strcmp(mode, "send-overrun")) {
+    int n = 100000, sending = !strcmp(mode, "send-overrun");
+    int *small = (int *)end_of_mapping(10 * sizeof(int)), *big = calloc((size_t)n, sizeof(int));
+    if (rank == 0)
+      MPI_Send(sending ? small : big, n, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    else if (rank == 1)
+      MPI_Recv(sending ? big : small, n, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else if (!strcmp(mode, "send-overrun-small")) {
+    char *small = end_of_mapping(64), big[100];
+    if (rank == 0)
+      MPI_Send(small, 100, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+    else if (rank == 1)
+      MPI_Recv(big, 100, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else if (!strcmp(mode, "recv-freed")) {
+    size_t n = 1 << 20;
+    char *buf = end_of_mapping(n);
+    if (rank == 0) {
+      MPI_Send(buf, (int)n, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
+    } else if (rank == 1) {
+      MPI_Request r;
+      MPI_Irecv(buf, (int)n, MPI_CHAR, 0, 0, MPI_COMM_WORLD, &r);
+      munmap(buf, n);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+  } else if (!strcmp(mode, "heap-smash")) {
+    if (rank == 1) {
+      smash_heap();
+      volatile int *volatile p = (volatile int *)(uintptr_t)16;
+      *p = 1;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "big-stack")) {
+    if (rank == 1)
+      x = big_frame(x);
+    MPI_Barrier(MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "shared-double-free")) {
+    if (rank == 1) {
+      void *p = SMPI_SHARED_MALLOC(1 << 20);
+      SMPI_SHARED_FREE(p);
+      SMPI_SHARED_FREE(p);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
   } else {
     fprintf(stderr, "bad: unknown mode '%s'\n", mode);
     MPI_Abort(MPI_COMM_WORLD, 2);

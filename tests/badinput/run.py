@@ -236,6 +236,31 @@ CASES = [
     ("SIGFPE in a rank", ["SR", "-np", "2", "BAD", "fpe"], -8, r"rank 1 .*crashed with SIGFPE"),
     ("stack overflow", ["SR", "-np", "2", "BAD", "stack-overflow"], NZ,
      r"stack overflow in actor 'rank 1'.*contexts/stack-size"),
+    ("stack overflow by a 64 MiB frame", ["SR", "-np", "2", "BAD", "big-stack"], NZ,
+     r"stack overflow in actor 'rank 1' \(stack: 8192 KiB; a frame reached \d+ KiB under "
+     r"it\).*contexts/stack-size:\d+"),
+    # a message copy runs in the maestro or another rank: the report names the message
+    ("receive count past the receive buffer", ["SR", "-np", "2", "BAD", "recv-overrun"], -11,
+     r"SIGSEGV .*while copying a message \(400000 bytes, tag 0\) from rank 0 \(MPI_Send, "
+     r"count 100000 x MPI_INT.*\) to rank 1 \(MPI_Recv, count 100000 x MPI_INT = 400000 "
+     r"bytes, buffer 0x[0-9a-f]+ \[0x[0-9a-f]+, 0x[0-9a-f]+\)\): the fault at 0x[0-9a-f]+ "
+     r"lies in the receive buffer"),
+    ("receive buffer freed while pending", ["SR", "-np", "2", "BAD", "recv-freed"], -11,
+     r"while copying a message \(1048576 bytes.*to rank 1 \(MPI_Irecv, count 1048576 x "
+     r"MPI_CHAR.*lies in the receive buffer: .*freed before the receive completed"),
+    ("send count past the send buffer", ["SR", "-np", "2", "BAD", "send-overrun"], -11,
+     r"while copying a message \(400000 bytes, tag 0\) from rank 0 \(MPI_Send, count "
+     r"100000 x MPI_INT = 400000 bytes, buffer 0x.*lies in the send buffer"),
+    ("send count past the send buffer (detached)", ["SR", "-np", "2", "BAD",
+                                                    "send-overrun-small"], -11,
+     r"while copying a message \(100 bytes, tag 0\) from rank 0 \(MPI_Send, count 100 x "
+     r"MPI_CHAR.*to rank 1 \(not received yet\).*lies in the send buffer"),
+    # the whole output is one line: no assertion, no second report
+    ("heap overwritten, then a crash", ["SR", "-np", "2", "BAD", "heap-smash"], -11,
+     r"\Asmpi: rank 1 (\(on host [^)]*\) )?crashed with SIGSEGV[^\n]*\n\Z"),
+    ("SMPI_SHARED_FREE twice", ["SR", "-np", "2", "BAD", "shared-double-free"], NZ,
+     r"rank 1: double free: SMPI_SHARED_FREE\(0x[0-9a-f]+\) of a block already freed by "
+     r"rank 1 \(1048576 bytes, allocated at .*bad.c:\d+\)"),
     ("MPI_Abort with a code", ["SR", "-np", "2", "BAD", "mpi-abort"], 42,
      r"MPI_Abort called by rank 1 .*error code 42"),
     ("exit with a code", ["SR", "-np", "2", "BAD", "exit3"], 3, r""),
