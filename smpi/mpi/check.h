@@ -62,11 +62,16 @@ const char *smpi_check_where(const void *site);
 typedef struct smpi_check_coll {
   const char *call;   /* "MPI_Bcast", "MPI_Ibcast": blocking and nonblocking differ */
   int root;           /* rank in the communicator, -1 for unrooted collectives */
-  const void *op;     /* reduction op object (smpi_op *), NULL without one */
+  MPI_Op op;          /* a predefined op's handle, SMPI_CHECK_OP_USER for a user-defined one,
+                       * MPI_OP_NULL without one: an identity taken at the call, never the op
+                       * object, which the rank may free before the others arrive */
   long long bytes;    /* bytes of the part every member must agree on (the vector of a
                           * reduction, one rank's block of a gather...), -1: not checked */
   MPI_Datatype basic; /* smpi_dt_basic_type of the data, MPI_DATATYPE_NULL: unknown */
 } smpi_check_coll;
+
+/* smpi_check_coll.op of a user-defined op (MPI_Op_create); never a valid handle */
+#define SMPI_CHECK_OP_USER ((MPI_Op)-1)
 
 /* Called by every member of c at the start of each collective, in program order. Returns
  * if it matches what the other members called at the same step; otherwise prints the
@@ -74,6 +79,9 @@ typedef struct smpi_check_coll {
  * intercommunicators. */
 void smpi_check_collective(smpi_comm *c, const smpi_check_coll *k);
 bool smpi_check_collectives_enabled(void);
+/* Rank's MPI_Comm_free of c (a rank may free it while others still call collectives on
+ * it): once every member has freed it, the checker's state of c goes. */
+void smpi_check_comm_freed(smpi_comm *c);
 
 /* ---- send buffers (smpi/check-buffers:yes) ---- */
 
@@ -89,7 +97,8 @@ void smpi_check_send_finished(smpi_req *r);
  * ranks, its cycles, ranks waiting for ranks that are gone, with call sites. */
 void smpi_check_report_deadlock(void);
 /* After a normal end: requests the program never completed (waited, tested or freed), with
- * the rank, call, peer, tag, size and where they were posted. Returns how many. */
+ * the rank, call, peer, tag, size and where they were posted. Returns how many. Logs
+ * (smpi_check, debug) how many communicators still have collective-matching state. */
 size_t smpi_check_report_requests(void);
 
 #endif

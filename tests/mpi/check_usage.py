@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Run check_usage.c's cases under smpirun and check the usage checker (smpi/mpi/check.c):
+the exit status, lines the output must have, lines it must not have.
+
+Usage: check_usage.py SMPIRUN PROG SRC [-k NAME]
+"""
+import re
+import subprocess
+import sys
+
+SRC = "check_usage.c"
+
+
+def line_of(text):
+    """check_usage.c:<line> of the first source line containing text"""
+    with open(SRC_PATH) as f:
+        for n, line in enumerate(f, 1):
+            if text in line:
+                return f"{SRC}:{n}"
+    raise SystemExit(f"check_usage.py: '{text}' is not in {SRC_PATH}")
+
+
+def cases():
+    return [
+        # (case, ranks, extra options, exit status wanted, [regex present], [regex absent])
+        ("scan_userop", 4, [], 0, [r"check_usage scan_userop: OK"], [r"mismatched"]),
+        # 16 ranks, 50 rounds of dup + split + free: only MPI_COMM_WORLD's state is left
+        ("comm_churn", 16, ["--log=smpi_check.thresh:debug"], 0,
+         [r"check_usage comm_churn: OK",
+          r"collective checks: 1 communicator state live at the end"], []),
+    ]
+
+
+def main():
+    global SRC_PATH
+    smpirun, prog, SRC_PATH = sys.argv[1], sys.argv[2], sys.argv[3]
+    only = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
+    bad = 0
+    for what, np, opts, want_rc, present, absent in cases():
+        if only and only not in what:
+            continue
+        res = subprocess.run([smpirun, "-np", str(np)] + opts + [prog, what],
+                             capture_output=True, text=True, timeout=120)
+        out = res.stdout + res.stderr
+        problems = []
+        if (res.returncode != 0) != (want_rc != 0):
+            problems.append(f"exit status {res.returncode}")
+        for p in present:
+            if not re.search(p, out):
+                problems.append(f"missing: {p}")
+        for p in absent + [r"AddressSanitizer|LeakSanitizer|runtime error|invariant"]:
+            if re.search(p, out):
+                problems.append(f"unwanted: {p}")
+        label = what + (" " + " ".join(opts) if opts else "")
+        if problems:
+            bad += 1
+            print(f"{label}: FAILED: " + "; ".join(problems))
+            print("  output was:\n    " + out.strip().replace("\n", "\n    "))
+        else:
+            print(f"{label}: ok")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
