@@ -50,6 +50,7 @@ bool smpi_check_buffers;
 static struct check_state {
   bool config_read;
   bool coll_on;
+  bool types_on;
   smpi_u64map comms; /* (coll context, world rank of local rank 0) -> comm_chk */
   smpi_u64map where; /* call site -> " at file:line" or "" */
   struct a2l *a2l;   /* addr2line coprocesses, one per object file */
@@ -62,6 +63,10 @@ static const cfg_key check_keys[] = {
                  "Check that the members of each collective call agree on the collective, "
                  "root, amount of data, datatype and operation; a mismatch ends the job "
                  "with a report (no simulated cost)"),
+    CFG_KEY_BOOL("smpi/check-types", true,
+                 "Check that the datatypes of each point-to-point message and of the receive "
+                 "that takes it match (MPI_BYTE and MPI_PACKED match anything): a mismatch "
+                 "is reported and the receive fails with MPI_ERR_TYPE (no simulated cost)"),
     CFG_KEY_BOOL("smpi/check-buffers", false,
                  "Checksum the buffer of every nonblocking send when it starts and verify "
                  "it when the request completes: modifying a pending send buffer ends the "
@@ -77,6 +82,7 @@ static void read_config(void)
   checker.config_read = true;
   smpi_check_declare_config();
   checker.coll_on = cfg_get_bool("smpi/check-collectives");
+  checker.types_on = cfg_get_bool("smpi/check-types");
   smpi_check_buffers = cfg_get_bool("smpi/check-buffers");
 }
 
@@ -431,6 +437,26 @@ void smpi_check_collective(smpi_comm *c, const smpi_check_coll *k)
     smpi_u64map_remove(&cc->recs, step);
     free(r);
   }
+}
+
+/* ---- point-to-point type matching ---- */
+
+int smpi_check_types(const p2p_msg *m, const smpi_req *r, int err)
+{
+  read_config();
+  int rsig = smpi_dt_signature(r->dt);
+  if (!checker.types_on || !m->sig || !rsig || !m->bytes || r->coll)
+    return err;
+  int dst = smpi_comm_rank(r->comm);
+  fflush(stdout);
+  fprintf(stderr,
+          "smpi: mismatched datatypes: rank %d received a message of %s from rank %d (tag %d, "
+          "%zu bytes, on %s) into a receive of %s\n  rank %d sent it with %s%s\n  rank %d "
+          "received it with %s%s\n",
+          dst, type_name(m->sig), m->src, m->tag, m->bytes, smpi_comm_display_name(r->comm),
+          type_name(rsig), m->src, m->call ? m->call : "a send", smpi_check_where(m->site), dst,
+          r->call ? r->call : "a receive", smpi_check_where(r->site));
+  return MPI_ERR_TYPE;
 }
 
 /* ---- send buffers ---- */

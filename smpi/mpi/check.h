@@ -83,6 +83,15 @@ bool smpi_check_collectives_enabled(void);
  * it): once every member has freed it, the checker's state of c goes. */
 void smpi_check_comm_freed(smpi_comm *c);
 
+/* ---- point-to-point type matching (smpi/check-types) ---- */
+
+typedef struct p2p_msg p2p_msg;
+/* A message m is delivered to receive r and their type signatures (smpi_dt_signature) differ:
+ * with smpi/check-types, unless either one matches anything, the data is empty or it is a
+ * collective's traffic, prints the mismatch with both call sites and returns MPI_ERR_TYPE
+ * (the receive's error, through its communicator's handler); otherwise returns err. */
+int smpi_check_types(const p2p_msg *m, const smpi_req *r, int err);
+
 /* ---- send buffers (smpi/check-buffers:yes) ---- */
 
 extern bool smpi_check_buffers;

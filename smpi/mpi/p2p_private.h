@@ -93,6 +93,7 @@ struct p2p_msg {
   int src; /* sender's rank in the communicator (what MPI_SOURCE reports) */
   int src_world;
   int tag;
+  int sig; /* smpi_dt_signature of the sender's type (check.c's type matching) */
   size_t bytes;
   void *data;         /* packed copy (detached or eager), else NULL: read the sender's buffer */
   bool folded;        /* detached or eager, but every byte sent was folded: no copy, nothing

@@ -363,7 +363,11 @@ static void deliver(p2p_msg *m)
   }
   r->status.MPI_SOURCE = m->src;
   r->status.MPI_TAG = m->tag;
-  r->status.MPI_ERROR = m->bytes > r->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+  int err = m->bytes > r->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+  /* one compare of two words in the common case: equal signatures */
+  if (__builtin_expect(m->sig != smpi_dt_signature(r->dt), 0))
+    err = smpi_check_types(m, r, err);
+  r->status.MPI_ERROR = err;
   r->status.smpi_count = (long long)n;
   r->status.smpi_cancelled = 0;
   r->from_detached = m->detached;
@@ -476,6 +480,7 @@ static void post_send(smpi_req *r)
   m->src = smpi_comm_rank(r->comm);
   m->src_world = r->owner;
   m->tag = r->tag;
+  m->sig = smpi_dt_signature(r->dt);
   m->bytes = r->bytes;
   m->detached = detached;
   m->comm = r->comm;

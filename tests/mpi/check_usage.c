@@ -5,7 +5,12 @@
  *   check_usage scan_userop   MPI_Scan with a user op that rank 0 frees before the others
  *                             even enter the scan (correct; the checker used to read it)
  *   check_usage comm_churn    50 rounds of MPI_Comm_dup + MPI_Comm_split + collectives +
- *                             MPI_Comm_free (correct; the checker's state must go with them) */
+ *                             MPI_Comm_free (correct; the checker's state must go with them)
+ *   check_usage type_mismatch 4 MPI_INT sent, received as 2 MPI_DOUBLE (wrong: MPI_ERR_TYPE)
+ *   check_usage type_return   the same with MPI_ERRORS_RETURN: the class comes back
+ *   check_usage type_ok       matching signatures written differently: derived types against
+ *                             their contiguous equivalent, twins, prefixes, MPI_BYTE,
+ *                             MPI_PACKED, empty messages (correct: no report) */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,6 +56,84 @@ int main(int argc, char **argv)
       MPI_Comm_free(&half);
       MPI_Comm_free(&dup);
     }
+  } else if (!strcmp(what, "type_mismatch") || !strcmp(what, "type_return")) {
+    int v[4] = {1, 2, 3, 4};
+    double d[2];
+    if (!strcmp(what, "type_return"))
+      MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    if (rank == 0) {
+      MPI_Send(v, 4, MPI_INT, 1, 7, MPI_COMM_WORLD); /* sent as ints */
+    } else if (rank == 1) {
+      int rc = MPI_Recv(d, 2, MPI_DOUBLE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* doubles */
+      int cls = -1;
+      MPI_Error_class(rc, &cls);
+      ok = cls == MPI_ERR_TYPE;
+    }
+  } else if (!strcmp(what, "type_ok") && size >= 2) {
+    int v[16], w[16];
+    double d[4] = {1, 2, 3, 4}, e[4];
+    for (int i = 0; i < 16; i++)
+      v[i] = i;
+    MPI_Datatype vec, pair, st;
+    MPI_Type_vector(3, 2, 4, MPI_INT, &vec); /* ints 0 1, 4 5, 8 9 */
+    MPI_Type_commit(&vec);
+    MPI_Type_contiguous(2, MPI_DOUBLE, &pair);
+    MPI_Type_commit(&pair);
+    struct {
+      int i;
+      double x;
+    } s = {3, 2.5}, t = {0, 0};
+    int bl[2] = {1, 1};
+    MPI_Aint disp[2] = {0, (char *)&s.x - (char *)&s};
+    MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE};
+    MPI_Type_create_struct(2, bl, disp, types, &st);
+    MPI_Type_commit(&st);
+    char packed[64];
+    int pos = 0;
+    if (rank == 0) {
+      MPI_Send(v, 1, vec, 1, 1, MPI_COMM_WORLD);       /* -> 6 MPI_INT */
+      MPI_Send(v, 6, MPI_INT, 1, 2, MPI_COMM_WORLD);   /* -> 1 vec */
+      MPI_Send(d, 2, pair, 1, 3, MPI_COMM_WORLD);      /* -> 4 MPI_DOUBLE */
+      MPI_Send(v, 2, MPI_2INT, 1, 4, MPI_COMM_WORLD);  /* -> 4 MPI_INT */
+      MPI_Send(v, 4, MPI_INT, 1, 5, MPI_COMM_WORLD);   /* -> a prefix of 8 MPI_INT */
+      MPI_Send(v, 4, MPI_INT, 1, 6, MPI_COMM_WORLD);   /* -> 16 MPI_BYTE */
+      MPI_Send(d, 32, MPI_BYTE, 1, 7, MPI_COMM_WORLD); /* -> 4 MPI_DOUBLE */
+      MPI_Pack(v, 3, MPI_INT, packed, sizeof packed, &pos, MPI_COMM_WORLD);
+      MPI_Send(packed, pos, MPI_PACKED, 1, 8, MPI_COMM_WORLD); /* -> 3 MPI_INT */
+      MPI_Send(v, 0, MPI_INT, 1, 9, MPI_COMM_WORLD);           /* empty -> MPI_DOUBLE */
+      MPI_Send(&s, 1, st, 1, 10, MPI_COMM_WORLD);              /* struct -> struct */
+      MPI_Request rq;
+      MPI_Isend(d, 4, MPI_DOUBLE, 1, 11, MPI_COMM_WORLD, &rq); /* nonblocking both sides */
+      MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    } else if (rank == 1) {
+      MPI_Recv(w, 6, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      ok &= w[0] == 0 && w[1] == 1 && w[2] == 4 && w[5] == 9;
+      memset(w, 0, sizeof w);
+      MPI_Recv(w, 1, vec, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      ok &= w[4] == 2 && w[9] == 5;
+      MPI_Recv(e, 4, MPI_DOUBLE, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      ok &= e[3] == 4;
+      MPI_Recv(w, 4, MPI_INT, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      ok &= w[3] == 3;
+      MPI_Recv(w, 8, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      ok &= w[3] == 3;
+      MPI_Recv(w, 16, MPI_BYTE, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      ok &= w[3] == 3;
+      MPI_Recv(e, 4, MPI_DOUBLE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      ok &= e[3] == 4;
+      MPI_Recv(w, 3, MPI_INT, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      ok &= w[2] == 2;
+      MPI_Recv(e, 1, MPI_DOUBLE, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv(&t, 1, st, 0, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      ok &= t.i == 3 && t.x == 2.5;
+      MPI_Request rq;
+      MPI_Irecv(e, 4, MPI_DOUBLE, 0, 11, MPI_COMM_WORLD, &rq);
+      MPI_Wait(&rq, MPI_STATUS_IGNORE);
+      ok &= e[0] == 1;
+    }
+    MPI_Type_free(&vec);
+    MPI_Type_free(&pair);
+    MPI_Type_free(&st);
   }
   MPI_Barrier(MPI_COMM_WORLD);
   int all = 0;

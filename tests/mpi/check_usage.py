@@ -21,6 +21,7 @@ def line_of(text):
 
 
 def cases():
+    send, recv = line_of("/* sent as ints */"), line_of("/* doubles */")
     return [
         # (case, ranks, extra options, exit status wanted, [regex present], [regex absent])
         ("scan_userop", 4, [], 0, [r"check_usage scan_userop: OK"], [r"mismatched"]),
@@ -28,6 +29,18 @@ def cases():
         ("comm_churn", 16, ["--log=smpi_check.thresh:debug"], 0,
          [r"check_usage comm_churn: OK",
           r"collective checks: 1 communicator state live at the end"], []),
+        ("type_mismatch", 2, [], 1, [
+            r"smpi: mismatched datatypes: rank 1 received a message of MPI_INT from rank 0 "
+            r"\(tag 7, 16 bytes, on MPI_COMM_WORLD\) into a receive of MPI_DOUBLE",
+            r"rank 0 sent it with MPI_Send at \S*" + send,
+            r"rank 1 received it with MPI_Recv at \S*" + recv,
+            r"MPI_ERR_TYPE.*the message from rank 0, tag 7 does not match the datatype of the "
+            r"receive \(2 x MPI_DOUBLE\)"], [r"check_usage type_mismatch: OK"]),
+        ("type_return", 2, [], 0, [r"smpi: mismatched datatypes", r"check_usage type_return: OK"],
+         []),
+        ("type_mismatch", 2, ["--cfg=smpi/check-types:no"], 1, [r"WRONG RESULT"],
+         [r"mismatched datatypes"]),
+        ("type_ok", 2, [], 0, [r"check_usage type_ok: OK"], [r"mismatched", r"MPI_ERR"]),
     ]
 
 
