@@ -55,7 +55,9 @@ static struct check_state {
   smpi_u64map where; /* call site -> " at file:line" or "" */
   struct a2l *a2l;   /* addr2line coprocesses, one per object file */
   size_t n_a2l, cap_a2l;
-  bool a2l_missing; /* addr2line could not be started: no more tries */
+  bool a2l_missing;          /* addr2line could not be started: no more tries */
+  struct inflight *inflight; /* smpi/check-buffers: per world rank, its requests in flight */
+  size_t n_inflight;
 } checker;
 
 static const cfg_key check_keys[] = {
@@ -68,9 +70,11 @@ static const cfg_key check_keys[] = {
                  "that takes it match (MPI_BYTE and MPI_PACKED match anything): a mismatch "
                  "is reported and the receive fails with MPI_ERR_TYPE (no simulated cost)"),
     CFG_KEY_BOOL("smpi/check-buffers", false,
-                 "Checksum the buffer of every nonblocking send when it starts and verify "
-                 "it when the request completes: modifying a pending send buffer ends the "
-                 "job with a report"),
+                 "Checksum the buffer of every nonblocking send and receive when it starts and "
+                 "verify it when the request completes (and when a receive's message "
+                 "arrives), and check that no receive buffer overlaps another buffer in "
+                 "flight: modifying a pending buffer or overlapping ones ends the job with a "
+                 "report"),
 };
 
 void smpi_check_declare_config(void) { cfg_declare_keys(check_keys, CFG_NKEYS(check_keys)); }
@@ -483,30 +487,169 @@ static uint64_t buffer_sum(const smpi_req *r)
   return h;
 }
 
-void smpi_check_send_posted(smpi_req *r)
+/* the requests in flight of each world rank that smpi/check-buffers watches */
+typedef struct inflight {
+  smpi_req **v;
+  size_t n, cap;
+} inflight;
+
+static inflight *inflight_of(int w)
 {
-  r->check_sum = buffer_sum(r);
-  r->check_set = true;
+  if (!checker.inflight) {
+    checker.n_inflight = smpi_w.np > 0 ? (size_t)smpi_w.np : 1;
+    checker.inflight = xcalloc(checker.n_inflight, sizeof *checker.inflight);
+  }
+  ASSERT(w >= 0 && (size_t)w < checker.n_inflight);
+  return &checker.inflight[w];
 }
 
-void smpi_check_send_finished(smpi_req *r)
+/* the bytes r's buffer may touch, [*lo, *hi); false if none */
+static bool req_span(const smpi_req *r, uintptr_t *lo, uintptr_t *hi)
 {
+  if (!r->bytes)
+    return false;
+  uintptr_t first = (uintptr_t)r->buf + (uintptr_t)smpi_dt_true_lb(r->dt);
+  intptr_t step = (intptr_t)smpi_dt_extent(r->dt) * (intptr_t)(r->count - 1);
+  uintptr_t last = first + (uintptr_t)step; /* where the last element starts */
+  *lo = step < 0 ? last : first;
+  *hi = (step < 0 ? first : last) + (uintptr_t)smpi_dt_true_extent(r->dt);
+  return true;
+}
+
+/* Whether a and b touch a common byte. Their spans first; derived types whose spans meet may
+ * still interleave (two columns of one matrix): their bytes are marked in a map of the spans
+ * (up to 16 MiB; beyond it they are taken as disjoint, never a false report). */
+static bool overlap(const smpi_req *a, const smpi_req *b)
+{
+  uintptr_t alo, ahi, blo, bhi;
+  if (!req_span(a, &alo, &ahi) || !req_span(b, &blo, &bhi) || ahi <= blo || bhi <= alo)
+    return false;
+  if (smpi_dt_is_contiguous(a->dt) && smpi_dt_is_contiguous(b->dt))
+    return true;
+  uintptr_t lo = alo < blo ? alo : blo, hi = ahi > bhi ? ahi : bhi;
+  if (hi - lo > (16u << 20))
+    return false;
+  size_t big = a->bytes > b->bytes ? a->bytes : b->bytes;
+  unsigned char *map = xcalloc(hi - lo, 1), *data = xmalloc(big);
+  memset(data, 0xff, a->bytes);
+  /* the map stands for the memory [lo, hi): a's buffer is at map + (a->buf - lo) */
+  smpi_dt_unpack(data, a->bytes, map + ((uintptr_t)a->buf - lo), a->count, a->dt);
+  smpi_dt_pack(map + ((uintptr_t)b->buf - lo), b->count, b->dt, data);
+  bool common = false;
+  for (size_t i = 0; i < b->bytes && !common; i++)
+    common = data[i] != 0;
+  free(map);
+  free(data);
+  return common;
+}
+
+static void describe_req(const smpi_req *r, char *buf, size_t len)
+{
+  char peer[32] = "any source";
+  if (r->peer >= 0)
+    snprintf(peer, sizeof peer, "rank %d", r->peer);
+  char tag[32] = "any tag";
+  if (r->tag != MPI_ANY_TAG)
+    snprintf(tag, sizeof tag, "tag %d", r->tag);
+  snprintf(buf, len, "%s %s %s, %s, %zu bytes, on %s%s%s",
+           r->call ? r->call : (r->kind == REQ_SEND ? "send" : "receive"),
+           r->kind == REQ_SEND ? "to" : "from", peer, tag, r->bytes,
+           smpi_comm_display_name(r->comm), *smpi_check_where(r->site) ? ", posted" : "",
+           smpi_check_where(r->site));
+}
+
+void smpi_check_req_posted(smpi_req *r)
+{
+  if (r->peer == MPI_PROC_NULL) /* no data moves */
+    return;
+  inflight *f = inflight_of(r->owner);
+  for (size_t i = 0; i < f->n; i++) {
+    const smpi_req *o = f->v[i];
+    /* two sends may read the same memory (MPI 3.0 and later) */
+    if ((r->kind == REQ_SEND && o->kind == REQ_SEND) || !overlap(o, r))
+      continue;
+    char a[320], b[320];
+    describe_req(o, a, sizeof a);
+    describe_req(r, b, sizeof b);
+    fflush(stdout);
+    fprintf(stderr,
+            "smpi: rank %d started a request whose buffer overlaps the buffer of one still in "
+            "flight:\n  in flight: %s\n  started:   %s\nMPI forbids a receive buffer to "
+            "overlap any other buffer of a pending request: the data it ends with is "
+            "undefined\n",
+            r->owner, a, b);
+    smpi_abort_job(1);
+  }
+  XGROW(f->v, f->cap, f->n + 1);
+  f->v[f->n++] = r;
+  r->check_listed = true;
+  /* a blocking call's buffer cannot be touched by its program before it returns */
+  if (r->handle != MPI_REQUEST_NULL) {
+    r->check_sum = buffer_sum(r);
+    r->check_set = true;
+  }
+}
+
+static void unlist(smpi_req *r)
+{
+  inflight *f = inflight_of(r->owner);
+  for (size_t i = 0; i < f->n; i++)
+    if (f->v[i] == r) {
+      f->v[i] = f->v[--f->n];
+      break;
+    }
+  r->check_listed = false;
+}
+
+/* r's buffer changed when it must not have: when is "before ...", noticed "in MPI_Wait at
+ * x.c:12" */
+static void modified(const smpi_req *r, const char *when, const char *noticed)
+{
+  char d[320];
+  describe_req(r, d, sizeof d);
+  fflush(stdout);
+  fprintf(stderr,
+          "smpi: rank %d modified the buffer of a pending %s: %s; its data changed %s "
+          "(noticed %s). MPI forbids writing to the buffer of a %s until it completes\n",
+          r->owner, r->kind == REQ_SEND ? "send" : "receive", d, when, noticed,
+          r->kind == REQ_SEND ? "send" : "receive");
+  smpi_abort_job(1);
+}
+
+void smpi_check_recv_arrives(smpi_req *r, const p2p_msg *m)
+{
+  if (buffer_sum(r) == r->check_sum)
+    return;
+  char noticed[256];
+  snprintf(noticed, sizeof noticed, "when the message arrived, sent by rank %d with %s%s", m->src,
+           m->call ? m->call : "a send", smpi_check_where(m->site));
+  modified(r, "before the message arrived", noticed);
+}
+
+void smpi_check_recv_filled(smpi_req *r) { r->check_sum = buffer_sum(r); }
+
+void smpi_check_req_finished(smpi_req *r)
+{
+  unlist(r);
   if (!r->check_set)
     return;
   r->check_set = false;
   if (r->cancelled || buffer_sum(r) == r->check_sum)
     return;
   const char *now = smpi_check_calls ? smpi_check_calls[r->owner] : NULL;
-  fflush(stdout);
-  fprintf(stderr,
-          "smpi: rank %d modified the buffer of a pending send: %s to rank %d, tag %d, %zu "
-          "bytes, on %s%s%s; its data changed before the request completed (noticed in "
-          "%s%s). MPI forbids writing to a send buffer until the send completes\n",
-          r->owner, r->call ? r->call : "send", r->peer, r->tag, r->bytes,
-          smpi_comm_display_name(r->comm), *smpi_check_where(r->site) ? ", posted" : "",
-          smpi_check_where(r->site), now ? now : "a wait",
-          smpi_check_where(smpi_check_site_of(r->owner)));
-  smpi_abort_job(1);
+  char noticed[256];
+  snprintf(noticed, sizeof noticed, "in %s%s", now ? now : "a wait",
+           smpi_check_where(smpi_check_site_of(r->owner)));
+  modified(r,
+           r->kind == REQ_SEND ? "before the request completed"
+                               : "after the message arrived, before the request completed",
+           noticed);
+}
+
+void smpi_check_req_forget(smpi_req *r)
+{
+  unlist(r);
+  r->check_set = false;
 }
 
 /* ---- deadlock report ---- */

@@ -32,6 +32,7 @@
 #include "smpi/mpi.h"
 
 typedef struct smpi_req smpi_req;
+typedef struct p2p_msg p2p_msg;
 
 /* Declares smpi/check-collectives, smpi/check-buffers (idempotent; smpi_declare_config). */
 void smpi_check_declare_config(void);
@@ -85,7 +86,6 @@ void smpi_check_comm_freed(smpi_comm *c);
 
 /* ---- point-to-point type matching (smpi/check-types) ---- */
 
-typedef struct p2p_msg p2p_msg;
 /* A message m is delivered to receive r and their type signatures (smpi_dt_signature) differ:
  * with smpi/check-types, unless either one matches anything, the data is empty or it is a
  * collective's traffic, prints the mismatch with both call sites and returns MPI_ERR_TYPE
@@ -95,10 +95,20 @@ int smpi_check_types(const p2p_msg *m, const smpi_req *r, int err);
 /* ---- send buffers (smpi/check-buffers:yes) ---- */
 
 extern bool smpi_check_buffers;
-/* A user-visible send request starts: remember a checksum of its data. */
-void smpi_check_send_posted(smpi_req *r);
-/* It completes (wait/test): the data must be unchanged; ends the job otherwise. */
-void smpi_check_send_finished(smpi_req *r);
+/* A point-to-point request (not a collective's) starts: its buffer must not overlap the
+ * buffer of a request of the same rank still in flight, unless both are sends (ends the job
+ * otherwise); it joins them. A user-visible one (with a handle) also gets a checksum of its
+ * buffer. */
+void smpi_check_req_posted(smpi_req *r);
+/* A watched receive's message arrives: its buffer must be as it was when posted (the program
+ * wrote into it otherwise: ends the job); ..._filled: the checksum of what was delivered. */
+void smpi_check_recv_arrives(smpi_req *r, const p2p_msg *m);
+void smpi_check_recv_filled(smpi_req *r);
+/* It completes (wait/test): the buffer must be unchanged since the post (send) or the arrival
+ * (receive); ends the job otherwise. It leaves the requests in flight. */
+void smpi_check_req_finished(smpi_req *r);
+/* It is destroyed without a wait or test (MPI_Request_free): it leaves them, unchecked. */
+void smpi_check_req_forget(smpi_req *r);
 
 /* ---- reports ---- */
 

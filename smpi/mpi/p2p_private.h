@@ -71,11 +71,12 @@ struct smpi_req {
   const char *call;   /* the MPI call that created it ("MPI_Irecv"), for reports */
   const void *site;   /* where the program called it (smpi/mpi/check.h), for reports */
   uint64_t check_sum; /* smpi/check-buffers: checksum of a send's data when it started */
-  bool check_set;
-  list_node qlink; /* posted-receive queue */
-  list_node olink; /* owner's pending receives (reports at Finalize) */
-  list_node wlink; /* waiter's completion queue */
-  size_t widx;     /* index in the array the waiter waits on */
+  bool check_set;     /* check_sum holds the data's checksum */
+  bool check_listed;  /* smpi/check-buffers: in its owner's list of requests in flight */
+  list_node qlink;    /* posted-receive queue */
+  list_node olink;    /* owner's pending receives (reports at Finalize) */
+  list_node wlink;    /* waiter's completion queue */
+  size_t widx;        /* index in the array the waiter waits on */
   smpi_req *free_next;
   p2p_msg *msg; /* send: its message until matched (detached) or delivered;
                          receive: the matched message until delivered */

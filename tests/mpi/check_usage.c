@@ -10,7 +10,15 @@
  *   check_usage type_return   the same with MPI_ERRORS_RETURN: the class comes back
  *   check_usage type_ok       matching signatures written differently: derived types against
  *                             their contiguous equivalent, twins, prefixes, MPI_BYTE,
- *                             MPI_PACKED, empty messages (correct: no report) */
+ *                             MPI_PACKED, empty messages (correct: no report)
+ * With --cfg=smpi/check-buffers:yes (MPI Bugs Initiative's "LocalConcurrency" kind):
+ *   check_usage recv_before   the buffer of an MPI_Irecv written before the message arrives
+ *   check_usage recv_after    ... written after it arrived, before MPI_Wait
+ *   check_usage overlap_sr    an MPI_Irecv into the buffer of a pending MPI_Isend
+ *   check_usage overlap_rr    two MPI_Irecv on overlapping memory
+ *   check_usage overlap_sendrecv  MPI_Sendrecv with overlapping send and receive buffers
+ *   check_usage buffers_ok    interleaved columns, shared send buffers, MPI_Sendrecv_replace,
+ *                             MPI_Request_free (correct: no report) */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -134,6 +142,85 @@ int main(int argc, char **argv)
     MPI_Type_free(&vec);
     MPI_Type_free(&pair);
     MPI_Type_free(&st);
+  } else if (!strcmp(what, "recv_before") && size >= 2) {
+    int buf[4] = {0}, token = 0;
+    MPI_Request rq;
+    if (rank == 1) {
+      MPI_Irecv(buf, 4, MPI_INT, 0, 1, MPI_COMM_WORLD, &rq); /* pending receive */
+      buf[3] = 42;                                           /* wrong: not received yet */
+      MPI_Send(&token, 1, MPI_INT, 0, 2, MPI_COMM_WORLD);    /* only now rank 0 sends */
+      MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    } else if (rank == 0) {
+      MPI_Recv(&token, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buf, 4, MPI_INT, 1, 1, MPI_COMM_WORLD); /* arrival */
+    }
+  } else if (!strcmp(what, "recv_after") && size >= 2) {
+    static int buf[4], token[1000];
+    MPI_Request rq;
+    if (rank == 1) {
+      MPI_Irecv(buf, 4, MPI_INT, 0, 1, MPI_COMM_WORLD, &rq);
+      /* the data was sent before the (longer) token: it is in buf once the token is here */
+      MPI_Recv(token, 1000, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      buf[3] = 42;                      /* wrong: the receive is not complete */
+      MPI_Wait(&rq, MPI_STATUS_IGNORE); /* noticed here */
+    } else if (rank == 0) {
+      MPI_Send(buf, 4, MPI_INT, 1, 1, MPI_COMM_WORLD);
+      MPI_Send(token, 1000, MPI_INT, 1, 2, MPI_COMM_WORLD);
+    }
+  } else if (!strncmp(what, "overlap_", 8) && size >= 2) {
+    int buf[8] = {0}, other = 1 - rank % 2;
+    MPI_Request rq[2];
+    if (rank < 2 && !strcmp(what, "overlap_sr")) {
+      MPI_Isend(buf, 4, MPI_INT, other, 1, MPI_COMM_WORLD, &rq[0]);
+      MPI_Irecv(buf + 2, 4, MPI_INT, other, 1, MPI_COMM_WORLD, &rq[1]); /* overlaps */
+      MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+    } else if (rank < 2 && !strcmp(what, "overlap_rr")) {
+      MPI_Irecv(buf, 4, MPI_INT, other, 1, MPI_COMM_WORLD, &rq[0]);
+      MPI_Irecv(buf + 3, 4, MPI_INT, other, 2, MPI_COMM_WORLD, &rq[1]); /* overlaps */
+      MPI_Send(buf, 4, MPI_INT, other, 1, MPI_COMM_WORLD);
+      MPI_Send(buf, 4, MPI_INT, other, 2, MPI_COMM_WORLD);
+      MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+    } else if (rank < 2 && !strcmp(what, "overlap_sendrecv")) {
+      MPI_Sendrecv(buf, 4, MPI_INT, other, 1, buf + 1, 4, MPI_INT, other, 1, MPI_COMM_WORLD,
+                   MPI_STATUS_IGNORE); /* overlaps */
+    }
+  } else if (!strcmp(what, "buffers_ok") && size >= 2) {
+    /* a 4 x 4 matrix: rank 0 sends its columns 0 and 1 as two messages, rank 1 receives them
+     * in flight together, interleaved in its matrix; a row is sent twice at once */
+    int m[16], token = 7;
+    for (int i = 0; i < 16; i++)
+      m[i] = rank == 0 ? i : -1;
+    MPI_Datatype col;
+    MPI_Type_vector(4, 1, 4, MPI_INT, &col);
+    MPI_Type_commit(&col);
+    MPI_Request rq[3];
+    if (rank == 0) {
+      MPI_Isend(m, 1, col, 1, 1, MPI_COMM_WORLD, &rq[0]);
+      MPI_Isend(m + 1, 1, col, 1, 2, MPI_COMM_WORLD, &rq[1]);
+      MPI_Isend(m, 4, MPI_INT, 1, 3, MPI_COMM_WORLD, &rq[2]); /* shares m with both */
+      MPI_Waitall(3, rq, MPI_STATUSES_IGNORE);
+    } else if (rank == 1) {
+      MPI_Irecv(m, 1, col, 0, 1, MPI_COMM_WORLD, &rq[0]);
+      MPI_Irecv(m + 1, 1, col, 0, 2, MPI_COMM_WORLD, &rq[1]);
+      int row[4] = {0};
+      MPI_Irecv(row, 4, MPI_INT, 0, 3, MPI_COMM_WORLD, &rq[2]);
+      MPI_Waitall(3, rq, MPI_STATUSES_IGNORE);
+      ok &= m[0] == 0 && m[4] == 4 && m[13] == 13 && m[2] == -1 && row[3] == 3;
+    }
+    if (rank < 2) {
+      int peer = 1 - rank;
+      MPI_Sendrecv_replace(m, 4, MPI_INT, peer, 4, peer, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Request fr;
+      MPI_Isend(&token, 1, MPI_INT, peer, 5, MPI_COMM_WORLD, &fr);
+      MPI_Request_free(&fr); /* leaves the requests in flight without a wait */
+      int got = 0;
+      MPI_Recv(&got, 1, MPI_INT, peer, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Irecv(&token, 1, MPI_INT, peer, 6, MPI_COMM_WORLD, &rq[0]); /* token reused */
+      MPI_Send(&got, 1, MPI_INT, peer, 6, MPI_COMM_WORLD);
+      MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+      ok &= got == 7 && token == 7;
+    }
+    MPI_Type_free(&col);
   }
   MPI_Barrier(MPI_COMM_WORLD);
   int all = 0;

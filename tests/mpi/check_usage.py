@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 SRC = "check_usage.c"
+BUF = ["--cfg=smpi/check-buffers:yes"]
 
 
 def line_of(text):
@@ -41,6 +42,32 @@ def cases():
         ("type_mismatch", 2, ["--cfg=smpi/check-types:no"], 1, [r"WRONG RESULT"],
          [r"mismatched datatypes"]),
         ("type_ok", 2, [], 0, [r"check_usage type_ok: OK"], [r"mismatched", r"MPI_ERR"]),
+        ("recv_before", 2, BUF, 1, [
+            r"smpi: rank 1 modified the buffer of a pending receive: MPI_Irecv from rank 0, tag "
+            r"1, 16 bytes, on MPI_COMM_WORLD, posted at \S*" + line_of("/* pending receive */") +
+            r"; its data changed before the message arrived \(noticed when the message "
+            r"arrived, sent by rank 0 with MPI_Send at \S*" + line_of("/* arrival */") + r"\)"], [r"check_usage recv_before: OK"]),
+        ("recv_before", 2, [], 0, [r"check_usage recv_before: OK"], [r"modified"]),
+        ("recv_after", 2, BUF, 1, [
+            r"smpi: rank 1 modified the buffer of a pending receive: MPI_Irecv from rank 0, "
+            r"tag 1, 16 bytes, .*; its data changed after the message arrived, before the "
+            r"request completed \(noticed in MPI_Wait at \S*" + line_of("/* noticed here */") +
+            r"\)"], [r"check_usage recv_after: OK"]),
+        ("overlap_sr", 2, BUF, 1, [
+            r"smpi: rank [01] started a request whose buffer overlaps the buffer of one still "
+            r"in flight:",
+            r"in flight: MPI_Isend to rank [01], tag 1, 16 bytes, on MPI_COMM_WORLD, posted",
+            r"started: +MPI_Irecv from rank [01], tag 1, 16 bytes, on MPI_COMM_WORLD, posted at "
+            r"\S*" + line_of("MPI_Irecv(buf + 2")], []),
+        ("overlap_rr", 2, BUF, 1, [
+            r"in flight: MPI_Irecv from rank [01], tag 1, 16 bytes",
+            r"started: +MPI_Irecv from rank [01], tag 2, 16 bytes, on MPI_COMM_WORLD, posted at "
+            r"\S*" + line_of("MPI_Irecv(buf + 3")], []),
+        ("overlap_sendrecv", 2, BUF, 1, [
+            r"in flight: MPI_Sendrecv to rank [01], tag 1, 16 bytes",
+            r"started: +MPI_Sendrecv from rank [01], tag 1, 16 bytes"], []),
+        ("buffers_ok", 2, BUF, 0, [r"check_usage buffers_ok: OK"], [r"smpi: rank"]),
+        ("buffers_ok", 4, [], 0, [r"check_usage buffers_ok: OK"], []),
     ]
 
 
