@@ -532,9 +532,10 @@ static bool overlap(const smpi_req *a, const smpi_req *b)
   size_t big = a->bytes > b->bytes ? a->bytes : b->bytes;
   unsigned char *map = xcalloc(hi - lo, 1), *data = xmalloc(big);
   memset(data, 0xff, a->bytes);
-  /* the map stands for the memory [lo, hi): a's buffer is at map + (a->buf - lo) */
-  smpi_dt_unpack(data, a->bytes, map + ((uintptr_t)a->buf - lo), a->count, a->dt);
-  smpi_dt_pack(map + ((uintptr_t)b->buf - lo), b->count, b->dt, data);
+  /* the map stands for the memory [lo, hi): a's buffer is at map + (a->buf - lo), which is
+   * before map when a's data starts after its buffer (true lower bound > 0) */
+  smpi_dt_unpack(data, a->bytes, map + (intptr_t)((uintptr_t)a->buf - lo), a->count, a->dt);
+  smpi_dt_pack(map + (intptr_t)((uintptr_t)b->buf - lo), b->count, b->dt, data);
   bool common = false;
   for (size_t i = 0; i < b->bytes && !common; i++)
     common = data[i] != 0;

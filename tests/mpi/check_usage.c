@@ -220,6 +220,25 @@ int main(int argc, char **argv)
       MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
       ok &= got == 7 && token == 7;
     }
+    /* ints 0 and 2, ints 1 and 3 (its data starts 4 bytes after the buffer): spans meet,
+     * bytes do not */
+    MPI_Datatype even, odd;
+    int de[2] = {0, 2}, dodd[2] = {1, 3}, q[4] = {0};
+    MPI_Type_create_indexed_block(2, 1, de, MPI_INT, &even);
+    MPI_Type_create_indexed_block(2, 1, dodd, MPI_INT, &odd);
+    MPI_Type_commit(&even);
+    MPI_Type_commit(&odd);
+    if (rank < 2) {
+      int peer = 1 - rank, src[2] = {rank + 10, rank + 20};
+      MPI_Irecv(q, 1, even, peer, 7, MPI_COMM_WORLD, &rq[0]);
+      MPI_Irecv(q, 1, odd, peer, 8, MPI_COMM_WORLD, &rq[1]);
+      MPI_Send(src, 2, MPI_INT, peer, 7, MPI_COMM_WORLD);
+      MPI_Send(src, 2, MPI_INT, peer, 8, MPI_COMM_WORLD);
+      MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+      ok &= q[0] == peer + 10 && q[1] == peer + 10 && q[2] == peer + 20 && q[3] == peer + 20;
+    }
+    MPI_Type_free(&even);
+    MPI_Type_free(&odd);
     MPI_Type_free(&col);
   }
   MPI_Barrier(MPI_COMM_WORLD);
