@@ -399,7 +399,7 @@ void coll_check_args(smpi_comm *c, coll_id id, const coll_args *a, const char *c
     return;
   /* what all members must agree on: for gathers and scatters the root's block per rank is
    * compared with each other rank's own block */
-  smpi_check_coll k = {call, -1, NULL, -1, MPI_DATATYPE_NULL};
+  smpi_check_coll k = {call, -1, MPI_OP_NULL, -1, MPI_DATATYPE_NULL};
   bool root = false;
   const smpi_dt *dt = NULL;
   int count = 0;
@@ -433,7 +433,10 @@ void coll_check_args(smpi_comm *c, coll_id id, const coll_args *a, const char *c
   case COLL_exscan:
   case COLL_reduce_scatter:
   case COLL_reduce_scatter_block:
-    dt = a->sdt, count = a->scount, k.op = a->op;
+    dt = a->sdt, count = a->scount;
+    /* an identity, not the object: the rank may free a user op before the others arrive */
+    if (a->op)
+      k.op = smpi_op_is_predefined(a->op) ? smpi_op_predefined_handle(a->op) : SMPI_CHECK_OP_USER;
     break;
   default:
     break;

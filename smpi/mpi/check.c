@@ -51,11 +51,14 @@ bool smpi_check_buffers;
 static struct check_state {
   bool config_read;
   bool coll_on;
+  bool types_on;
   smpi_u64map comms; /* (coll context, world rank of local rank 0) -> comm_chk */
   smpi_u64map where; /* call site -> " at file:line" or "" */
   struct a2l *a2l;   /* addr2line coprocesses, one per object file */
   size_t n_a2l, cap_a2l;
-  bool a2l_missing; /* addr2line could not be started: no more tries */
+  bool a2l_missing;          /* addr2line could not be started: no more tries */
+  struct inflight *inflight; /* smpi/check-buffers: per world rank, its requests in flight */
+  size_t n_inflight;
 } checker;
 
 static const cfg_key check_keys[] = {
@@ -63,10 +66,16 @@ static const cfg_key check_keys[] = {
                  "Check that the members of each collective call agree on the collective, "
                  "root, amount of data, datatype and operation; a mismatch ends the job "
                  "with a report (no simulated cost)"),
+    CFG_KEY_BOOL("smpi/check-types", true,
+                 "Check that the datatypes of each point-to-point message and of the receive "
+                 "that takes it match (MPI_BYTE and MPI_PACKED match anything): a mismatch "
+                 "is reported and the receive fails with MPI_ERR_TYPE (no simulated cost)"),
     CFG_KEY_BOOL("smpi/check-buffers", false,
-                 "Checksum the buffer of every nonblocking send when it starts and verify "
-                 "it when the request completes: modifying a pending send buffer ends the "
-                 "job with a report"),
+                 "Checksum the buffer of every nonblocking send and receive when it starts and "
+                 "verify it when the request completes (and when a receive's message "
+                 "arrives), and check that no receive buffer overlaps another buffer in "
+                 "flight: modifying a pending buffer or overlapping ones ends the job with a "
+                 "report"),
 };
 
 void smpi_check_declare_config(void) { cfg_declare_keys(check_keys, CFG_NKEYS(check_keys)); }
@@ -78,6 +87,7 @@ static void read_config(void)
   checker.config_read = true;
   smpi_check_declare_config();
   checker.coll_on = cfg_get_bool("smpi/check-collectives");
+  checker.types_on = cfg_get_bool("smpi/check-types");
   smpi_check_buffers = cfg_get_bool("smpi/check-buffers");
 }
 
@@ -266,9 +276,10 @@ typedef struct coll_rec {
 typedef struct comm_chk {
   smpi_u64map seq;  /* rank in the communicator -> its next step + 1 */
   smpi_u64map recs; /* step -> coll_rec */
+  int freed;        /* members that have called MPI_Comm_free on it */
 } comm_chk;
 
-static const char *op_name(const void *op)
+static const char *op_name(MPI_Op op)
 {
   static const struct {
     MPI_Op h;
@@ -279,7 +290,7 @@ static const char *op_name(const void *op)
              {MPI_BXOR, "MPI_BXOR"},      {MPI_MAXLOC, "MPI_MAXLOC"}, {MPI_MINLOC, "MPI_MINLOC"},
              {MPI_REPLACE, "MPI_REPLACE"}};
   for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
-    if (smpi_op_get(ops[i].h) == op)
+    if (ops[i].h == op)
       return ops[i].name;
   return "a user-defined operation";
 }
@@ -299,7 +310,7 @@ static void describe_coll(const smpi_check_coll *k, char *buf, size_t len)
     n += snprintf(buf + n, len - (size_t)n, ", %lld bytes", k->bytes);
   if (k->basic != MPI_DATATYPE_NULL && n < (int)len)
     n += snprintf(buf + n, len - (size_t)n, " of %s", type_name(k->basic));
-  if (k->op && n < (int)len)
+  if (k->op != MPI_OP_NULL && n < (int)len)
     snprintf(buf + n, len - (size_t)n, ", op %s", op_name(k->op));
 }
 
@@ -326,8 +337,9 @@ static const char *coll_diff(const smpi_check_coll *a, const smpi_check_coll *b,
   else if (typed(a->basic) && typed(b->basic) && a->basic != b->basic)
     snprintf(buf, len, "different datatypes (%s and %s)", type_name(a->basic),
              type_name(b->basic));
-  else if (a->op != b->op && a->op && b->op && smpi_op_is_predefined(a->op) &&
-           smpi_op_is_predefined(b->op))
+  /* user-defined ops are not compared: two ranks' handles of "the same" op differ */
+  else if (a->op != b->op && a->op != MPI_OP_NULL && b->op != MPI_OP_NULL &&
+           a->op != SMPI_CHECK_OP_USER && b->op != SMPI_CHECK_OP_USER)
     snprintf(buf, len, "different reduction operations (%s and %s)", op_name(a->op),
              op_name(b->op));
   else
@@ -344,6 +356,32 @@ static void rank_label(smpi_comm *c, int r, char *buf, size_t len)
     snprintf(buf, len, "rank %d (world rank %d)", r, w);
 }
 
+static uint64_t comm_key(smpi_comm *c)
+{
+  return ((uint64_t)smpi_comm_coll_context(c) << 32) | (uint32_t)smpi_comm_local_world_rank(c, 0);
+}
+
+void smpi_check_comm_freed(smpi_comm *c)
+{
+  read_config();
+  if (!checker.coll_on || smpi_comm_is_inter(c) || smpi_comm_size(c) < 2)
+    return;
+  uint64_t key = comm_key(c);
+  comm_chk *cc = smpi_u64map_get(&checker.comms, key);
+  /* no state: nobody called a collective on c (every member calls them before its free) */
+  if (!cc || ++cc->freed < smpi_comm_size(c))
+    return;
+  /* every member freed c: none can call a collective on it any more (context ids are
+   * never reused, so the key cannot come back either) */
+  for (size_t i = 0; i < cc->recs.cap; i++)
+    if (cc->recs.used[i])
+      free(cc->recs.vals[i]);
+  smpi_u64map_destroy(&cc->recs);
+  smpi_u64map_destroy(&cc->seq);
+  smpi_u64map_remove(&checker.comms, key);
+  free(cc);
+}
+
 void smpi_check_collective(smpi_comm *c, const smpi_check_coll *k)
 {
   read_config();
@@ -352,8 +390,7 @@ void smpi_check_collective(smpi_comm *c, const smpi_check_coll *k)
   int size = smpi_comm_size(c);
   if (size < 2)
     return;
-  uint64_t key = ((uint64_t)smpi_comm_coll_context(c) << 32) |
-                 (uint32_t)smpi_comm_local_world_rank(c, 0);
+  uint64_t key = comm_key(c);
   comm_chk *cc = smpi_u64map_get(&checker.comms, key);
   if (!cc) {
     cc = xcalloc(1, sizeof *cc);
@@ -407,6 +444,26 @@ void smpi_check_collective(smpi_comm *c, const smpi_check_coll *k)
   }
 }
 
+/* ---- point-to-point type matching ---- */
+
+int smpi_check_types(const p2p_msg *m, const smpi_req *r, int err)
+{
+  read_config();
+  int rsig = smpi_dt_signature(r->dt);
+  if (!checker.types_on || !m->sig || !rsig || !m->bytes || r->coll)
+    return err;
+  int dst = smpi_comm_rank(r->comm);
+  fflush(stdout);
+  fprintf(stderr,
+          "smpi: mismatched datatypes: rank %d received a message of %s from rank %d (tag %d, "
+          "%zu bytes, on %s) into a receive of %s\n  rank %d sent it with %s%s\n  rank %d "
+          "received it with %s%s\n",
+          dst, type_name(m->sig), m->src, m->tag, m->bytes, smpi_comm_display_name(r->comm),
+          type_name(rsig), m->src, m->call ? m->call : "a send", smpi_check_where(m->site), dst,
+          r->call ? r->call : "a receive", smpi_check_where(r->site));
+  return MPI_ERR_TYPE;
+}
+
 /* ---- send buffers ---- */
 
 static uint64_t fnv1a(const unsigned char *p, size_t n, uint64_t h)
@@ -431,30 +488,170 @@ static uint64_t buffer_sum(const smpi_req *r)
   return h;
 }
 
-void smpi_check_send_posted(smpi_req *r)
+/* the requests in flight of each world rank that smpi/check-buffers watches */
+typedef struct inflight {
+  smpi_req **v;
+  size_t n, cap;
+} inflight;
+
+static inflight *inflight_of(int w)
 {
-  r->check_sum = buffer_sum(r);
-  r->check_set = true;
+  if (!checker.inflight) {
+    checker.n_inflight = smpi_w.np > 0 ? (size_t)smpi_w.np : 1;
+    checker.inflight = xcalloc(checker.n_inflight, sizeof *checker.inflight);
+  }
+  ASSERT(w >= 0 && (size_t)w < checker.n_inflight);
+  return &checker.inflight[w];
 }
 
-void smpi_check_send_finished(smpi_req *r)
+/* the bytes r's buffer may touch, [*lo, *hi); false if none */
+static bool req_span(const smpi_req *r, uintptr_t *lo, uintptr_t *hi)
 {
+  if (!r->bytes)
+    return false;
+  uintptr_t first = (uintptr_t)r->buf + (uintptr_t)smpi_dt_true_lb(r->dt);
+  intptr_t step = (intptr_t)smpi_dt_extent(r->dt) * (intptr_t)(r->count - 1);
+  uintptr_t last = first + (uintptr_t)step; /* where the last element starts */
+  *lo = step < 0 ? last : first;
+  *hi = (step < 0 ? first : last) + (uintptr_t)smpi_dt_true_extent(r->dt);
+  return true;
+}
+
+/* Whether a and b touch a common byte. Their spans first; derived types whose spans meet may
+ * still interleave (two columns of one matrix): their bytes are marked in a map of the spans
+ * (up to 16 MiB; beyond it they are taken as disjoint, never a false report). */
+static bool overlap(const smpi_req *a, const smpi_req *b)
+{
+  uintptr_t alo, ahi, blo, bhi;
+  if (!req_span(a, &alo, &ahi) || !req_span(b, &blo, &bhi) || ahi <= blo || bhi <= alo)
+    return false;
+  if (smpi_dt_is_contiguous(a->dt) && smpi_dt_is_contiguous(b->dt))
+    return true;
+  uintptr_t lo = alo < blo ? alo : blo, hi = ahi > bhi ? ahi : bhi;
+  if (hi - lo > (16u << 20))
+    return false;
+  size_t big = a->bytes > b->bytes ? a->bytes : b->bytes;
+  unsigned char *map = xcalloc(hi - lo, 1), *data = xmalloc(big);
+  memset(data, 0xff, a->bytes);
+  /* the map stands for the memory [lo, hi): a's buffer is at map + (a->buf - lo), which is
+   * before map when a's data starts after its buffer (true lower bound > 0) */
+  smpi_dt_unpack(data, a->bytes, map + (intptr_t)((uintptr_t)a->buf - lo), a->count, a->dt);
+  smpi_dt_pack(map + (intptr_t)((uintptr_t)b->buf - lo), b->count, b->dt, data);
+  bool common = false;
+  for (size_t i = 0; i < b->bytes && !common; i++)
+    common = data[i] != 0;
+  free(map);
+  free(data);
+  return common;
+}
+
+static void describe_req(const smpi_req *r, char *buf, size_t len)
+{
+  char peer[32] = "any source";
+  if (r->peer >= 0)
+    snprintf(peer, sizeof peer, "rank %d", r->peer);
+  char tag[32] = "any tag";
+  if (r->tag != MPI_ANY_TAG)
+    snprintf(tag, sizeof tag, "tag %d", r->tag);
+  snprintf(buf, len, "%s %s %s, %s, %zu bytes, on %s%s%s",
+           r->call ? r->call : (r->kind == REQ_SEND ? "send" : "receive"),
+           r->kind == REQ_SEND ? "to" : "from", peer, tag, r->bytes,
+           smpi_comm_display_name(r->comm), *smpi_check_where(r->site) ? ", posted" : "",
+           smpi_check_where(r->site));
+}
+
+void smpi_check_req_posted(smpi_req *r)
+{
+  if (r->peer == MPI_PROC_NULL) /* no data moves */
+    return;
+  inflight *f = inflight_of(r->owner);
+  for (size_t i = 0; i < f->n; i++) {
+    const smpi_req *o = f->v[i];
+    /* two sends may read the same memory (MPI 3.0 and later) */
+    if ((r->kind == REQ_SEND && o->kind == REQ_SEND) || !overlap(o, r))
+      continue;
+    char a[320], b[320];
+    describe_req(o, a, sizeof a);
+    describe_req(r, b, sizeof b);
+    fflush(stdout);
+    fprintf(stderr,
+            "smpi: rank %d started a request whose buffer overlaps the buffer of one still in "
+            "flight:\n  in flight: %s\n  started:   %s\nMPI forbids a receive buffer to "
+            "overlap any other buffer of a pending request: the data it ends with is "
+            "undefined\n",
+            r->owner, a, b);
+    smpi_abort_job(1);
+  }
+  XGROW(f->v, f->cap, f->n + 1);
+  f->v[f->n++] = r;
+  r->check_listed = true;
+  /* a blocking call's buffer cannot be touched by its program before it returns */
+  if (r->handle != MPI_REQUEST_NULL) {
+    r->check_sum = buffer_sum(r);
+    r->check_set = true;
+  }
+}
+
+static void unlist(smpi_req *r)
+{
+  inflight *f = inflight_of(r->owner);
+  for (size_t i = 0; i < f->n; i++)
+    if (f->v[i] == r) {
+      f->v[i] = f->v[--f->n];
+      break;
+    }
+  r->check_listed = false;
+}
+
+/* r's buffer changed when it must not have: when is "before ...", noticed "in MPI_Wait at
+ * x.c:12" */
+static void modified(const smpi_req *r, const char *when, const char *noticed)
+{
+  char d[320];
+  describe_req(r, d, sizeof d);
+  fflush(stdout);
+  fprintf(stderr,
+          "smpi: rank %d modified the buffer of a pending %s: %s; its data changed %s "
+          "(noticed %s). MPI forbids writing to the buffer of a %s until it completes\n",
+          r->owner, r->kind == REQ_SEND ? "send" : "receive", d, when, noticed,
+          r->kind == REQ_SEND ? "send" : "receive");
+  smpi_abort_job(1);
+}
+
+void smpi_check_recv_arrives(smpi_req *r, const p2p_msg *m)
+{
+  if (buffer_sum(r) == r->check_sum)
+    return;
+  char noticed[256];
+  snprintf(noticed, sizeof noticed, "when the message arrived, sent by rank %d with %s%s", m->src,
+           m->call ? m->call : "a send", smpi_check_where(m->site));
+  modified(r, "before the message arrived", noticed);
+}
+
+void smpi_check_recv_filled(smpi_req *r) { r->check_sum = buffer_sum(r); }
+
+void smpi_check_req_finished(smpi_req *r)
+{
+  unlist(r);
   if (!r->check_set)
     return;
   r->check_set = false;
   if (r->cancelled || buffer_sum(r) == r->check_sum)
     return;
   const char *now = smpi_check_calls ? smpi_check_calls[r->owner] : NULL;
-  fflush(stdout);
-  fprintf(stderr,
-          "smpi: rank %d modified the buffer of a pending send: %s to rank %d, tag %d, %zu "
-          "bytes, on %s%s%s; its data changed before the request completed (noticed in "
-          "%s%s). MPI forbids writing to a send buffer until the send completes\n",
-          r->owner, r->call ? r->call : "send", r->peer, r->tag, r->bytes,
-          smpi_comm_display_name(r->comm), *smpi_check_where(r->site) ? ", posted" : "",
-          smpi_check_where(r->site), now ? now : "a wait",
-          smpi_check_where(smpi_check_site_of(r->owner)));
-  smpi_abort_job(1);
+  char noticed[256];
+  snprintf(noticed, sizeof noticed, "in %s%s", now ? now : "a wait",
+           smpi_check_where(smpi_check_site_of(r->owner)));
+  modified(r,
+           r->kind == REQ_SEND ? "before the request completed"
+                               : "after the message arrived, before the request completed",
+           noticed);
+}
+
+void smpi_check_req_forget(smpi_req *r)
+{
+  unlist(r);
+  r->check_set = false;
 }
 
 /* ---- deadlock report ---- */
@@ -689,6 +886,9 @@ static void report_req(int handle, void *obj, void *data)
 
 size_t smpi_check_report_requests(void)
 {
+  /* what tests/mpi/check_usage.py's comm_churn reads: freed communicators leave nothing */
+  LOG_DEBUG("collective checks: %zu communicator state%s live at the end", checker.comms.count,
+            checker.comms.count == 1 ? "" : "s");
   struct req_walk rw = {0};
   smpi_handle_foreach_live(SMPI_KIND_REQUEST, report_req, &rw);
   if (rw.n > 50)

@@ -32,6 +32,7 @@
 #include "smpi/mpi.h"
 
 typedef struct smpi_req smpi_req;
+typedef struct p2p_msg p2p_msg;
 
 /* Declares smpi/check-collectives, smpi/check-buffers (idempotent; smpi_declare_config). */
 void smpi_check_declare_config(void);
@@ -62,11 +63,16 @@ const char *smpi_check_where(const void *site);
 typedef struct smpi_check_coll {
   const char *call;   /* "MPI_Bcast", "MPI_Ibcast": blocking and nonblocking differ */
   int root;           /* rank in the communicator, -1 for unrooted collectives */
-  const void *op;     /* reduction op object (smpi_op *), NULL without one */
+  MPI_Op op;          /* a predefined op's handle, SMPI_CHECK_OP_USER for a user-defined one,
+                       * MPI_OP_NULL without one: an identity taken at the call, never the op
+                       * object, which the rank may free before the others arrive */
   long long bytes;    /* bytes of the part every member must agree on (the vector of a
                           * reduction, one rank's block of a gather...), -1: not checked */
   MPI_Datatype basic; /* smpi_dt_basic_type of the data, MPI_DATATYPE_NULL: unknown */
 } smpi_check_coll;
+
+/* smpi_check_coll.op of a user-defined op (MPI_Op_create); never a valid handle */
+#define SMPI_CHECK_OP_USER ((MPI_Op)-1)
 
 /* Called by every member of c at the start of each collective, in program order. Returns
  * if it matches what the other members called at the same step; otherwise prints the
@@ -74,14 +80,35 @@ typedef struct smpi_check_coll {
  * intercommunicators. */
 void smpi_check_collective(smpi_comm *c, const smpi_check_coll *k);
 bool smpi_check_collectives_enabled(void);
+/* Rank's MPI_Comm_free of c (a rank may free it while others still call collectives on
+ * it): once every member has freed it, the checker's state of c goes. */
+void smpi_check_comm_freed(smpi_comm *c);
+
+/* ---- point-to-point type matching (smpi/check-types) ---- */
+
+/* A message m is delivered to receive r and their type signatures (smpi_dt_signature) differ:
+ * with smpi/check-types, unless either one matches anything, the data is empty or it is a
+ * collective's traffic, prints the mismatch with both call sites and returns MPI_ERR_TYPE
+ * (the receive's error, through its communicator's handler); otherwise returns err. */
+int smpi_check_types(const p2p_msg *m, const smpi_req *r, int err);
 
 /* ---- send buffers (smpi/check-buffers:yes) ---- */
 
 extern bool smpi_check_buffers;
-/* A user-visible send request starts: remember a checksum of its data. */
-void smpi_check_send_posted(smpi_req *r);
-/* It completes (wait/test): the data must be unchanged; ends the job otherwise. */
-void smpi_check_send_finished(smpi_req *r);
+/* A point-to-point request (not a collective's) starts: its buffer must not overlap the
+ * buffer of a request of the same rank still in flight, unless both are sends (ends the job
+ * otherwise); it joins them. A user-visible one (with a handle) also gets a checksum of its
+ * buffer. */
+void smpi_check_req_posted(smpi_req *r);
+/* A watched receive's message arrives: its buffer must be as it was when posted (the program
+ * wrote into it otherwise: ends the job); ..._filled: the checksum of what was delivered. */
+void smpi_check_recv_arrives(smpi_req *r, const p2p_msg *m);
+void smpi_check_recv_filled(smpi_req *r);
+/* It completes (wait/test): the buffer must be unchanged since the post (send) or the arrival
+ * (receive); ends the job otherwise. It leaves the requests in flight. */
+void smpi_check_req_finished(smpi_req *r);
+/* It is destroyed without a wait or test (MPI_Request_free): it leaves them, unchecked. */
+void smpi_check_req_forget(smpi_req *r);
 
 /* ---- reports ---- */
 
@@ -89,7 +116,8 @@ void smpi_check_send_finished(smpi_req *r);
  * ranks, its cycles, ranks waiting for ranks that are gone, with call sites. */
 void smpi_check_report_deadlock(void);
 /* After a normal end: requests the program never completed (waited, tested or freed), with
- * the rank, call, peer, tag, size and where they were posted. Returns how many. */
+ * the rank, call, peer, tag, size and where they were posted. Returns how many. Logs
+ * (smpi_check, debug) how many communicators still have collective-matching state. */
 size_t smpi_check_report_requests(void);
 
 /* ---- crashes ---- */

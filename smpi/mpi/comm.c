@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "smpi/mpi/attr.h"
+#include "smpi/mpi/check.h"
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/mpi/datatype.h"
 #include "smpi/mpi/handle.h"
@@ -504,6 +505,7 @@ int smpi_comm_free(smpi_comm *c)
   ASSERTF(h != MPI_COMM_WORLD && h != MPI_COMM_SELF && h != MPI_COMM_NULL,
           "communicator %s cannot be freed", smpi_comm_display_name(c));
   int rc = smpi_attr_delete_all(h);
+  smpi_check_comm_freed(c);
   smpi_handle_free(h);
   c->freed = true;
   smpi_comm_unref(c);

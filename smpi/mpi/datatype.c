@@ -160,6 +160,26 @@ static bool is_twin(MPI_Datatype h)
   return h == MPI_2INT || h == MPI_2INTEGER || h == MPI_2REAL || h == MPI_2DOUBLE_PRECISION;
 }
 
+/* smpi_dt_signature of a type whose basic type is known: the types of a twin (MPI_2INT is
+ * {int, int}) are those of its member */
+static int signature_of(const smpi_dt *dt)
+{
+  MPI_Datatype b = dt->basic;
+  if (b == SMPI_DT_BASIC_NONE || b == MPI_DATATYPE_NULL || b == MPI_BYTE || b == MPI_PACKED)
+    return 0;
+  if (b == MPI_2INT)
+    return MPI_INT;
+  if (b == MPI_2INTEGER)
+    return MPI_INTEGER;
+  if (b == MPI_2REAL)
+    return MPI_REAL;
+  if (b == MPI_2DOUBLE_PRECISION)
+    return MPI_DOUBLE_PRECISION;
+  return b;
+}
+
+int smpi_dt_signature(const smpi_dt *dt) { return dt->sig; }
+
 static smpi_dt predefined[SMPI_DATATYPE_PREDEFINED_COUNT];
 static const dt_basic_info *info_by_index[SMPI_DATATYPE_PREDEFINED_COUNT];
 static bool initialized;
@@ -197,6 +217,7 @@ void smpi_dt_init(void)
     dt->nelem = bi->pair || is_twin(bi->handle) ? 2 : 1;
     dt->ext32 = (MPI_Count)(bi->parts * bi->ext32_part + (bi->pair ? 4 : 0));
     dt->basic = bi->handle;
+    dt->sig = signature_of(dt);
     dt->info = bi;
     dt->combiner = MPI_COMBINER_NAMED;
     dt->shape = DT_SHAPE_BASIC;
@@ -952,6 +973,7 @@ int smpi_type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     return rc;
   smpi_dt *dt = smpi_dt_make_resized(old, old->lb, old->ub - old->lb);
   dt->committed = old->committed;
+  dt->sig = old->sig;
   smpi_dt_set_contents(dt, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old);
   *newtype = smpi_dt_publish(dt);
   return MPI_SUCCESS;
@@ -965,6 +987,7 @@ int smpi_type_commit(MPI_Datatype *datatype)
   if (!dt)
     return rc;
   dt->committed = true;
+  dt->sig = signature_of(dt);
   return MPI_SUCCESS;
 }
 

@@ -55,6 +55,11 @@ MPI_Count smpi_dt_elements(const smpi_dt *dt, MPI_Count bytes);
  * they are all the same one (e.g. a vector of MPI_DOUBLE -> MPI_DOUBLE, MPI_2INT ->
  * MPI_2INT itself), else MPI_DATATYPE_NULL. */
 MPI_Datatype smpi_dt_basic_type(const smpi_dt *dt);
+/* For point-to-point type matching (smpi/mpi/check.c): one word per committed type, equal for
+ * two types whose type signatures can match. The basic type every element has (the member of
+ * a twin: MPI_2INT counts as MPI_INT), so that any prefix of a message has it too; 0 matches
+ * anything: MPI_BYTE, MPI_PACKED (as the standard says), mixed types (not compared), no data. */
+int smpi_dt_signature(const smpi_dt *dt);
 
 /* ---- the MPI functions, minus the entry/exit machinery ----
  * The smpi_type_* functions take and return handles exactly like the MPI function of the

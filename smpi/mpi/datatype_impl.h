@@ -86,6 +86,7 @@ struct smpi_dt {
   MPI_Count nelem;           /* basic elements in one element */
   MPI_Count ext32;           /* bytes of one element in the external32 representation */
   MPI_Datatype basic;        /* smpi_dt_basic_type; SMPI_DT_BASIC_NONE if no data yet */
+  int sig;                   /* smpi_dt_signature (set when committed) */
   bool contiguous;
   const dt_basic_info *info; /* predefined only */
 

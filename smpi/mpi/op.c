@@ -585,6 +585,10 @@ smpi_op *smpi_op_get(MPI_Op h) { return smpi_handle_get(h, SMPI_KIND_OP); }
 
 bool smpi_op_is_commutative(const smpi_op *op) { return op->commute; }
 bool smpi_op_is_predefined(const smpi_op *op) { return op->predefined; }
+MPI_Op smpi_op_predefined_handle(const smpi_op *op)
+{
+  return op->predefined ? SMPI_HANDLE_MAKE(SMPI_KIND_OP, op->code) : MPI_OP_NULL;
+}
 
 void smpi_op_ref(smpi_op *op)
 {

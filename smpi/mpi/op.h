@@ -13,6 +13,7 @@ void smpi_op_init(void);        /* registers the predefined ops (idempotent) */
 smpi_op *smpi_op_get(MPI_Op h); /* NULL if invalid */
 bool smpi_op_is_commutative(const smpi_op *op);
 bool smpi_op_is_predefined(const smpi_op *op);
+MPI_Op smpi_op_predefined_handle(const smpi_op *op); /* MPI_OP_NULL for a user op */
 /* inout[i] = in[i] op inout[i] for count elements of datatype dt (which may be derived:
  * the op applies to its basic elements). Returns MPI_SUCCESS, or MPI_ERR_OP when op is not
  * defined on dt's basic type (e.g. MPI_BAND on MPI_DOUBLE), with no change made.

@@ -109,6 +109,11 @@ P2P_INLINE int wait_finish(smpi_req *r, MPI_Status *status, const char *call, sm
   p2p_wait_complete(r, call);
   if (r->status.MPI_ERROR == MPI_ERR_TRUNCATE)
     truncation_detail(r, w);
+  else if (r->status.MPI_ERROR == MPI_ERR_TYPE)
+    WHY(w,
+        "the message from rank %d, tag %d does not match the datatype of the receive (%zu x "
+        "%s): see the report above",
+        r->status.MPI_SOURCE, r->status.MPI_TAG, r->count, smpi_dt_name(r->dt));
   return p2p_req_finish(r, status);
 }
 

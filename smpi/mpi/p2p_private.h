@@ -71,11 +71,12 @@ struct smpi_req {
   const char *call;   /* the MPI call that created it ("MPI_Irecv"), for reports */
   const void *site;   /* where the program called it (smpi/mpi/check.h), for reports */
   uint64_t check_sum; /* smpi/check-buffers: checksum of a send's data when it started */
-  bool check_set;
-  list_node qlink; /* posted-receive queue */
-  list_node olink; /* owner's pending receives (reports at Finalize) */
-  list_node wlink; /* waiter's completion queue */
-  size_t widx;     /* index in the array the waiter waits on */
+  bool check_set;     /* check_sum holds the data's checksum */
+  bool check_listed;  /* smpi/check-buffers: in its owner's list of requests in flight */
+  list_node qlink;    /* posted-receive queue */
+  list_node olink;    /* owner's pending receives (reports at Finalize) */
+  list_node wlink;    /* waiter's completion queue */
+  size_t widx;        /* index in the array the waiter waits on */
   smpi_req *free_next;
   p2p_msg *msg; /* send: its message until matched (detached) or delivered;
                          receive: the matched message until delivered */
@@ -93,6 +94,7 @@ struct p2p_msg {
   int src; /* sender's rank in the communicator (what MPI_SOURCE reports) */
   int src_world;
   int tag;
+  int sig; /* smpi_dt_signature of the sender's type (check.c's type matching) */
   size_t bytes;
   void *data;         /* packed copy (detached or eager), else NULL: read the sender's buffer */
   bool folded;        /* detached or eager, but every byte sent was folded: no copy, nothing

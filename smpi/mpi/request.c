@@ -236,6 +236,8 @@ void p2p_req_destroy(smpi_req *r)
   }
   if (list_linked(&r->olink))
     list_remove(&r->olink);
+  if (r->check_listed) /* ended without a wait or test (MPI_Request_free) */
+    smpi_check_req_forget(r);
   if (r->handle != MPI_REQUEST_NULL)
     smpi_handle_free(r->handle);
   smpi_comm_unref(r->comm);
@@ -344,6 +346,9 @@ static void deliver(p2p_msg *m)
   smpi_req *r = m->rreq;
   ASSERT(r && !m->action);
   size_t n = m->bytes < r->bytes ? m->bytes : r->bytes;
+  bool watched = r->check_set; /* smpi/check-buffers */
+  if (watched)
+    smpi_check_recv_arrives(r, m);
   if (n > 0) {
     /* this runs in the maestro or in another rank: a buffer that is a global variable of
      * the program must be reached through its owner's private copy */
@@ -365,9 +370,15 @@ static void deliver(p2p_msg *m)
       ASSERTF(moved == n, "copied %zu bytes instead of %zu", moved, n);
     }
   }
+  if (watched)
+    smpi_check_recv_filled(r);
   r->status.MPI_SOURCE = m->src;
   r->status.MPI_TAG = m->tag;
-  r->status.MPI_ERROR = m->bytes > r->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+  int err = m->bytes > r->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+  /* one compare of two words in the common case: equal signatures */
+  if (__builtin_expect(m->sig != smpi_dt_signature(r->dt), 0))
+    err = smpi_check_types(m, r, err);
+  r->status.MPI_ERROR = err;
   r->status.smpi_count = (long long)n;
   r->status.smpi_cancelled = 0;
   r->from_detached = m->detached;
@@ -480,6 +491,7 @@ static void post_send(smpi_req *r)
   m->src = smpi_comm_rank(r->comm);
   m->src_world = r->owner;
   m->tag = r->tag;
+  m->sig = smpi_dt_signature(r->dt);
   m->bytes = r->bytes;
   m->detached = detached;
   m->comm = r->comm;
@@ -584,9 +596,9 @@ void p2p_req_start(smpi_req *r)
   r->reported = false;
   r->detached = false;
   memset(&r->status, 0, sizeof r->status);
-  /* user-visible sends only: a blocking send cannot be touched before it returns */
-  if (smpi_check_buffers && r->kind == REQ_SEND && r->handle != MPI_REQUEST_NULL)
-    smpi_check_send_posted(r);
+  /* a collective's traffic uses the collective's buffers and its own temporaries */
+  if (smpi_check_buffers && !r->coll)
+    smpi_check_req_posted(r);
   if (r->kind == REQ_SEND)
     post_send(r);
   else
@@ -788,8 +800,8 @@ void p2p_pay_or(smpi_req *r)
 int p2p_req_finish(smpi_req *r, MPI_Status *st)
 {
   ASSERT(r->active && r->complete);
-  if (r->check_set)
-    smpi_check_send_finished(r);
+  if (r->check_listed)
+    smpi_check_req_finished(r);
   SMPI_OBSERVE(req_seen, r);
   p2p_pay_or(r);
   int err = r->status.MPI_ERROR;
