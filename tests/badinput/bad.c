@@ -22,7 +22,10 @@
  *   user-handler    the same with a user error handler that counts its calls
  *   before-init     MPI_Send before MPI_Init
  *   double-init     MPI_Init twice
- *   leak-request    an MPI_Irecv never matched nor waited for, then MPI_Finalize */
+ *   leak-request    an MPI_Irecv never matched nor waited for, then MPI_Finalize
+ *   win-null-base   MPI_Win_create over NULL with size 8, then an MPI_Put into it
+ *   bsend-detach    rank 0's MPI_Bsend to rank 1, which never receives it, then
+ *                   MPI_Buffer_detach (it waits for the message: a deadlock) */
 #include <mpi.h>
 #include <signal.h>
 #include <stdint.h>
@@ -165,6 +168,22 @@ int main(int argc, char **argv)
     MPI_Request r;
     if (rank == 0)
       MPI_Irecv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 77, MPI_COMM_WORLD, &r);
+  } else if (!strcmp(mode, "win-null-base")) {
+    MPI_Win w;
+    MPI_Win_create(NULL, 8, 4, MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+    MPI_Win_fence(0, w);
+    MPI_Put(&x, 1, MPI_INT, (rank + 1) % size, 0, 1, MPI_INT, w);
+    MPI_Win_fence(0, w);
+    MPI_Win_free(&w);
+  } else if (!strcmp(mode, "bsend-detach")) {
+    if (rank == 0) {
+      int bsize = 64 + MPI_BSEND_OVERHEAD;
+      void *b = malloc((size_t)bsize);
+      MPI_Buffer_attach(b, bsize);
+      MPI_Bsend(&x, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
+      MPI_Buffer_detach(&b, &bsize);
+      free(b);
+    }
   } else {
     fprintf(stderr, "bad: unknown mode '%s'\n", mode);
     MPI_Abort(MPI_COMM_WORLD, 2);
