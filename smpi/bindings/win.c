@@ -36,6 +36,10 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
   int rc = check_create(comm, size, disp_unit, info, win, true, smpi_fname_);
   if (rc != MPI_SUCCESS)
     SMPI_RETURN(rc);
+  /* a NULL base is memory of size 0 only: the first access would write through it */
+  if (!base && size > 0)
+    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_ARG, smpi_fname_,
+                                 "NULL base for a window of %ld bytes", (long)size));
   smpi_win_create(comm, base, size, disp_unit, info, win);
   SMPI_RETURN(MPI_SUCCESS);
 }

@@ -204,7 +204,9 @@ void *smpi_xchg_result(smpi_xchg *x, void *(*compute)(smpi_xchg *x, void *arg), 
                        void (*free_fn)(void *result));
 void smpi_xchg_leave(smpi_xchg *x);
 /* Object shared by the nmembers callers that ask for key: the first creates it, the entry
- * is forgotten after the last take. */
+ * is forgotten after the last take. A counted object is created with one reference per
+ * member, each take handing one over: a member may free its copy before a slower one has
+ * taken it (graph topologies, window shared blocks). */
 void *smpi_shared_take(const char *key, int nmembers, void *(*create)(void *arg), void *arg);
 /* New intracommunicator object of the calling rank, inheriting parent's error handler;
  * takes over the reference to g. */

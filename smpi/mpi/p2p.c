@@ -300,11 +300,26 @@ int smpi_p2p_mpi_buffer_attach(void *buffer, int size)
   return MPI_SUCCESS;
 }
 
-/* SimGrid returns at once (it keeps its own copies of the messages); so do we: messages
- * are copied out of the user's buffer when sent, detaching only ends the accounting. */
+static void describe_detach(eng_actor *a, void *data, char *buf, size_t len)
+{
+  (void)a;
+  const p2p_rank *rk = data;
+  snprintf(buf, len,
+           "MPI_Buffer_detach, waiting for buffered messages to be sent (%zu bytes of the "
+           "attached buffer; their receives are not posted)",
+           rk->bsend_used);
+}
+
+/* As the standard says, detaching waits until the messages still in the buffer have been
+ * transmitted: here, until each has started its transfer, which needs its receive (SimGrid
+ * returns at once). */
 void smpi_p2p_mpi_buffer_detach(void *buffer_addr, int *size)
 {
   p2p_rank *rk = p2p_rank_of(p2p_my_world_rank());
+  while (rk->bsend_buf && rk->bsend_used > 0) {
+    rk->detach_actor = eng_self();
+    eng_block(describe_detach, rk);
+  }
   void *b = rk->bsend_buf == (void *)rk ? NULL : rk->bsend_buf;
   *(void **)buffer_addr = b;
   *size = rk->bsend_buf ? rk->bsend_size : 0;

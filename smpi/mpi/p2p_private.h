@@ -107,7 +107,7 @@ struct p2p_msg {
   bool started;       /* transfer started */
   bool arrived;       /* transfer over, receiver not matched yet (eager) */
   bool detached;
-  bool buffered;      /* MPI_Bsend: holds bytes of the sender's attached buffer */
+  bool buffered;      /* MPI_Bsend: holds bytes of the sender's attached buffer (until sent) */
   unsigned bsend_gen; /* which attachment of the buffer it counts against */
   smpi_comm *comm;    /* sender's communicator object (reports) */
   const char *call;
@@ -161,8 +161,9 @@ typedef struct p2p_rank {
   p2p_waiter *waiting;    /* the wait it is blocked in (deadlock reports, smpi/mpi/check.c) */
   void *bsend_buf;        /* MPI_Buffer_attach */
   int bsend_size;
-  size_t bsend_used;  /* bytes + MPI_BSEND_OVERHEAD of each message not yet delivered */
-  unsigned bsend_gen; /* attachments so far: messages count against their own */
+  size_t bsend_used;       /* bytes + MPI_BSEND_OVERHEAD of each message not yet sent */
+  unsigned bsend_gen;      /* attachments so far: messages count against their own */
+  eng_actor *detach_actor; /* blocked in MPI_Buffer_detach until bsend_used is 0 */
 } p2p_rank;
 
 typedef struct p2p_state {

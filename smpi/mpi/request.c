@@ -271,6 +271,25 @@ static p2p_msg *msg_new(void)
   return m;
 }
 
+/* A buffered message has left the sender's attached buffer: its transfer started (the
+ * network took the bytes, as a real MPI's send from the buffer completes: at once when eager,
+ * when the receiver matched it otherwise), or it died unsent. MPI_Buffer_detach waits for
+ * this. */
+static void bsend_release(p2p_msg *m)
+{
+  m->buffered = false;
+  p2p_rank *rk = p2p_rank_of(m->src_world);
+  if (rk->bsend_gen != m->bsend_gen)
+    return;
+  ASSERT(rk->bsend_used >= m->bytes + MPI_BSEND_OVERHEAD);
+  rk->bsend_used -= m->bytes + MPI_BSEND_OVERHEAD;
+  if (rk->bsend_used == 0 && rk->detach_actor) {
+    eng_actor *a = rk->detach_actor;
+    rk->detach_actor = NULL;
+    eng_unblock(a);
+  }
+}
+
 void p2p_msg_destroy(p2p_msg *m)
 {
   ASSERT(!m->queued && !m->action);
@@ -279,13 +298,8 @@ void p2p_msg_destroy(p2p_msg *m)
     list_remove(&m->olink);
   if (list_linked(&m->ilink))
     list_remove(&m->ilink);
-  if (m->buffered) {
-    p2p_rank *rk = p2p_rank_of(m->src_world);
-    if (rk->bsend_gen == m->bsend_gen) {
-      ASSERT(rk->bsend_used >= m->bytes + MPI_BSEND_OVERHEAD);
-      rk->bsend_used -= m->bytes + MPI_BSEND_OVERHEAD;
-    }
-  }
+  if (m->buffered) /* never sent: cancelled, or withdrawn at MPI_Finalize */
+    bsend_release(m);
   if (m->data != m->small)
     free(m->data);
   if (m->comm)
@@ -421,6 +435,8 @@ static void start_transfer(p2p_msg *m)
   if (p2p.dead_count)
     flush_dead_actions();
   m->started = true;
+  if (m->buffered)
+    bsend_release(m);
   p2p.stats.transfers++;
   size_t src = smpi_w.ranks[m->src_world].host, dst = smpi_w.ranks[m->dst_world].host;
   m->action = net_comm_start(src, dst, (double)m->bytes + 16.0, transfer_done, m, err,

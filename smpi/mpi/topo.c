@@ -85,7 +85,10 @@ static void *graph_build(void *arg)
   t->nedges = a->nnodes ? a->index[a->nnodes - 1] : 0;
   t->index = smpi_copy_ints(a->index, a->nnodes);
   t->edges = smpi_copy_ints(a->edges, t->nedges);
-  t->refs = 0; /* each member takes one below */
+  /* one reference per member from the start, handed over by smpi_shared_take: were each
+   * member to take its own, the first one could free its communicator (and the graph) before
+   * a slower member has taken the graph from the table */
+  t->refs = a->nnodes;
   return t;
 }
 
@@ -102,7 +105,7 @@ int smpi_topo_graph_create(smpi_comm *c, int nnodes, const int index[], const in
     char key[48];
     snprintf(key, sizeof key, "topo:%u", n->ctx);
     graph_args a = {nnodes, index, edges};
-    n->topo = smpi_topo_ref(smpi_shared_take(key, nnodes, graph_build, &a));
+    n->topo = smpi_shared_take(key, nnodes, graph_build, &a); /* carries our reference */
   }
   return MPI_SUCCESS;
 }

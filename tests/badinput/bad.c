@@ -33,7 +33,10 @@
  *   heap-smash      rank 1 zeroes the whole heap (the area around its buffers: the
  *                   simulator's records too), then stores into page 0
  *   big-stack       rank 1 puts a 64 MiB array on its 8 MiB stack
- *   shared-double-free  rank 1 calls SMPI_SHARED_FREE twice on one block */
+ *   shared-double-free  rank 1 calls SMPI_SHARED_FREE twice on one block
+ *   win-null-base   MPI_Win_create over NULL with size 8, then an MPI_Put into it
+ *   bsend-detach    rank 0's MPI_Bsend to rank 1, which never receives it, then
+ *                   MPI_Buffer_detach (it waits for the message: a deadlock) */
 #include <mpi.h>
 #include <signal.h>
 #include <stdint.h>
@@ -260,6 +263,22 @@ int main(int argc, char **argv)
       SMPI_SHARED_FREE(p);
     }
     MPI_Barrier(MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "win-null-base")) {
+    MPI_Win w;
+    MPI_Win_create(NULL, 8, 4, MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+    MPI_Win_fence(0, w);
+    MPI_Put(&x, 1, MPI_INT, (rank + 1) % size, 0, 1, MPI_INT, w);
+    MPI_Win_fence(0, w);
+    MPI_Win_free(&w);
+  } else if (!strcmp(mode, "bsend-detach")) {
+    if (rank == 0) {
+      int bsize = 64 + MPI_BSEND_OVERHEAD;
+      void *b = malloc((size_t)bsize);
+      MPI_Buffer_attach(b, bsize);
+      MPI_Bsend(&x, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
+      MPI_Buffer_detach(&b, &bsize);
+      free(b);
+    }
   } else {
     fprintf(stderr, "bad: unknown mode '%s'\n", mode);
     MPI_Abort(MPI_COMM_WORLD, 2);

@@ -286,6 +286,10 @@ CASES = [
     ("MPI call before MPI_Init", ["SR", "-np", "2", "BAD", "before-init"], NZ,
      r"called MPI_Send before MPI_Init"),
     ("MPI_Init twice", ["SR", "-np", "2", "BAD", "double-init"], NZ, r"called MPI_Init twice"),
+    ("window over NULL", ["SR", "-np", "2", "BAD", "win-null-base"], NZ,
+     r"MPI_Win_create .*MPI_ERR_ARG.*NULL base for a window of 8 bytes"),
+    ("Buffer_detach of a message never received", ["SR", "-np", "2", "BAD", "bsend-detach"], NZ,
+     r"deadlock(.*\n)*.*rank 0 .*MPI_Buffer_detach, waiting for buffered messages"),
     # --- smpi-calibrate (SKaMPI input) ---
     ("skampi truncated inside a block", ["CAL", "{trunc_block.sko}"], NZ,
      r"trunc_block.sko:\d+: end of file inside result block"),

@@ -9,7 +9,8 @@
  * MPI_ERR_RMA_ATTACH (detach of memory never attached, overlapping attach),
  * MPI_ERR_RMA_SHARED (a shared window over ranks that share no memory, when there are
  * such ranks), MPI_ERR_TYPE (compare-and-swap of a double), MPI_ERR_RMA_CONFLICT (a Put into a window exposed with MPI_MODE_NOPUT), and
- * the creation arguments (MPI_ERR_SIZE, MPI_ERR_DISP... of the disp_unit).
+ * the creation arguments (MPI_ERR_SIZE, MPI_ERR_DISP... of the disp_unit, MPI_ERR_ARG for a
+ * NULL base of a non-empty window).
  *
  * Some checks are the simulator's own: MPICH 4.0 does not detect them (it writes out of
  * range, or lets the conflict happen). They are compiled only under smpi
@@ -157,6 +158,9 @@ int main(int argc, char **argv)
   EXPECT(MPI_Win_create(mem, -8, 4, MPI_INFO_NULL, MPI_COMM_WORLD, &bad_win), MPI_ERR_SIZE);
   EXPECT(MPI_Win_create(mem, 8, 0, MPI_INFO_NULL, MPI_COMM_WORLD, &bad_win), MPI_ERR_DISP);
   EXPECT(MPI_Win_create(mem, 8, 4, MPI_INFO_NULL, MPI_COMM_NULL, &bad_win), MPI_ERR_COMM);
+  /* no memory behind a non-empty window (MPICH 4.0: MPI_ERR_ARG too) */
+  EXPECT(MPI_Win_create(NULL, 8, 4, MPI_INFO_NULL, MPI_COMM_WORLD, &bad_win), MPI_ERR_ARG);
+  CHECK(bad_win == MPI_WIN_NULL, "a window was made over NULL");
 
   /* shared memory over ranks on different nodes, when there are such ranks */
   MPI_Comm node;
