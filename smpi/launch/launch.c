@@ -334,6 +334,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   launch.real_main = real_main;
   launch.argc = argc;
   launch.argv = argv;
+  smpi_w.thread = smpi_thread_self(); /* the only OS thread that may call MPI (bindings/call.h) */
   smpi_declare_config();
 
   launch_opts o;

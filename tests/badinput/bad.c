@@ -22,8 +22,12 @@
  *   user-handler    the same with a user error handler that counts its calls
  *   before-init     MPI_Send before MPI_Init
  *   double-init     MPI_Init twice
- *   leak-request    an MPI_Irecv never matched nor waited for, then MPI_Finalize */
+ *   leak-request    an MPI_Irecv never matched nor waited for, then MPI_Finalize
+ *   thread-send     after MPI_Init_thread(MPI_THREAD_MULTIPLE), every rank asks
+ *                   MPI_Is_thread_main and MPI_Query_thread, then sends to the next rank and
+ *                   receives from the previous one (a ring), from a pthread it created (smpi runs ranks on one OS thread: MPI_THREAD_FUNNELED at most) */
 #include <mpi.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,6 +56,26 @@ static int recurse(volatile char *prev, int depth)
   return recurse(frame, depth + 1) + frame[4095];
 }
 
+/* thread-send: what a thread of rank `rank` does (MPI from a thread smpi does not run) */
+struct thread_arg {
+  int rank, size, x;
+};
+static void *thread_main(void *p)
+{
+  struct thread_arg *a = p;
+  int y = 0, main_thread = -1, level = -1;
+  MPI_Request r;
+  /* the two calls meant for any thread answer; the first communication ends the job */
+  MPI_Is_thread_main(&main_thread);
+  MPI_Query_thread(&level);
+  printf("bad: rank %d's thread: main %d, level %d\n", a->rank, main_thread, level);
+  MPI_Isend(&a->x, 1, MPI_INT, (a->rank + 1) % a->size, 0, MPI_COMM_WORLD, &r);
+  MPI_Recv(&y, 1, MPI_INT, (a->rank + a->size - 1) % a->size, 0, MPI_COMM_WORLD,
+           MPI_STATUS_IGNORE);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  return NULL;
+}
+
 static int error_class(int code)
 {
   int c = -1;
@@ -68,7 +92,11 @@ int main(int argc, char **argv)
     printf("bad: MPI_Send before MPI_Init returned\n");
     return 0;
   }
-  MPI_Init(&argc, &argv);
+  if (!strcmp(mode, "thread-send")) {
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  } else
+    MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
@@ -159,6 +187,14 @@ int main(int argc, char **argv)
       printf(all ? "bad: OK\n" : "bad: FAILED\n");
     MPI_Finalize();
     return all ? 0 : 1;
+  } else if (!strcmp(mode, "thread-send")) {
+    struct thread_arg a = {rank, size, 7};
+    pthread_t t;
+    if (pthread_create(&t, NULL, thread_main, &a) == 0)
+      pthread_join(t, NULL);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+      printf("bad: OK\n");
   } else if (!strcmp(mode, "double-init")) {
     MPI_Init(&argc, &argv);
   } else if (!strcmp(mode, "leak-request")) {

@@ -219,6 +219,13 @@ CASES = [
     ("MPI call before MPI_Init", ["SR", "-np", "2", "BAD", "before-init"], NZ,
      r"called MPI_Send before MPI_Init"),
     ("MPI_Init twice", ["SR", "-np", "2", "BAD", "double-init"], NZ, r"called MPI_Init twice"),
+    # MPI from a pthread of the program: 2 ranks used to succeed by chance, 3 to assert
+    ("MPI from a program's thread, 2 ranks", ["SR", "-np", "2", "BAD", "thread-send"], NZ,
+     r"thread: main 0, level 1\n(.*\n)*smpi: MPI_Isend called from a thread the simulator does "
+     r"not run.*asked for MPI_THREAD_MULTIPLE in MPI_Init_thread, smpi provided "
+     r"MPI_THREAD_FUNNELED"),
+    ("MPI from a program's thread, 3 ranks", ["SR", "-np", "3", "BAD", "thread-send"], NZ,
+     r"smpi: MPI_Isend called from a thread the simulator does not run"),
     # --- smpi-calibrate (SKaMPI input) ---
     ("skampi truncated inside a block", ["CAL", "{trunc_block.sko}"], NZ,
      r"trunc_block.sko:\d+: end of file inside result block"),
