@@ -71,6 +71,19 @@ def skampi_truncations(datadir):
             "good.sko": text}
 
 
+BAD_C = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bad.c")
+
+
+def at_line(text):
+    """regex of " at <path>/bad.c:<line>" for the first line of bad.c containing text: the
+    call site a report must name (bad.c is built with -g)"""
+    with open(BAD_C) as f:
+        for n, line in enumerate(f, 1):
+            if text in line:
+                return r" at \S*bad\.c:%d\b" % n
+    raise SystemExit("run.py: '%s' is not in %s" % (text, BAD_C))
+
+
 def data_platform(name):
     return os.path.join("@DATA@", "platforms", "bad", name)
 
@@ -202,13 +215,16 @@ CASES = [
     ("request never completed", ["SR", "-np", "2", "BAD", "leak-request"], 0,
      r"rank 0 reached MPI_Finalize with a receive still posted: MPI_Irecv"),
     ("ERRORS_ARE_FATAL: bad count", ["SR", "-np", "2", "BAD", "fatal-count"], NZ,
-     r"MPI_Send on MPI_COMM_WORLD: MPI_ERR_COUNT.*count -1"),
+     r"MPI_Send on MPI_COMM_WORLD: MPI_ERR_COUNT.*count -1\)" +
+     at_line("MPI_Send(&x, -1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);")),
     ("ERRORS_ARE_FATAL: bad rank", ["SR", "-np", "2", "BAD", "fatal-rank"], NZ,
-     r"MPI_Send .*MPI_ERR_RANK.*destination 99"),
+     r"MPI_Send .*MPI_ERR_RANK.*destination 99.*\)" +
+     at_line("MPI_Send(&x, 1, MPI_INT, 99, 0, MPI_COMM_WORLD);")),
     ("ERRORS_ARE_FATAL: null communicator", ["SR", "-np", "2", "BAD", "fatal-comm"], NZ,
-     r"MPI_Send .*MPI_ERR_COMM"),
+     r"MPI_Send .*MPI_ERR_COMM.*" + at_line("MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_NULL);")),
     ("ERRORS_ARE_FATAL: uncommitted type", ["SR", "-np", "2", "BAD", "fatal-type"], NZ,
-     r"MPI_Send .*MPI_ERR_TYPE.*not committed"),
+     r"MPI_Send .*MPI_ERR_TYPE.*not committed.*\)" +
+     at_line("MPI_Send(&x, 1, t, 1 - rank, 0, MPI_COMM_WORLD);")),
     ("ERRORS_RETURN: codes come back", ["SR", "-np", "2", "BAD", "errors-return"], 0,
      r"bad: OK"),
     ("user error handler: called", ["SR", "-np", "2", "BAD", "user-handler"], 0,
