@@ -78,12 +78,12 @@ int smpi_unsupported(const char *name);
     if (!(cond))                     \
       SMPI_FAIL(comm, code);         \
   } while (0)
-#define SMPI_CHECK_COMM(comm)                  \
-  ({                                           \
-    smpi_comm *smpi_c_ = smpi_comm_get(comm);  \
-    if (!smpi_c_)                              \
-      SMPI_FAIL(MPI_COMM_WORLD, MPI_ERR_COMM); \
-    smpi_c_;                                   \
+#define SMPI_CHECK_COMM(comm)                 \
+  ({                                          \
+    smpi_comm *smpi_c_ = smpi_comm_get(comm); \
+    if (!smpi_c_)                             \
+      SMPI_FAIL(comm, MPI_ERR_COMM);          \
+    smpi_c_;                                  \
   })
 
 #endif

@@ -109,8 +109,9 @@ int smpi_errhandler_run(smpi_errhandler *eh, int handle, const char *on, int cod
     }
     fflush(stdout);
     if (me)
-      fprintf(stderr, "smpi: rank %d: %s on %s: %s%s%s%s%s\n", me->rank, fname, on, s,
-              detail ? " (" : "", detail ? detail : "", detail ? ")" : "", error_site(me, fname));
+      fprintf(stderr, "smpi: rank %d: %s%s%s: %s%s%s%s%s\n", me->rank, fname, on ? " on " : "",
+              on ? on : "", s, detail ? " (" : "", detail ? detail : "", detail ? ")" : "",
+              error_site(me, fname));
     else
       fprintf(stderr, "smpi: %s: %s%s%s%s\n", fname, s, detail ? " (" : "", detail ? detail : "",
               detail ? ")" : "");
@@ -130,14 +131,33 @@ static int run_handler(smpi_comm *c, smpi_errhandler *eh, int code, const char *
                              detail);
 }
 
+/* h did not resolve to a communicator of the calling rank: what was passed, for the message */
+static void describe_bad_comm(MPI_Comm h, char *buf, size_t len)
+{
+  const smpi_comm *c = smpi_handle_get(h, SMPI_KIND_COMM);
+  if (c) /* live, but smpi_comm_get refused it: another rank's (smpi/mpi/comm.c) */
+    snprintf(buf, len, "handle %#x, a communicator of rank %d", (unsigned)h, c->owner);
+  else
+    smpi_handle_describe(h, SMPI_KIND_COMM, buf, len);
+}
+
 static int comm_error_detail(MPI_Comm h, int code, const char *fname, const char *detail)
 {
   if (code == MPI_SUCCESS)
     return code;
   smpi_comm *c = smpi_comm_get(h);
-  if (!c)
-    c = smpi_comm_get(MPI_COMM_WORLD); /* NULL outside of a rank or before MPI_Init */
-  smpi_errhandler *eh = c ? c->eh : smpi_errhandler_default();
+  if (!c && h != MPI_COMM_WORLD) {
+    /* Not a communicator (MPI_COMM_NULL, freed, junk): MPI_COMM_WORLD's handler runs (MPI
+     * 3.1 section 8.3), but the message names the argument, not MPI_COMM_WORLD. */
+    char bad[96], both[384];
+    describe_bad_comm(h, bad, sizeof bad);
+    if (detail)
+      snprintf(both, sizeof both, "%s; communicator %s", detail, bad);
+    smpi_comm *w = smpi_comm_get(MPI_COMM_WORLD); /* NULL outside of a rank */
+    return smpi_errhandler_run(w ? w->eh : smpi_errhandler_default(), MPI_COMM_WORLD, NULL, code,
+                               fname, detail ? both : bad);
+  }
+  smpi_errhandler *eh = c ? c->eh : smpi_errhandler_default(); /* NULL: before MPI_Init */
   return run_handler(c, eh, code, fname, detail);
 }
 

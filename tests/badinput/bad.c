@@ -17,6 +17,9 @@
  *   fatal-rank      MPI_Send to rank 99 of 2
  *   fatal-comm      MPI_Send on MPI_COMM_NULL
  *   fatal-type      MPI_Send with an uncommitted datatype
+ *   fatal-freed-comm  MPI_Send on a copy of a communicator handle freed by MPI_Comm_free
+ *   bad-comm-handler  MPI_Send on MPI_COMM_NULL and on a freed communicator under a user
+ *                   handler set on MPI_COMM_WORLD: it must be called, with MPI_COMM_WORLD
  *   errors-return   MPI_Send with count -1 and a tag of -5 under MPI_ERRORS_RETURN: prints
  *                   the error classes it gets back, then goes on
  *   user-handler    the same with a user error handler that counts its calls
@@ -35,12 +38,13 @@
 #include <string.h>
 
 static int handler_calls, handler_code;
+static MPI_Comm handler_comm = MPI_COMM_NULL;
 
 static void count_errors(MPI_Comm *comm, int *code, ...)
 {
-  (void)comm;
   handler_calls++;
   handler_code = *code;
+  handler_comm = *comm;
 }
 
 /* volatile: keep the compiler from proving the recursion or the null store away; the
@@ -158,6 +162,37 @@ int main(int argc, char **argv)
     MPI_Datatype t;
     MPI_Type_contiguous(2, MPI_INT, &t);
     MPI_Send(&x, 1, t, 1 - rank, 0, MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "fatal-freed-comm")) {
+    MPI_Comm dup, stale;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    stale = dup;
+    MPI_Comm_free(&dup);
+    MPI_Send(&x, 1, MPI_INT, 1 - rank, 0, stale);
+  } else if (!strcmp(mode, "bad-comm-handler")) {
+    MPI_Errhandler eh;
+    MPI_Comm dup, stale;
+    MPI_Comm_create_errhandler(count_errors, &eh);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    stale = dup;
+    MPI_Comm_free(&dup);
+    int rc1 = MPI_Send(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_NULL);
+    int ok = error_class(rc1) == MPI_ERR_COMM && handler_calls == 1 &&
+             handler_comm == MPI_COMM_WORLD;
+    handler_comm = MPI_COMM_NULL;
+    int rc2 = MPI_Send(&x, 1, MPI_INT, 1 - rank, 0, stale);
+    ok = ok && error_class(rc2) == MPI_ERR_COMM && handler_calls == 2 &&
+         handler_comm == MPI_COMM_WORLD;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    MPI_Errhandler_free(&eh);
+    int all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (rank == 0)
+      printf("bad: bad-comm-handler: handler calls %d on %s\n%s", handler_calls,
+             handler_comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "another communicator",
+             all ? "bad: OK\n" : "bad: FAILED\n");
+    MPI_Finalize();
+    return all ? 0 : 1;
   } else if (!strcmp(mode, "errors-return") || !strcmp(mode, "user-handler")) {
     MPI_Errhandler eh = MPI_ERRORS_RETURN;
     if (!strcmp(mode, "user-handler"))

@@ -221,7 +221,14 @@ CASES = [
      r"MPI_Send .*MPI_ERR_RANK.*destination 99.*\)" +
      at_line("MPI_Send(&x, 1, MPI_INT, 99, 0, MPI_COMM_WORLD);")),
     ("ERRORS_ARE_FATAL: null communicator", ["SR", "-np", "2", "BAD", "fatal-comm"], NZ,
-     r"MPI_Send .*MPI_ERR_COMM.*" + at_line("MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_NULL);")),
+     r"rank \d: MPI_Send: MPI_ERR_COMM: invalid communicator \(MPI_COMM_NULL\)" +
+     at_line("MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_NULL);")),
+    ("ERRORS_ARE_FATAL: freed communicator", ["SR", "-np", "2", "BAD", "fatal-freed-comm"], NZ,
+     r"rank \d: MPI_Send: MPI_ERR_COMM: invalid communicator \(handle 0x[0-9a-f]+, freed\)" +
+     at_line("MPI_Send(&x, 1, MPI_INT, 1 - rank, 0, stale);")),
+    ("bad communicator: MPI_COMM_WORLD's handler", ["SR", "-np", "2", "BAD",
+                                                   "bad-comm-handler"], 0,
+     r"handler calls 2 on MPI_COMM_WORLD\n(.*\n)*bad: OK"),
     ("ERRORS_ARE_FATAL: uncommitted type", ["SR", "-np", "2", "BAD", "fatal-type"], NZ,
      r"MPI_Send .*MPI_ERR_TYPE.*not committed.*\)" +
      at_line("MPI_Send(&x, 1, t, 1 - rank, 0, MPI_COMM_WORLD);")),
