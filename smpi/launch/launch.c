@@ -89,10 +89,10 @@ static const cfg_key launch_keys[] = {
                    "CPU seconds x host-speed = injected flops"),
     CFG_KEY_DOUBLE("smpi/cpu-threshold", 1e-6,
                    "CPU bursts shorter than this (seconds) are not injected; -1: none is"),
-    CFG_KEY_INT("smpi/list-leaks", 0,
-                "At the end of the run, count the MPI handles the program never freed, by "
-                "kind, and list up to this many of each (0: off)"),
-    CFG_KEY_INT("smpi/np", 0, "Number of MPI processes (set by smpirun -np)"),
+    CFG_KEY_UINT("smpi/list-leaks", 0,
+                 "At the end of the run, count the MPI handles the program never freed, by "
+                 "kind, and list up to this many of each (0: off)"),
+    CFG_KEY_UINT("smpi/np", 0, "Number of MPI processes (set by smpirun -np)"),
     CFG_KEY_STRING("smpi/hostfile", "", NULL,
                    "Hostfile used to place the processes (smpirun -hostfile)"),
     CFG_KEY_BOOL("smpi/map", false, "Print the rank -> host mapping at start-up (smpirun -map)"),

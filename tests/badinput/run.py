@@ -152,6 +152,8 @@ CASES = [
      r"expected key:value"),
     ("cfg integer not a number", ["SR", "--cfg=smpi/async-small-thresh:lots", "-np", "2",
                                   "BAD"], NZ, r"invalid value 'lots'.*integer"),
+    ("cfg negative size", ["SR", "--cfg=smpi/async-small-thresh:-5", "-np", "2", "BAD"], NZ,
+     r"invalid value '-5' for 'smpi/async-small-thresh' \(an integer >= 0 is expected"),
     ("cfg boolean not a boolean", ["SR", "--cfg=smpi/display-timing:maybe", "-np", "2",
                                    "BAD"], NZ, r"invalid value 'maybe'.*boolean"),
     ("cfg bad factor string", ["SR", "--cfg=smpi/os:1:2:x", "-np", "2", "BAD"], NZ,
