@@ -387,7 +387,7 @@ static int neighbor_start(MPI_Comm comm, const coll_neighbor_args *a, const char
 {
   smpi_comm *c = smpi_comm_get(comm);
   if (!c)
-    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fname);
+    return smpi_comm_error(comm, MPI_ERR_COMM, fname);
   if (!request)
     return smpi_comm_errorf(comm, MPI_ERR_ARG, fname, "request is NULL");
   char why[160] = "";

@@ -290,12 +290,12 @@ size_t coll_dt_unit(const smpi_dt *dt);
 /* The communicator of an MPI entry point (coll_mpi_*, whose name parameter is
  * smpi_fname_), or MPI_ERR_COMM through the handler of MPI_COMM_WORLD: what the bindings'
  * SMPI_CHECK_COMM does, for code that runs inside a binding's SMPI_ENTER..SMPI_RETURN. */
-#define COLL_CHECK_COMM(comm)                                            \
-  ({                                                                     \
-    smpi_comm *coll_c_ = smpi_comm_get(comm);                            \
-    if (!coll_c_)                                                        \
-      return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, smpi_fname_); \
-    coll_c_;                                                             \
+#define COLL_CHECK_COMM(comm)                                  \
+  ({                                                           \
+    smpi_comm *coll_c_ = smpi_comm_get(comm);                  \
+    if (!coll_c_)                                              \
+      return smpi_comm_error(comm, MPI_ERR_COMM, smpi_fname_); \
+    coll_c_;                                                   \
   })
 
 static inline char *coll_at(const void *buf, size_t index, const smpi_dt *dt)

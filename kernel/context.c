@@ -211,9 +211,9 @@ void ctx_declare_config(void)
                      "How actors' execution contexts are switched: raw (hand-written "
                      "x86-64 switch, fastest; x86-64 only) or ucontext (portable, libc's "
                      "swapcontext)"),
-      CFG_KEY_INT("contexts/stack-size", CTX_DEFAULT_STACK_KIB,
-                  "Stack size of each actor, in KiB (reserved, not committed: untouched "
-                  "pages cost no memory)"),
+      CFG_KEY_UINT("contexts/stack-size", CTX_DEFAULT_STACK_KIB,
+                   "Stack size of each actor, in KiB (reserved, not committed: untouched "
+                   "pages cost no memory)"),
       CFG_KEY_INT("contexts/guard-stacks", -1,
                   "How many actor stacks (alive at once) get a guard page of their own, "
                   "which costs two memory mappings each; further stacks come from arenas "

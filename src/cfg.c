@@ -44,6 +44,7 @@ typedef struct cfg_entry {
   char *desc;
   char *choices; /* NULL or "a|b|c" */
   cfg_type type;
+  bool non_negative; /* CFG_INT: refuse values below 0 */
   cfg_origin origin;
   cfg_value def;
   cfg_value cur;
@@ -150,6 +151,8 @@ static cfg_value checked_default(const cfg_key *d)
     v.b = d->def.b;
     break;
   case CFG_INT:
+    ASSERTF(!d->non_negative || d->def.i >= 0,
+            "default %ld of non-negative configuration key '%s' is negative", d->def.i, d->name);
     v.i = d->def.i;
     break;
   case CFG_DOUBLE:
@@ -168,6 +171,9 @@ static cfg_value checked_default(const cfg_key *d)
   }
   ASSERTF(d->type == CFG_STRING || !d->choices, "configuration key '%s' is a %s with choices",
           d->name, type_names[d->type]);
+  ASSERTF(d->type == CFG_INT || !d->non_negative,
+          "configuration key '%s' is a non-negative %s (only integers can be)", d->name,
+          type_names[d->type]);
   return v;
 }
 
@@ -189,6 +195,9 @@ static void check_redeclaration(const cfg_entry *k, const cfg_key *d, const cfg_
                                                : !k->choices && !d->choices;
   ASSERTF(same_choices, "configuration key '%s' declared with choices '%s' and again with '%s'",
           d->name, k->choices ? k->choices : "(any)", d->choices ? d->choices : "(any)");
+  ASSERTF(k->non_negative == d->non_negative, "configuration key '%s' declared %s and again %s",
+          d->name, k->non_negative ? "non-negative" : "signed",
+          d->non_negative ? "non-negative" : "signed");
 }
 
 static void declare(const cfg_key *d)
@@ -206,6 +215,7 @@ static void declare(const cfg_key *d)
   k->desc = xstrdup(d->desc ? d->desc : "");
   k->choices = d->choices ? xstrdup(d->choices) : NULL;
   k->type = d->type;
+  k->non_negative = d->non_negative;
   k->origin = CFG_ORIGIN_DEFAULT;
   if (d->type == CFG_STRING) {
     k->def.s = xstrdup(def.s);
@@ -359,12 +369,16 @@ static int parse_value(cfg_entry *k, const char *text, cfg_value *out, char *err
     return -1;
   case CFG_INT:
     rc = parse_long(text, &out->i);
+    if (rc == 0 && k->non_negative && out->i < 0)
+      rc = -3;
     if (rc == 0)
       return 0;
     errbuf_set(err, errlen,
-               rc == -2 ? "invalid value '%s' for '%s' (out of the range of an integer)"
-                        : "invalid value '%s' for '%s' (an integer is expected, with an optional "
-                          "k, M or G suffix)",
+               rc == -3   ? "invalid value '%s' for '%s' (an integer >= 0 is expected: a size or "
+                            "a count cannot be negative)"
+               : rc == -2 ? "invalid value '%s' for '%s' (out of the range of an integer)"
+                          : "invalid value '%s' for '%s' (an integer is expected, with an "
+                            "optional k, M or G suffix)",
                text, k->name);
     return -1;
   case CFG_DOUBLE:
@@ -710,7 +724,7 @@ void cfg_help(FILE *out)
     char def[256], cur[256];
     format_value(k, &k->def, def, sizeof def);
     format_value(k, &k->cur, cur, sizeof cur);
-    fprintf(out, "  %s (%s", k->name, type_names[k->type]);
+    fprintf(out, "  %s (%s%s", k->name, type_names[k->type], k->non_negative ? " >= 0" : "");
     if (k->choices)
       fprintf(out, ": %s", k->choices);
     fprintf(out, ", default: %s", def);

@@ -26,6 +26,7 @@
  * Errors (tier 2: user input) are returned as -1 with a one-line message in err, e.g.
  *   unknown configuration key 'contexts/stak-size' (did you mean 'contexts/stack-size'?)
  *   invalid value 'abc' for 'contexts/stack-size' (an integer is expected)
+ *   invalid value '-5' for 'smpi/async-small-thresh' (an integer >= 0 is expected)
  *   invalid value 'fiber' for 'contexts/factory' (one of: raw, ucontext)
  */
 #ifndef SMPI_SRC_CFG_H
@@ -48,8 +49,10 @@ typedef void (*cfg_hook)(const char *key, void *data);
 
 /* One key of a module's table; write it with the CFG_KEY_* macros below. `choices`, for
  * strings, is NULL (free text) or a '|'-separated list of the accepted values
- * ("raw|ucontext"). Integers accept an optional binary suffix (k, M, G). The strings need only
- * live during cfg_declare_keys (a table may be built at run time). */
+ * ("raw|ucontext"). Integers accept an optional binary suffix (k, M, G); CFG_KEY_UINT
+ * declares one that cannot be negative (a size in bytes, a count): a value below 0 is
+ * refused like any other invalid value, naming the key. The strings need only live during
+ * cfg_declare_keys (a table may be built at run time). */
 typedef struct cfg_key {
   cfg_type type;
   const char *name;
@@ -61,6 +64,7 @@ typedef struct cfg_key {
   } def;
   const char *choices;
   const char *desc;
+  bool non_negative; /* CFG_INT: values below 0 are refused (CFG_KEY_UINT) */
 } cfg_key;
 
 #define CFG_KEY_BOOL(name_, def_, desc_)                                     \
@@ -70,6 +74,11 @@ typedef struct cfg_key {
 #define CFG_KEY_INT(name_, def_, desc_)                                     \
   {                                                                         \
     .type = CFG_INT, .name = (name_), .def = {.i = (def_)}, .desc = (desc_) \
+  }
+#define CFG_KEY_UINT(name_, def_, desc_)                                     \
+  {                                                                          \
+    .type = CFG_INT, .name = (name_), .def = {.i = (def_)}, .desc = (desc_), \
+    .non_negative = true                                                     \
   }
 #define CFG_KEY_DOUBLE(name_, def_, desc_)                                     \
   {                                                                            \

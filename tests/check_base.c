@@ -28,7 +28,7 @@ static void quiet_stderr(void)
 /* a module's table, as modules write them */
 static const cfg_key test_keys[] = {
     CFG_KEY_INT("test/int", 10, "an integer"),
-    CFG_KEY_INT("test/size", 8L << 20, "a size in bytes"),
+    CFG_KEY_UINT("test/size", 8L << 20, "a size in bytes"),
     CFG_KEY_DOUBLE("test/double", 0.5, "a real"),
     CFG_KEY_BOOL("test/bool", false, "a flag"),
     CFG_KEY_STRING("test/str", "abc", NULL, "free text"),
@@ -69,6 +69,11 @@ static const bad_case bad_cases[] = {
     {"test/int:99999999999999999999", "out of the range of an integer"},
     {"test/int:-99999999999999999999", "out of the range of an integer"},
     {"test/int:9000000000000000G", "out of the range of an integer"},
+    /* a size or a count (CFG_KEY_UINT) */
+    {"test/size:-5", "invalid value '-5' for 'test/size' (an integer >= 0 is expected"},
+    {"test/size:-1k", "invalid value '-1k' for 'test/size' (an integer >= 0 is expected"},
+    {"test/size:-99999999999999999999", "out of the range of an integer"},
+    {"test/size:abc", "an integer is expected"},
     {"test/double:abc", "invalid value 'abc' for 'test/double' (a number is expected)"},
     {"test/double:", "a number is expected"},
     {"test/double:1.5x", "a number is expected"},
@@ -195,6 +200,14 @@ START_TEST(cfg_good_values)
     ck_assert_int_eq(cfg_set("test/bool", bools[i].text, CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
     ck_assert_int_eq(cfg_get_bool("test/bool"), bools[i].v);
   }
+  /* a non-negative key takes 0 and up, from any origin; below 0 from none */
+  ck_assert_int_eq(cfg_set("test/size", "0", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+  ck_assert_int_eq(cfg_get_int("test/size"), 0);
+  ck_assert_int_eq(cfg_set("test/size", "+2k", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
+  ck_assert_int_eq(cfg_get_int("test/size"), 2048);
+  ck_assert_int_eq(cfg_set("test/size", "-1", CFG_ORIGIN_PLATFORM, err, sizeof err), -1);
+  ck_assert_int_eq(cfg_set("test/size", "-1", CFG_ORIGIN_CODE, err, sizeof err), -1);
+  ck_assert_int_eq(cfg_get_int("test/size"), 2048);
   ck_assert_int_eq(cfg_set("test/factory", "ucontext", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
   ck_assert_str_eq(cfg_get_string("test/factory"), "ucontext");
   ck_assert_int_eq(cfg_set("test/str", "", CFG_ORIGIN_CMDLINE, err, sizeof err), 0);
@@ -434,7 +447,8 @@ START_TEST(cfg_help_lists_everything)
   ck_assert_ptr_nonnull(strstr(buf, "      alias: test/old-int\n"));
   ck_assert_ptr_nonnull(strstr(buf, "      an integer\n"));
   ck_assert_ptr_nonnull(
-      strstr(buf, "  test/size (int, default: 8388608, current: 1024 from the command line)\n"));
+      strstr(buf,
+             "  test/size (int >= 0, default: 8388608, current: 1024 from the command line)\n"));
   ck_assert_ptr_nonnull(strstr(buf, "  test/double (double, default: 0.5, current: 0.25"));
   ck_assert_ptr_nonnull(strstr(buf, "  test/bool (bool, default: no)\n"));
   ck_assert_ptr_nonnull(strstr(buf, "  test/factory (string: raw|ucontext, default: 'raw')\n"));
@@ -492,6 +506,7 @@ static const cfg_key other_defaults[] = {
     CFG_KEY_STRING("test/factory", "raw", "raw|fiber", "a choice"),
     CFG_KEY_STRING("test/bw-factor", "1", "1|2", "piecewise factors"),
     CFG_KEY_INT("test/old-int", 10, "an alias declared as a key"),
+    CFG_KEY_INT("test/size", 8L << 20, "a size in bytes, declared signed"),
 };
 START_TEST(cfg_die_redeclare_other_default)
 {
@@ -503,6 +518,21 @@ START_TEST(cfg_die_choices_not_string)
 {
   quiet_stderr();
   static const cfg_key k[] = {{.type = CFG_INT, .name = "test/c", .choices = "1|2"}};
+  cfg_declare_keys(k, CFG_NKEYS(k));
+}
+END_TEST
+START_TEST(cfg_die_negative_default_uint)
+{
+  quiet_stderr();
+  static const cfg_key k[] = {CFG_KEY_UINT("test/neg", -1, "")};
+  cfg_declare_keys(k, CFG_NKEYS(k));
+}
+END_TEST
+START_TEST(cfg_die_non_negative_double)
+{
+  quiet_stderr();
+  static const cfg_key k[] = {
+      {.type = CFG_DOUBLE, .name = "test/nnd", .def = {.d = 1.0}, .non_negative = true}};
   cfg_declare_keys(k, CFG_NKEYS(k));
 }
 END_TEST
@@ -556,6 +586,8 @@ static Suite *cfg_suite(void)
                                    (int)CFG_NKEYS(other_defaults));
   tcase_add_test_raise_signal(die, cfg_die_choices_not_string, SIGABRT);
   tcase_add_test_raise_signal(die, cfg_die_null_string_default, SIGABRT);
+  tcase_add_test_raise_signal(die, cfg_die_negative_default_uint, SIGABRT);
+  tcase_add_test_raise_signal(die, cfg_die_non_negative_double, SIGABRT);
   tcase_add_test_raise_signal(die, cfg_die_alias_of_undeclared, SIGABRT);
   tcase_add_test_raise_signal(die, cfg_die_bad_default_choice, SIGABRT);
   suite_add_tcase(s, die);

@@ -1148,7 +1148,11 @@ START_TEST(test_bad_config)
   ck_assert_ptr_null(ctx_current());
   ck_assert_int_eq(cfg_set("contexts/factory", "fiber", CFG_ORIGIN_CMDLINE, err, sizeof err), -1);
 
-  static const char *const bad_sizes[] = {"0", "-5", "8"};
+  /* a negative size is refused as it is set (src/cfg.h's CFG_KEY_UINT); too small ones when
+   * the factory starts */
+  ck_assert_int_eq(cfg_set("contexts/stack-size", "-5", CFG_ORIGIN_CMDLINE, err, sizeof err), -1);
+  ck_assert_msg(strstr(err, "invalid value '-5' for 'contexts/stack-size'"), "err: %s", err);
+  static const char *const bad_sizes[] = {"0", "8"};
   for (size_t k = 0; k < sizeof bad_sizes / sizeof bad_sizes[0]; k++) {
     ck_assert_int_eq(cfg_set("contexts/stack-size", bad_sizes[k], CFG_ORIGIN_CMDLINE, err,
                              sizeof err),

@@ -20,6 +20,7 @@
 
 int smpi_unsupported(const char *name)
 {
+  smpi_call_check_thread(name);
   fprintf(stderr, "smpi: %s is not implemented yet (MPI_ERR_UNSUPPORTED_OPERATION)\n", name);
   /* MPI_T calls may come before MPI_Init and never invoke error handlers */
   if (strncmp(name, "MPI_T_", 6) == 0)

@@ -9,8 +9,49 @@
 
 int smpi_call_begin(const char *fname) { return smpi_call_begin_at(fname, NULL); }
 
+static const char *thread_level_name(int level)
+{
+  switch (level) {
+  case MPI_THREAD_SINGLE:
+    return "MPI_THREAD_SINGLE";
+  case MPI_THREAD_FUNNELED:
+    return "MPI_THREAD_FUNNELED";
+  case MPI_THREAD_SERIALIZED:
+    return "MPI_THREAD_SERIALIZED";
+  case MPI_THREAD_MULTIPLE:
+    return "MPI_THREAD_MULTIPLE";
+  default:
+    return "an unknown thread level";
+  }
+}
+
+void smpi_call_wrong_thread(const char *fname)
+{
+  if (!smpi_w.thread) /* no simulation: a plain program (tests/mpi/link_all.c) calls a stub */
+    return;
+  /* Runs on the foreign thread while the simulator's thread goes on (or waits for this one
+   * in pthread_join): touch no simulator state, only print and end the process. */
+  int required, provided;
+  smpi_env_thread_levels(&required, &provided);
+  char asked[96];
+  if (required < 0)
+    snprintf(asked, sizeof asked, "the program called MPI_Init (%s)",
+             thread_level_name(MPI_THREAD_SINGLE));
+  else
+    snprintf(asked, sizeof asked, "the program asked for %s in MPI_Init_thread",
+             thread_level_name(required));
+  fflush(stdout);
+  fprintf(stderr,
+          "smpi: %s called from a thread the simulator does not run (a thread the program "
+          "created): %s, smpi provided %s; smpi runs every rank as a user-level thread of one "
+          "OS thread, so only a rank's main thread may call MPI (%s at most)\n",
+          fname, asked, thread_level_name(provided), thread_level_name(MPI_THREAD_FUNNELED));
+  smpi_abort_job(1);
+}
+
 int smpi_call_begin_at(const char *fname, const void *site)
 {
+  smpi_call_check_thread(fname);
   smpi_rank *me = smpi_self();
   if (!me) {
     fprintf(stderr,

@@ -12,7 +12,13 @@
  * Errors go through smpi_comm_error (the communicator's error handler), so the default
  * MPI_ERRORS_ARE_FATAL ends the job with a message naming the rank, the call and the error,
  * and MPI_ERRORS_RETURN returns the code. SMPI_ENTER also refuses calls before MPI_Init and
- * after MPI_Finalize (MPI_ERR_OTHER, with a message saying so). */
+ * after MPI_Finalize (MPI_ERR_OTHER, with a message saying so), and calls from an OS thread
+ * other than the simulator's (a pthread of the program: the ranks are user-level threads of
+ * one OS thread, so smpi provides MPI_THREAD_FUNNELED at most).
+ *
+ * The thread check costs a load and a compare on every call (smpi_call_check_thread): the
+ * OS thread is not the rank, and smpi_self() from another thread would name whichever rank
+ * the simulator runs at that moment, whose state that thread would then corrupt. */
 #ifndef SMPI_SMPI_CALL_H
 #define SMPI_SMPI_CALL_H
 
@@ -25,6 +31,19 @@
 int smpi_call_begin(const char *fname);
 int smpi_call_begin_at(const char *fname, const void *site);
 void smpi_call_end(void);
+
+/* fname was called from an OS thread the simulator does not run: says so, with the thread
+ * level the program asked for and the one smpi provides, and ends the job (exit status 1).
+ * Returns only when no simulation runs at all (smpi_main was not called). */
+void smpi_call_wrong_thread(const char *fname);
+static inline void smpi_call_check_thread(const char *fname)
+{
+  if (__builtin_expect(smpi_w.thread != smpi_thread_self(), 0))
+    smpi_call_wrong_thread(fname);
+}
+/* The highest level asked for in MPI_Init_thread by any rank (-1: none called it, only
+ * MPI_Init) and the one provided (bindings/env.c). */
+void smpi_env_thread_levels(int *required, int *provided);
 /* Declares smpi/wtime and smpi/init, the costs env.c injects (smpi_declare_config). */
 void smpi_env_declare_config(void);
 
@@ -44,6 +63,7 @@ int smpi_unsupported(const char *name);
 /* for the few calls allowed outside Init..Finalize (MPI_Initialized, MPI_Finalized, ...) */
 #define SMPI_ENTER_ANYTIME(fname)                                         \
   __attribute__((unused)) static const char *const smpi_fname_ = (fname); \
+  smpi_call_check_thread(smpi_fname_);                                    \
   smpi_enter_call()
 #define SMPI_RETURN(code)   \
   do {                      \
@@ -58,12 +78,12 @@ int smpi_unsupported(const char *name);
     if (!(cond))                     \
       SMPI_FAIL(comm, code);         \
   } while (0)
-#define SMPI_CHECK_COMM(comm)                  \
-  ({                                           \
-    smpi_comm *smpi_c_ = smpi_comm_get(comm);  \
-    if (!smpi_c_)                              \
-      SMPI_FAIL(MPI_COMM_WORLD, MPI_ERR_COMM); \
-    smpi_c_;                                   \
+#define SMPI_CHECK_COMM(comm)                 \
+  ({                                          \
+    smpi_comm *smpi_c_ = smpi_comm_get(comm); \
+    if (!smpi_c_)                             \
+      SMPI_FAIL(comm, MPI_ERR_COMM);          \
+    smpi_c_;                                  \
   })
 
 #endif

@@ -163,7 +163,7 @@ static int split_checked(MPI_Comm comm, int color, int key, MPI_Comm *newcomm, c
 {
   smpi_comm *c = smpi_comm_get(comm);
   if (!c)
-    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fname);
+    return smpi_comm_error(comm, MPI_ERR_COMM, fname);
   if (!newcomm)
     return smpi_comm_error(comm, MPI_ERR_ARG, fname);
   if (color < 0 && color != MPI_UNDEFINED)

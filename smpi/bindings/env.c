@@ -11,7 +11,16 @@
 
 LOG_NEW_SUBCATEGORY(smpi_env, smpi, "MPI environment: init, finalize, time");
 
-static int thread_level_provided = MPI_THREAD_SINGLE;
+static struct thread_levels {
+  int required; /* highest level asked for in MPI_Init_thread; -1: only MPI_Init was called */
+  int provided; /* what MPI_Init_thread answered */
+} threads = {-1, MPI_THREAD_SINGLE};
+
+void smpi_env_thread_levels(int *required, int *provided)
+{
+  *required = threads.required;
+  *provided = threads.provided;
+}
 
 static const cfg_key env_keys[] = {
     CFG_KEY_DOUBLE("smpi/wtime", 1e-8, "Simulated time injected by each MPI_Wtime call (s)"),
@@ -24,6 +33,7 @@ void smpi_env_declare_config(void) { cfg_declare_keys(env_keys, CFG_NKEYS(env_ke
  * not initialized either, and reports the call to the observers once it is). */
 static int init_common(const char *fname)
 {
+  smpi_call_check_thread(fname);
   smpi_rank *me = smpi_self();
   if (!me) {
     fprintf(stderr, "smpi: %s called outside of any MPI process\n", fname);
@@ -41,32 +51,56 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
   /* Ranks are user-level threads of one OS thread: only the thread that called
    * MPI_Init_thread may call MPI (FUNNELED). */
-  thread_level_provided = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
+  if (smpi_w.thread == smpi_thread_self() && required > threads.required)
+    threads.required = required;
+  threads.provided = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
   if (provided)
-    *provided = thread_level_provided;
+    *provided = threads.provided;
   return init_common("MPI_Init_thread");
 }
 
 int PMPI_Query_thread(int *provided)
 {
+  if (smpi_w.thread != smpi_thread_self() && provided) {
+    *provided = threads.provided; /* MPI 3.1 section 12.4.3: may be asked from any thread */
+    return MPI_SUCCESS;
+  }
   SMPI_ENTER("MPI_Query_thread");
   SMPI_CHECK(provided, MPI_COMM_WORLD, MPI_ERR_ARG);
-  *provided = thread_level_provided;
+  *provided = threads.provided;
   SMPI_RETURN(MPI_SUCCESS);
 }
 
 int PMPI_Is_thread_main(int *flag)
 {
+  if (smpi_w.thread != smpi_thread_self() && flag) {
+    *flag = 0; /* the question this call exists for: another thread of the program asks */
+    return MPI_SUCCESS;
+  }
   SMPI_ENTER("MPI_Is_thread_main");
   SMPI_CHECK(flag, MPI_COMM_WORLD, MPI_ERR_ARG);
   *flag = 1;
   SMPI_RETURN(MPI_SUCCESS);
 }
 
+/* MPI_Initialized and MPI_Finalized may be called from any thread (MPI 4.0 section 11.2.1).
+ * Another OS thread of the program cannot say which rank it belongs to (smpi_self() names
+ * whichever rank runs at that moment): it gets the answer of the job, some rank initialized,
+ * every rank finalized. */
+static int job_phase_count(smpi_rank_phase at_least)
+{
+  int n = 0;
+  for (int r = 0; r < smpi_w.np; r++)
+    n += smpi_w.ranks[r].phase >= at_least;
+  return n;
+}
+
 int PMPI_Initialized(int *flag)
 {
   smpi_rank *me = smpi_self();
-  if (flag)
+  if (flag && smpi_w.thread != smpi_thread_self())
+    *flag = job_phase_count(SMPI_RANK_INITIALIZED) > 0;
+  else if (flag)
     *flag = me && me->phase != SMPI_RANK_CREATED;
   return flag ? MPI_SUCCESS : MPI_ERR_ARG;
 }
@@ -74,7 +108,9 @@ int PMPI_Initialized(int *flag)
 int PMPI_Finalized(int *flag)
 {
   smpi_rank *me = smpi_self();
-  if (flag)
+  if (flag && smpi_w.thread != smpi_thread_self())
+    *flag = smpi_w.np > 0 && job_phase_count(SMPI_RANK_FINALIZED) == smpi_w.np;
+  else if (flag)
     *flag = me && me->phase == SMPI_RANK_FINALIZED;
   return flag ? MPI_SUCCESS : MPI_ERR_ARG;
 }
@@ -86,10 +122,15 @@ int PMPI_Finalize(void)
   SMPI_RETURN(MPI_SUCCESS);
 }
 
-int PMPI_Abort(MPI_Comm comm, int errorcode) { smpi_mpi_abort(smpi_comm_get(comm), errorcode); }
+int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+  smpi_call_check_thread("MPI_Abort");
+  smpi_mpi_abort(smpi_comm_get(comm), errorcode);
+}
 
 double PMPI_Wtime(void)
 {
+  smpi_call_check_thread("MPI_Wtime");
   smpi_rank *me = smpi_self();
   if (!me || me->phase != SMPI_RANK_INITIALIZED)
     return eng_now();

@@ -39,7 +39,7 @@ static int set_comm_eh(MPI_Comm comm, MPI_Errhandler errhandler, const char *fna
 {
   smpi_comm *c = smpi_comm_get(comm);
   if (!c)
-    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fname);
+    return smpi_comm_error(comm, MPI_ERR_COMM, fname);
   int rc = smpi_comm_set_errhandler(c, errhandler);
   if (rc != MPI_SUCCESS)
     return smpi_comm_errorf(comm, rc, fname, "not a communicator error handler");
@@ -62,7 +62,7 @@ static int get_comm_eh(MPI_Comm comm, MPI_Errhandler *errhandler, const char *fn
 {
   smpi_comm *c = smpi_comm_get(comm);
   if (!c)
-    return smpi_comm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fname);
+    return smpi_comm_error(comm, MPI_ERR_COMM, fname);
   if (!errhandler)
     return smpi_comm_error(comm, MPI_ERR_ARG, fname);
   *errhandler = smpi_comm_get_errhandler(c);

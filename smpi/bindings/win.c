@@ -17,7 +17,7 @@ static int check_create(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info in
 {
   smpi_comm *c = smpi_comm_get(comm);
   if (!c || smpi_comm_is_inter(c))
-    return smpi_comm_error(c ? comm : MPI_COMM_WORLD, MPI_ERR_COMM, fname);
+    return smpi_comm_error(comm, MPI_ERR_COMM, fname);
   if (!win)
     return smpi_comm_error(comm, MPI_ERR_ARG, fname);
   if (sized && size < 0)

@@ -135,10 +135,10 @@ static const cfg_key privatize_keys[] = {
                    "Give each rank its own copy of the program's global variables: yes (copy "
                    "small data segments at each switch, remap large ones), copy, mmap, no; "
                    "dlopen is accepted for SimGrid command lines and means yes"),
-    CFG_KEY_INT("smpi/privatization-copy-max", 65536,
-                "With smpi/privatization:yes, writable globals of at most this many bytes are "
-                "copied in and out at each context switch; larger ones are remapped (one mmap "
-                "per switch)"),
+    CFG_KEY_UINT("smpi/privatization-copy-max", 65536,
+                 "With smpi/privatization:yes, writable globals of at most this many bytes are "
+                 "copied in and out at each context switch; larger ones are remapped (one mmap "
+                 "per switch)"),
 };
 
 void smpi_privatize_declare_config(void)

@@ -134,9 +134,9 @@ static const cfg_key shared_keys[] = {
                    "SMPI_SHARED_MALLOC: global (one block folds every allocation of every "
                    "rank), local (one buffer per call site, shared by the ranks), no (plain "
                    "malloc)"),
-    CFG_KEY_INT("smpi/shared-malloc-blocksize", 1L << 20,
-                "Size of the block that folded allocations map again and again (bytes, "
-                "k/M/G suffix); larger blocks use fewer memory mappings"),
+    CFG_KEY_UINT("smpi/shared-malloc-blocksize", 1L << 20,
+                 "Size of the block that folded allocations map again and again (bytes, "
+                 "k/M/G suffix); larger blocks use fewer memory mappings"),
     CFG_KEY_STRING("smpi/shared-malloc-hugepage", "", NULL,
                    "Directory where a hugetlbfs is mounted: back folded memory with huge pages "
                    "(smaller page tables); empty: ordinary pages"),

@@ -91,10 +91,10 @@ static const cfg_key launch_keys[] = {
                    "CPU seconds x host-speed = injected flops"),
     CFG_KEY_DOUBLE("smpi/cpu-threshold", 1e-6,
                    "CPU bursts shorter than this (seconds) are not injected; -1: none is"),
-    CFG_KEY_INT("smpi/list-leaks", 0,
-                "At the end of the run, count the MPI handles the program never freed, by "
-                "kind, and list up to this many of each (0: off)"),
-    CFG_KEY_INT("smpi/np", 0, "Number of MPI processes (set by smpirun -np)"),
+    CFG_KEY_UINT("smpi/list-leaks", 0,
+                 "At the end of the run, count the MPI handles the program never freed, by "
+                 "kind, and list up to this many of each (0: off)"),
+    CFG_KEY_UINT("smpi/np", 0, "Number of MPI processes (set by smpirun -np)"),
     CFG_KEY_STRING("smpi/hostfile", "", NULL,
                    "Hostfile used to place the processes (smpirun -hostfile)"),
     CFG_KEY_BOOL("smpi/map", false, "Print the rank -> host mapping at start-up (smpirun -map)"),
@@ -570,6 +570,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   launch.real_main = real_main;
   launch.argc = argc;
   launch.argv = argv;
+  smpi_w.thread = smpi_thread_self(); /* the only OS thread that may call MPI (bindings/call.h) */
   smpi_declare_config();
 
   launch_opts o;

@@ -44,7 +44,9 @@ const char *smpi_comm_display_name(const smpi_comm *c);
  * its error handler (MPI_ERRORS_ARE_FATAL by default: message naming the rank, function
  * and error, then the job ends), and returns the code the function must return. A null or
  * invalid h uses MPI_COMM_WORLD's handler (what the standard says for errors not tied to a
- * communicator). */
+ * communicator), and the message names h: "smpi: rank 0: MPI_Send: MPI_ERR_COMM: invalid
+ * communicator (MPI_COMM_NULL)", or "(handle 0x4000105, freed)". So pass the communicator
+ * argument that failed to resolve, not MPI_COMM_WORLD. */
 int smpi_comm_error(MPI_Comm h, int code, const char *fname);
 /* The same with a detail for the fatal message, e.g. "dest 7 with 4 ranks": printed as
  * "smpi: rank 3: MPI_Send on MPI_COMM_WORLD: MPI_ERR_RANK: invalid rank (dest 7 with 4 ranks)" */

@@ -255,7 +255,8 @@ smpi_errhandler *smpi_errhandler_get(MPI_Errhandler h);
 smpi_errhandler *smpi_errhandler_default(void); /* per smpi/errors-are-fatal */
 void smpi_errhandler_declare_config(void);      /* smpi/errors-are-fatal (idempotent) */
 /* Runs eh for error code raised by fname on the object whose handle is handle (a comm,
- * window or file: handles are ints) and whose display name is on: returns code
+ * window or file: handles are ints) and whose display name is on (NULL: the message names
+ * no object, the argument is in detail): returns code
  * (MPI_ERRORS_RETURN, user functions) or ends the job (MPI_ERRORS_ARE_FATAL). */
 int smpi_errhandler_run(smpi_errhandler *eh, int handle, const char *on, int code,
                         const char *fname, const char *detail);

@@ -3,8 +3,9 @@
  * Every failing MPI call ends in smpi_comm_error(comm, code, "MPI_Xxx"), which runs the
  * handler attached to the calling rank's communicator object:
  *
- *     MPI_ERRORS_ARE_FATAL  one line on stderr, the job ends with the error class as exit
- *                           code (as MPICH's); the default, unless smpi/errors-are-fatal:no
+ *     MPI_ERRORS_ARE_FATAL  one line on stderr (rank, call, object, error, and the call's
+ *                           file:line in a -g program), the job ends with the error class as
+ *                           exit code (as MPICH's); the default, unless smpi/errors-are-fatal:no
  *     MPI_ERRORS_RETURN     the call returns the code
  *     user handler          called with (&comm, &code); then the call returns the code
  *
@@ -13,7 +14,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "smpi/mpi/check.h"
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/mpi/handle.h"
 #include "smpi/runtime/world.h"
@@ -79,6 +82,18 @@ void smpi_errhandler_unref(smpi_errhandler *e)
 
 /* ---- dispatch ---- */
 
+/* " at file.c:12" for the program's line that made the failing call (programs built with -g,
+ * smpi/mpi/check.h), or "". Only when fname is the rank's current outermost call: an error
+ * of a call nested in a user callback, or of a stub (no SMPI_ENTER, so no site recorded),
+ * would otherwise be given the line of another call. */
+static const char *error_site(const smpi_rank *me, const char *fname)
+{
+  if (!me || !smpi_check_calls || !smpi_check_calls[me->rank] || !fname ||
+      strcmp(smpi_check_calls[me->rank], fname) != 0)
+    return "";
+  return smpi_check_where(smpi_check_site_of(me->rank));
+}
+
 int smpi_errhandler_run(smpi_errhandler *eh, int handle, const char *on, int code,
                         const char *fname, const char *detail)
 {
@@ -94,8 +109,9 @@ int smpi_errhandler_run(smpi_errhandler *eh, int handle, const char *on, int cod
     }
     fflush(stdout);
     if (me)
-      fprintf(stderr, "smpi: rank %d: %s on %s: %s%s%s%s\n", me->rank, fname, on, s,
-              detail ? " (" : "", detail ? detail : "", detail ? ")" : "");
+      fprintf(stderr, "smpi: rank %d: %s%s%s: %s%s%s%s%s\n", me->rank, fname, on ? " on " : "",
+              on ? on : "", s, detail ? " (" : "", detail ? detail : "", detail ? ")" : "",
+              error_site(me, fname));
     else
       fprintf(stderr, "smpi: %s: %s%s%s%s\n", fname, s, detail ? " (" : "", detail ? detail : "",
               detail ? ")" : "");
@@ -115,14 +131,33 @@ static int run_handler(smpi_comm *c, smpi_errhandler *eh, int code, const char *
                              detail);
 }
 
+/* h did not resolve to a communicator of the calling rank: what was passed, for the message */
+static void describe_bad_comm(MPI_Comm h, char *buf, size_t len)
+{
+  const smpi_comm *c = smpi_handle_get(h, SMPI_KIND_COMM);
+  if (c) /* live, but smpi_comm_get refused it: another rank's (smpi/mpi/comm.c) */
+    snprintf(buf, len, "handle %#x, a communicator of rank %d", (unsigned)h, c->owner);
+  else
+    smpi_handle_describe(h, SMPI_KIND_COMM, buf, len);
+}
+
 static int comm_error_detail(MPI_Comm h, int code, const char *fname, const char *detail)
 {
   if (code == MPI_SUCCESS)
     return code;
   smpi_comm *c = smpi_comm_get(h);
-  if (!c)
-    c = smpi_comm_get(MPI_COMM_WORLD); /* NULL outside of a rank or before MPI_Init */
-  smpi_errhandler *eh = c ? c->eh : smpi_errhandler_default();
+  if (!c && h != MPI_COMM_WORLD) {
+    /* Not a communicator (MPI_COMM_NULL, freed, junk): MPI_COMM_WORLD's handler runs (MPI
+     * 3.1 section 8.3), but the message names the argument, not MPI_COMM_WORLD. */
+    char bad[96], both[384];
+    describe_bad_comm(h, bad, sizeof bad);
+    if (detail)
+      snprintf(both, sizeof both, "%s; communicator %s", detail, bad);
+    smpi_comm *w = smpi_comm_get(MPI_COMM_WORLD); /* NULL outside of a rank */
+    return smpi_errhandler_run(w ? w->eh : smpi_errhandler_default(), MPI_COMM_WORLD, NULL, code,
+                               fname, detail ? both : bad);
+  }
+  smpi_errhandler *eh = c ? c->eh : smpi_errhandler_default(); /* NULL: before MPI_Init */
   return run_handler(c, eh, code, fname, detail);
 }
 

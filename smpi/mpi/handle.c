@@ -1,6 +1,7 @@
 #include "smpi/mpi/handle.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,6 +112,58 @@ bool smpi_handle_is_predefined(int handle)
     return false;
   size_t index = (size_t)SMPI_HANDLE_INDEX(handle);
   return index < tables[kind].size && tables[kind].state[index] == SLOT_PREDEFINED;
+}
+
+char *smpi_handle_describe(int handle, int kind, char *buf, size_t len)
+{
+  static const char *const nulls[SMPI_KIND_COUNT] = {
+      [SMPI_KIND_COMM] = "MPI_COMM_NULL",
+      [SMPI_KIND_GROUP] = "MPI_GROUP_NULL",
+      [SMPI_KIND_DATATYPE] = "MPI_DATATYPE_NULL",
+      [SMPI_KIND_OP] = "MPI_OP_NULL",
+      [SMPI_KIND_REQUEST] = "MPI_REQUEST_NULL",
+      [SMPI_KIND_ERRHANDLER] = "MPI_ERRHANDLER_NULL",
+      [SMPI_KIND_INFO] = "MPI_INFO_NULL",
+      [SMPI_KIND_WIN] = "MPI_WIN_NULL",
+      [SMPI_KIND_FILE] = "MPI_FILE_NULL",
+      [SMPI_KIND_MESSAGE] = "MPI_MESSAGE_NULL",
+      [SMPI_KIND_KEYVAL] = "MPI_KEYVAL_INVALID",
+      [SMPI_KIND_T_ENUM] = "MPI_T_ENUM_NULL",
+      [SMPI_KIND_T_CVAR] = "MPI_T_CVAR_HANDLE_NULL",
+      [SMPI_KIND_T_PVAR] = "MPI_T_PVAR_HANDLE_NULL",
+      [SMPI_KIND_T_SESSION] = "MPI_T_PVAR_SESSION_NULL"};
+  static const char *const kinds[SMPI_KIND_COUNT] = {[SMPI_KIND_COMM] = "a communicator",
+                                                     [SMPI_KIND_GROUP] = "a group",
+                                                     [SMPI_KIND_DATATYPE] = "a datatype",
+                                                     [SMPI_KIND_OP] = "an operation",
+                                                     [SMPI_KIND_REQUEST] = "a request",
+                                                     [SMPI_KIND_ERRHANDLER] = "an error handler",
+                                                     [SMPI_KIND_INFO] = "an info object",
+                                                     [SMPI_KIND_WIN] = "a window",
+                                                     [SMPI_KIND_FILE] = "a file",
+                                                     [SMPI_KIND_MESSAGE] = "a message",
+                                                     [SMPI_KIND_KEYVAL] = "a keyval",
+                                                     [SMPI_KIND_T_ENUM] = "an MPI_T enumeration",
+                                                     [SMPI_KIND_T_CVAR] = "an MPI_T cvar",
+                                                     [SMPI_KIND_T_PVAR] = "an MPI_T pvar",
+                                                     [SMPI_KIND_T_SESSION] = "an MPI_T session"};
+  ASSERTF(kind > 0 && kind < SMPI_KIND_COUNT, "bad handle kind %d", kind);
+  int hk = SMPI_HANDLE_KIND(handle);
+  size_t index = (size_t)SMPI_HANDLE_INDEX(handle);
+  if (handle == SMPI_HANDLE_MAKE(kind, 0))
+    snprintf(buf, len, "%s", nulls[kind]);
+  else if (hk != kind && hk > 0 && hk < SMPI_KIND_COUNT)
+    snprintf(buf, len, "handle %#x, %s, not %s", (unsigned)handle, index ? kinds[hk] : nulls[hk],
+             kinds[kind]);
+  else if (hk != kind)
+    snprintf(buf, len, "handle %#x, not %s (never set?)", (unsigned)handle, kinds[kind]);
+  else if (index < tables[kind].size && tables[kind].state[index] == SLOT_FREED)
+    snprintf(buf, len, "handle %#x, freed", (unsigned)handle);
+  else if (index < tables[kind].size && tables[kind].state[index] != SLOT_UNUSED)
+    snprintf(buf, len, "handle %#x", (unsigned)handle);
+  else
+    snprintf(buf, len, "handle %#x, never created", (unsigned)handle);
+  return buf;
 }
 
 void smpi_handle_free(int handle)

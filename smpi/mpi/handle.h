@@ -25,6 +25,10 @@ void *smpi_handle_get(int handle, int kind);
 void smpi_handle_replace(int handle, void *obj);
 void smpi_handle_free(int handle);
 bool smpi_handle_is_predefined(int handle);
+/* For messages about an argument smpi_handle_get(handle, kind) refused: its null name
+ * ("MPI_COMM_NULL"), or "handle 0x4000105, freed", "..., a datatype, not a communicator",
+ * "..., never created". Writes at most len bytes into buf and returns buf. */
+char *smpi_handle_describe(int handle, int kind, char *buf, size_t len);
 /* Live user-created handles of a kind, for leak reports: calls fn for each, in index
  * order; returns how many there are. */
 size_t smpi_handle_foreach_live(int kind, void (*fn)(int handle, void *obj, void *data),

@@ -44,12 +44,12 @@ p2p_state p2p;
 static const cfg_key p2p_keys[] = {
     CFG_KEY_DOUBLE("smpi/test", 1e-4, "Simulated time injected by each MPI_Test call (s)"),
     CFG_KEY_DOUBLE("smpi/iprobe", 1e-4, "Simulated time injected by each MPI_Iprobe call (s)"),
-    CFG_KEY_INT("smpi/async-small-thresh", 0,
-                "Messages up to this size (bytes) are sent eagerly, without waiting for the "
-                "receiver"),
-    CFG_KEY_INT("smpi/send-is-detached-thresh", 65536,
-                "Messages below this size (bytes) are detached: MPI_Send returns once the data "
-                "is copied; from this size on, it waits for the transfer (rendezvous)"),
+    CFG_KEY_UINT("smpi/async-small-thresh", 0,
+                 "Messages up to this size (bytes) are sent eagerly, without waiting for the "
+                 "receiver"),
+    CFG_KEY_UINT("smpi/send-is-detached-thresh", 65536,
+                 "Messages below this size (bytes) are detached: MPI_Send returns once the data "
+                 "is copied; from this size on, it waits for the transfer (rendezvous)"),
     CFG_KEY_STRING("smpi/os", "0:0:0", NULL,
                    "Send overhead of MPI_Send: 'size:start:per_byte;...' (seconds)"),
     CFG_KEY_STRING("smpi/ois", "0:0:0", NULL,

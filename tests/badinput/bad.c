@@ -17,6 +17,9 @@
  *   fatal-rank      MPI_Send to rank 99 of 2
  *   fatal-comm      MPI_Send on MPI_COMM_NULL
  *   fatal-type      MPI_Send with an uncommitted datatype
+ *   fatal-freed-comm  MPI_Send on a copy of a communicator handle freed by MPI_Comm_free
+ *   bad-comm-handler  MPI_Send on MPI_COMM_NULL and on a freed communicator under a user
+ *                   handler set on MPI_COMM_WORLD: it must be called, with MPI_COMM_WORLD
  *   errors-return   MPI_Send with count -1 and a tag of -5 under MPI_ERRORS_RETURN: prints
  *                   the error classes it gets back, then goes on
  *   user-handler    the same with a user error handler that counts its calls
@@ -36,8 +39,12 @@
  *   shared-double-free  rank 1 calls SMPI_SHARED_FREE twice on one block
  *   win-null-base   MPI_Win_create over NULL with size 8, then an MPI_Put into it
  *   bsend-detach    rank 0's MPI_Bsend to rank 1, which never receives it, then
- *                   MPI_Buffer_detach (it waits for the message: a deadlock) */
+ *                   MPI_Buffer_detach (it waits for the message: a deadlock)
+ *   thread-send     after MPI_Init_thread(MPI_THREAD_MULTIPLE), every rank asks
+ *                   MPI_Is_thread_main and MPI_Query_thread, then sends to the next rank and
+ *                   receives from the previous one (a ring), from a pthread it created (smpi runs ranks on one OS thread: MPI_THREAD_FUNNELED at most) */
 #include <mpi.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,12 +54,13 @@
 #include <unistd.h>
 
 static int handler_calls, handler_code;
+static MPI_Comm handler_comm = MPI_COMM_NULL;
 
 static void count_errors(MPI_Comm *comm, int *code, ...)
 {
-  (void)comm;
   handler_calls++;
   handler_code = *code;
+  handler_comm = *comm;
 }
 
 /* volatile: keep the compiler from proving the recursion or the null store away; the
@@ -108,6 +116,26 @@ static void smash_heap(void)
     memset((void *)lo, 0, hi - lo);
 }
 
+/* thread-send: what a thread of rank `rank` does (MPI from a thread smpi does not run) */
+struct thread_arg {
+  int rank, size, x;
+};
+static void *thread_main(void *p)
+{
+  struct thread_arg *a = p;
+  int y = 0, main_thread = -1, level = -1;
+  MPI_Request r;
+  /* the two calls meant for any thread answer; the first communication ends the job */
+  MPI_Is_thread_main(&main_thread);
+  MPI_Query_thread(&level);
+  printf("bad: rank %d's thread: main %d, level %d\n", a->rank, main_thread, level);
+  MPI_Isend(&a->x, 1, MPI_INT, (a->rank + 1) % a->size, 0, MPI_COMM_WORLD, &r);
+  MPI_Recv(&y, 1, MPI_INT, (a->rank + a->size - 1) % a->size, 0, MPI_COMM_WORLD,
+           MPI_STATUS_IGNORE);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  return NULL;
+}
+
 static int error_class(int code)
 {
   int c = -1;
@@ -124,7 +152,11 @@ int main(int argc, char **argv)
     printf("bad: MPI_Send before MPI_Init returned\n");
     return 0;
   }
-  MPI_Init(&argc, &argv);
+  if (!strcmp(mode, "thread-send")) {
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  } else
+    MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
@@ -186,6 +218,37 @@ int main(int argc, char **argv)
     MPI_Datatype t;
     MPI_Type_contiguous(2, MPI_INT, &t);
     MPI_Send(&x, 1, t, 1 - rank, 0, MPI_COMM_WORLD);
+  } else if (!strcmp(mode, "fatal-freed-comm")) {
+    MPI_Comm dup, stale;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    stale = dup;
+    MPI_Comm_free(&dup);
+    MPI_Send(&x, 1, MPI_INT, 1 - rank, 0, stale);
+  } else if (!strcmp(mode, "bad-comm-handler")) {
+    MPI_Errhandler eh;
+    MPI_Comm dup, stale;
+    MPI_Comm_create_errhandler(count_errors, &eh);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    stale = dup;
+    MPI_Comm_free(&dup);
+    int rc1 = MPI_Send(&x, 1, MPI_INT, 1 - rank, 0, MPI_COMM_NULL);
+    int ok = error_class(rc1) == MPI_ERR_COMM && handler_calls == 1 &&
+             handler_comm == MPI_COMM_WORLD;
+    handler_comm = MPI_COMM_NULL;
+    int rc2 = MPI_Send(&x, 1, MPI_INT, 1 - rank, 0, stale);
+    ok = ok && error_class(rc2) == MPI_ERR_COMM && handler_calls == 2 &&
+         handler_comm == MPI_COMM_WORLD;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    MPI_Errhandler_free(&eh);
+    int all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (rank == 0)
+      printf("bad: bad-comm-handler: handler calls %d on %s\n%s", handler_calls,
+             handler_comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "another communicator",
+             all ? "bad: OK\n" : "bad: FAILED\n");
+    MPI_Finalize();
+    return all ? 0 : 1;
   } else if (!strcmp(mode, "errors-return") || !strcmp(mode, "user-handler")) {
     MPI_Errhandler eh = MPI_ERRORS_RETURN;
     if (!strcmp(mode, "user-handler"))
@@ -215,6 +278,14 @@ int main(int argc, char **argv)
       printf(all ? "bad: OK\n" : "bad: FAILED\n");
     MPI_Finalize();
     return all ? 0 : 1;
+  } else if (!strcmp(mode, "thread-send")) {
+    struct thread_arg a = {rank, size, 7};
+    pthread_t t;
+    if (pthread_create(&t, NULL, thread_main, &a) == 0)
+      pthread_join(t, NULL);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0)
+      printf("bad: OK\n");
   } else if (!strcmp(mode, "double-init")) {
     MPI_Init(&argc, &argv);
   } else if (!strcmp(mode, "leak-request")) {

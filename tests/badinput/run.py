@@ -82,6 +82,19 @@ def skampi_truncations(datadir):
             "good.sko": text}
 
 
+BAD_C = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bad.c")
+
+
+def at_line(text):
+    """regex of " at <path>/bad.c:<line>" for the first line of bad.c containing text: the
+    call site a report must name (bad.c is built with -g)"""
+    with open(BAD_C) as f:
+        for n, line in enumerate(f, 1):
+            if text in line:
+                return r" at \S*bad\.c:%d\b" % n
+    raise SystemExit("run.py: '%s' is not in %s" % (text, BAD_C))
+
+
 def data_platform(name):
     return os.path.join("@DATA@", "platforms", "bad", name)
 
@@ -174,6 +187,8 @@ CASES = [
      r"expected key:value"),
     ("cfg integer not a number", ["SR", "--cfg=smpi/async-small-thresh:lots", "-np", "2",
                                   "BAD"], NZ, r"invalid value 'lots'.*integer"),
+    ("cfg negative size", ["SR", "--cfg=smpi/async-small-thresh:-5", "-np", "2", "BAD"], NZ,
+     r"invalid value '-5' for 'smpi/async-small-thresh' \(an integer >= 0 is expected"),
     ("cfg boolean not a boolean", ["SR", "--cfg=smpi/display-timing:maybe", "-np", "2",
                                    "BAD"], NZ, r"invalid value 'maybe'.*boolean"),
     ("cfg bad factor string", ["SR", "--cfg=smpi/os:1:2:x", "-np", "2", "BAD"], NZ,
@@ -269,13 +284,23 @@ CASES = [
     ("request never completed", ["SR", "-np", "2", "BAD", "leak-request"], 0,
      r"rank 0 reached MPI_Finalize with a receive still posted: MPI_Irecv"),
     ("ERRORS_ARE_FATAL: bad count", ["SR", "-np", "2", "BAD", "fatal-count"], NZ,
-     r"MPI_Send on MPI_COMM_WORLD: MPI_ERR_COUNT.*count -1"),
+     r"MPI_Send on MPI_COMM_WORLD: MPI_ERR_COUNT.*count -1\)" +
+     at_line("MPI_Send(&x, -1, MPI_INT, 1 - rank, 0, MPI_COMM_WORLD);")),
     ("ERRORS_ARE_FATAL: bad rank", ["SR", "-np", "2", "BAD", "fatal-rank"], NZ,
-     r"MPI_Send .*MPI_ERR_RANK.*destination 99"),
+     r"MPI_Send .*MPI_ERR_RANK.*destination 99.*\)" +
+     at_line("MPI_Send(&x, 1, MPI_INT, 99, 0, MPI_COMM_WORLD);")),
     ("ERRORS_ARE_FATAL: null communicator", ["SR", "-np", "2", "BAD", "fatal-comm"], NZ,
-     r"MPI_Send .*MPI_ERR_COMM"),
+     r"rank \d: MPI_Send: MPI_ERR_COMM: invalid communicator \(MPI_COMM_NULL\)" +
+     at_line("MPI_Send(&x, 1, MPI_INT, 0, 0, MPI_COMM_NULL);")),
+    ("ERRORS_ARE_FATAL: freed communicator", ["SR", "-np", "2", "BAD", "fatal-freed-comm"], NZ,
+     r"rank \d: MPI_Send: MPI_ERR_COMM: invalid communicator \(handle 0x[0-9a-f]+, freed\)" +
+     at_line("MPI_Send(&x, 1, MPI_INT, 1 - rank, 0, stale);")),
+    ("bad communicator: MPI_COMM_WORLD's handler", ["SR", "-np", "2", "BAD",
+                                                   "bad-comm-handler"], 0,
+     r"handler calls 2 on MPI_COMM_WORLD\n(.*\n)*bad: OK"),
     ("ERRORS_ARE_FATAL: uncommitted type", ["SR", "-np", "2", "BAD", "fatal-type"], NZ,
-     r"MPI_Send .*MPI_ERR_TYPE.*not committed"),
+     r"MPI_Send .*MPI_ERR_TYPE.*not committed.*\)" +
+     at_line("MPI_Send(&x, 1, t, 1 - rank, 0, MPI_COMM_WORLD);")),
     ("ERRORS_RETURN: codes come back", ["SR", "-np", "2", "BAD", "errors-return"], 0,
      r"bad: OK"),
     ("user error handler: called", ["SR", "-np", "2", "BAD", "user-handler"], 0,
@@ -290,6 +315,13 @@ CASES = [
      r"MPI_Win_create .*MPI_ERR_ARG.*NULL base for a window of 8 bytes"),
     ("Buffer_detach of a message never received", ["SR", "-np", "2", "BAD", "bsend-detach"], NZ,
      r"deadlock(.*\n)*.*rank 0 .*MPI_Buffer_detach, waiting for buffered messages"),
+    # MPI from a pthread of the program: 2 ranks used to succeed by chance, 3 to assert
+    ("MPI from a program's thread, 2 ranks", ["SR", "-np", "2", "BAD", "thread-send"], NZ,
+     r"thread: main 0, level 1\n(.*\n)*smpi: MPI_Isend called from a thread the simulator does "
+     r"not run.*asked for MPI_THREAD_MULTIPLE in MPI_Init_thread, smpi provided "
+     r"MPI_THREAD_FUNNELED"),
+    ("MPI from a program's thread, 3 ranks", ["SR", "-np", "3", "BAD", "thread-send"], NZ,
+     r"smpi: MPI_Isend called from a thread the simulator does not run"),
     # --- smpi-calibrate (SKaMPI input) ---
     ("skampi truncated inside a block", ["CAL", "{trunc_block.sko}"], NZ,
      r"trunc_block.sko:\d+: end of file inside result block"),
