@@ -536,6 +536,22 @@ static void report_leaks(long max)
 
 /* ---- ranks ---- */
 
+/* exit() from a rank's code (not smpi_abort_job, which is _exit) while the simulation runs:
+ * the process, and with it every rank, ends here. Say so, and do not let a job whose ranks
+ * were left waiting inside MPI end with status 0 (issue 20; ending only the calling rank
+ * is a change of semantics of its own). */
+static void on_process_exit(int status, void *arg)
+{
+  (void)arg;
+  smpi_rank *me = smpi_self();
+  if (!launch.running || !me)
+    return;
+  if (smpi_check_report_exit(me->rank, status) > 0 && status == 0) {
+    fflush(NULL);
+    _exit(1);
+  }
+}
+
 static void rank_main(void *arg)
 {
   smpi_rank *me = arg;
@@ -692,6 +708,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
 
   struct timespec w0, w1;
   clock_gettime(CLOCK_MONOTONIC, &w0);
+  on_exit(on_process_exit, NULL);
   launch.running = true;
   smpi_progress_start();
   rc = eng_run();

@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kernel/engine.h"
 #include "smpi/mpi/comm_impl.h" /* smpi_u64map */
 #include "smpi/mpi/datatype.h"
 #include "smpi/mpi/handle.h"
@@ -854,6 +855,58 @@ void smpi_check_report_deadlock(void)
   free(next);
   free(start);
   free(edges);
+}
+
+/* ---- a rank calls exit() ---- */
+
+int smpi_check_report_exit(int rank, int code)
+{
+  int np = smpi_w.np, waiting = 0, finalized = 0;
+  for (int i = 0; i < np; i++) {
+    if (i == rank || smpi_w.ranks[i].returned)
+      continue;
+    if (smpi_w.ranks[i].phase == SMPI_RANK_FINALIZED)
+      finalized++;
+    else
+      waiting++;
+  }
+  if (!waiting && !finalized)
+    return 0;
+  const char *call = smpi_check_calls ? smpi_check_calls[rank] : NULL;
+  fflush(stdout);
+  fprintf(stderr, "smpi: rank %d called exit(%d) at simulated time %.9f s", rank, code,
+          eng_now());
+  if (call)
+    fprintf(stderr, " (its last MPI call: %s%s)", call,
+            smpi_check_where(smpi_check_site_of(rank)));
+  fprintf(stderr, ": that ends the whole job, ");
+  if (finalized)
+    fprintf(stderr, "%d rank%s past MPI_Finalize lose%s the rest of %s run%s", finalized,
+            finalized == 1 ? "" : "s", finalized == 1 ? "s" : "",
+            finalized == 1 ? "its" : "their", waiting ? ", and " : "\n");
+  if (waiting) {
+    fprintf(stderr, "%d rank%s still in MPI %s left waiting:\n", waiting, waiting == 1 ? "" : "s",
+            waiting == 1 ? "is" : "are");
+    int listed = 0;
+    for (int i = 0; i < np && listed < 20; i++) {
+      if (i == rank || smpi_w.ranks[i].returned || smpi_w.ranks[i].phase == SMPI_RANK_FINALIZED)
+        continue;
+      listed++;
+      if (waiter_of(i))
+        print_rank_wait(i, -2, NULL);
+      else if (smpi_w.ranks[i].call_depth > 0 && smpi_check_calls && smpi_check_calls[i])
+        fprintf(stderr, "  rank %d is in %s%s (not waiting for a message)\n", i,
+                smpi_check_calls[i], smpi_check_where(smpi_check_site_of(i)));
+      else if (smpi_w.ranks[i].phase == SMPI_RANK_CREATED)
+        fprintf(stderr, "  rank %d had not returned from MPI_Init yet\n", i);
+      else
+        fprintf(stderr, "  rank %d is running its own code, between MPI calls\n", i);
+    }
+    if (waiting > listed)
+      fprintf(stderr, "  ... (%d more)\n", waiting - listed);
+  }
+  fflush(stderr);
+  return waiting;
 }
 
 /* ---- requests never completed ---- */

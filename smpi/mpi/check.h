@@ -115,6 +115,11 @@ void smpi_check_req_forget(smpi_req *r);
 /* After a deadlock (the engine printed the blocked actors): the wait-for graph of the MPI
  * ranks, its cycles, ranks waiting for ranks that are gone, with call sites. */
 void smpi_check_report_deadlock(void);
+/* A rank called exit(code) while the simulation runs: the whole job (one process) ends
+ * there. Prints who called it and, for every other rank that had not finished, where it
+ * waits. Returns how many other ranks were still inside MPI (initialized, not finalized):
+ * they were left waiting, and the job must not end with status 0. */
+int smpi_check_report_exit(int rank, int code);
 /* After a normal end: requests the program never completed (waited, tested or freed), with
  * the rank, call, peer, tag, size and where they were posted. Returns how many. Logs
  * (smpi_check, debug) how many communicators still have collective-matching state. */

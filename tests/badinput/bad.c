@@ -38,6 +38,7 @@
  *   big-stack       rank 1 puts a 64 MiB array on its 8 MiB stack
  *   shared-double-free  rank 1 calls SMPI_SHARED_FREE twice on one block
  *   win-null-base   MPI_Win_create over NULL with size 8, then an MPI_Put into it
+ *   exit0           rank 1 calls exit(0) while rank 0 waits in MPI_Barrier (exit3: exit(3))
  *   bsend-detach    rank 0's MPI_Bsend to rank 1, which never receives it, then
  *                   MPI_Buffer_detach (it waits for the message: a deadlock)
  *   thread-send     after MPI_Init_thread(MPI_THREAD_MULTIPLE), every rank asks
@@ -202,9 +203,9 @@ int main(int argc, char **argv)
     if (rank == 1)
       MPI_Abort(MPI_COMM_WORLD, 42);
     MPI_Barrier(MPI_COMM_WORLD);
-  } else if (!strcmp(mode, "exit3")) {
+  } else if (!strcmp(mode, "exit3") || !strcmp(mode, "exit0")) {
     if (rank == 1)
-      exit(3);
+      exit(mode[4] - '0');
     MPI_Barrier(MPI_COMM_WORLD);
   } else if (!strcmp(mode, "no-finalize")) {
     return 0;

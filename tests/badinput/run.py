@@ -278,7 +278,13 @@ CASES = [
      r"rank 1 \(1048576 bytes, allocated at .*bad.c:\d+\)"),
     ("MPI_Abort with a code", ["SR", "-np", "2", "BAD", "mpi-abort"], 42,
      r"MPI_Abort called by rank 1 .*error code 42"),
-    ("exit with a code", ["SR", "-np", "2", "BAD", "exit3"], 3, r""),
+    # exit() in a rank ends the process: said, with who was left waiting, and never status 0
+    # (where a rank is depends on measured CPU bursts: waiting, still sending, or in MPI_Init)
+    ("exit with a code", ["SR", "-np", "2", "BAD", "exit3"], 3,
+     r"rank 1 called exit\(3\) at simulated time .*its last MPI call: MPI_Comm_size at "
+     r".*bad\.c:\d+.*1 rank still in MPI is left waiting:\n  rank 0 (waits in|is in|had not returned from) MPI_"),
+    ("exit(0) while others wait", ["SR", "-np", "3", "BAD", "exit0"], 1,
+     r"rank 1 called exit\(0\)(.*\n)*  rank 2 (waits in|is in|had not returned from) MPI_"),
     ("no MPI_Finalize", ["SR", "-np", "2", "BAD", "no-finalize"], 0,
      r"rank 0 returned from main without calling MPI_Finalize"),
     ("request never completed", ["SR", "-np", "2", "BAD", "leak-request"], 0,
