@@ -102,22 +102,9 @@ static void id_give_back(uint32_t id)
   nbc.free_ids[nbc.nfree++] = id;
 }
 
-/* How many nonblocking collectives this rank started on c before (0 the first time), kept
- * with the communicator object's other per-key counters (stored as count + 1). */
-static uint32_t next_instance(smpi_comm *c)
-{
-  static const char key[] = "nbc";
-  if (!c->counters)
-    c->counters = strmap_new();
-  uintptr_t v = (uintptr_t)strmap_get(c->counters, key);
-  uintptr_t before = v ? v - 1 : 0;
-  strmap_set(c->counters, key, (void *)(before + 2));
-  return (uint32_t)before;
-}
-
 static nb_slot *slot_join(smpi_comm *c)
 {
-  uint64_t key = (uint64_t)smpi_comm_coll_context(c) << 32 | next_instance(c);
+  uint64_t key = (uint64_t)smpi_comm_coll_context(c) << 32 | smpi_comm_next_count(c, "nbc");
   nb_slot *s = smpi_u64map_get(&nbc.started, key);
   if (!s) {
     s = xcalloc(1, sizeof *s);

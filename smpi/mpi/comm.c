@@ -729,8 +729,7 @@ int smpi_comm_create(smpi_comm *c, smpi_group *g, smpi_comm **out, const char *f
   return MPI_SUCCESS;
 }
 
-/* How many times this process already used key on c (0 the first time). */
-static uint32_t next_count(smpi_comm *c, const char *key)
+uint32_t smpi_comm_next_count(smpi_comm *c, const char *key)
 {
   if (!c->counters)
     c->counters = strmap_new();
@@ -751,7 +750,7 @@ int smpi_comm_create_group(smpi_comm *c, smpi_group *g, int tag, smpi_comm **out
   /* only the group's members call: they number their calls per (tag, group) themselves */
   char base[96], key[128];
   snprintf(base, sizeof base, "g:%u:%d:%llx:%d", c->ctx, tag, (unsigned long long)g->fp, g->size);
-  snprintf(key, sizeof key, "%s:%u", base, next_count(c, base));
+  snprintf(key, sizeof key, "%s:%u", base, smpi_comm_next_count(c, base));
   *out = create_among(c, g, me, key, 0, fname);
   return MPI_SUCCESS;
 }
@@ -787,7 +786,7 @@ static inter_info *leaders_meet(smpi_comm *c, smpi_comm *p, int remote_leader, i
   /* the two leaders meet on the peer communicator, numbering their meetings per pair */
   char base[96], key[128];
   snprintf(base, sizeof base, "i:%u:%d:%d:%d", p->ctx, tag, lo, hi);
-  snprintf(key, sizeof key, "%s:%u", base, next_count(p, base));
+  snprintf(key, sizeof key, "%s:%u", base, smpi_comm_next_count(p, base));
   int side = mine == lo ? 0 : 1;
   smpi_xchg *x = smpi_xchg_join(key, 2, side, NULL, 0, smpi_group_ref(c->group), fname);
   /* MPICH's exchange on peer_comm with the user's tag: group sizes, then members */

@@ -164,7 +164,7 @@ struct smpi_comm {
   struct smpi_errhandler *eh;
   MPI_Info info; /* hints set by Comm_set_info / dup_with_info, or MPI_INFO_NULL */
   smpi_topo *topo;
-  struct strmap *counters; /* per-key sequence numbers (Comm_create_group, Intercomm_create) */
+  struct strmap *counters; /* per-key sequence numbers: smpi_comm_next_count */
   struct smpi_comm *local; /* intercommunicators: hidden intracommunicator of the local group */
   char dname[40];          /* display name when no name is set: "communicator 0x4000103" */
 };
@@ -173,6 +173,11 @@ smpi_comm *smpi_comm_world_of(int world_rank); /* NULL before that rank's MPI_In
 /* intercommunicators: the hidden intracommunicator of the local group, made on first use
  * (its context id is derived from the intercommunicator's, so every member agrees) */
 smpi_comm *smpi_comm_local(smpi_comm *c);
+
+/* How many times this process already used key on c (0 the first time), counted with the
+ * communicator: Comm_create_group and Intercomm_create tell their calls apart with it,
+ * nonblocking collectives (collectives/coll_nb.c) their instances. */
+uint32_t smpi_comm_next_count(smpi_comm *c, const char *key);
 
 /* ---- collective creation (comm.c) ----
  * A rendezvous of the members of one creation call, named by a key all of them can build
