@@ -296,12 +296,19 @@ void *smpi_privatize_translate(int rank, const void *addr)
 
 /* ---- set-up ---- */
 
-/* reads segment pages whole, redzones included: not instrumented (see seg_copy) */
-__attribute__((no_sanitize_address)) static bool is_zero(const unsigned char *p, size_t n)
+/* Reads the data segment whole, ASan's redzones between globals included: not instrumented
+ * (see seg_copy). Bytes up to 8-alignment, then words, then the tail. */
+__attribute__((no_sanitize_address)) bool smpi_privatize_all_zero(const void *lo, const void *hi)
 {
-  const uint64_t *w = (const uint64_t *)(const void *)p;
-  for (size_t i = 0; i < n / 8; i++)
-    if (w[i])
+  const unsigned char *c = lo, *end = hi;
+  while (c < end && ((uintptr_t)c & 7))
+    if (*c++)
+      return false;
+  for (; end - c >= 8; c += 8)
+    if (*(const uint64_t *)(const void *)c)
+      return false;
+  while (c < end)
+    if (*c++)
       return false;
   return true;
 }
@@ -417,7 +424,7 @@ static int setup_remap(const smpi_priv_span *data, size_t ndata, const smpi_priv
   for (size_t i = 0; i < priv.nremap; i++)
     for (size_t o = 0; o < priv.remap[i].len; o += priv.page) {
       const unsigned char *pg = (const unsigned char *)priv.remap[i].addr + o;
-      if (is_zero(pg, priv.page))
+      if (smpi_privatize_all_zero(pg, pg + priv.page))
         continue;
       XGROW(priv.init_pages, icap, priv.ninit + 1);
       priv.init_pages[priv.ninit++] = priv.remap[i].off + o;

@@ -72,6 +72,9 @@ typedef struct smpi_priv_layout {
 /* The main executable's layout (dl_iterate_phdr, its program headers and dynamic section). */
 int smpi_privatize_discover(smpi_priv_layout *out, char *err, size_t errlen);
 void smpi_privatize_layout_free(smpi_priv_layout *l);
+/* Whether the program's memory in [lo, hi) is all zero (read without ASan instrumentation:
+ * the data segment holds redzones between globals). */
+bool smpi_privatize_all_zero(const void *lo, const void *hi);
 
 typedef enum {
   SMPI_PRIV_OFF,   /* only errno is kept per rank */

@@ -305,17 +305,6 @@ static double mem_available(void)
   return kib >= 0 ? kib * 1024 : -1;
 }
 
-/* whether [c, end) of the program's data segment holds a non-zero byte: reads the segment
- * whole, ASan's redzones between globals included, so not instrumented (as privatize.c's
- * is_zero) */
-__attribute__((no_sanitize_address)) static bool any_nonzero(const unsigned char *c,
-                                                             const unsigned char *end)
-{
-  while (c < end && !*c)
-    c++;
-  return c < end;
-}
-
 /* Bytes of the program's globals each rank's copy commits (0 when nothing is privatized):
  * with copies (up to smpi/privatization-copy-max) every private byte; with remapping only
  * the pages that are not zero at start (a rank's bss pages cost nothing until it writes
@@ -349,8 +338,8 @@ static double privatized_bytes(long np)
   for (size_t i = 0; i < l.ndata; i++) {
     uintptr_t lo = l.data[i].addr, hi = lo + l.data[i].len;
     for (uintptr_t q = lo / pg * pg; q < hi; q += pg) {
-      if (any_nonzero((const unsigned char *)(q < lo ? lo : q),
-                      (const unsigned char *)(q + pg < hi ? q + pg : hi)))
+      if (!smpi_privatize_all_zero((const void *)(q < lo ? lo : q),
+                                   (const void *)(q + pg < hi ? q + pg : hi)))
         nonzero += (double)pg;
     }
   }
