@@ -9,6 +9,7 @@
  * and N sampled parameter sets (--samples-out). --predict evaluates the fitted model on other
  * runs ("calibrate on one cluster, predict another"). See calibration/README.md. */
 #include "calibration/bootstrap.h"
+#include "calibration/closedloop.h"
 #include "calibration/collect.h"
 #include "calibration/emit.h"
 #include "calibration/fit.h"
@@ -52,6 +53,14 @@ static const char usage[] =
     "      --min-points=M       measured sizes per segment, at least (default 3)\n"
     "      --switch-ratio=Q     report an eager/rendezvous switch where the model steps up\n"
     "                           by Q or more (default 1.5; 0: never)\n"
+    "Closed loop (see calibration/README.md):\n"
+    "      --closed-loop        fit so that the simulator, running each block's own SKaMPI\n"
+    "                           pattern, reproduces it; one run per file; robust\n"
+    "                           breakpoints, prediction intervals, leave-one-run-out report\n"
+    "                           (-B N: N parameter draws for --samples-out; --plot, --cfg-out,\n"
+    "                           --platform-out, --level, --min-points, --switch-ratio apply)\n"
+    "      --penalty=P          cost of a segment, per run, in summed |log error| (default 1)\n"
+    "      --pattern-table=FILE the fitted time of every pattern at every measured size\n"
     "Reference route (what the factors are relative to):\n"
     "      --link-bw=BW         bottleneck bandwidth of the route (default 10Gbps)\n"
     "      --link-lat=LAT       total latency of the route (default 1us)\n"
@@ -88,6 +97,10 @@ typedef struct options {
   size_t bootstrap;
   unsigned long long seed;
   double level;
+  bool closed_loop;
+  double penalty;
+  const char *pattern_table;
+  bool min_points_set;
   const char **inputs;
   size_t ninputs;
 } options;
@@ -109,6 +122,9 @@ enum {
   OPT_SAMPLES_OUT,
   OPT_LOG,
   OPT_VERSION,
+  OPT_CLOSED_LOOP,
+  OPT_PENALTY,
+  OPT_PATTERN_TABLE,
 };
 
 static int bad(const char *fmt, const char *a, const char *b)
@@ -172,6 +188,9 @@ static int parse_options(int argc, char **argv, options *o)
       {"level", required_argument, NULL, OPT_LEVEL},
       {"samples-out", required_argument, NULL, OPT_SAMPLES_OUT},
       {"log", required_argument, NULL, OPT_LOG},
+      {"closed-loop", no_argument, NULL, OPT_CLOSED_LOOP},
+      {"penalty", required_argument, NULL, OPT_PENALTY},
+      {"pattern-table", required_argument, NULL, OPT_PATTERN_TABLE},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
@@ -276,6 +295,16 @@ static int parse_options(int argc, char **argv, options *o)
     case OPT_SAMPLES_OUT:
       o->samples_out = optarg;
       break;
+    case OPT_CLOSED_LOOP:
+      o->closed_loop = true;
+      break;
+    case OPT_PENALTY:
+      if (parse_real("penalty", optarg, 0, 1e300, &o->penalty))
+        return -1;
+      break;
+    case OPT_PATTERN_TABLE:
+      o->pattern_table = optarg;
+      break;
     case OPT_LOG:
       if (log_parse_setting(optarg, err, sizeof err) != 0)
         return bad("--log=%s: %s", optarg, err);
@@ -300,6 +329,14 @@ static int parse_options(int argc, char **argv, options *o)
     return bad("--continuous needs --regression=lad or rel-lad (a continuous fit is solved as "
                "one linear program)%s%s",
                "", "");
+  if (!o->closed_loop && (o->pattern_table || o->penalty != 1.0))
+    return bad("--pattern-table and --penalty need --closed-loop%s%s", "", "");
+  if (o->closed_loop && (o->one_way || o->fit.continuous || o->npredict || o->csv))
+    return bad("--closed-loop models SKaMPI's patterns as they are: --one-way, --continuous, "
+               "--predict and --csv do not apply (leave-one-run-out replaces --predict)%s%s",
+               "", "");
+  if (o->closed_loop && o->bootstrap == 0 && o->samples_out)
+    return bad("--samples-out needs -B N (N > 0): the number of parameter draws%s%s", "", "");
   if (o->samples_out && o->bootstrap == 0)
     return bad("--samples-out needs --bootstrap=N (N > 0)%s%s", "", "");
   return 0;
@@ -537,6 +574,26 @@ out:
   return rc;
 }
 
+static int run_closed_loop(const options *o)
+{
+  static const char *const def_block[] = {COLLECT_DEFAULT_BLOCK};
+  cl_options co = CL_OPTIONS_DEFAULT;
+  co.penalty = o->penalty;
+  co.min_points = o->fit.min_points;
+  co.switch_ratio = o->switch_ratio;
+  co.level = o->level;
+  cl_outputs out = {.cfg_out = o->cfg_out,
+                    .platform_out = o->platform_out,
+                    .samples_out = o->samples_out,
+                    .table_out = o->pattern_table,
+                    .plot_base = o->plot,
+                    .nsamples = o->bootstrap};
+  return cl_main(o->inputs, o->ninputs, o->nblocks ? (const char *const *)o->blocks : def_block,
+                 o->nblocks ? o->nblocks : 1, &co, &o->link, &out, o->quiet) == 0
+             ? 0
+             : 1;
+}
+
 int main(int argc, char **argv)
 {
   options o = {
@@ -548,11 +605,13 @@ int main(int argc, char **argv)
       .link_lat_text = "1us",
       .seed = 1,
       .level = 0.95,
+      .penalty = 1.0,
   };
   /* the simulator's keys, so that the default of --tcp-gamma is the simulator's own */
   net_declare_config();
   o.link.tcp_gamma = cfg_get_double("network/TCP-gamma");
-  int rc = parse_options(argc, argv, &o) == 0 ? run(&o) : 1;
+  int rc = parse_options(argc, argv, &o) == 0 ? (o.closed_loop ? run_closed_loop(&o) : run(&o))
+                                              : 1;
   free(o.blocks);
   free(o.predict);
   return rc;
