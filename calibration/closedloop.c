@@ -120,7 +120,8 @@ static int data_load(cl_data *d, const char *const *files, size_t nfiles,
         const skampi_point *sp = &blk->pts[i];
         /* a time printed as 0.0 has no logarithm: a quarter of its printing step */
         double t = sp->time > 0 ? sp->time : sp->resolution / 4;
-        d->pts[d->n++] = (cl_point){.size = sp->size, .t = t, .pat = pat, .blk = bi, .run = f};
+        d->pts[d->n++] =
+            (cl_point){.size = sp->size, .t = t, .pat = pat, .blk = bi, .run = f, .wt = 1};
       }
     }
     if (!used && !lenient) {
@@ -325,7 +326,7 @@ static double fit_segment_lad(const cl_point *const *pts, size_t n, const cl_mod
   for (size_t k = 0; k < n; k++) {
     cl_coef(shape, pts[k]->pat, pts[k]->size, &u[k], &v[k]);
     v[k] *= pts[k]->size + FIT_ENVELOPE;
-    w[k] = 1;
+    w[k] = pts[k]->wt;
   }
   for (int it = 0; it < 40; it++) {
     double m00 = 0, m01 = 0, m11 = 0, r0 = 0, r1 = 0;
@@ -362,14 +363,14 @@ static double fit_segment_lad(const cl_point *const *pts, size_t n, const cl_mod
     x1 = n1;
     for (size_t k = 0; k < n; k++) {
       double y = pts[k]->t, r = fabs(y - u[k] * x0 - v[k] * x1) / y;
-      w[k] = 1 / fmax(r, 1e-5);
+      w[k] = pts[k]->wt / fmax(r, 1e-5);
     }
     if (it > 3 && change < 1e-9)
       break;
   }
   double cost = 0;
   for (size_t k = 0; k < n; k++)
-    cost += fabs(log(pts[k]->t) - log(fmax(u[k] * x0 + v[k] * x1, 1e-300)));
+    cost += pts[k]->wt * fabs(log(pts[k]->t) - log(fmax(u[k] * x0 + v[k] * x1, 1e-300)));
   free(u);
   free(w);
   *lat = x0;
@@ -378,7 +379,11 @@ static double fit_segment_lad(const cl_point *const *pts, size_t n, const cl_mod
 }
 
 typedef struct cl_work {
-  const cl_point **pts; /* the training points, sorted by size */
+  const cl_point **raw; /* the training points, sorted by size: the switch detection's */
+  size_t nraw;
+  size_t *rfirst;
+  cl_point *agg;        /* per (size, pattern): the mean over the runs */
+  const cl_point **pts; /* what the segments are fitted to: raw or agg */
   size_t n;
   double *sizes; /* distinct */
   size_t nsizes;
@@ -386,12 +391,16 @@ typedef struct cl_work {
   size_t nruns;
 } cl_work;
 
-static void work_build(cl_work *w, const cl_data *d, size_t skip)
+static void work_build(cl_work *w, const cl_data *d, size_t skip, bool per_run)
 {
   memset(w, 0, sizeof *w);
-  w->pts = xmalloc((d->n ? d->n : 1) * sizeof *w->pts);
-  w->sizes = xmalloc((d->n ? d->n : 1) * sizeof *w->sizes);
+  size_t cap = d->n ? d->n : 1;
+  w->raw = xmalloc(cap * sizeof *w->raw);
+  w->pts = xmalloc(cap * sizeof *w->pts);
+  w->agg = xmalloc(cap * sizeof *w->agg);
+  w->sizes = xmalloc(cap * sizeof *w->sizes);
   w->first = xmalloc((d->n + 1) * sizeof *w->first);
+  w->rfirst = xmalloc((d->n + 1) * sizeof *w->rfirst);
   bool *seen = xcalloc(d->nruns ? d->nruns : 1, sizeof *seen);
   for (size_t i = 0; i < d->n; i++) {
     if (d->pts[i].run == skip)
@@ -401,17 +410,47 @@ static void work_build(cl_work *w, const cl_data *d, size_t skip)
       w->nruns++;
     }
     if (w->nsizes == 0 || w->sizes[w->nsizes - 1] != d->pts[i].size) {
-      w->first[w->nsizes] = w->n;
+      w->rfirst[w->nsizes] = w->nraw;
       w->sizes[w->nsizes++] = d->pts[i].size;
     }
-    w->pts[w->n++] = &d->pts[i];
+    w->raw[w->nraw++] = &d->pts[i];
+  }
+  w->rfirst[w->nsizes] = w->nraw;
+  free(seen);
+  size_t nagg = 0;
+  for (size_t k = 0; k < w->nsizes; k++) {
+    w->first[k] = w->n;
+    if (per_run) {
+      for (size_t i = w->rfirst[k]; i < w->rfirst[k + 1]; i++)
+        w->pts[w->n++] = w->raw[i];
+      continue;
+    }
+    for (int pat = 0; pat < CL_NPAT; pat++) {
+      double sum = 0;
+      size_t c = 0;
+      for (size_t i = w->rfirst[k]; i < w->rfirst[k + 1]; i++)
+        if (w->raw[i]->pat == pat) {
+          sum += w->raw[i]->t;
+          c++;
+        }
+      if (c) {
+        w->agg[nagg] = (cl_point){.size = w->sizes[k],
+                                  .t = sum / (double)c,
+                                  .pat = pat,
+                                  .run = SIZE_MAX,
+                                  .wt = (double)c};
+        w->pts[w->n++] = &w->agg[nagg++];
+      }
+    }
   }
   w->first[w->nsizes] = w->n;
-  free(seen);
 }
 
 static void work_free(cl_work *w)
 {
+  free(w->raw);
+  free(w->rfirst);
+  free(w->agg);
   free(w->pts);
   free(w->sizes);
   free(w->first);
@@ -495,8 +534,8 @@ static double detect_switch(const cl_work *w, const cl_options *o, double *ratio
   double *vs = xcalloc(w->nsizes ? w->nsizes : 1, sizeof *vs);
   size_t *nv = xcalloc(w->nsizes ? w->nsizes : 1, sizeof *nv);
   size_t maxrun = 0;
-  for (size_t i = 0; i < w->n; i++)
-    maxrun = w->pts[i]->run > maxrun ? w->pts[i]->run : maxrun;
+  for (size_t i = 0; i < w->nraw; i++)
+    maxrun = w->raw[i]->run > maxrun ? w->raw[i]->run : maxrun;
   double *t = xmalloc((w->nsizes ? w->nsizes : 1) * sizeof *t);
   size_t *idx = xmalloc((w->nsizes ? w->nsizes : 1) * sizeof *idx);
   for (size_t run = 0; run <= maxrun; run++)
@@ -505,9 +544,9 @@ static double detect_switch(const cl_work *w, const cl_options *o, double *ratio
       for (size_t k = 0; k < w->nsizes; k++) {
         double sum = 0;
         size_t c = 0;
-        for (size_t i = w->first[k]; i < w->first[k + 1]; i++)
-          if (w->pts[i]->run == run && w->pts[i]->pat == pat) {
-            sum += w->pts[i]->t;
+        for (size_t i = w->rfirst[k]; i < w->rfirst[k + 1]; i++)
+          if (w->raw[i]->run == run && w->raw[i]->pat == pat) {
+            sum += w->raw[i]->t;
             c++;
           }
         if (c) {
@@ -543,7 +582,7 @@ int cl_fit(const cl_data *d, size_t skip, const cl_options *o, const fit_link *l
            size_t max_segments, cl_model *out, char *err, size_t errlen)
 {
   cl_work w;
-  work_build(&w, d, skip);
+  work_build(&w, d, skip, o->per_run);
   memset(out, 0, sizeof *out);
   set_sharing(out, l);
   size_t kmax = max_segments < FIT_MAX_SEGMENTS ? max_segments : FIT_MAX_SEGMENTS;
@@ -732,7 +771,7 @@ int cl_evaluate(const cl_data *d, const cl_options *o, const fit_link *l, const 
   ev->loro = ev->floor = ev->affine = ev->coverage = NAN;
   if (d->nruns < 2)
     return 0;
-  double s_loro = 0, s_floor = 0, s_aff = 0;
+  double s_loro = 0, s_floor = 0, s_aff = 0, s_width = 0;
   size_t n_all = 0, n_floor = 0, n_cov = 0;
   for (size_t r = 0; r < d->nruns; r++) {
     cl_model m, aff;
@@ -752,6 +791,7 @@ int cl_evaluate(const cl_data *d, const cl_options *o, const fit_link *l, const 
       s_aff += log_err(p->t, cl_predict(&aff, p->pat, p->size));
       cl_interval(&res, o, p->size, &lo, &hi);
       nc += p->t >= pred * lo && p->t <= pred * hi;
+      s_width += log(hi / lo);
       nr++;
       /* the noise floor: the mean of the other runs at this size */
       double sum = 0;
@@ -784,6 +824,7 @@ int cl_evaluate(const cl_data *d, const cl_options *o, const fit_link *l, const 
   ev->affine = s_aff / (double)n_all;
   ev->floor = n_floor ? s_floor / (double)n_floor : NAN;
   ev->coverage = (double)n_cov / (double)n_all;
+  ev->width = exp(s_width / (double)n_all);
   return 0;
 }
 
@@ -1030,8 +1071,9 @@ int cl_main(const char *const *files, size_t nfiles, const char *const *globs, s
   }
   printf("  simulator defaults (no factors)       %7.1f%%\n", pct(ev.def_affine));
   if (d.nruns >= 2) {
-    printf("  %.0f%% intervals contain %.1f%% of the left-out runs' points\n", 100 * o->level,
-           100 * ev.coverage);
+    printf("  %.0f%% intervals contain %.1f%% of the left-out runs' points (typical width: "
+           "hi = %.2f x lo)\n",
+           100 * o->level, 100 * ev.coverage, ev.width);
     printf("  by run:");
     for (size_t r = 0; r < d.nruns && r < 64; r++)
       printf(" [%zu] %.1f%% (floor %.1f%%, cover %.0f%%)", r + 1, pct(ev.loro_run[r]),

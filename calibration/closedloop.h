@@ -65,6 +65,7 @@ typedef struct cl_point {
   int pat;     /* cl_pattern */
   int blk;     /* index in cl_data.blocks */
   size_t run;  /* index of the file it comes from */
+  double wt;   /* weight in the fit: 1, or the runs a per-size mean stands for */
 } cl_point;
 
 typedef struct cl_data {
@@ -88,14 +89,15 @@ typedef struct cl_options {
   double switch_ratio; /* 0: no protocol switch */
   double level;        /* of the prediction intervals, e.g. 0.95 */
   double window;       /* residuals pooled within size x/÷ window */
+  bool per_run;        /* fit every run's points (their median), not the per-size means */
 } cl_options;
 #define CL_OPTIONS_DEFAULT                        \
-  ((cl_options){.penalty = 1.0,                   \
+  ((cl_options){.penalty = 0.3,                   \
                 .min_points = 3,                  \
                 .max_segments = FIT_MAX_SEGMENTS, \
                 .switch_ratio = 1.5,              \
                 .level = 0.95,                    \
-                .window = 4.0})
+                .window = 8.0})
 
 typedef struct cl_model {
   fit_model m;           /* one-way segments (lat, inv_bw), microseconds */
@@ -140,6 +142,7 @@ typedef struct cl_eval {
   double affine;       /* best-fit affine (1 segment) in leave-one-run-out */
   double def_affine;   /* the simulator's defaults */
   double coverage;     /* share of left-out points inside their interval */
+  double width;        /* geometric mean of hi / lo over those intervals */
   double loro_run[64]; /* per run (first 64) */
   double floor_run[64];
   double cover_run[64];

@@ -59,8 +59,13 @@ static const char usage[] =
     "                           breakpoints, prediction intervals, leave-one-run-out report\n"
     "                           (-B N: N parameter draws for --samples-out; --plot, --cfg-out,\n"
     "                           --platform-out, --level, --min-points, --switch-ratio apply)\n"
-    "      --penalty=P          cost of a segment, per run, in summed |log error| (default 1)\n"
+    "      --penalty=P          cost of a segment, per run, in summed |log error|\n"
+    "                           (default 0.3)\n"
     "      --pattern-table=FILE the fitted time of every pattern at every measured size\n"
+    "      --per-run            fit every run's points (their median across runs) instead\n"
+    "                           of the per-size means\n"
+    "      --interval-window=F  intervals pool the residuals of sizes within x/÷ F\n"
+    "                           (default 8)\n"
     "Reference route (what the factors are relative to):\n"
     "      --link-bw=BW         bottleneck bandwidth of the route (default 10Gbps)\n"
     "      --link-lat=LAT       total latency of the route (default 1us)\n"
@@ -98,6 +103,8 @@ typedef struct options {
   unsigned long long seed;
   double level;
   bool closed_loop;
+  bool per_run;
+  double window;
   double penalty;
   const char *pattern_table;
   bool min_points_set;
@@ -125,6 +132,8 @@ enum {
   OPT_CLOSED_LOOP,
   OPT_PENALTY,
   OPT_PATTERN_TABLE,
+  OPT_PER_RUN,
+  OPT_WINDOW,
 };
 
 static int bad(const char *fmt, const char *a, const char *b)
@@ -191,6 +200,8 @@ static int parse_options(int argc, char **argv, options *o)
       {"closed-loop", no_argument, NULL, OPT_CLOSED_LOOP},
       {"penalty", required_argument, NULL, OPT_PENALTY},
       {"pattern-table", required_argument, NULL, OPT_PATTERN_TABLE},
+      {"per-run", no_argument, NULL, OPT_PER_RUN},
+      {"interval-window", required_argument, NULL, OPT_WINDOW},
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
@@ -302,6 +313,13 @@ static int parse_options(int argc, char **argv, options *o)
       if (parse_real("penalty", optarg, 0, 1e300, &o->penalty))
         return -1;
       break;
+    case OPT_WINDOW:
+      if (parse_real("interval-window", optarg, 1.000001, 1e300, &o->window))
+        return -1;
+      break;
+    case OPT_PER_RUN:
+      o->per_run = true;
+      break;
     case OPT_PATTERN_TABLE:
       o->pattern_table = optarg;
       break;
@@ -329,8 +347,10 @@ static int parse_options(int argc, char **argv, options *o)
     return bad("--continuous needs --regression=lad or rel-lad (a continuous fit is solved as "
                "one linear program)%s%s",
                "", "");
-  if (!o->closed_loop && (o->pattern_table || o->penalty != 1.0))
-    return bad("--pattern-table and --penalty need --closed-loop%s%s", "", "");
+  if (!o->closed_loop && (o->pattern_table || o->penalty >= 0 || o->per_run || o->window > 0))
+    return bad("--pattern-table, --penalty, --per-run and --interval-window need "
+               "--closed-loop%s%s",
+               "", "");
   if (o->closed_loop && (o->one_way || o->fit.continuous || o->npredict || o->csv))
     return bad("--closed-loop models SKaMPI's patterns as they are: --one-way, --continuous, "
                "--predict and --csv do not apply (leave-one-run-out replaces --predict)%s%s",
@@ -578,10 +598,14 @@ static int run_closed_loop(const options *o)
 {
   static const char *const def_block[] = {COLLECT_DEFAULT_BLOCK};
   cl_options co = CL_OPTIONS_DEFAULT;
-  co.penalty = o->penalty;
+  if (o->penalty >= 0)
+    co.penalty = o->penalty;
   co.min_points = o->fit.min_points;
   co.switch_ratio = o->switch_ratio;
   co.level = o->level;
+  co.per_run = o->per_run;
+  if (o->window > 0)
+    co.window = o->window;
   cl_outputs out = {.cfg_out = o->cfg_out,
                     .platform_out = o->platform_out,
                     .samples_out = o->samples_out,
@@ -605,7 +629,7 @@ int main(int argc, char **argv)
       .link_lat_text = "1us",
       .seed = 1,
       .level = 0.95,
-      .penalty = 1.0,
+      .penalty = -1,
   };
   /* the simulator's keys, so that the default of --tcp-gamma is the simulator's own */
   net_declare_config();
