@@ -510,6 +510,8 @@ static double dp_fit(const cl_work *w, const cl_options *o, double sw, size_t km
                                       .lat = lat[c],
                                       .inv_bw = ib[c],
                                       .r = 0};
+      m->lo[k - 1] = w->sizes[i];
+      m->hi[k - 1] = w->sizes[j - 1];
       j = i;
     }
     m->cost = best[kbest * (n + 1) + n];
@@ -915,7 +917,7 @@ static int write_platform(const char *path, const cl_model *m, const fit_link *l
 }
 
 /* One parameter draw: every segment's time scaled by the u-quantile of the residuals near
- * the segment's sizes, the same u for all (a run is slow or fast as a whole more often than
+ * the geometric middle of the segment's measured sizes, the same u for all (a run is slow or fast as a whole more often than
  * size by size). */
 static void draw_model(const cl_model *m, const cl_resid *res, const cl_options *o, double u,
                        cl_model *out)
@@ -923,8 +925,7 @@ static void draw_model(const cl_model *m, const cl_resid *res, const cl_options 
   *out = *m;
   for (size_t s = 0; s < m->m.nseg; s++) {
     fit_segment *g = &out->m.seg[s];
-    double lo = s == 0 ? 1 : g->start;
-    double hi = s + 1 < m->m.nseg ? m->m.seg[s + 1].start : lo * 4;
+    double lo = m->lo[s] > 0 ? m->lo[s] : 1, hi = m->hi[s] > lo ? m->hi[s] : lo;
     double f = cl_quantile(res, o, sqrt(lo * hi), u);
     g->lat *= f;
     g->inv_bw *= f;

@@ -107,6 +107,7 @@ typedef struct cl_model {
   double c2, cx;         /* payload-time multipliers: two flows one way; an exchange */
   double lone_rate, gamma_bound, link_bw; /* B/s: a lone flow's, TCP-gamma's, the link's */
   double cost;                            /* summed |log error| over the training points */
+  double lo[FIT_MAX_SEGMENTS], hi[FIT_MAX_SEGMENTS]; /* each segment's measured sizes */
 } cl_model;
 
 /* The pattern's coefficients at size: time = a * lat + b * (size + 16) * inv_bw. */
