@@ -183,11 +183,42 @@ START_TEST(test_intervals)
 }
 END_TEST
 
+/* the real files: one run per file, blocks by glob, patterns by name; Send_Iprobe_Recv refused
+ * with the reason and the file's line */
+START_TEST(test_load)
+{
+  const char *files[] = {SMPI_SOURCE_ROOT "/tests/data/skampi/pingpong_np2_bindcore_run1.sko",
+                         SMPI_SOURCE_ROOT "/tests/data/skampi/skampi_pt2pt_np2.sko"};
+  const char *glob_sr[] = {"Pingpong_Send_Recv*", "Pingpong_Sendrecv"};
+  cl_data d;
+  char err[512];
+  ck_assert_int_eq(cl_data_load(&d, files, 2, glob_sr, 2, err, sizeof err), 0);
+  ck_assert_uint_eq(d.nruns, 2);
+  /* Send_Recv (23 + 44 on the sqrt(2) grid + 24), Send_Recv_AnyTag (24), Sendrecv (23 + 24) */
+  ck_assert_uint_eq(d.n, 23 + 44 + 24 + 24 + 23 + 24);
+  ck_assert_uint_eq(d.nblocks, 3);
+  ck_assert_str_eq(d.blocks[0], "Send_Recv");
+  size_t sendrecv = 0;
+  for (size_t i = 0; i < d.n; i++) {
+    ck_assert(i == 0 || d.pts[i - 1].size <= d.pts[i].size);
+    sendrecv += d.pts[i].pat == CL_PAT_SENDRECV;
+  }
+  ck_assert_uint_eq(sendrecv, 23 + 24);
+  cl_data_free(&d);
+  const char *glob_all[] = {"Pingpong_*"};
+  ck_assert_int_eq(cl_data_load(&d, files + 1, 1, glob_all, 1, err, sizeof err), -1);
+  ck_assert_ptr_nonnull(strstr(err, "skampi_pt2pt_np2.sko:"));
+  ck_assert_ptr_nonnull(strstr(err, "smpi/iprobe"));
+  cl_data_free(&d);
+}
+END_TEST
+
 static Suite *closedloop_suite(void)
 {
   Suite *s = suite_create("closedloop");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, test_pattern_names);
+  tcase_add_test(tc, test_load);
   tcase_add_test(tc, test_coefficients);
   tcase_add_test(tc, test_recovery);
   tcase_add_test(tc, test_outliers);
