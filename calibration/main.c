@@ -454,7 +454,10 @@ static int run(options *o)
          "TCP-gamma bound)\n",
          o->link.lat, o->link.bw, fit_link_rate(&o->link));
   printf("model: t(size) = lat + (size + 16) / bw per segment; simulator: lat = route latency x "
-         "lat-factor, bw = rate x bw-factor\n\n");
+         "lat-factor, bw = rate x bw-factor\n");
+  printf("note: SKaMPI's ping-pong simulated with these settings is not what was fitted (the "
+         "default protocol times its back-to-back sends differently); --closed-loop fits the "
+         "pattern as simulated, with prediction intervals and a leave-one-run-out report\n\n");
   printf("fits by number of segments (criterion %s, regression %s%s):\n",
          fit_criterion_name(o->fit.criterion), fit_regression_name(o->fit.regression),
          o->fit.continuous ? ", continuous" : "");
