@@ -125,13 +125,24 @@ static int data_load(cl_data *d, const char *const *files, size_t nfiles,
       }
     }
     if (!used && !lenient) {
-      snprintf(err, errlen, "%s: no block matches --block (blocks: ", files[f]);
-      for (size_t b = 0; b < set.nblocks; b++) {
-        size_t len = strlen(err);
-        snprintf(err + len, errlen - len, "%s\"%s\"", b ? ", " : "", set.blocks[b].name);
+      /* what was asked, then what the file has: a ping-pong file of another benchmark or a
+       * file of collectives only reads the same here */
+      size_t len = (size_t)snprintf(err, errlen, "%s: no result block matches ", files[f]);
+      for (size_t g = 0; g < nglobs && len < errlen; g++)
+        len += (size_t)snprintf(err + len, errlen - len, "%s\"%s\"", g ? " or " : "", globs[g]);
+      if (len < errlen && set.nblocks == 0)
+        snprintf(err + len, errlen - len,
+                 ": the file holds no SKaMPI result block (empty, or not SKaMPI output?)");
+      else if (len < errlen) {
+        len += (size_t)snprintf(err + len, errlen - len, "; blocks present: ");
+        for (size_t b = 0; b < set.nblocks && len < errlen; b++)
+          len += (size_t)snprintf(err + len, errlen - len, "%s\"%s\"", b ? ", " : "",
+                                  set.blocks[b].name);
+        if (len < errlen)
+          snprintf(err + len, errlen - len,
+                   " (the fit needs SKaMPI's point-to-point ping-pong blocks, e.g. "
+                   "Pingpong_Send_Recv; choose with --block)");
       }
-      size_t len = strlen(err);
-      snprintf(err + len, errlen - len, ")");
       skampi_set_free(&set);
       return -1;
     }
@@ -1010,8 +1021,23 @@ int cl_main(const char *const *files, size_t nfiles, const char *const *globs, s
   cl_eval ev;
   int rc = 1;
   char *prov = NULL;
-  if (cl_data_load(&d, files, nfiles, globs, nglobs, err, sizeof err) != 0 ||
-      cl_fit(&d, SIZE_MAX, o, l, o->max_segments, &m, err, sizeof err) != 0 ||
+  if (cl_data_load(&d, files, nfiles, globs, nglobs, err, sizeof err) != 0) {
+    fprintf(stderr, "smpi-calibrate: %s\n", err);
+    goto done;
+  }
+  if (d.nruns < 2) {
+    /* without a second run there is no noise floor, no leave-one-run-out error and no
+     * out-of-sample residual: the report could only print the in-sample misfit */
+    fprintf(stderr,
+            "smpi-calibrate: %s: one run only: the closed-loop fit needs two runs or more, one "
+            "SKaMPI output file each (run the benchmark again, at another time), to measure "
+            "the noise floor, the leave-one-run-out error and prediction intervals that hold "
+            "the run-to-run spread; --open-loop fits a single run the legacy way "
+            "(one-way = round trip / 2)\n",
+            d.nruns ? d.runs[0] : "(no file)");
+    goto done;
+  }
+  if (cl_fit(&d, SIZE_MAX, o, l, o->max_segments, &m, err, sizeof err) != 0 ||
       cl_residuals(&d, SIZE_MAX, o, l, &m, &res, err, sizeof err) != 0 ||
       cl_evaluate(&d, o, l, &m, &ev, err, sizeof err) != 0) {
     fprintf(stderr, "smpi-calibrate: %s\n", err);
@@ -1024,7 +1050,8 @@ int cl_main(const char *const *files, size_t nfiles, const char *const *globs, s
     pats[d.pts[i].pat]++;
 
   if (!quiet) {
-    printf("closed-loop fit: %zu run(s), %zu values (", d.nruns, d.n);
+    printf("closed-loop fit (the default; --open-loop: the legacy fit): %zu runs, %zu values (",
+           d.nruns, d.n);
     for (int p = 0, first = 1; p < CL_NPAT; p++)
       if (pats[p]) {
         printf("%s%s %d", first ? "" : ", ", cl_pattern_name((cl_pattern)p), pats[p]);
@@ -1062,41 +1089,39 @@ int cl_main(const char *const *files, size_t nfiles, const char *const *globs, s
       i = j;
     }
   }
+  /* the report (-q keeps it): how well a run the fit never saw is predicted, against what
+   * the runs themselves allow and against the affine models; then the verdict */
   printf("\nerrors (mean |ln measured - ln predicted|, shown as e^x - 1):\n");
-  printf("  in-sample (fit on all runs)            %7.1f%%\n", pct(ev.insample));
-  if (d.nruns >= 2) {
-    printf("  leave-one-run-out (fit on the others) %7.1f%%\n", pct(ev.loro));
-    printf("  noise floor (mean of the other runs)  %7.1f%%   ratio %.2f\n", pct(ev.floor),
+  printf("  in-sample (fit on all runs)              %7.1f%%\n", pct(ev.insample));
+  printf("  leave-one-run-out (fit on the others)    %7.1f%%\n", pct(ev.loro));
+  printf("  noise floor (mean of the other runs)     %7.1f%%   leave-one-run-out = %.2fx it\n",
+         pct(ev.floor), ev.loro / ev.floor);
+  printf("  best-fit affine, leave-one-run-out       %7.1f%%\n", pct(ev.affine));
+  printf("  default affine (simulator, no factors)   %7.1f%%\n", pct(ev.def_affine));
+  printf("  %.0f%% intervals contain %.1f%% of the left-out runs' points (typical width: "
+         "hi = %.2f x lo)\n",
+         100 * o->level, 100 * ev.coverage, ev.width);
+  printf("  by run:");
+  for (size_t r = 0; r < d.nruns && r < 64; r++)
+    printf(" [%zu] %.1f%% (floor %.1f%%, cover %.0f%%)", r + 1, pct(ev.loro_run[r]),
+           pct(ev.floor_run[r]), 100 * ev.cover_run[r]);
+  printf("\n");
+  if (ev.loro <= 1.2 * ev.floor)
+    printf("verdict: the DATA limits the accuracy: a run the fit never saw is predicted about "
+           "as well as by the other runs themselves (%.2fx the noise floor); a richer model "
+           "cannot do better, more or quieter runs can.\n",
            ev.loro / ev.floor);
-    printf("  best-fit affine, leave-one-run-out    %7.1f%%\n", pct(ev.affine));
-  }
-  printf("  simulator defaults (no factors)       %7.1f%%\n", pct(ev.def_affine));
-  if (d.nruns >= 2) {
-    printf("  %.0f%% intervals contain %.1f%% of the left-out runs' points (typical width: "
-           "hi = %.2f x lo)\n",
-           100 * o->level, 100 * ev.coverage, ev.width);
-    printf("  by run:");
-    for (size_t r = 0; r < d.nruns && r < 64; r++)
-      printf(" [%zu] %.1f%% (floor %.1f%%, cover %.0f%%)", r + 1, pct(ev.loro_run[r]),
-             pct(ev.floor_run[r]), 100 * ev.cover_run[r]);
-    printf("\n");
-    if (ev.loro <= 1.2 * ev.floor)
-      printf("verdict: the DATA limits the accuracy: a run the fit never saw is predicted about "
-             "as well as by the other runs themselves (%.2fx the noise floor); a richer model "
-             "cannot do better, more or quieter runs can.\n",
-             ev.loro / ev.floor);
-    else
-      printf("verdict: the MODEL limits the accuracy: it predicts a new run %.2fx worse than "
-             "the other runs do; more segments (--penalty lower) or another model may help.\n",
-             ev.loro / ev.floor);
-    printf("summary: insample=%.6f loro=%.6f floor=%.6f affine=%.6f default=%.6f "
-           "coverage=%.6f level=%g runs=%zu points=%zu\n",
-           ev.insample, ev.loro, ev.floor, ev.affine, ev.def_affine, ev.coverage, o->level,
-           d.nruns, d.n);
-  } else {
-    printf("verdict: one run gives no run-to-run spread: the intervals hold the misfit only "
-           "and no noise floor can be measured; give several runs.\n");
-  }
+  else
+    printf("verdict: the MODEL limits the accuracy: it predicts a new run %.2fx worse than "
+           "the other runs do; more segments (--penalty lower) or another model may help.\n",
+           ev.loro / ev.floor);
+  if (d.nruns == 2)
+    printf("note: with two runs the intervals come from one run's residuals per fold and "
+           "under-cover; give three runs or more.\n");
+  printf("summary: insample=%.6f loro=%.6f floor=%.6f affine=%.6f default=%.6f "
+         "coverage=%.6f level=%g runs=%zu points=%zu\n",
+         ev.insample, ev.loro, ev.floor, ev.affine, ev.def_affine, ev.coverage, o->level, d.nruns,
+         d.n);
   char *s = cl_settings(&m, l);
   printf("\nsettings: %s\n", s);
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Propagation of the calibration's uncertainty to a program's run time, checked end to end:
-# fit the runs with --closed-loop and N parameter draws (-B N --samples-out), simulate a
+# fit the runs with the default closed-loop fit and N parameter draws (-B N --samples-out), simulate a
 # program once per draw (predict.sh) and once with the fit itself, and check that the fit's
 # own time lies inside the ensemble's 95 % interval, near its median (within 10 %), and
 # that the interval has a width (the draws differ).
@@ -11,7 +11,7 @@
 # Environment: SMPICC, SMPIRUN (default from PATH), N (default 40), KEEP=1.
 set -eu
 if [ $# -lt 2 ]; then
-  sed -n "2,12p" "$0" | sed 's/^# \{0,1\}//'
+  sed -n "2,11p" "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 calibrate=$1
@@ -23,7 +23,7 @@ N=${N:-40}
 work=$(mktemp -d "${TMPDIR:-/tmp}/smpi-ensemble.XXXXXX")
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
 
-"$calibrate" --closed-loop -q -B "$N" --samples-out "$work/samples.txt" \
+"$calibrate" -q -B "$N" --samples-out "$work/samples.txt" \
   --platform-out "$work/platform.xml" "$@" > "$work/calibrate.txt"
 "$SMPICC" -O2 -o "$work/patterns" "$here/skampi_patterns.c"
 printf 'node-0\nnode-1\n' > "$work/hosts"

@@ -1,13 +1,15 @@
 /* smpi-calibrate: fit the simulator's network model to SKaMPI ping-pong measurements.
  *
- *   smpi-calibrate [options] run1.sko [run2.sko ...]
+ *   smpi-calibrate [options] run1.sko run2.sko [...]            closed loop (the default)
+ *   smpi-calibrate --open-loop [options] run1.sko [...]         the legacy fit
  *
- * reads the Pingpong_Send_Recv blocks (by default) of every file, fits piecewise-linear
- * models with 1 .. K segments, prints them with their errors against the two affine
- * baselines, and writes what the simulator needs (--cfg-out, --platform-out), the per-size
- * table (--csv), the log-log figure (--plot), and with --bootstrap N the parameter intervals
- * and N sampled parameter sets (--samples-out). --predict evaluates the fitted model on other
- * runs ("calibrate on one cluster, predict another"). See calibration/README.md. */
+ * By default the fit is closed-loop (closedloop.c): one run per file, at least two runs, each
+ * block's SKaMPI pattern modelled as the simulator runs it, with prediction intervals and a
+ * leave-one-run-out report. --open-loop is the earlier fit (fit.c, report.c): it pools the
+ * Pingpong_Send_Recv blocks, takes one-way = round trip / 2, fits piecewise-linear models with
+ * 1 .. K segments, prints them with their errors against the two affine baselines, and writes
+ * the per-size table (--csv), the bootstrap (-B N) and --predict on other runs. Both write
+ * --cfg-out, --platform-out, --plot and --samples-out. See calibration/README.md. */
 #include "calibration/bootstrap.h"
 #include "calibration/closedloop.h"
 #include "calibration/collect.h"
@@ -32,15 +34,39 @@
 
 /* a printf format: its one conversion is the default of --tcp-gamma */
 static const char usage[] =
-    "Usage: " PROG " [options] FILE.sko...\n"
+    "Usage: " PROG " [options] RUN1.sko RUN2.sko...     (closed loop, the default)\n"
+    "       " PROG " --open-loop [options] FILE.sko...  (the legacy fit)\n"
     "Fit the simulator's piecewise network model to SKaMPI ping-pong output.\n"
+    "\n"
+    "By default the fit is closed-loop: every measured time is modelled as the simulator runs\n"
+    "that block's own SKaMPI pattern (protocol thresholds included), so that SKaMPI simulated\n"
+    "with the emitted settings reproduces the fit. One run per file, two runs or more: the\n"
+    "report gives the in-sample and leave-one-run-out errors, the noise floor (each run\n"
+    "predicted by the others), the affine baselines, the coverage of the prediction intervals\n"
+    "and whether the data or the model limits the accuracy.\n"
     "\n"
     "Data:\n"
     "  -b, --block=PATTERN      result block(s) to use, shell glob, repeatable\n"
     "                           (default: Pingpong_Send_Recv)\n"
+    "Closed loop (the default; see calibration/README.md):\n"
+    "      --closed-loop        the default, accepted for scripts that say it\n"
+    "      --penalty=P          cost of a segment, per run, in summed |log error|\n"
+    "                           (default 0.3)\n"
+    "      --min-points=M       measured sizes per segment, at least (default 3)\n"
+    "      --switch-ratio=Q     an eager/rendezvous switch is a lasting step of x Q or more\n"
+    "                           beyond proportional growth (default 1.5; 0: never)\n"
+    "      --per-run            fit every run's points (their median across runs) instead\n"
+    "                           of the per-size means\n"
+    "      --interval-window=F  intervals pool the residuals of sizes within x/÷ F\n"
+    "                           (default 8)\n"
+    "      --pattern-table=FILE the fitted time of every pattern at every measured size\n"
+    "  -B N                     N parameter draws from the intervals (for --samples-out)\n"
+    "Legacy open-loop fit (--open-loop): one-way time = round trip / 2, the protocol left\n"
+    "to the simulator's defaults (SKaMPI's ping-pong simulated with its settings measures\n"
+    "up to 1.5x the fitted round trip below 64 KiB):\n"
+    "      --open-loop          use it; the options below need it\n"
     "      --one-way            the times are one-way already (default: ping-pong round\n"
     "                           trips, halved)\n"
-    "Model:\n"
     "  -k, --segments=K         fit 1 .. K segments, use K (default 3)\n"
     "  -c, --criterion=C        breakpoints: corr (maximise the product of the segments'\n"
     "                           correlation coefficients, the SMPI paper's; default) or\n"
@@ -50,38 +76,22 @@ static const char usage[] =
     "                           (least absolute deviation, GLPK), rel-lad (least absolute\n"
     "                           relative deviation, GLPK)\n"
     "      --continuous         segments meet at the breakpoints (lad and rel-lad only)\n"
-    "      --min-points=M       measured sizes per segment, at least (default 3)\n"
-    "      --switch-ratio=Q     report an eager/rendezvous switch where the model steps up\n"
-    "                           by Q or more (default 1.5; 0: never)\n"
-    "Closed loop (see calibration/README.md):\n"
-    "      --closed-loop        fit so that the simulator, running each block's own SKaMPI\n"
-    "                           pattern, reproduces it; one run per file; robust\n"
-    "                           breakpoints, prediction intervals, leave-one-run-out report\n"
-    "                           (-B N: N parameter draws for --samples-out; --plot, --cfg-out,\n"
-    "                           --platform-out, --level, --min-points, --switch-ratio apply)\n"
-    "      --penalty=P          cost of a segment, per run, in summed |log error|\n"
-    "                           (default 0.3)\n"
-    "      --pattern-table=FILE the fitted time of every pattern at every measured size\n"
-    "      --per-run            fit every run's points (their median across runs) instead\n"
-    "                           of the per-size means\n"
-    "      --interval-window=F  intervals pool the residuals of sizes within x/÷ F\n"
-    "                           (default 8)\n"
+    "  -p, --predict=FILE       evaluate the model on another run, repeatable\n"
+    "      --csv=FILE           per-size table\n"
+    "  -B, --bootstrap=N        N bootstrap replicates (default 0: none)\n"
+    "      --seed=S             random seed of the bootstrap (default 1)\n"
+    "      (--min-points and --switch-ratio apply too: a step of the fitted model)\n"
     "Reference route (what the factors are relative to):\n"
     "      --link-bw=BW         bottleneck bandwidth of the route (default 10Gbps)\n"
     "      --link-lat=LAT       total latency of the route (default 1us)\n"
     "      --tcp-gamma=BYTES    network/TCP-gamma of the simulator (default %.0f)\n"
-    "Outputs:\n"
+    "Outputs (both modes):\n"
     "      --cfg-out=FILE       --cfg= lines for the simulator\n"
     "      --platform-out=FILE  a two-host platform with the settings in <config>\n"
-    "      --csv=FILE           per-size table\n"
     "      --plot=BASE          log-log figure: BASE.svg and BASE.png\n"
-    "  -p, --predict=FILE       evaluate the model on another run, repeatable\n"
-    "  -q, --quiet              no per-size table on standard output\n"
-    "Uncertainty:\n"
-    "  -B, --bootstrap=N        N bootstrap replicates (default 0: none)\n"
-    "      --seed=S             random seed (default 1)\n"
     "      --level=L            interval coverage (default 0.95)\n"
-    "      --samples-out=FILE   the N replicates' settings, one set per line\n"
+    "      --samples-out=FILE   the -B N parameter sets, one set per line\n"
+    "  -q, --quiet              no per-size table on standard output\n"
     "Other:\n"
     "      --log=CAT.thresh:LEVEL   logging, repeatable\n"
     "  -h, --help, --version\n";
@@ -102,7 +112,9 @@ typedef struct options {
   size_t bootstrap;
   unsigned long long seed;
   double level;
-  bool closed_loop;
+  bool closed_loop, open_loop;
+  const char *open_only;   /* the first option given that only the open-loop fit has */
+  const char *closed_only; /* the first option given that only the closed-loop fit has */
   bool per_run;
   double window;
   double penalty;
@@ -134,6 +146,7 @@ enum {
   OPT_PATTERN_TABLE,
   OPT_PER_RUN,
   OPT_WINDOW,
+  OPT_OPEN_LOOP,
 };
 
 static int bad(const char *fmt, const char *a, const char *b)
@@ -198,6 +211,7 @@ static int parse_options(int argc, char **argv, options *o)
       {"samples-out", required_argument, NULL, OPT_SAMPLES_OUT},
       {"log", required_argument, NULL, OPT_LOG},
       {"closed-loop", no_argument, NULL, OPT_CLOSED_LOOP},
+      {"open-loop", no_argument, NULL, OPT_OPEN_LOOP},
       {"penalty", required_argument, NULL, OPT_PENALTY},
       {"pattern-table", required_argument, NULL, OPT_PATTERN_TABLE},
       {"per-run", no_argument, NULL, OPT_PER_RUN},
@@ -216,15 +230,18 @@ static int parse_options(int argc, char **argv, options *o)
       o->blocks[o->nblocks++] = optarg;
       break;
     case OPT_ONE_WAY:
+      o->open_only = o->open_only ? o->open_only : "--one-way";
       o->one_way = true;
       break;
     case 'k':
+      o->open_only = o->open_only ? o->open_only : "--segments";
       if (parse_count("segments", optarg, 1, &o->k))
         return -1;
       if (o->k > FIT_MAX_SEGMENTS)
         return bad("--segments=%s: at most %s segments are supported", optarg, "16");
       break;
     case 'c': {
+      o->open_only = o->open_only ? o->open_only : "--criterion";
       int v = fit_criterion_parse(optarg);
       if (v < 0)
         return bad("--criterion=%s: one of corr, logerr is expected%s", optarg, "");
@@ -232,6 +249,7 @@ static int parse_options(int argc, char **argv, options *o)
       break;
     }
     case 'r': {
+      o->open_only = o->open_only ? o->open_only : "--regression";
       int v = fit_regression_parse(optarg);
       if (v < 0)
         return bad("--regression=%s: one of ls, rel, lad, rel-lad is expected%s", optarg, "");
@@ -239,6 +257,7 @@ static int parse_options(int argc, char **argv, options *o)
       break;
     }
     case OPT_CONTINUOUS:
+      o->open_only = o->open_only ? o->open_only : "--continuous";
       o->fit.continuous = true;
       break;
     case OPT_MIN_POINTS:
@@ -276,12 +295,14 @@ static int parse_options(int argc, char **argv, options *o)
       o->platform_out = optarg;
       break;
     case OPT_CSV:
+      o->open_only = o->open_only ? o->open_only : "--csv";
       o->csv = optarg;
       break;
     case OPT_PLOT:
       o->plot = optarg;
       break;
     case 'p':
+      o->open_only = o->open_only ? o->open_only : "--predict";
       XGROW(o->predict, pcap, o->npredict + 1);
       o->predict[o->npredict++] = optarg;
       break;
@@ -293,6 +314,7 @@ static int parse_options(int argc, char **argv, options *o)
         return -1;
       break;
     case OPT_SEED: {
+      o->open_only = o->open_only ? o->open_only : "--seed";
       size_t s;
       if (parse_count("seed", optarg, 0, &s))
         return -1;
@@ -309,18 +331,25 @@ static int parse_options(int argc, char **argv, options *o)
     case OPT_CLOSED_LOOP:
       o->closed_loop = true;
       break;
+    case OPT_OPEN_LOOP:
+      o->open_loop = true;
+      break;
     case OPT_PENALTY:
+      o->closed_only = o->closed_only ? o->closed_only : "--penalty";
       if (parse_real("penalty", optarg, 0, 1e300, &o->penalty))
         return -1;
       break;
     case OPT_WINDOW:
+      o->closed_only = o->closed_only ? o->closed_only : "--interval-window";
       if (parse_real("interval-window", optarg, 1.000001, 1e300, &o->window))
         return -1;
       break;
     case OPT_PER_RUN:
+      o->closed_only = o->closed_only ? o->closed_only : "--per-run";
       o->per_run = true;
       break;
     case OPT_PATTERN_TABLE:
+      o->closed_only = o->closed_only ? o->closed_only : "--pattern-table";
       o->pattern_table = optarg;
       break;
     case OPT_LOG:
@@ -342,23 +371,28 @@ static int parse_options(int argc, char **argv, options *o)
   o->ninputs = (size_t)(argc - optind);
   if (o->ninputs == 0)
     return bad("no input file (SKaMPI .sko output expected; see --help)%s%s", "", "");
+  if (o->closed_loop && o->open_loop)
+    return bad("--closed-loop and --open-loop: choose one (the closed loop is the "
+               "default)%s%s",
+               "", "");
+  if (!o->open_loop && o->open_only)
+    return bad("%s is an option of the legacy open-loop fit: add --open-loop to use it (the "
+               "default closed-loop fit has no such choice%s; see --help)",
+               o->open_only,
+               !strcmp(o->open_only, "--predict") ? ": its leave-one-run-out report predicts "
+                                                    "each run from the others"
+                                                  : "");
+  if (o->open_loop && o->closed_only)
+    return bad("%s belongs to the closed-loop fit, the default: leave out --open-loop%s",
+               o->closed_only, "");
   if (o->fit.continuous && o->fit.regression != FIT_REG_LAD &&
       o->fit.regression != FIT_REG_REL_LAD)
     return bad("--continuous needs --regression=lad or rel-lad (a continuous fit is solved as "
                "one linear program)%s%s",
                "", "");
-  if (!o->closed_loop && (o->pattern_table || o->penalty >= 0 || o->per_run || o->window > 0))
-    return bad("--pattern-table, --penalty, --per-run and --interval-window need "
-               "--closed-loop%s%s",
-               "", "");
-  if (o->closed_loop && (o->one_way || o->fit.continuous || o->npredict || o->csv))
-    return bad("--closed-loop models SKaMPI's patterns as they are: --one-way, --continuous, "
-               "--predict and --csv do not apply (leave-one-run-out replaces --predict)%s%s",
-               "", "");
-  if (o->closed_loop && o->bootstrap == 0 && o->samples_out)
-    return bad("--samples-out needs -B N (N > 0): the number of parameter draws%s%s", "", "");
   if (o->samples_out && o->bootstrap == 0)
-    return bad("--samples-out needs --bootstrap=N (N > 0)%s%s", "", "");
+    return bad("--samples-out needs -B N (N > 0): the number of parameter sets to write%s%s", "",
+               "");
   return 0;
 }
 
@@ -448,6 +482,7 @@ static int run(options *o)
                    fit_regression_name(o->fit.regression),
                    o->fit.continuous ? ", continuous" : "");
 
+  printf("open-loop fit (legacy, --open-loop)\n");
   printf("data: %zu sizes (%zu values) from %s; %s\n", data.n, col.nobs, col.description,
          o->one_way ? "times taken as one-way" : "one-way time = round trip / 2");
   printf("reference route: latency %.6g s, bandwidth %.6g B/s (rate %.6g B/s after the "
@@ -455,9 +490,10 @@ static int run(options *o)
          o->link.lat, o->link.bw, fit_link_rate(&o->link));
   printf("model: t(size) = lat + (size + 16) / bw per segment; simulator: lat = route latency x "
          "lat-factor, bw = rate x bw-factor\n");
-  printf("note: SKaMPI's ping-pong simulated with these settings is not what was fitted (the "
-         "default protocol times its back-to-back sends differently); --closed-loop fits the "
-         "pattern as simulated, with prediction intervals and a leave-one-run-out report\n\n");
+  printf("note: this is the legacy open-loop fit: SKaMPI's ping-pong simulated with these "
+         "settings is not what was fitted (the default protocol times its back-to-back sends "
+         "differently); the default closed-loop fit (without --open-loop) fits the pattern as "
+         "simulated, with prediction intervals and a leave-one-run-out report\n\n");
   printf("fits by number of segments (criterion %s, regression %s%s):\n",
          fit_criterion_name(o->fit.criterion), fit_regression_name(o->fit.regression),
          o->fit.continuous ? ", continuous" : "");
@@ -637,8 +673,7 @@ int main(int argc, char **argv)
   /* the simulator's keys, so that the default of --tcp-gamma is the simulator's own */
   net_declare_config();
   o.link.tcp_gamma = cfg_get_double("network/TCP-gamma");
-  int rc = parse_options(argc, argv, &o) == 0 ? (o.closed_loop ? run_closed_loop(&o) : run(&o))
-                                              : 1;
+  int rc = parse_options(argc, argv, &o) == 0 ? (o.open_loop ? run(&o) : run_closed_loop(&o)) : 1;
   free(o.blocks);
   free(o.predict);
   return rc;

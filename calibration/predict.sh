@@ -1,7 +1,9 @@
 #!/bin/sh
 # Prediction interval of a program's simulated run time under the calibration's uncertainty:
-# runs the simulator once per parameter set of a samples file (smpi-calibrate --bootstrap N
-# --samples-out FILE) and prints the percentile interval of the simulated times.
+# runs the simulator once per parameter set of a samples file (smpi-calibrate -B N
+# --samples-out FILE: by default N draws from the closed-loop fit's prediction intervals; with
+# --open-loop, N bootstrap replicates of the legacy fit) and prints the percentile interval of
+# the simulated times.
 #
 #   calibration/predict.sh SAMPLES PLATFORM NP PROGRAM [ARGS...]
 #
@@ -13,7 +15,7 @@
 # (SimGrid's).
 set -eu
 if [ $# -lt 4 ]; then
-  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 samples=$1

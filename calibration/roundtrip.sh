@@ -1,5 +1,6 @@
 #!/bin/sh
-# Round trip of a calibration: fit FILE.sko, simulate our ping-pong (pingpong_skampi.c) on the
+# Round trip of the legacy open-loop calibration (smpi-calibrate --open-loop, one-way = round
+# trip / 2): fit FILE.sko, simulate our ping-pong (pingpong_skampi.c) on the
 # emitted platform with the emitted settings, and check that the simulated one-way times
 # (round trip / 2) reproduce the fitted model within TOL at every measured size.
 #
@@ -13,7 +14,7 @@
 # is not the network's), 2 repetitions per size (the simulation is deterministic).
 set -eu
 if [ $# -lt 2 ]; then
-  sed -n "2,13p" "$0" | sed 's/^# \{0,1\}//'
+  sed -n "2,14p" "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 calibrate=$1
@@ -26,7 +27,7 @@ TOL=${TOL:-0.01}
 work=$(mktemp -d "${TMPDIR:-/tmp}/smpi-roundtrip.XXXXXX")
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
 
-"$calibrate" -q "$@" --platform-out "$work/platform.xml" --csv "$work/fit.csv" "$sko" \
+"$calibrate" --open-loop -q "$@" --platform-out "$work/platform.xml" --csv "$work/fit.csv" "$sko" \
   > "$work/calibrate.txt"
 sizes=$(awk -F, 'NR > 1 { printf "%s%s", sep, $1; sep = "," }' "$work/fit.csv")
 "$SMPICC" -O2 -o "$work/pingpong" "$here/pingpong_skampi.c" -lm

@@ -830,7 +830,7 @@ START_TEST(test_cli)
 {
   char *out;
   const char *cfg = SMPI_BUILD_ROOT "/check_calibration.cfg";
-  char *args = xasprintf("-q --cfg-out=%s -p %s %s", cfg, SYN "run_a.sko",
+  char *args = xasprintf("--open-loop -q --cfg-out=%s -p %s %s", cfg, SYN "run_a.sko",
                          SYN "three_segments.sko");
   ck_assert_int_eq(run_tool(args, &out), 0);
   ck_assert_msg(strstr(out, "3 0 4096 262144"), "%s", out);
@@ -849,25 +849,26 @@ START_TEST(test_cli)
   fclose(f);
   ck_assert_int_eq(ncfg, 7);
   /* errors: a malformed file names file:line; a missing block lists the blocks; bad options */
-  ck_assert_int_eq(run_tool(DATA "bad/zero_reps.sko", &out), 1);
+  ck_assert_int_eq(run_tool("--open-loop " DATA "bad/zero_reps.sko", &out), 1);
   ck_assert_msg(strstr(out, "zero_reps.sko:13: 0 repetitions"), "%s", out);
   free(out);
-  ck_assert_int_eq(run_tool("-b Nope " SYN "three_segments.sko", &out), 1);
+  ck_assert_int_eq(run_tool("--open-loop -b Nope " SYN "three_segments.sko", &out), 1);
   ck_assert_msg(strstr(out, "blocks present: \"Pingpong_Send_Recv\""), "%s", out);
   free(out);
-  ck_assert_int_eq(run_tool("--criterion=best " SYN "three_segments.sko", &out), 1);
+  ck_assert_int_eq(run_tool("--open-loop --criterion=best " SYN "three_segments.sko", &out), 1);
   ck_assert_msg(strstr(out, "one of corr, logerr"), "%s", out);
   free(out);
-  ck_assert_int_eq(run_tool("--link-bw=10Gbs " SYN "three_segments.sko", &out), 1);
+  ck_assert_int_eq(run_tool("--open-loop --link-bw=10Gbs " SYN "three_segments.sko", &out), 1);
   ck_assert_msg(strstr(out, "Gbs"), "%s", out);
   free(out);
-  ck_assert_int_eq(run_tool("--continuous " SYN "three_segments.sko", &out), 1);
+  ck_assert_int_eq(run_tool("--open-loop --continuous " SYN "three_segments.sko", &out), 1);
+  ck_assert_msg(strstr(out, "needs --regression=lad"), "%s", out);
   free(out);
   ck_assert_int_eq(run_tool("", &out), 1);
   free(out);
   /* bootstrap samples: a header, then one settings line per replicate */
   const char *samples = SMPI_BUILD_ROOT "/check_calibration_samples.txt";
-  args = xasprintf("-q -B 25 --seed 5 --samples-out=%s %s", samples,
+  args = xasprintf("--open-loop -q -B 25 --seed 5 --samples-out=%s %s", samples,
                    SYN "three_segments_noisy.sko");
   ck_assert_int_eq(run_tool(args, &out), 0);
   ck_assert_msg(strstr(out, "bootstrap: 25 replicates"), "%s", out);
@@ -888,6 +889,105 @@ START_TEST(test_cli)
     }
   fclose(f);
   ck_assert_int_eq(nsamples, 25);
+}
+END_TEST
+
+/* The default is the closed-loop fit (issue 26): its report holds what a user must read, with
+ * -q too; bad input is refused with a message naming the file and what to do; the legacy fit
+ * stays reachable with --open-loop, and its options are refused without it. */
+START_TEST(test_cli_default)
+{
+  static const char *const items[] = {
+      "in-sample (fit on all runs)",
+      "leave-one-run-out (fit on the others)",
+      "noise floor (mean of the other runs)",
+      "best-fit affine, leave-one-run-out",
+      "default affine (simulator, no factors)",
+      "95% intervals contain",
+      "of the left-out runs' points",
+      "verdict: the ",
+      "summary: insample=",
+      "settings: ",
+  };
+  const char *runs3 = DATA "pingpong_np2_bindcore_run1.sko " DATA
+                           "pingpong_np2_nobind_run2.sko " DATA "skampi_pt2pt_np2.sko";
+  for (int quiet = 0; quiet < 2; quiet++) {
+    char *out, *args = xasprintf("%s%s", quiet ? "-q " : "", runs3);
+    ck_assert_int_eq(run_tool(args, &out), 0);
+    for (size_t i = 0; i < sizeof items / sizeof *items; i++)
+      ck_assert_msg(strstr(out, items[i]), "no \"%s\" in the report:\n%s", items[i], out);
+    /* the fit is closed-loop: the protocol is part of it, no round trip / 2 */
+    ck_assert_msg(strstr(out, "smpi/async-small-thresh:16384"), "%s", out);
+    ck_assert_msg(!strstr(out, "round trip / 2"), "%s", out);
+    ck_assert_msg(quiet == !strstr(out, "closed-loop fit (the default"), "%s", out);
+    free(out);
+    free(args);
+  }
+  char *out;
+  /* --closed-loop, the default said aloud, gives the same */
+  char *args = xasprintf("--closed-loop -q %s", runs3);
+  ck_assert_int_eq(run_tool(args, &out), 0);
+  ck_assert_msg(strstr(out, "summary: insample="), "%s", out);
+  free(out);
+  free(args);
+  /* one run: no floor, no leave-one-run-out, no honest interval: refused, --open-loop named */
+  ck_assert_int_eq(run_tool(DATA "pingpong_np2_bindcore_run1.sko", &out), 1);
+  ck_assert_msg(strstr(out, "pingpong_np2_bindcore_run1.sko: one run only: the closed-loop fit "
+                            "needs two runs or more"),
+                "%s", out);
+  ck_assert_msg(strstr(out, "--open-loop fits a single run"), "%s", out);
+  ck_assert_msg(!strstr(out, "summary:") && !strstr(out, "settings:"), "%s", out);
+  free(out);
+  /* a run without a ping-pong block: the blocks it has are listed */
+  const char *coll = SMPI_BUILD_ROOT "/check_calibration_coll.sko";
+  FILE *f = fopen(coll, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs("# begin result \"Bcast\"\ncount= 1        1     2.060     0.020       16     2.060     "
+        "1.998\n# end result \"Bcast\"\n",
+        f);
+  fclose(f);
+  args = xasprintf("%s %s", DATA "pingpong_np2_bindcore_run1.sko", coll);
+  ck_assert_int_eq(run_tool(args, &out), 1);
+  ck_assert_msg(strstr(out, "check_calibration_coll.sko: no result block matches "
+                            "\"Pingpong_Send_Recv\"; blocks present: \"Bcast\""),
+                "%s", out);
+  free(out);
+  free(args);
+  /* unreadable (a directory: CI runs as root), missing, empty */
+  args = xasprintf("%s %s", DATA "pingpong_np2_bindcore_run1.sko", DATA "synthetic");
+  ck_assert_int_eq(run_tool(args, &out), 1);
+  ck_assert_msg(strstr(out, "synthetic:0: cannot read: Is a directory"), "%s", out);
+  free(out);
+  free(args);
+  ck_assert_int_eq(run_tool(DATA "pingpong_np2_bindcore_run1.sko " DATA "none.sko", &out), 1);
+  ck_assert_msg(strstr(out, "none.sko: cannot open"), "%s", out);
+  free(out);
+  ck_assert_int_eq(run_tool(DATA "pingpong_np2_bindcore_run1.sko /dev/null", &out), 1);
+  ck_assert_msg(strstr(out, "holds no SKaMPI result block"), "%s", out);
+  free(out);
+  /* the legacy fit's options need --open-loop; the closed loop's are refused with it */
+  args = xasprintf("-p %s %s", SYN "run_b.sko", runs3);
+  ck_assert_int_eq(run_tool(args, &out), 1);
+  ck_assert_msg(strstr(out, "--predict is an option of the legacy open-loop fit: add "
+                            "--open-loop"),
+                "%s", out);
+  free(out);
+  free(args);
+  args = xasprintf("--open-loop --penalty=1 %s", runs3);
+  ck_assert_int_eq(run_tool(args, &out), 1);
+  ck_assert_msg(strstr(out, "--penalty belongs to the closed-loop fit"), "%s", out);
+  free(out);
+  free(args);
+  args = xasprintf("--open-loop --closed-loop %s", runs3);
+  ck_assert_int_eq(run_tool(args, &out), 1);
+  ck_assert_msg(strstr(out, "choose one"), "%s", out);
+  free(out);
+  free(args);
+  /* --open-loop on one run: the legacy fit and report */
+  ck_assert_int_eq(run_tool("--open-loop -q " DATA "pingpong_np2_bindcore_run1.sko", &out), 0);
+  ck_assert_msg(strstr(out, "open-loop fit (legacy, --open-loop)"), "%s", out);
+  ck_assert_msg(strstr(out, "one-way time = round trip / 2"), "%s", out);
+  free(out);
 }
 END_TEST
 
@@ -934,6 +1034,7 @@ static Suite *calibration_suite(void)
   tcase_add_test(tc, test_plot_files);
   tcase_add_test(tc, test_byte_labels);
   tcase_add_test(tc, test_cli);
+  tcase_add_test(tc, test_cli_default);
   tcase_set_timeout(tc, 60);
   suite_add_tcase(s, tc);
   return s;

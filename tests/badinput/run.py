@@ -76,10 +76,14 @@ def skampi_truncations(datadir):
     text = open(src).read()
     lines = text.splitlines(keepends=True)
     begin = next(i for i, l in enumerate(lines) if l.startswith("# begin result"))
+    first_end = next(i for i, l in enumerate(lines[begin:]) if l.startswith("# end result"))
     mid_block = "".join(lines[: begin + 6])
     mid_line = mid_block + lines[begin + 6][: len(lines[begin + 6]) // 3]
     return {"trunc_block.sko": mid_block, "trunc_line.sko": mid_line,
-            "good.sko": text}
+            "good.sko": text,
+            # a run of SKaMPI without any ping-pong (a collective's block only)
+            "collectives.sko": "".join(lines[: begin + 1 + first_end]).replace(
+                '"Pingpong_Send_Recv"', '"Bcast"')}
 
 
 BAD_C = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bad.c")
@@ -339,6 +343,15 @@ CASES = [
     ("skampi no input", ["CAL"], NZ, r"no input file"),
     ("skampi bad option value", ["CAL", "--segments=0", "{good.sko}"], NZ,
      r"--segments=0: an integer >= 1 is expected"),
+    # the default closed-loop fit needs two runs (issue 26): one gives no noise floor
+    ("skampi one run only", ["CAL", "{good.sko}"], NZ,
+     r"good.sko: one run only: the closed-loop fit needs two runs or more.*--open-loop fits a "
+     r"single run"),
+    ("skampi no ping-pong block", ["CAL", "{good.sko}", "{collectives.sko}"], NZ,
+     r'collectives.sko: no result block matches "Pingpong_Send_Recv"; blocks present: "Bcast" '
+     r"\(the fit needs SKaMPI's point-to-point ping-pong blocks"),
+    ("skampi legacy option without --open-loop", ["CAL", "-k", "2", "{good.sko}", "{good.sko}"],
+     NZ, r"--segments is an option of the legacy open-loop fit: add --open-loop"),
 ]
 
 # signs that the simulator itself broke, whatever the case

@@ -112,10 +112,12 @@ if [ -x "$D$BINDIR/smpi-gantt" ]; then
   fi
 fi
 
-# smpi-calibrate fits real SKaMPI output and writes the --cfg lines
+# smpi-calibrate fits real SKaMPI output (two runs: the default closed-loop fit needs them)
+# and writes the --cfg lines
 if [ -x "$D$BINDIR/smpi-calibrate" ]; then
   t_run installed_calibrate "$D$BINDIR/smpi-calibrate" --cfg-out=fit.cfg \
-    "$SRC/tests/data/skampi/skampi_pt2pt_np2.sko"
+    "$SRC/tests/data/skampi/skampi_pt2pt_np2.sko" \
+    "$SRC/tests/data/skampi/pingpong_np2_bindcore_run1.sko"
   if t_expect_rc 0 && grep -q 'smpi/' fit.cfg; then t_ok installed_calibrate; fi
 fi
 
