@@ -51,11 +51,15 @@ typedef enum {
   CL_PAT_SEND_RECV,  /* Send_Recv, Send_Recv_AnyTag, Send_Irecv, Isend_Recv: round trip */
   CL_PAT_SSEND_RECV, /* Ssend_Recv, Issend_Recv: round trip, never detached */
   CL_PAT_SENDRECV,   /* Sendrecv, Sendrecv_replace: one exchange, both directions at once */
+  CL_PAT_HANDSHAKE,  /* calibration/pingpong_skampi.c's Send_Recv: a round trip timed after a
+                        handshake, nothing else in flight */
   CL_NPAT
 } cl_pattern;
 
 /* The pattern of a SKaMPI block name ("Pingpong_Send_Recv", "Pingpong_Isend_Recv-2"...):
- * -1 when the name is none of them, -2 for Send_Iprobe_Recv (see closedloop.c). */
+ * -1 when the name is none of them, -2 for Send_Iprobe_Recv (see closedloop.c). A file that
+ * calibration/pingpong_skampi.c wrote (its first line says so) has CL_PAT_HANDSHAKE instead
+ * of CL_PAT_SEND_RECV: cl_data_load sees to it. */
 int cl_pattern_of_block(const char *name);
 const char *cl_pattern_name(cl_pattern p);
 

@@ -16,8 +16,10 @@
  *
  * Standard MPI only. Build and run with any MPI, e.g. Debian's MPICH:
  *   mpicc -O2 -o pingpong_skampi calibration/pingpong_skampi.c -lm
- *   mpirun -np 2 ./pingpong_skampi -o pingpong.sko
- *   smpi-calibrate pingpong.sko */
+ *   mpirun -np 2 ./pingpong_skampi -o pp1.sko; mpirun -np 2 ./pingpong_skampi -o pp2.sko
+ *   smpi-calibrate pp1.sko pp2.sko
+ * The first line of the output names this program: smpi-calibrate's closed-loop fit models
+ * its runs as this pattern (a round trip after a handshake), not as SKaMPI's. */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>

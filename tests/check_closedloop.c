@@ -213,12 +213,40 @@ START_TEST(test_load)
 }
 END_TEST
 
+/* calibration/pingpong_skampi.c's output: SKaMPI's block name, its own pattern (a round trip
+ * after a handshake: 2 (lat + W) at every size, where SKaMPI's Send_Recv has 3 below the
+ * switch), mixed with a SKaMPI run */
+START_TEST(test_load_ours)
+{
+  const char *files[] = {SMPI_SOURCE_ROOT "/tests/data/pingpong_skampi/pingpong_skampi_run1.sko",
+                         SMPI_SOURCE_ROOT "/tests/data/skampi/pingpong_np2_bindcore_run1.sko"};
+  const char *glob[] = {"Pingpong_Send_Recv"};
+  cl_data d;
+  char err[512];
+  ck_assert_int_eq(cl_data_load(&d, files, 2, glob, 1, err, sizeof err), 0);
+  ck_assert_uint_eq(d.nblocks, 2);
+  ck_assert_str_eq(d.blocks[0], "pingpong_skampi");
+  ck_assert_str_eq(d.blocks[1], "Send_Recv");
+  for (size_t i = 0; i < d.n; i++)
+    ck_assert_int_eq(d.pts[i].pat, d.pts[i].run == 0 ? CL_PAT_HANDSHAKE : CL_PAT_SEND_RECV);
+  cl_data_free(&d);
+  cl_model m;
+  true_model(&m);
+  double w = 1040 / 4000.0; /* 1 KiB, eager: payload 1040 B at 4000 B/us */
+  ck_assert_double_eq_tol(cl_predict(&m, CL_PAT_HANDSHAKE, 1024), 2 * (1.0 + w), 1e-9);
+  ck_assert_double_eq_tol(cl_predict(&m, CL_PAT_SEND_RECV, 1024), 2 * 1.0 + 3 * w, 1e-9);
+  double wr = 16400 / 8000.0; /* rendezvous */
+  ck_assert_double_eq_tol(cl_predict(&m, CL_PAT_HANDSHAKE, 16384), 2 * (12.0 + wr), 1e-9);
+}
+END_TEST
+
 static Suite *closedloop_suite(void)
 {
   Suite *s = suite_create("closedloop");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, test_pattern_names);
   tcase_add_test(tc, test_load);
+  tcase_add_test(tc, test_load_ours);
   tcase_add_test(tc, test_coefficients);
   tcase_add_test(tc, test_recovery);
   tcase_add_test(tc, test_outliers);
