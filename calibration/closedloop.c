@@ -1035,6 +1035,54 @@ static int write_plot(const char *base, const cl_data *d, const cl_model *m, con
   return rc;
 }
 
+static int cmp_point_full(const void *a, const void *b)
+{
+  const cl_point *x = a, *y = b;
+  if (x->size != y->size)
+    return x->size < y->size ? -1 : 1;
+  if (x->pat != y->pat)
+    return x->pat - y->pat;
+  if (x->blk != y->blk)
+    return x->blk - y->blk;
+  return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/* Index of a run holding exactly the measurements of an earlier one (the same file given
+ * twice, or a copy), with that earlier run in *twin; SIZE_MAX if none. Two such runs would
+ * make a noise floor of zero and a verdict about nothing. */
+static size_t duplicate_run(const cl_data *d, size_t *twin)
+{
+  cl_point *mine = xmalloc((d->n ? d->n : 1) * sizeof *mine);
+  cl_point *other = xmalloc((d->n ? d->n : 1) * sizeof *other);
+  size_t found = SIZE_MAX;
+  for (size_t r = 1; r < d->nruns && found == SIZE_MAX; r++) {
+    size_t nm = 0;
+    for (size_t i = 0; i < d->n; i++)
+      if (d->pts[i].run == r)
+        mine[nm++] = d->pts[i];
+    qsort(mine, nm, sizeof *mine, cmp_point_full);
+    for (size_t q = 0; q < r && found == SIZE_MAX; q++) {
+      size_t no = 0;
+      for (size_t i = 0; i < d->n; i++)
+        if (d->pts[i].run == q)
+          other[no++] = d->pts[i];
+      if (no != nm)
+        continue;
+      qsort(other, no, sizeof *other, cmp_point_full);
+      bool same = true;
+      for (size_t i = 0; i < nm && same; i++)
+        same = cmp_point_full(&mine[i], &other[i]) == 0;
+      if (same) {
+        found = r;
+        *twin = q;
+      }
+    }
+  }
+  free(mine);
+  free(other);
+  return found;
+}
+
 int cl_main(const char *const *files, size_t nfiles, const char *const *globs, size_t nglobs,
             const cl_options *o, const fit_link *l, const cl_outputs *out, bool quiet)
 {
@@ -1059,6 +1107,14 @@ int cl_main(const char *const *files, size_t nfiles, const char *const *globs, s
             "the run-to-run spread; --open-loop fits a single run the legacy way "
             "(one-way = round trip / 2)\n",
             d.nruns ? d.runs[0] : "(no file)");
+    goto done;
+  }
+  size_t twin, dup = duplicate_run(&d, &twin);
+  if (dup != SIZE_MAX) {
+    fprintf(stderr,
+            "smpi-calibrate: %s holds the same measurements as %s: the same run given twice? "
+            "Each file must be a run of its own (the noise floor is the spread between them)\n",
+            d.runs[dup], d.runs[twin]);
     goto done;
   }
   if (cl_fit(&d, SIZE_MAX, o, l, o->max_segments, &m, err, sizeof err) != 0 ||

@@ -938,6 +938,14 @@ START_TEST(test_cli_default)
   ck_assert_msg(strstr(out, "--open-loop fits a single run"), "%s", out);
   ck_assert_msg(!strstr(out, "summary:") && !strstr(out, "settings:"), "%s", out);
   free(out);
+  /* the same run twice: a noise floor of zero, a verdict about nothing */
+  ck_assert_int_eq(run_tool(DATA "pingpong_np2_nobind_run1.sko " DATA "skampi_pt2pt_np2.sko " DATA
+                                 "pingpong_np2_nobind_run1.sko",
+                            &out),
+                   1);
+  ck_assert_msg(strstr(out, "pingpong_np2_nobind_run1.sko holds the same measurements as"), "%s",
+                out);
+  free(out);
   /* a run without a ping-pong block: the blocks it has are listed */
   const char *coll = SMPI_BUILD_ROOT "/check_calibration_coll.sko";
   FILE *f = fopen(coll, "w");

@@ -350,6 +350,8 @@ CASES = [
     ("skampi no ping-pong block", ["CAL", "{good.sko}", "{collectives.sko}"], NZ,
      r'collectives.sko: no result block matches "Pingpong_Send_Recv"; blocks present: "Bcast" '
      r"\(the fit needs SKaMPI's point-to-point ping-pong blocks"),
+    ("skampi the same run twice", ["CAL", "{good.sko}", "{good.sko}"], NZ,
+     r"good.sko holds the same measurements as \S*good.sko: the same run given twice"),
     ("skampi legacy option without --open-loop", ["CAL", "-k", "2", "{good.sko}", "{good.sko}"],
      NZ, r"--segments is an option of the legacy open-loop fit: add --open-loop"),
 ]
