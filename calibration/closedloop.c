@@ -1174,19 +1174,30 @@ int cl_main(const char *const *files, size_t nfiles, const char *const *globs, s
   printf("\nerrors (mean |ln measured - ln predicted|, shown as e^x - 1):\n");
   printf("  in-sample (fit on all runs)              %7.1f%%\n", pct(ev.insample));
   printf("  leave-one-run-out (fit on the others)    %7.1f%%\n", pct(ev.loro));
-  printf("  noise floor (mean of the other runs)     %7.1f%%   leave-one-run-out = %.2fx it\n",
-         pct(ev.floor), ev.loro / ev.floor);
+  if (ev.floor > 0)
+    printf("  noise floor (mean of the other runs)     %7.1f%%   leave-one-run-out = %.2fx it\n",
+           pct(ev.floor), ev.loro / ev.floor);
+  else
+    printf("  noise floor (mean of the other runs)     n/a: %s\n",
+           isnan(ev.floor) ? "the runs share no measured size" : "the runs agree exactly");
   printf("  best-fit affine, leave-one-run-out       %7.1f%%\n", pct(ev.affine));
   printf("  default affine (simulator, no factors)   %7.1f%%\n", pct(ev.def_affine));
   printf("  %.0f%% intervals contain %.1f%% of the left-out runs' points (typical width: "
          "hi = %.2f x lo)\n",
          100 * o->level, 100 * ev.coverage, ev.width);
   printf("  by run:");
-  for (size_t r = 0; r < d.nruns && r < 64; r++)
-    printf(" [%zu] %.1f%% (floor %.1f%%, cover %.0f%%)", r + 1, pct(ev.loro_run[r]),
-           pct(ev.floor_run[r]), 100 * ev.cover_run[r]);
+  for (size_t r = 0; r < d.nruns && r < 64; r++) {
+    char fl[32] = "n/a";
+    if (!isnan(ev.floor_run[r]))
+      snprintf(fl, sizeof fl, "%.1f%%", pct(ev.floor_run[r]));
+    printf(" [%zu] %.1f%% (floor %s, cover %.0f%%)", r + 1, pct(ev.loro_run[r]), fl,
+           100 * ev.cover_run[r]);
+  }
   printf("\n");
-  if (ev.loro <= 1.2 * ev.floor)
+  if (!(ev.floor > 0))
+    printf("verdict: none: the runs agree exactly or share no measured size, so there is no "
+           "noise floor to compare with; give runs that measured the same sizes.\n");
+  else if (ev.loro <= 1.2 * ev.floor)
     printf("verdict: the DATA limits the accuracy: a run the fit never saw is predicted about "
            "as well as by the other runs themselves (%.2fx the noise floor); a richer model "
            "cannot do better, more or quieter runs can.\n",

@@ -961,6 +961,29 @@ START_TEST(test_cli_default)
                 "%s", out);
   free(out);
   free(args);
+  /* runs that share no size: no floor, and the verdict says so instead of comparing with NaN */
+  const char *lo = SMPI_BUILD_ROOT "/check_calibration_lo.sko",
+             *hi = SMPI_BUILD_ROOT "/check_calibration_hi.sko";
+  for (int k = 0; k < 2; k++) {
+    f = fopen(k ? hi : lo, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("# begin result \"Pingpong_Send_Recv\"\n", f);
+    for (int e = 0; e < 4; e++) {
+      double size = ldexp(1, k ? 16 + e : e), t = 2.0 + size / 1000.0;
+      fprintf(f, "count= %.0f %.0f %.3f 0.010 16 %.3f %.3f\n", size, size, t, t, t);
+    }
+    fputs("# end result \"Pingpong_Send_Recv\"\n", f);
+    fclose(f);
+  }
+  args = xasprintf("-q %s %s", lo, hi);
+  ck_assert_int_eq(run_tool(args, &out), 0);
+  ck_assert_msg(strstr(out, "noise floor (mean of the other runs)     n/a: the runs share no "
+                            "measured size"),
+                "%s", out);
+  ck_assert_msg(strstr(out, "verdict: none:"), "%s", out);
+  ck_assert_msg(!strstr(out, "nan%") && !strstr(out, "nanx"), "%s", out);
+  free(out);
+  free(args);
   /* unreadable (a directory: CI runs as root), missing, empty */
   args = xasprintf("%s %s", DATA "pingpong_np2_bindcore_run1.sko", DATA "synthetic");
   ck_assert_int_eq(run_tool(args, &out), 1);
