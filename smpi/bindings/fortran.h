@@ -60,10 +60,14 @@ static inline int *smpi_f_weights(int *w)
 }
 
 /* A Fortran status is INTEGER(MPI_STATUS_SIZE), only 4-byte aligned: the C status (with its
- * 8-byte count) goes through an aligned copy. */
+ * 8-byte count) goes through an aligned copy, in and out (MPI_Status_set_elements changes
+ * one field of the program's status and keeps the others). */
 static inline MPI_Status *smpi_f_status(MPI_Status *c, MPI_Fint *f)
 {
-  return f == smpi_fcom_.status_ignore ? MPI_STATUS_IGNORE : c;
+  if (f == smpi_fcom_.status_ignore)
+    return MPI_STATUS_IGNORE;
+  memcpy(c, f, sizeof *c);
+  return c;
 }
 static inline void smpi_f_status_out(MPI_Fint *f, const MPI_Status *c)
 {

@@ -33,8 +33,9 @@ one trailing underscore); character arguments add hidden lengths (size_t) at the
 rules, by C parameter type and name, are in param_rule(); what they cannot express (MPI_Init
 without argc/argv, MPI_Wtime as a function, attribute values and keyval callbacks, MPI-1's
 INTEGER addresses, 1-based indices) is written by hand in fortran.c and listed in HAND here.
-Functions the standard gives no Fortran binding (MPI_T_*, the f2c/c2f conversions) and the
-ones taking C argument vectors (spawn) are left out (SKIP). """
+Functions the standard gives no Fortran binding (MPI_T_*, the f2c/c2f conversions) are left
+out; the stubs taking argument vectors or C-only callbacks (spawn, generalized requests,
+datareps) have hand-written not-implemented bindings in fortran.c (SKIP). """
 import re
 import sys
 
@@ -103,8 +104,10 @@ def param_rule(fname, ctype, pname, count_arg):
         return (f'MPI_Fint *{pname}', f'{cast}{pname}', '', '')
     if base in ('MPI_Aint *', 'MPI_Aint []', 'MPI_Offset *', 'MPI_Count *'):
         return (f'{base.rstrip(" *[]")} *{pname}', pname, '', '')
+    if base == 'void *' and pname == 'buffer_addr':  # MPI_Buffer_detach: C's address, kept
+        return ('void *buffer_addr', '&c_buffer_addr', '  void *c_buffer_addr;\n', '')
     if base == 'void *':
-        if pname in ('baseptr', 'buffer_addr', 'attribute_val', 'extra_state'):
+        if pname in ('baseptr', 'attribute_val', 'extra_state'):
             return (f'void *{pname}', pname, '', '')
         return (f'void *{pname}', f'smpi_f_buf({pname})', '', '')
     if base == 'MPI_Status *':

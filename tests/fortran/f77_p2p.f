@@ -10,7 +10,7 @@ C     Run with 4 ranks.
       INTEGER ST(MPI_STATUS_SIZE), STS(MPI_STATUS_SIZE, 4)
       INTEGER REQ(4), IDX, CNT, ITYPE, COLTYPE, ROWTYPE, STYPE
       INTEGER IBUF(10), JBUF(10), BLENS(2), TYPES(2), DISPS(2)
-      INTEGER ADDR1, ADDR2, RLEN, NDONE, IDXS(4)
+      INTEGER ADDR1, ADDR2, RLEN, NDONE, IDXS(4), BSBUF(1000), BSIZE
       DOUBLE PRECISION A(5,4), B(5,4), X(3), Y(3)
       CHARACTER*(MPI_MAX_PROCESSOR_NAME) PNAME
       CHARACTER*(MPI_MAX_OBJECT_NAME) CNAME
@@ -161,6 +161,21 @@ C     character arguments with hidden lengths
       CALL MPI_COMM_GET_NAME(MPI_COMM_WORLD, CNAME, RLEN, IERR)
       CALL CHECK(RLEN .EQ. 9, 'comm name trimmed')
       CALL CHECK(CNAME .EQ. 'the world', 'comm name')
+C     buffered send: attach, BSEND, detach gives the size back
+      CALL MPI_BUFFER_ATTACH(BSBUF, 4000, IERR)
+      CALL MPI_BSEND(RANK, 1, MPI_INTEGER, NEXT, 11, MPI_COMM_WORLD,
+     &               IERR)
+      CALL MPI_RECV(K, 1, MPI_INTEGER, PREV, 11, MPI_COMM_WORLD, ST,
+     &              IERR)
+      CALL CHECK(K .EQ. PREV, 'bsend')
+      CALL MPI_BUFFER_DETACH(BSBUF, BSIZE, IERR)
+      CALL CHECK(BSIZE .EQ. 4000, 'buffer_detach size')
+C     a status changed in place keeps its other fields
+      CALL MPI_STATUS_SET_ELEMENTS(ST, MPI_INTEGER, 3, IERR)
+      CALL MPI_GET_COUNT(ST, MPI_INTEGER, CNT, IERR)
+      CALL CHECK(CNT .EQ. 3, 'status_set_elements')
+      CALL CHECK(ST(MPI_SOURCE) .EQ. PREV .AND. ST(MPI_TAG) .EQ. 11,
+     &           'status_set_elements keeps source and tag')
 C     the verdict: every rank's error count
       CALL MPI_ALLREDUCE(NERR, TOTAL, 1, MPI_INTEGER, MPI_SUM,
      &                   MPI_COMM_WORLD, IERR)
