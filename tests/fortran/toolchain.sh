@@ -26,6 +26,14 @@ case $MODE in
     done
     t_run smpi_fc env SMPI_FC=my-fortran "$SMPIF90" -show -c fring.f90
     t_expect_rc 0 && t_grep_out '^my-fortran ' && t_ok smpi_fc
+    # mpif.h in fixed form and the mpi module under the strict standards
+    printf '%s\n' '      PROGRAM STD' "      INCLUDE 'mpif.h'" '      INTEGER IERR' \
+      '      DOUBLE PRECISION T' '      CALL MPI_INIT(IERR)' '      T = MPI_WTIME()' \
+      '      CALL MPI_FINALIZE(IERR)' '      END' >std.f
+    t_run mpif_std "$SMPIF90" -std=f95 -Wall -c std.f
+    t_expect_rc 0 && t_ok mpif_std
+    t_run module_std "$SMPIF90" -std=f2008 -Wall -c fring_mod.f90 fring.f90
+    t_expect_rc 0 && t_ok module_std
     t_run compile_module "$SMPIF90" -O1 -c fring_mod.f90
     t_expect_rc 0 && t_ok compile_module
     t_run compile_main "$SMPIF90" -c -g fring.f90 -O1
