@@ -70,6 +70,12 @@ program f90_coll
   integer :: ierr, rank, np, i, j, total, op, eh, key, dup, req(2), sts(MPI_STATUS_SIZE, 2)
   integer :: iv(n * 3), counts(n), displs(n), pair(2), pairs(2, 2), ival
   integer(kind=8) :: i8
+  integer(kind=1) :: i1
+  integer(kind=2) :: i2
+  real(kind=4) :: r4, rpair(2)
+  real(kind=16) :: q16
+  complex(kind=4) :: c8
+  complex(kind=8) :: z16
   real :: r(2)
   real(kind=8) :: d(n), r8, dpair(2)
   complex :: c
@@ -200,6 +206,34 @@ program f90_coll
   pairs(:, 2) = [-rank, rank]
   call MPI_Allreduce(MPI_IN_PLACE, pairs, 2, MPI_2INTEGER, MPI_MINLOC, MPI_COMM_WORLD, ierr)
   call check(pairs(1, 2) == -4 .and. pairs(2, 2) == 4 .and. pairs(2, 1) == 0, 'pairs')
+  ! sized types and the remaining pairs and logical ops
+  i1 = int(rank + 1, 1)
+  call MPI_Allreduce(MPI_IN_PLACE, i1, 1, MPI_INTEGER1, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call check(i1 == 15, 'MPI_INTEGER1')
+  i2 = int(-rank * 1000, 2)
+  call MPI_Allreduce(MPI_IN_PLACE, i2, 1, MPI_INTEGER2, MPI_MIN, MPI_COMM_WORLD, ierr)
+  call check(i2 == -4000, 'MPI_INTEGER2')
+  r4 = 0.5 * rank
+  call MPI_Allreduce(MPI_IN_PLACE, r4, 1, MPI_REAL4, MPI_MAX, MPI_COMM_WORLD, ierr)
+  call check(r4 == 2.0, 'MPI_REAL4')
+  q16 = 1.0_16 / 3 * rank
+  call MPI_Allreduce(MPI_IN_PLACE, q16, 1, MPI_REAL16, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call check(abs(q16 - 10.0_16 / 3) < 1e-30_16, 'MPI_REAL16')
+  z16 = dcmplx(0, 1)
+  call MPI_Allreduce(MPI_IN_PLACE, z16, 1, MPI_COMPLEX16, MPI_PROD, MPI_COMM_WORLD, ierr)
+  call check(z16 == dcmplx(0, 1), 'MPI_COMPLEX16 prod (i**5 = i)')
+  c8 = cmplx(1, rank)
+  call MPI_Allreduce(MPI_IN_PLACE, c8, 1, MPI_COMPLEX8, MPI_SUM, MPI_COMM_WORLD, ierr)
+  call check(c8 == cmplx(5, 10), 'MPI_COMPLEX8')
+  rpair = [real(mod(rank + 2, n)), real(rank)]
+  call MPI_Allreduce(MPI_IN_PLACE, rpair, 1, MPI_2REAL, MPI_MINLOC, MPI_COMM_WORLD, ierr)
+  call check(rpair(1) == 0 .and. rpair(2) == 3, 'MPI_2REAL minloc')
+  l = rank < 3
+  call MPI_Allreduce(MPI_IN_PLACE, l, 1, MPI_LOGICAL, MPI_LXOR, MPI_COMM_WORLD, ierr)
+  call check(l, 'MPI_LOGICAL lxor (3 trues)')
+  ival = ishft(1, rank)
+  call MPI_Allreduce(MPI_IN_PLACE, ival, 1, MPI_INTEGER, MPI_BOR, MPI_COMM_WORLD, ierr)
+  call check(ival == 31, 'MPI_BOR')
   chars(rank + 1) = 'r' // achar(48 + rank)
   call MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, chars, 4, MPI_CHARACTER, &
                      MPI_COMM_WORLD, ierr)
