@@ -2,7 +2,7 @@ C     Point to point, derived types over Fortran arrays and character
 C     arguments from Fortran 77 (fixed form, mpif.h). Self-checking:
 C     prints "f77_p2p: OK" from rank 0 when no rank failed a check,
 C     else each failure and STOP 1 on the failing ranks.
-C     Run with 4 ranks.
+C     Run with 4 ranks. Its own MPI_SEND calls PMPI_SEND (profiling).
       PROGRAM F77P2P
       IMPLICIT NONE
       INCLUDE 'mpif.h'
@@ -17,11 +17,14 @@ C     Run with 4 ranks.
       LOGICAL FLAG
       INTEGER SI
       DOUBLE PRECISION SX
+      INTEGER NSENDS
       COMMON /ERRS/ NERR
+      COMMON /PROF/ NSENDS
 C     the struct's members change behind the compiler's back (through a
 C     datatype): in COMMON, every call may change them
       COMMON /SDATA/ SX, SI
       NERR = 0
+      NSENDS = 0
       CALL MPI_INIT(IERR)
       CALL CHECK(IERR .EQ. MPI_SUCCESS, 'init')
       CALL MPI_COMM_RANK(MPI_COMM_WORLD, RANK, IERR)
@@ -176,6 +179,10 @@ C     a status changed in place keeps its other fields
       CALL CHECK(CNT .EQ. 3, 'status_set_elements')
       CALL CHECK(ST(MPI_SOURCE) .EQ. PREV .AND. ST(MPI_TAG) .EQ. 11,
      &           'status_set_elements keeps source and tag')
+C     the program's own MPI_SEND (below) went to PMPI_SEND: the ring,
+C     the WAITANY message, and rank 0's probe message (not SENDRECV)
+      CALL CHECK(NSENDS .EQ. 2 + MERGE(1, 0, RANK .EQ. 0),
+     &           'profiling interface: own MPI_SEND called')
 C     the verdict: every rank's error count
       CALL MPI_ALLREDUCE(NERR, TOTAL, 1, MPI_INTEGER, MPI_SUM,
      &                   MPI_COMM_WORLD, IERR)
@@ -193,4 +200,14 @@ C     the verdict: every rank's error count
         NERR = NERR + 1
         PRINT '(A,A)', 'f77_p2p: check failed: ', WHAT
       END IF
+      END
+
+C     A profiling wrapper, as a tool would write it: the program's calls of
+C     MPI_SEND come here, and PMPI_SEND does the work.
+      SUBROUTINE MPI_SEND(BUF, COUNT, DTYPE, DEST, TAG, COMM, IERR)
+      INTEGER BUF(*), COUNT, DTYPE, DEST, TAG, COMM, IERR
+      INTEGER NSENDS
+      COMMON /PROF/ NSENDS
+      NSENDS = NSENDS + 1
+      CALL PMPI_SEND(BUF, COUNT, DTYPE, DEST, TAG, COMM, IERR)
       END
