@@ -456,6 +456,23 @@ F_DEFINE(void, register_datarep,
  * takes to make it reload buf from memory */
 F_DEFINE(void, f_sync_reg, (void *buf)) { (void)buf; }
 
+/* MPI_SIZEOF: the specifics of the mpi module's generic (tools/fortran/mpi.f90) are bound to
+ * these by size; x is the array descriptor of an assumed-rank dummy, of no use here */
+#define F_SIZEOF(n)                                                            \
+  SMPI_PUBLIC void smpi_f_sizeof_##n(void *x, MPI_Fint *size, MPI_Fint *ierr); \
+  void smpi_f_sizeof_##n(void *x, MPI_Fint *size, MPI_Fint *ierr)              \
+  {                                                                            \
+    (void)x;                                                                   \
+    *size = n;                                                                 \
+    *ierr = MPI_SUCCESS;                                                       \
+  }
+F_SIZEOF(1)
+F_SIZEOF(2)
+F_SIZEOF(4)
+F_SIZEOF(8)
+F_SIZEOF(16)
+F_SIZEOF(32)
+
 /* ---- smpi's extensions (docs/fortran.md) ---- */
 
 SMPI_PUBLIC void smpi_execute_flops_(double *flops);

@@ -2,7 +2,7 @@
 ! versions, subarrays in Fortran order, MPI_Type_create_struct from MPI_Get_address
 ! (INTEGER(KIND=MPI_ADDRESS_KIND)), pack/unpack, matched probes, one-sided communication
 ! (MPI_Win_create, MPI_Put, fences, MPI_WIN_BASE/SIZE attributes), MPI_Alloc_mem, group
-! ranges, a distributed graph with MPI_UNWEIGHTED and a neighbour all-to-all.
+! ranges, a distributed graph with MPI_UNWEIGHTED and a neighbour all-to-all, MPI_SIZEOF.
 ! Self-checking: rank 0 prints "f90_misc: OK". Run with 4 ranks.
 program f90_misc
   use mpi
@@ -50,6 +50,15 @@ program f90_misc
 
   call MPI_Error_string(MPI_ERR_TRUNCATE, estr, rlen, ierr)
   call check(rlen > 0 .and. rlen == len_trim(estr), 'error string')
+  ! MPI_SIZEOF: one element's size, scalar or array of any rank
+  call MPI_Sizeof(w, i, ierr)
+  call check(i == 8 .and. ierr == MPI_SUCCESS, 'MPI_SIZEOF double precision array')
+  call MPI_Sizeof(rank, i, ierr)
+  call check(i == 4, 'MPI_SIZEOF integer')
+  call MPI_Sizeof(wsize, i, ierr)
+  call check(i == 8, 'MPI_SIZEOF address kind')
+  call MPI_Sizeof(grid(1, 1), i, ierr)
+  call check(i == 8, 'MPI_SIZEOF array element')
   call MPI_Get_version(ver, subver, ierr)
   call check(ver == MPI_VERSION .and. subver == MPI_SUBVERSION, 'get_version')
   call MPI_Get_library_version(lib, rlen, ierr)
