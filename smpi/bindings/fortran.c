@@ -6,8 +6,10 @@
  * MPI_ADDRESS_KIND) values, not C pointers; the predefined attributes are pointers to int in
  * C and values in Fortran), keyval callbacks written in Fortran (called through
  * trampolines), MPI-1's INTEGER addresses (MPI_ADDRESS, MPI_TYPE_STRUCT, _HINDEXED, _HVECTOR,
- * _EXTENT, _LB, _UB), the predefined copy/delete callbacks as Fortran procedures, and smpi's
- * extensions (smpi_execute*, sampling, shared allocation) for Fortran.
+ * _EXTENT, _LB, _UB), the predefined copy/delete callbacks as Fortran procedures, the stubs
+ * the rules cannot bind (spawn, generalized requests, datareps), MPI_F_SYNC_REG, the
+ * specifics of the mpi module's MPI_SIZEOF, and smpi's extensions (smpi_execute*, sampling,
+ * shared allocation) for Fortran.
  *
  * Callbacks that need no translation go to C as they are: a Fortran user op
  * SUBROUTINE F(INVEC, INOUTVEC, LEN, TYPE) and an error handler SUBROUTINE H(COMM, CODE)
