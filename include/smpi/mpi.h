@@ -343,7 +343,7 @@ extern SMPI_PUBLIC int smpi_weights_empty_[];
 #define MPI_ERRCODES_IGNORE ((int *)0)
 #define MPI_ARGV_NULL ((char **)0)
 #define MPI_ARGVS_NULL ((char ***)0)
-#define MPI_F_STATUS_IGNORE ((MPI_Fint *)0) /* no Fortran bindings: never a real status */
+#define MPI_F_STATUS_IGNORE ((MPI_Fint *)0) /* for MPI_Status_f2c/c2f: never a real status */
 #define MPI_F_STATUSES_IGNORE ((MPI_Fint *)0)
 #define MPI_F08_STATUS_IGNORE ((MPI_F08_status *)0)
 #define MPI_F08_STATUSES_IGNORE ((MPI_F08_status *)0)

@@ -9,6 +9,15 @@
 
 int smpi_call_begin(const char *fname) { return smpi_call_begin_at(fname, NULL); }
 
+/* A call that enters through a Fortran binding (fortran.c) is the program's call from the
+ * binding's caller, not from the binding: the binding names that site here around its PMPI
+ * call, so that deadlock reports give the Fortran file:line. */
+static struct call_hint {
+  const void *site; /* return address into the program, or NULL */
+} call_hint;
+
+void smpi_call_hint_site(const void *site) { call_hint.site = site; }
+
 static const char *thread_level_name(int level)
 {
   switch (level) {
@@ -62,6 +71,8 @@ int smpi_call_begin_at(const char *fname, const void *site)
   }
   /* the outermost call is the program's own: remember where it came from (smpi/mpi/check.h) */
   bool outermost = me->call_depth == 0;
+  if (outermost && call_hint.site)
+    site = call_hint.site;
   if (outermost)
     smpi_check_enter(me->rank, fname, site);
   smpi_enter_call();

@@ -31,6 +31,9 @@
 int smpi_call_begin(const char *fname);
 int smpi_call_begin_at(const char *fname, const void *site);
 void smpi_call_end(void);
+/* The site the next outermost call reports instead of its own return address (a Fortran
+ * binding's caller); NULL to stop. */
+void smpi_call_hint_site(const void *site);
 
 /* fname was called from an OS thread the simulator does not run: says so, with the thread
  * level the program asked for and the one smpi provides, and ends the job (exit status 1).

@@ -549,6 +549,30 @@ static void on_process_exit(int status, void *arg)
   }
 }
 
+/* A rank's end: what follows its main's return, or a Fortran STOP (smpi_rank_stop). */
+static void rank_done(smpi_rank *me, int code)
+{
+  me->exit_code = code;
+  me->returned = true;
+  smpi_progress_rank_done();
+  if (me->phase == SMPI_RANK_INITIALIZED)
+    LOG_WARN("rank %d returned from main without calling MPI_Finalize", me->rank);
+}
+
+/* Fortran's STOP ends the program that runs it, i.e. one MPI process: the rank ends as if
+ * its main had returned `code`, and the others go on (exit() would end every rank). Returns
+ * 0 when no rank of a simulation runs (a plain run: the caller stops the process). */
+int smpi_rank_stop(int code)
+{
+  smpi_rank *me = smpi_self();
+  if (!launch.running || !me || eng_self() == NULL)
+    return 0;
+  fflush(NULL); /* what the rank printed comes out before what follows, as at its exit */
+  rank_done(me, code);
+  eng_actor_kill(eng_self());
+  UNREACHABLE();
+}
+
 static void rank_main(void *arg)
 {
   smpi_rank *me = arg;
@@ -561,11 +585,7 @@ static void rank_main(void *arg)
   launch.rank_argv[me->rank] = argv;
   if (smpi_w.simulate_computation && smpi_w.cpu_threshold >= 0)
     smpi_burst_start(me);
-  me->exit_code = launch.real_main(launch.argc, argv);
-  me->returned = true;
-  smpi_progress_rank_done();
-  if (me->phase == SMPI_RANK_INITIALIZED)
-    LOG_WARN("rank %d returned from main without calling MPI_Finalize", me->rank);
+  rank_done(me, launch.real_main(launch.argc, argv));
   /* argv strings are the program's now; the process is about to end anyway */
 }
 

@@ -22,4 +22,8 @@
 #define SMPI_PROGRAM_MARKER "smpi-program-marker:v1"
 
 typedef int (*smpi_main_fn)(int argc, char **argv);
+
+/* Ends the calling rank as if its main had returned code (Fortran's STOP: fortran_rt.c);
+ * returns 0 only when no rank of a simulation is running. */
+int smpi_rank_stop(int code);
 #endif

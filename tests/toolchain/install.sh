@@ -36,6 +36,7 @@ done
 for f in "$D$BINDIR"/*; do
   case ${f##*/} in
     smpicc | smpicxx | smpirun | smpi-replay | smpi-gantt | smpi-calibrate) ;;
+    smpif90 | smpiff | smpifort) ;;
     *) t_fail "known ${f##*/}" "installed into $BINDIR but not exercised by install.sh" ;;
   esac
 done
@@ -79,6 +80,23 @@ if t_expect_rc 0; then
   t_ok installed_smpicxx
   t_run installed_cxx_run "$D$BINDIR/smpirun" -np 3 ./hello_cxx
   t_expect_rc 0 && t_grep_out '^hello_cxx: OK$' && t_ok installed_cxx_run
+fi
+
+# smpif90 (built with gfortran): mpif.h and the mpi module installed beside mpi.h; a
+# Fortran program of two files built with the installed smpif90, run by the installed smpirun
+if [ -x "$D$BINDIR/smpif90" ]; then
+  for f in mpif.h mpi.mod smpi.mod; do
+    [ -e "$D$INCLUDEDIR/smpi/$f" ] && t_ok "installed $f" || t_fail "installed $f" "missing"
+  done
+  for w in smpif90 smpiff smpifort; do
+    sed -e "s#^\(incdir\|libdir\|mainlib\)='$PREFIX/#\1='$D$PREFIX/#" "$D$BINDIR/$w" >"$T/$w.new" &&
+      cat "$T/$w.new" >"$D$BINDIR/$w"
+  done
+  t_run installed_smpif90 "$D$BINDIR/smpif90" -O1 "$SRC/tests/fortran/project/fring_mod.f90" \
+    "$SRC/tests/fortran/project/fring.f90" -o fring
+  t_expect_rc 0 && t_ok installed_smpif90
+  t_run installed_fortran_run "$D$BINDIR/smpirun" -np 3 ./fring
+  t_expect_rc 0 && t_grep_out '^fring: OK (3 ranks)$' && t_ok installed_fortran_run
 fi
 
 # smpirun -replay runs the installed smpi-replay: a small hand-written trace, then what the
