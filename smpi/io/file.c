@@ -405,8 +405,8 @@ int smpi_file_open(smpi_comm *c, const char *name, int amode, MPI_Info info, MPI
 
 int smpi_file_close(smpi_file *f, const char *fname)
 {
-  /* everyone's data is in before the file may go (and deleted) */
-  coll_mpi_barrier(f->comm, fname);
+  /* the last rank in closes (and deletes) before anyone leaves the barrier: a rank that
+   * reopens the name right after its close finds it gone */
   io_shared *sh = f->sh;
   if (--sh->refs == 0) {
     close(sh->fd);
@@ -416,6 +416,7 @@ int smpi_file_close(smpi_file *f, const char *fname)
     free(sh->path);
     free(sh);
   }
+  coll_mpi_barrier(f->comm, fname);
   view_free(f);
   smpi_errhandler_unref(f->eh);
   if (f->info != MPI_INFO_NULL)
