@@ -31,5 +31,22 @@ echo "$list" | while read -r name np; do
     echo fail >>"$T/failed"
   fi
 done
+# the MPI-IO examples of tools/examples/io/ (they check their own data)
+for name in io_bench io_checkpoint; do
+  if ! mpicc -O1 -o "$name" "$SRC/tools/examples/io/$name.c" >"$T/err" 2>&1; then
+    echo "FAIL $name: does not compile with mpicc"; echo fail >>"$T/failed"; continue
+  fi
+  for args in "" "-c"; do
+    [ "$name" = io_checkpoint ] && [ -n "$args" ] && continue
+    timeout 120 mpirun -np 4 "./$name" $args >"$T/out" 2>"$T/err" </dev/null
+    if [ $? -eq 0 ] && [ "$(tail -n 1 "$T/out")" = "$name: OK" ]; then
+      echo "ok   $name $args (mpirun -np 4)"
+    else
+      echo "FAIL $name $args (mpirun -np 4): last line '$(tail -n 1 "$T/out")'"
+      sed 's/^/     stderr| /' "$T/err" | head -10
+      echo fail >>"$T/failed"
+    fi
+  done
+done
 [ ! -f "$T/failed" ] || { echo "$(wc -l <"$T/failed") program(s) failed under mpich"; exit 1; }
 echo "all passed"
