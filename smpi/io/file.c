@@ -398,6 +398,10 @@ int smpi_file_open(smpi_comm *c, const char *name, int amode, MPI_Info info, MPI
   f->eh = smpi_errhandler_get(h); /* keeps the reference taken */
   f->info = info == MPI_INFO_NULL ? MPI_INFO_NULL : smpi_info_dup_handle(info);
   view_set(f, 0, smpi_dt_get(MPI_BYTE), smpi_dt_get(MPI_BYTE), "native");
+  /* deadlock and mismatch reports name the file rather than a bare communicator handle */
+  char cname[MPI_MAX_OBJECT_NAME];
+  snprintf(cname, sizeof cname, "the file '%s'", sh->name);
+  smpi_comm_set_name(dup, cname);
   f->handle = smpi_handle_new(SMPI_KIND_FILE, f);
   *out = f->handle;
   return MPI_SUCCESS;
