@@ -30,6 +30,7 @@
 #include "smpi/mpi/datatype_impl.h"
 #include "smpi/mpi/handle.h"
 #include "smpi/mpi/p2p_private.h"
+#include "smpi/runtime/observer.h"
 #include "smpi/runtime/world.h"
 #include "src/cfg.h"
 #include "src/invariant.h"
@@ -694,6 +695,27 @@ int smpi_file_rw(smpi_file *f, bool write, io_where where, MPI_Offset offset, vo
   }
   io_segs segs = {0};
   io_view_map(f, pos * es, bytes, &segs);
+  if (smpi_observed && segs.n) { /* the time-independent trace's line */
+    MPI_Offset lo = segs.v[0].off, hi = lo;
+    for (size_t i = 0; i < segs.n; i++) {
+      if (segs.v[i].off < lo)
+        lo = segs.v[i].off;
+      if (segs.v[i].off + segs.v[i].len > hi)
+        hi = segs.v[i].off + segs.v[i].len;
+    }
+    bool coll = where == IO_ALL || where == IO_AT_ALL;
+    smpi_trace_io_args ta = {
+        .verb = write ? (coll ? "file_write_all" : "file_write")
+                      : (coll ? "file_read_all" : "file_read"),
+        .file = f->sh->name,
+        .offset = lo,
+        .bytes = bytes,
+        .span = hi - lo,
+        .pieces = (long long)segs.n,
+        .comm_size = smpi_comm_size(f->c),
+    };
+    SMPI_OBSERVE(io, &ta);
+  }
   MPI_Offset done = 0;
   int rc = MPI_SUCCESS;
   if (write) {

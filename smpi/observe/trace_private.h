@@ -101,6 +101,7 @@ void ti_init(int rank);
 void ti_compute(int rank, double flops);
 void ti_call_end(int rank, trace_rank *t);
 void ti_coll(int rank, const smpi_trace_coll_args *a);
+void ti_io(int rank, const smpi_trace_io_args *a);
 void ti_close(void);
 
 /* ---- profile (profile.c) ---- */
