@@ -56,6 +56,7 @@ static struct io_state {
   char *dir; /* where the files live; NULL until the first open */
   bool temp; /* dir is ours (mkdtemp), removed at exit unless smpi/io-keep */
   bool warned_no_disk;
+  bool warned_dir; /* the directory's failure was reported */
 } io;
 
 static const cfg_key io_keys[] = {
@@ -99,6 +100,15 @@ static void io_atexit(void)
   nftw(io.dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* Files default to MPI_ERRORS_RETURN: without this line a program would only see MPI_ERR_IO
+ * for a directory it cannot use (once per run). */
+static void warn_dir(const char *detail)
+{
+  if (!io.warned_dir)
+    fprintf(stderr, "smpi: MPI-IO: %s\n", detail);
+  io.warned_dir = true;
+}
+
 /* 0, or an errno with what failed in detail */
 static int io_dir(char *detail, size_t dlen)
 {
@@ -113,6 +123,7 @@ static int io_dir(char *detail, size_t dlen)
                "smpi/io-dir '%s' is not a directory (create it, or leave the "
                "key empty for a temporary one)",
                d);
+      warn_dir(detail);
       return e;
     }
     io.dir = xstrdup(d);
@@ -126,6 +137,7 @@ static int io_dir(char *detail, size_t dlen)
              "cannot make a temporary directory %s: %s (set TMPDIR or "
              "smpi/io-dir)",
              tpl, strerror(e));
+    warn_dir(detail);
     free(tpl);
     return e;
   }
