@@ -72,9 +72,6 @@ static const cfg_key io_keys[] = {
     CFG_KEY_INT("smpi/io-cb-buffer-size", 16777216,
                 "Bytes an aggregator handles per round of collective I/O (ROMIO's "
                 "cb_buffer_size hint, default 16 MiB)"),
-    CFG_KEY_INT("smpi/io-ind-buffer-size", 524288,
-                "Data sieving of independent non-contiguous accesses: the bytes read and "
-                "written per step (ROMIO's ind_wr_buffer_size, default 512 KiB)"),
 };
 
 void smpi_io_declare_config(void) { cfg_declare_keys(io_keys, CFG_NKEYS(io_keys)); }
@@ -375,6 +372,9 @@ int smpi_file_open(smpi_comm *c, const char *name, int amode, MPI_Info info, MPI
         err = errno_class(errno);
         snprintf(detail, dlen, "%s: %s", name, strerror(errno));
       }
+      struct stat st;
+      if (sh->fd >= 0 && (amode & MPI_MODE_APPEND) && fstat(sh->fd, &st) == 0)
+        sh->shared_pos = (MPI_Offset)st.st_size; /* before anyone can use it */
       sh->amode = amode;
       sh->delete_on_close = amode & MPI_MODE_DELETE_ON_CLOSE;
     }
@@ -411,6 +411,8 @@ int smpi_file_open(smpi_comm *c, const char *name, int amode, MPI_Info info, MPI
   f->eh = smpi_errhandler_get(h); /* keeps the reference taken */
   f->info = info == MPI_INFO_NULL ? MPI_INFO_NULL : smpi_info_dup_handle(info);
   view_set(f, 0, smpi_dt_get(MPI_BYTE), smpi_dt_get(MPI_BYTE), "native");
+  if (amode & MPI_MODE_APPEND) /* the pointers start at the end (MPI 3.1 section 13.2.1) */
+    f->pos = smpi_file_size(f);
   /* deadlock and mismatch reports name the file rather than a bare communicator handle */
   char cname[MPI_MAX_OBJECT_NAME];
   snprintf(cname, sizeof cname, "the file '%s'", sh->name);

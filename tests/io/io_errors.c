@@ -121,6 +121,18 @@ int main(int argc, char **argv)
   CHECK_CLASS(MPI_File_write_at(fh, 0, buf, 8, MPI_INT, &st), MPI_ERR_READ_ONLY, "write RDONLY");
   CHECK_CLASS(MPI_File_read_at(fh, 0, buf, 8, MPI_INT, &st), MPI_SUCCESS, "read RDONLY");
   MPI_File_close(&fh);
+  /* append: both pointers start at the end */
+  CHECK_CLASS(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_WRONLY | MPI_MODE_APPEND,
+                            MPI_INFO_NULL, &fh),
+              MPI_SUCCESS, "open append");
+  MPI_Offset pos, shpos, size;
+  MPI_File_get_size(fh, &size);
+  MPI_File_get_position(fh, &pos);
+  MPI_File_get_position_shared(fh, &shpos);
+  CHECK(size == 8 * (MPI_Offset)sizeof(int) && pos == size && shpos == size,
+        "append: size %lld, position %lld, shared %lld", (long long)size, (long long)pos,
+        (long long)shpos);
+  MPI_File_close(&fh);
   /* sequential: shared pointer only */
   CHECK_CLASS(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_WRONLY | MPI_MODE_SEQUENTIAL,
                             MPI_INFO_NULL, &fh),
