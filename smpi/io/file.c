@@ -53,8 +53,9 @@ struct io_shared {
 };
 
 static struct io_state {
-  char *dir; /* where the files live; NULL until the first open */
-  bool temp; /* dir is ours (mkdtemp), removed at exit unless smpi/io-keep */
+  char *dir;    /* where the files live; NULL until the first open */
+  bool temp;    /* dir is ours (mkdtemp), removed at exit unless smpi/io-keep */
+  bool removed; /* ... already (MPI_Abort, then exit) */
   bool warned_no_disk;
   bool warned_dir; /* the directory's failure was reported */
 } io;
@@ -83,13 +84,15 @@ static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ft
   (void)sb;
   (void)flag;
   (void)ftw;
-  return remove(p) == 0 ? 0 : 0; /* best effort: a file still open elsewhere stays */
+  remove(p); /* best effort: what cannot be removed stays */
+  return 0;
 }
 
 static void io_atexit(void)
 {
-  if (!io.dir || !io.temp)
+  if (!io.dir || !io.temp || io.removed)
     return;
+  io.removed = true;
   if (cfg_get_bool("smpi/io-keep")) {
     fprintf(stderr, "smpi: MPI-IO files kept in %s\n", io.dir);
     return;
@@ -141,6 +144,7 @@ static int io_dir(char *detail, size_t dlen)
   io.dir = tpl;
   io.temp = true;
   atexit(io_atexit);
+  smpi_on_abort = io_atexit; /* MPI_Abort and fatal errors end the job with _exit */
   return 0;
 }
 

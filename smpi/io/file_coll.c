@@ -58,8 +58,7 @@ static int pick_aggregators(const smpi_file *f, int *aggr)
   return k;
 }
 
-/* bytes of segs inside [lo, hi); *from: first segment that may still intersect (segs are in
- * file order, windows are visited in increasing order per aggregator) */
+/* bytes of segs inside [lo, hi) (a scan of all of them per window: rounds are few) */
 static MPI_Offset bytes_in(const io_segs *segs, MPI_Offset lo, MPI_Offset hi)
 {
   MPI_Offset sum = 0;

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Where MPI-IO files live (tests/io/io_keep.c, 3 ranks, writes "/sub/keep.dat"):
-  - by default in a temporary directory of the run under $TMPDIR, removed at the end;
+  - by default in a temporary directory of the run under $TMPDIR, removed at the end, also
+    when the job ends with MPI_Abort;
   - with --cfg=smpi/io-keep:yes that directory stays, and its name is printed;
   - with --cfg=smpi/io-dir:D in D (D/sub/keep.dat), with the ranks' data;
   - with a smpi/io-dir that is not a directory, MPI_File_open fails with a message.
@@ -17,10 +18,10 @@ smpirun, prog = (os.path.abspath(a) for a in sys.argv[1:3])
 bad = []
 
 
-def run(tmp, *cfg):
+def run(tmp, *cfg, args=()):
     env = dict(os.environ, TMPDIR=tmp)
-    return subprocess.run([smpirun, "-np", "3", *cfg, prog], capture_output=True, text=True,
-                          timeout=60, env=env, cwd=tmp)
+    return subprocess.run([smpirun, "-np", "3", *cfg, prog, *args], capture_output=True,
+                          text=True, timeout=60, env=env, cwd=tmp)
 
 
 def data_ok(path):
@@ -33,6 +34,10 @@ with tempfile.TemporaryDirectory() as t:
     left = [n for n in os.listdir(t) if n.startswith("smpi-io-")]
     if r.returncode != 0 or left:
         bad.append(f"default: exit {r.returncode}, left behind {left}")
+    r = run(t, args=("abort",))
+    left = [n for n in os.listdir(t) if n.startswith("smpi-io-")]
+    if r.returncode != 3 or left:
+        bad.append(f"MPI_Abort: exit {r.returncode}, left behind {left}")
     r = run(t, "--cfg=smpi/io-keep:yes")
     m = re.search(r"MPI-IO files kept in (\S+)", r.stderr)
     if r.returncode != 0 or not m or not data_ok(os.path.join(m.group(1), "sub", "keep.dat")):

@@ -1,6 +1,7 @@
 /* Leaves "/sub/keep.dat" (every rank its int, rank r at byte 4r) for io_dir.py, which checks
  * where the file lands: smpi/io-dir, or the run's temporary directory (kept with
- * smpi/io-keep, removed otherwise). */
+ * smpi/io-keep, removed otherwise, even when the job ends with MPI_Abort: argument "abort"). */
+#include <string.h>
 #include <mpi.h>
 #include <stdio.h>
 
@@ -22,6 +23,8 @@ int main(int argc, char **argv)
     return 1;
   }
   MPI_File_write_at_all(fh, 4 * rank, &v, 1, MPI_INT, MPI_STATUS_IGNORE);
+  if (argc > 1 && !strcmp(argv[1], "abort"))
+    MPI_Abort(MPI_COMM_WORLD, 3);
   MPI_File_close(&fh);
   MPI_Finalize();
   return 0;
