@@ -444,8 +444,12 @@ void smpi_trace_msg_drop(const p2p_msg *m) { smpi_trace_msg_deliver(m); }
 void smpi_trace_io(const smpi_trace_io_args *a)
 {
   smpi_rank *me = smpi_self();
-  if (me && tracer.ti)
+  if (!me)
+    return;
+  if (tracer.ti)
     ti_io(me->rank, a);
+  if (tracer.profile)
+    prof_io(&tracer.ranks[me->rank], !strncmp(a->verb, "file_write", 10), a->bytes);
 }
 
 void smpi_trace_coll(const smpi_trace_coll_args *a)
