@@ -70,6 +70,10 @@ static const cfg_key io_keys[] = {
     CFG_KEY_INT("smpi/io-cb-nodes", 0,
                 "Aggregators of collective I/O (ROMIO's cb_nodes hint); 0: one per host of the "
                 "file's communicator, ROMIO's default"),
+    CFG_KEY_INT("smpi/io-rpc-size", 1048576,
+                "Accesses to a disk of another host (a storage host) are pipelined in pieces of "
+                "this many bytes: the message of one piece overlaps the disk access of the "
+                "previous (Lustre's RPC size, 1 MiB); 0: one piece, message then disk"),
     CFG_KEY_INT("smpi/io-cb-buffer-size", 16777216,
                 "Bytes an aggregator handles per round of collective I/O (ROMIO's "
                 "cb_buffer_size hint, default 16 MiB)"),

@@ -4,9 +4,16 @@
  * (kernel/disk.h's disk_find):
  *
  *   D on H             a disk action of n bytes (read or write, shared by max-min)
- *   D on host S != H   write: a message H -> S of n bytes, then the disk action on S
- *                      read:  the disk action on S, then a message S -> H of n bytes
- *                      (messages of the network model: they share links with MPI traffic)
+ *   D on host S != H   pieces of smpi/io-rpc-size bytes (Lustre's RPC, 1 MiB), pipelined:
+ *                      a write sends piece i to S while S writes piece i - 1; a read
+ *                      sends piece i - 1 back while S reads piece i. In lockstep:
+ *
+ *                        net   [0][1][2]...[k-1]
+ *                        disk     [0][1]...[k-2][k-1]      step i waits for both pieces
+ *
+ *                      so a long access goes at the slower of the two, plus one piece of
+ *                      the faster. The messages are the network model's: they share links
+ *                      with the application's (a slow or busy link becomes the bottleneck)
  *   no disk            no time (a warning once per run, file.c)
  *
  * An independent access of several pieces (a strided view) is done as ROMIO's data sieving
@@ -29,14 +36,22 @@
 LOG_NEW_SUBCATEGORY(io_cost, io, "MPI-IO: simulated time of accesses");
 LOG_DEFAULT_CATEGORY(io_cost);
 
-static void net_move(size_t src, size_t dst, double bytes)
+static act_action *net_start(size_t src, size_t dst, double bytes)
 {
+  static bool warned;
   char err[256];
   act_action *a = net_comm_start(src, dst, bytes, NULL, NULL, err, sizeof err);
-  if (!a) {
+  if (!a && !warned) {
+    warned = true;
     LOG_WARN("I/O traffic to a storage host takes no time: %s", err);
-    return;
   }
+  return a;
+}
+
+static void wait_free(act_action *a)
+{
+  if (!a)
+    return;
   act_wait(a);
   act_action_free(a);
 }
@@ -46,13 +61,22 @@ void io_cost_disk(size_t host, long disk, bool write, double bytes)
   if (disk < 0 || bytes <= 0)
     return;
   size_t dh = disk_host((size_t)disk);
-  if (dh != host && write)
-    net_move(host, dh, bytes);
-  act_action *a = disk_io_start((size_t)disk, write, bytes, NULL, NULL);
-  act_wait(a);
-  act_action_free(a);
-  if (dh != host && !write)
-    net_move(dh, host, bytes);
+  if (dh == host) {
+    wait_free(disk_io_start((size_t)disk, write, bytes, NULL, NULL));
+    return;
+  }
+  long rpc = cfg_get_int("smpi/io-rpc-size");
+  double piece = rpc > 0 ? (double)rpc : bytes;
+  act_action *second = NULL; /* the previous piece's second stage, still running */
+  for (double done = 0; done < bytes; done += piece) {
+    double n = bytes - done < piece ? bytes - done : piece;
+    act_action *first = write ? net_start(host, dh, n)
+                              : disk_io_start((size_t)disk, false, n, NULL, NULL);
+    wait_free(second);
+    wait_free(first);
+    second = write ? disk_io_start((size_t)disk, true, n, NULL, NULL) : net_start(dh, host, n);
+  }
+  wait_free(second);
 }
 
 /* bytes read then bytes written for an independent access of segs */

@@ -9,10 +9,13 @@
  *                                           capped at 250): write 0.100 s, read 0.100 +
  *                                           25e6 / 500e6                = 0.150 s
  *   ranks 0 and 1 write 25 MB each          their own disks             = 0.100 s each
- *   write 40 MB to the storage host         a 40 MB message node1 -> storage (timed here
- *                                           as an MPI_Send to rank 4) + 40e6 / 400e6
- *   4 ranks write 40 MB there together      the storage link and disk shared: > 4 x 0.1 s
- *   ... while rank 1 sends 100 MB to rank 4 slower than without the message
+ *   write 40 MB to the storage host         pipelined in 1 MiB pieces (smpi/io-rpc-size):
+ *                                           the disk's 0.1 s plus one piece's message, far
+ *                                           less than the 40 MB message (timed here as an
+ *                                           MPI_Send to rank 4) that store-and-forward adds
+ *   4 ranks write 40 MB there together      the storage disk shared: 0.4 s plus a piece
+ *   ... while ranks 1-3 send 100 MB each    the storage link's share (1.25 GB/s / 4) falls
+ *       to rank 4                           below the disk's 400 MB/s: > 15 % slower
  *   iwrite 25 MB overlapping 1e8 flops      max(0.1, 0.1), not the sum  = 0.100 s
  *   write 100 MB from SMPI_SHARED_MALLOC    0.4 s, the file is 100 MB, no data allocated
  *   interleaved 4 x 4 MiB, 1 KiB blocks     collective (two-phase) at least 4 x faster
@@ -108,16 +111,14 @@ int main(int argc, char **argv)
                   &pfs);
     if (rank == 0) {
       t = timed_write_at(pfs, 0, buf, 40 * MB);
-      /* the write's message has no MPI overheads and no rendezvous: a little less */
-      CHECK(t > 0.1 + 0.95 * tsend && t < 0.1 + tsend, "remote write 40 MB: %.9f s (send %.9f)",
-            t, tsend);
+      CHECK(t > 0.1 && t < 0.1 + 0.05 * tsend, "remote write 40 MB: %.9f s (send %.9f)", t,
+            tsend);
     }
     MPI_Barrier(nodes);
     t = timed_write_at(pfs, (MPI_Offset)rank * 40 * MB, buf, 40 * MB);
     double tmax;
     MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, nodes);
-    CHECK(tmax > 0.4 + 4 * 0.95 * tsend && tmax < 0.4 + 4 * tsend,
-          "4 remote writes of 40 MB: %.9f s", tmax);
+    CHECK(tmax > 0.4 && tmax < 0.4 + 0.2 * tsend, "4 remote writes of 40 MB: %.9f s", tmax);
   }
   /* contention with application messages on the storage link */
   MPI_Barrier(MPI_COMM_WORLD);
@@ -125,13 +126,19 @@ int main(int argc, char **argv)
     t = timed_write_at(pfs, 0, buf, 40 * MB);
     MPI_Barrier(MPI_COMM_WORLD);
     t2 = timed_write_at(pfs, 0, buf, 40 * MB);
-    CHECK(t2 > t + 0.2 * tsend, "write with a message on its link: %.9f s, alone %.9f s", t2, t);
+    CHECK(t2 > 1.15 * t, "write with 3 messages on its link: %.9f s, alone %.9f s", t2, t);
   } else {
     MPI_Barrier(MPI_COMM_WORLD);
-    if (rank == 1)
+    if (rank >= 1 && rank <= 3)
       MPI_Send(buf, 100 * MB, MPI_BYTE, 4, 1, MPI_COMM_WORLD);
-    if (rank == 4)
-      MPI_Recv(buf, 100 * MB, MPI_BYTE, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (rank == 4) {
+      char *in = malloc(300 * MB); /* three receives posted at once: they share the link */
+      MPI_Request rq[3];
+      for (int i = 0; i < 3; i++)
+        MPI_Irecv(in + i * 100 * MB, 100 * MB, MPI_BYTE, i + 1, 1, MPI_COMM_WORLD, &rq[i]);
+      MPI_Waitall(3, rq, MPI_STATUSES_IGNORE);
+      free(in);
+    }
   }
 
   /* ---- collective buffering: interleaved 1 KiB blocks ---- */
