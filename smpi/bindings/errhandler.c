@@ -2,6 +2,7 @@
  * them on communicators, and the default handler of files (MPI_FILE_NULL). The handlers
  * themselves, and the dispatch of every error to them, are in smpi/mpi/errhandler.c. */
 #include "smpi/bindings/call.h"
+#include "smpi/io/file.h"
 #include "smpi/mpi/comm_impl.h"
 
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
@@ -103,24 +104,36 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
   SMPI_RETURN(MPI_SUCCESS);
 }
 
-/* ---- files: MPI-IO is not simulated, so only the default for future files (the handler
- * of MPI_FILE_NULL) can be set ---- */
+/* ---- files: an open file's own handler, or with MPI_FILE_NULL the default for files opened
+ * later (MPI_ERRORS_RETURN until set) ---- */
 
 int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
 {
   SMPI_ENTER("MPI_File_set_errhandler");
-  SMPI_CHECK(file == MPI_FILE_NULL, MPI_COMM_WORLD, MPI_ERR_FILE);
+  smpi_file *f = file == MPI_FILE_NULL ? NULL : smpi_file_get(file);
+  if (file != MPI_FILE_NULL && !f)
+    SMPI_RETURN(smpi_file_error(NULL, MPI_ERR_FILE, smpi_fname_, NULL));
   smpi_errhandler *e = smpi_errhandler_get(errhandler);
-  SMPI_CHECK(e && (e->kinds & SMPI_EH_FILE), MPI_COMM_WORLD, MPI_ERR_ARG);
-  smpi_errhandler_set_file_default(e);
+  if (!e || !(e->kinds & SMPI_EH_FILE))
+    SMPI_RETURN(smpi_file_error(f, MPI_ERR_ARG, smpi_fname_, NULL));
+  if (f) {
+    smpi_errhandler_ref(e);
+    smpi_errhandler_unref(f->eh);
+    f->eh = e;
+  } else {
+    smpi_errhandler_set_file_default(e);
+  }
   SMPI_RETURN(MPI_SUCCESS);
 }
 
 int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
 {
   SMPI_ENTER("MPI_File_get_errhandler");
-  SMPI_CHECK(file == MPI_FILE_NULL, MPI_COMM_WORLD, MPI_ERR_FILE);
-  SMPI_CHECK(errhandler, MPI_COMM_WORLD, MPI_ERR_ARG);
-  *errhandler = smpi_errhandler_get_file_default();
+  smpi_file *f = file == MPI_FILE_NULL ? NULL : smpi_file_get(file);
+  if (file != MPI_FILE_NULL && !f)
+    SMPI_RETURN(smpi_file_error(NULL, MPI_ERR_FILE, smpi_fname_, NULL));
+  if (!errhandler)
+    SMPI_RETURN(smpi_file_error(f, MPI_ERR_ARG, smpi_fname_, NULL));
+  *errhandler = f ? smpi_errhandler_ref(f->eh)->handle : smpi_errhandler_get_file_default();
   SMPI_RETURN(MPI_SUCCESS);
 }

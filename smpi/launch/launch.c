@@ -23,9 +23,11 @@
 #include <unistd.h>
 #include "kernel/context.h"
 #include "kernel/cpu.h"
+#include "kernel/disk.h"
 #include "kernel/network.h"
 #include "collectives/coll.h"
 #include "smpi/bindings/call.h"
+#include "smpi/io/file.h"
 #include "smpi/mpi/check.h"
 #include "smpi/mpi/comm.h"
 #include "smpi/mpi/comm_impl.h"
@@ -124,6 +126,7 @@ static void (*const smpi_config_modules[])(void) = {
     smpi_check_declare_config,
     smpi_trace_declare_config, /* observe/ */
     coll_declare_config,       /* collectives/ */
+    smpi_io_declare_config,    /* io/ */
     smpi_env_declare_config,   /* bindings/ */
 };
 
@@ -687,6 +690,12 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     return fail("%s", err);
   if (cpu_model_init(launch.routes, err, sizeof err) != 0 ||
       net_model_init(launch.routes, err, sizeof err) != 0)
+    return fail("%s", err);
+  /* only platforms with disks have a disk model: the others run exactly as before */
+  bool disks = false;
+  for (size_t i = 0; i < launch.platform->nhosts && !disks; i++)
+    disks = launch.platform->hosts[i]->ndisks > 0;
+  if (disks && disk_model_init(launch.platform, launch.routes, err, sizeof err) != 0)
     return fail("%s", err);
   ctx_set_crash_hook(crash_hook, NULL);
 

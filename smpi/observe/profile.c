@@ -66,6 +66,14 @@ void prof_message(trace_rank *t, size_t bytes)
   c->hist[bucket_of(bytes)]++;
 }
 
+void prof_io(trace_rank *t, bool write, long long bytes)
+{
+  if (!t->call || bytes <= 0)
+    return;
+  prof_call *c = call_of(t, t->call_id);
+  *(write ? &c->io_written : &c->io_read) += (unsigned long long)bytes;
+}
+
 static void write_csv(const char *path)
 {
   FILE *f = fopen(path, "w");
@@ -106,6 +114,7 @@ typedef struct agg {
   unsigned long long bytes;
   double time, tmin, tmax;
   unsigned long long hist[PROF_BUCKETS];
+  unsigned long long io_read, io_written;
 } agg;
 
 /* qsort has no context argument: the aggregate table being sorted */
@@ -137,6 +146,8 @@ void prof_report(double end)
       a->time += c->time;
       a->msgs += c->msgs;
       a->bytes += c->bytes;
+      a->io_read += c->io_read;
+      a->io_written += c->io_written;
       mpi += c->time;
       for (int k = 0; c->hist && k < PROF_BUCKETS; k++)
         a->hist[k] += c->hist[k];
@@ -190,6 +201,24 @@ void prof_report(double end)
         snprintf(range, sizeof range, "%llu - %llu", lo, hi);
         fprintf(o, "%-24s %25s %10llu\n", tracer.names[order[j]], range, a->hist[k]);
       }
+  }
+  /* only when the program did MPI-IO: the other profiles keep their exact format */
+  bool io = false;
+  for (int j = 0; j < n; j++)
+    io = io || g[order[j]].io_read || g[order[j]].io_written;
+  if (io) {
+    fprintf(o, "@ MPI-IO data, all ranks (MB/s: bytes over the slowest rank's time in the "
+               "call, MB = 1e6 bytes)\n");
+    fprintf(o, "%-24s %16s %16s %14s %12s\n", "call", "bytes read", "bytes written",
+            "max/rank (s)", "MB/s");
+    for (int j = 0; j < n; j++) {
+      agg *a = &g[order[j]];
+      if (!a->io_read && !a->io_written)
+        continue;
+      double mbs = a->tmax > 0 ? (double)(a->io_read + a->io_written) / a->tmax / 1e6 : 0;
+      fprintf(o, "%-24s %16llu %16llu %14.9g %12.2f\n", tracer.names[order[j]], a->io_read,
+              a->io_written, a->tmax, mbs);
+    }
   }
   const char *csv = cfg_get_string("smpi/profile-file");
   if (*csv) {

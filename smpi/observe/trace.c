@@ -183,6 +183,7 @@ int smpi_trace_init(char *err, size_t errlen)
       .msg_deliver = smpi_trace_msg_deliver,
       .msg_drop = smpi_trace_msg_drop,
       .coll = smpi_trace_coll,
+      .io = smpi_trace_io,
   });
   return 0;
 }
@@ -439,6 +440,17 @@ void smpi_trace_msg_deliver(const p2p_msg *m)
 void smpi_trace_msg_drop(const p2p_msg *m) { smpi_trace_msg_deliver(m); }
 
 /* ---- collectives ---- */
+
+void smpi_trace_io(const smpi_trace_io_args *a)
+{
+  smpi_rank *me = smpi_self();
+  if (!me)
+    return;
+  if (tracer.ti)
+    ti_io(me->rank, a);
+  if (tracer.profile)
+    prof_io(&tracer.ranks[me->rank], !strncmp(a->verb, "file_write", 10), a->bytes);
+}
 
 void smpi_trace_coll(const smpi_trace_coll_args *a)
 {

@@ -48,5 +48,6 @@ void smpi_trace_msg_deliver(const struct p2p_msg *m);
 void smpi_trace_msg_drop(const struct p2p_msg *m);
 
 void smpi_trace_coll(const smpi_trace_coll_args *a);
+void smpi_trace_io(const smpi_trace_io_args *a);
 
 #endif

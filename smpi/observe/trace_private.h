@@ -28,6 +28,7 @@ typedef struct prof_call {
   unsigned long msgs; /* messages it sent */
   unsigned long long bytes;
   uint32_t *hist; /* PROF_BUCKETS counts of message sizes, allocated at first use */
+  unsigned long long io_read, io_written; /* MPI-IO data bytes of the rank */
 } prof_call;
 #define PROF_BUCKETS 48 /* bucket 0: 0 bytes; bucket k: [2^(k-1), 2^k - 1] bytes */
 
@@ -101,11 +102,13 @@ void ti_init(int rank);
 void ti_compute(int rank, double flops);
 void ti_call_end(int rank, trace_rank *t);
 void ti_coll(int rank, const smpi_trace_coll_args *a);
+void ti_io(int rank, const smpi_trace_io_args *a);
 void ti_close(void);
 
 /* ---- profile (profile.c) ---- */
 void prof_call_end(trace_rank *t, double now);
 void prof_message(trace_rank *t, size_t bytes);
+void prof_io(trace_rank *t, bool write, long long bytes);
 void prof_report(double end);
 
 #endif

@@ -10,6 +10,9 @@
  *       0 isend -666 12 1 1               -666: MPI_PROC_NULL
  *       0 wait -333 0 11                  src dst tag of the request waited for
  *       0 bcast 50 0 0                    collectives: SimGrid's field order (below)
+ *       0 file_write out.dat 0 4096 4096 1 4
+ *                                         MPI-IO (verbs of our own: SimGrid's TI has none):
+ *                                         file offset bytes span pieces comm_size
  *       0 finalize
  *
  * Ranks are written as in MPI_COMM_WORLD, from 0 in the lines and from 1 in the file names
@@ -139,6 +142,18 @@ int ti_open(const char *path, bool one_file, char *err, size_t errlen)
     return -1;
   }
   return 0;
+}
+
+/* One MPI-IO access. A name cannot hold a blank in a line: blanks and controls become '_'. */
+void ti_io(int rank, const smpi_trace_io_args *a)
+{
+  char name[256];
+  size_t n = 0;
+  for (const char *p = a->file; *p && n + 1 < sizeof name; p++)
+    name[n++] = (unsigned char)*p <= ' ' ? '_' : *p;
+  name[n] = '\0';
+  ti_printf(rank, "%d %s %s %lld %lld %lld %lld %d\n", rank, a->verb, name, a->offset, a->bytes,
+            a->span, a->pieces, a->comm_size);
 }
 
 void ti_close(void)

@@ -100,8 +100,19 @@ typedef struct pending {
   MPI_Request req;
 } pending;
 
+/* A file of the trace's MPI-IO lines, opened at its first line: on MPI_COMM_WORLD for
+ * collective lines whose communicator was the world, else on MPI_COMM_SELF. */
+typedef struct replay_file {
+  char *name;
+  bool world;
+  bool viewed; /* a view other than bytes is set */
+  MPI_File fh;
+} replay_file;
+
 typedef struct rank_state {
   reader rd;
+  replay_file *files;
+  size_t nfiles, files_cap;
   pending *pend;
   size_t npend, pend_cap;
   int default_dt;   /* SimGrid id */
@@ -575,6 +586,71 @@ static void check_rc(rank_state *st, long lineno, const ti_action *a, int rc)
   job_fail(st->file, lineno, "'%s' failed: %s", ti_kind_name(a->kind), msg);
 }
 
+static MPI_File replay_file_of(rank_state *st, const char *name, bool world, long lineno)
+{
+  for (size_t i = 0; i < st->nfiles; i++)
+    if (st->files[i].world == world && !strcmp(st->files[i].name, name))
+      return st->files[i].fh;
+  MPI_File fh;
+  int rc = PMPI_File_open(world ? MPI_COMM_WORLD : MPI_COMM_SELF, name,
+                          MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh);
+  if (rc != MPI_SUCCESS)
+    job_fail(st->file, lineno, "cannot open the file '%s' of an MPI-IO line", name);
+  XGROW(st->files, st->files_cap, st->nfiles + 1);
+  st->files[st->nfiles++] = (replay_file){.name = xstrdup(name), .world = world, .fh = fh};
+  return fh;
+}
+
+/* An MPI-IO line: the same bytes, in `pieces` evenly spread pieces over the span (a strided
+ * view when there are several), with the call of the line. A collective line of a file
+ * opened on a smaller communicator than the world is replayed as an independent access (the
+ * trace does not say which communicator), and a world file sets its view at each line (a
+ * collective call, so that every rank does it: one barrier more than the program made). */
+static int replay_io(rank_state *st, long lineno, const ti_action *a)
+{
+  bool coll = a->kind == TI_FILE_READ_ALL || a->kind == TI_FILE_WRITE_ALL;
+  bool write = a->kind == TI_FILE_WRITE || a->kind == TI_FILE_WRITE_ALL;
+  bool world = coll && a->peer == replay.np;
+  MPI_File fh = replay_file_of(st, a->name, world, lineno);
+  replay_file *rf = NULL;
+  for (size_t i = 0; i < st->nfiles; i++)
+    if (st->files[i].fh == fh)
+      rf = &st->files[i];
+  long long pieces = a->pieces > 1 ? a->pieces : 1;
+  MPI_Datatype ft = MPI_BYTE;
+  int rc = MPI_SUCCESS;
+  if (pieces > 1) {
+    long long blk = (a->count + pieces - 1) / pieces;
+    long long stride = (a->span - blk) / (pieces - 1);
+    if (stride < blk)
+      stride = blk;
+    if (blk > INT_MAX || pieces > INT_MAX)
+      job_fail(st->file, lineno, "MPI-IO line with pieces too large to replay");
+    PMPI_Type_create_hvector((int)pieces, (int)blk, (MPI_Aint)stride, MPI_BYTE, &ft);
+    PMPI_Type_commit(&ft);
+  }
+  if (world || pieces > 1 || rf->viewed) {
+    rc = PMPI_File_set_view(fh, pieces > 1 ? a->offset : 0, MPI_BYTE, ft, "native",
+                            MPI_INFO_NULL);
+    rf->viewed = pieces > 1;
+  }
+  MPI_Offset off = pieces > 1 ? 0 : a->offset;
+  void *buf = write ? scratch(&replay.sbuf, &replay.scap, (size_t)a->count + 1)
+                    : scratch(&replay.rbuf, &replay.rcap, (size_t)a->count + 1);
+  int n = (int)a->count;
+  if (rc == MPI_SUCCESS) {
+    if (write)
+      rc = coll && world ? PMPI_File_write_at_all(fh, off, buf, n, MPI_BYTE, MPI_STATUS_IGNORE)
+                         : PMPI_File_write_at(fh, off, buf, n, MPI_BYTE, MPI_STATUS_IGNORE);
+    else
+      rc = coll && world ? PMPI_File_read_at_all(fh, off, buf, n, MPI_BYTE, MPI_STATUS_IGNORE)
+                         : PMPI_File_read_at(fh, off, buf, n, MPI_BYTE, MPI_STATUS_IGNORE);
+  }
+  if (ft != MPI_BYTE)
+    PMPI_Type_free(&ft);
+  return rc;
+}
+
 static void perform(rank_state *st, long lineno, const ti_action *a, int me)
 {
   MPI_Comm w = MPI_COMM_WORLD;
@@ -820,6 +896,12 @@ static void perform(rank_state *st, long lineno, const ti_action *a, int me)
   case TI_SLEEP:
     smpi_sleep_now(a->amount);
     break;
+  case TI_FILE_READ:
+  case TI_FILE_WRITE:
+  case TI_FILE_READ_ALL:
+  case TI_FILE_WRITE_ALL:
+    rc = replay_io(st, lineno, a);
+    break;
   case TI_KIND_COUNT:
     break;
   }
@@ -874,6 +956,13 @@ SMPI_PUBLIC int smpi_replay_run(const char *trace_path)
     ti_action wa = {.kind = TI_WAITALL};
     perform(st, lineno, &wa, me);
   }
+  for (size_t i = 0; i < st->nfiles; i++) { /* world files in the same order on every rank */
+    PMPI_File_close(&st->files[i].fh);
+    free(st->files[i].name);
+  }
+  free(st->files);
+  st->files = NULL;
+  st->nfiles = 0;
   free(st->pend);
   st->pend = NULL;
   free(st->rd.buf);

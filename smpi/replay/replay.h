@@ -77,6 +77,10 @@ typedef enum {
   TI_COMPUTE,
   TI_SLEEP,
   TI_LOCATION,
+  TI_FILE_READ, /* MPI-IO, our own verbs (SimGrid's TI has none): see smpi/observe/trace_ti.c */
+  TI_FILE_WRITE,
+  TI_FILE_READ_ALL,
+  TI_FILE_WRITE_ALL,
   TI_KIND_COUNT
 } ti_kind;
 
@@ -93,7 +97,9 @@ typedef enum {
  *   count2    recvcount (alltoall, gather, scatter, allgather, sendRecv)
  *   amount    flops (compute, reduce's comp_flops...), seconds (sleep)
  *   counts1   sendcounts (alltoallv, scatterv), recvcounts (gatherv, allgatherv,
- *             reducescatter), ncounts entries; counts2 recvcounts of alltoallv */
+ *             reducescatter), ncounts entries; counts2 recvcounts of alltoallv
+ *   name      file_*: the file name (owned), with count = bytes, offset, span, pieces, and
+ *             peer = the size of the file's communicator */
 typedef struct ti_action {
   ti_kind kind;
   int rank; /* the line's first field */
@@ -103,6 +109,8 @@ typedef struct ti_action {
   int dt1, dt2;
   int ncounts;
   long long *counts1, *counts2; /* owned; ti_action_clear frees them */
+  char *name;                   /* owned */
+  long long offset, span, pieces;
 } ti_action;
 
 /* Parses one line (without or with its '\n'). comm_size is the n of the v-collectives;

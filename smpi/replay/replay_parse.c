@@ -118,6 +118,7 @@ typedef enum {
   SH_SCATTERV,   /* scounts[n] rcount root [dt dt] */
   SH_REDSCAT,    /* rcounts[n] comp [dt] */
   SH_ANY,        /* location: fields ignored */
+  SH_FILE,       /* name offset bytes span pieces comm_size (file_*) */
 } shape;
 
 static const struct {
@@ -166,6 +167,10 @@ static const struct {
     {"compute", TI_COMPUTE, SH_AMOUNT},
     {"sleep", TI_SLEEP, SH_AMOUNT},
     {"location", TI_LOCATION, SH_ANY},
+    {"file_read", TI_FILE_READ, SH_FILE},
+    {"file_write", TI_FILE_WRITE, SH_FILE},
+    {"file_read_all", TI_FILE_READ_ALL, SH_FILE},
+    {"file_write_all", TI_FILE_WRITE_ALL, SH_FILE},
 };
 #define N_ACTIONS (sizeof actions / sizeof *actions)
 
@@ -181,6 +186,7 @@ void ti_action_clear(ti_action *a)
 {
   free(a->counts1);
   free(a->counts2);
+  free(a->name);
   memset(a, 0, sizeof *a);
 }
 
@@ -386,6 +392,17 @@ static int parse_fields(line_ctx *c, int comm_size, ti_action *a)
     if (get_int(c, 2, "color", -RANK_MAX, RANK_MAX, &a->peer) != 0)
       return -1;
     return get_int(c, 3, "key", -RANK_MAX, RANK_MAX, &a->peer2);
+  case SH_FILE:
+    if (c->n != 8)
+      return fail(c, "'%s' takes 6 arguments: file offset bytes span pieces comm_size", an);
+    if (get_ll(c, 3, "offset", 0, LLONG_MAX, &a->offset) != 0 ||
+        get_ll(c, 4, "bytes", 0, COUNT_MAX, &a->count) != 0 ||
+        get_ll(c, 5, "span", 0, LLONG_MAX, &a->span) != 0 ||
+        get_ll(c, 6, "pieces", 0, COUNT_MAX, &a->pieces) != 0 ||
+        get_int(c, 7, "communicator size", 1, RANK_MAX, &a->peer) != 0)
+      return -1;
+    a->name = xstrndup(c->f[2].s, c->f[2].len);
+    return 0;
   case SH_AMOUNT:
     if (c->n != 3)
       return fail(c, "'%s' takes one argument", an);

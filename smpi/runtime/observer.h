@@ -17,6 +17,7 @@
  *   wait_count                 Waitall(n)/Waitany(n)
  *   req_seen                   the request a Wait or Test collects
  *   coll                       a collective call, with its kind and counts (collectives/)
+ *   io                         an MPI-IO access (io/file.c): the file, its byte range, pieces
  * Event times are the simulated clock (eng_now) when the hook runs; ranks are cooperative
  * threads, so hooks run in simulated-time order. */
 #ifndef SMPI_RUNTIME_OBSERVER_H
@@ -45,6 +46,17 @@ typedef struct smpi_trace_coll_args {
   int comp;              /* reductions: SimGrid writes a 0 computation amount */
   MPI_Datatype sdt, rdt; /* MPI_DATATYPE_NULL: none */
 } smpi_trace_coll_args;
+/* An MPI-IO data access (the io hook: smpi/io/file.c), as the time-independent trace writes
+ * it: `verb` "file_read", "file_write", "file_read_all" or "file_write_all"; the rank's data
+ * bytes, in `pieces` contiguous pieces from byte `offset` of the file to offset + span; the
+ * size of the file's communicator. */
+typedef struct smpi_trace_io_args {
+  const char *verb;
+  const char *file;
+  long long offset, bytes, span, pieces;
+  int comm_size;
+} smpi_trace_io_args;
+
 typedef struct smpi_observer {
   void (*call_begin)(smpi_rank *me, const char *fname);
   void (*call_end)(smpi_rank *me);
@@ -58,6 +70,7 @@ typedef struct smpi_observer {
   void (*msg_deliver)(const struct p2p_msg *m);
   void (*msg_drop)(const struct p2p_msg *m);
   void (*coll)(const smpi_trace_coll_args *a);
+  void (*io)(const smpi_trace_io_args *a);
 } smpi_observer;
 
 /* true while an observer is installed (tracing or the profile): read by every hook site */

@@ -26,8 +26,12 @@ void smpi_spawn_helper(const char *name, void (*fn)(void *arg), void *arg)
   eng_yield();
 }
 
+void (*smpi_on_abort)(void);
+
 _Noreturn void smpi_abort_job(int code)
 {
+  if (smpi_on_abort)
+    smpi_on_abort();
   fflush(NULL);
   _exit(code);
 }

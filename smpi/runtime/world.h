@@ -85,5 +85,8 @@ void smpi_spawn_helper(const char *name, void (*fn)(void *arg), void *arg);
 
 /* Ends the whole job now with this exit code (MPI_Abort, fatal errors). */
 _Noreturn void smpi_abort_job(int code);
+/* Run by smpi_abort_job before the process ends without atexit handlers (NULL: none). The
+ * MPI-IO layer removes its temporary directory there (smpi/io/file.c). */
+extern void (*smpi_on_abort)(void);
 
 #endif

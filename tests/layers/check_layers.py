@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The layering rule, checked on the code itself (docs/architecture.md, "Layers").
 
-    launch/  replay/  bindings/  rma/  collectives/  observe/  mpi/  emulation/  runtime/
+    launch/  replay/  bindings/  io/  rma/  collectives/  observe/  mpi/  emulation/  runtime/
     \___________________________ smpi/ (and collectives/) ____________________________/
                                           kernel/
                                            src/
@@ -31,7 +31,7 @@ import sys
 
 # bottom to top; a level may use itself and every level before it
 LADDER = ["src", "kernel", "smpi/runtime", "smpi/emulation", "smpi/mpi", "smpi/observe",
-          "collectives", "smpi/rma", "smpi/bindings", "smpi/replay", "smpi/launch"]
+          "collectives", "smpi/rma", "smpi/io", "smpi/bindings", "smpi/replay", "smpi/launch"]
 RANK = {name: i for i, name in enumerate(LADDER)}
 
 
