@@ -5,9 +5,10 @@
  *   parallel  parallel -j J -n C [--sshloginfile F] SELF point --smpirun R STUDY DIR :::: LIST
  *             (LIST: the pending point numbers, C per task). Across machines every one must
  *             see DIR, the study and the program at the same paths (a shared file system).
- *   slurm     sbatch --wait --array=K,... DIR/slurm/chunk.sh: array task K runs the pending
- *             points of [K*C, (K+1)*C) (SELF chunk ... K). When the array ends, the chunks
- *             with a point still missing or failed are submitted again (--retries times).
+ *   slurm     sbatch --array=K,... DIR/slurm/chunk.sh: array task K runs the pending points
+ *             of [K*C, (K+1)*C) (SELF chunk ... K); squeue says when the array has ended.
+ *             Then the chunks with a point still missing or failed are submitted again
+ *             (--retries times).
  */
 #include "tools/sweep/sweep.h"
 
@@ -90,6 +91,42 @@ static void remove_records(const sweep_dirs *d, const size_t *points, size_t n)
     unlink(path);
     free(path);
   }
+}
+
+/* Runs sbatch --parsable, its output appended to logpath; the job id into job. */
+static int submit(char **argv, const char *logpath, char *job, size_t joblen)
+{
+  int fds[2];
+  if (pipe(fds) != 0)
+    return -1;
+  pid_t pid = fork();
+  if (pid < 0)
+    return -1;
+  if (pid == 0) {
+    close(fds[0]);
+    dup2(fds[1], 1);
+    FILE *f = freopen(logpath, "a", stderr);
+    (void)f;
+    execvp(argv[0], argv);
+    fprintf(stderr, "smpi-sweep: cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+  }
+  close(fds[1]);
+  size_t len = 0;
+  ssize_t got;
+  while (len + 1 < joblen && (got = read(fds[0], job + len, joblen - 1 - len)) > 0)
+    len += (size_t)got;
+  job[len] = 0;
+  close(fds[0]);
+  int status;
+  waitpid(pid, &status, 0);
+  FILE *log = fopen(logpath, "a");
+  if (log) {
+    fprintf(log, "sbatch: %s", job);
+    fclose(log);
+  }
+  job[strspn(job, "0123456789")] = 0; /* "ID" or "ID;cluster" */
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 && job[0] ? 0 : -1;
 }
 
 static size_t auto_chunk(size_t npoints, size_t tasks)
@@ -238,7 +275,7 @@ int sweep_run_slurm(const sweep_study *st, const sweep_dirs *d, const size_t *po
     char **argv = xcalloc(16 + o->nslurm_args, sizeof *argv);
     int n = 0;
     argv[n++] = "sbatch";
-    argv[n++] = "--wait";
+    argv[n++] = "--parsable";
     argv[n++] = "--job-name=smpi-sweep";
     argv[n++] = array_arg;
     argv[n++] = out_arg;
@@ -253,13 +290,24 @@ int sweep_run_slurm(const sweep_study *st, const sweep_dirs *d, const size_t *po
               array, attempt + 1);
     char *log = xasprintf("%s/sbatch.log", sdir);
     p->failed = failed0;
-    int s = follow(argv, log, st, d, todo, ntodo, p);
-    if (s == 127) {
-      fprintf(stderr,
-              "smpi-sweep: sbatch did not run (is Slurm installed and configured?); "
-              "see %s\n",
+    char job[64];
+    if (submit(argv, log, job, sizeof job) != 0) {
+      fprintf(stderr, "smpi-sweep: sbatch failed (is Slurm installed and configured?); see %s\n",
               log);
       rc = -1;
+    } else {
+      /* sbatch --wait polls with a back-off of up to ~10 s; squeue every 0.5 s ends sooner */
+      char *loop = xasprintf("while squeue -h -j %s -t PD,CF,R,CG,S,RQ,RS -o %%i 2>/dev/null | "
+                             "grep -q .; do sleep 0.5; done",
+                             job);
+      char *waiter[] = {"sh", "-c", loop, NULL};
+      follow(waiter, log, st, d, todo, ntodo, p);
+      free(loop);
+      if (sweep_interrupted) {
+        char *cancel[] = {"scancel", job, NULL};
+        fprintf(stderr, "\n[smpi-sweep] cancelling Slurm job %s\n", job);
+        follow(cancel, log, st, d, todo, 0, p);
+      }
     }
     free(log);
     free(argv);
