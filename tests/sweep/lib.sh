@@ -1,6 +1,7 @@
 # Helpers of the smpi-sweep tests (sourced). Each test gets SWEEP SMPIRUN RING SAMPLED SRC
 # as arguments and works in a temporary directory $tmp, removed at the end.
 set -u
+DEMO=${6:+$(realpath "$6")}
 SWEEP=$(realpath "$1") SMPIRUN=$(realpath "$2") RING=$(realpath "$3") SAMPLED=$(realpath "$4") SRC=$(realpath "$5")
 tmp=$(mktemp -d /tmp/smpi-sweep-test.XXXXXX) && trap 'cleanup; rm -rf "$tmp"' EXIT
 cleanup() { :; }

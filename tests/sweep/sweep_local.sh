@@ -4,7 +4,7 @@
 # hand; the SQLite file holds the same rows; a second run does nothing; ^C stops a sweep that
 # then resumes; a failed point is reported, then retried; plots are drawn; bad studies are
 # refused with file:line; a sampled profile (smpi/sample-file) is recorded once and reused.
-# Usage: sweep_local.sh SMPI_SWEEP SMPIRUN RING SAMPLED SOURCE_ROOT
+# Usage: sweep_local.sh SMPI_SWEEP SMPIRUN RING SAMPLED SOURCE_ROOT DEMO
 . "$(dirname "$0")/lib.sh"
 cd "$tmp" || exit 1
 write_study what_if.yaml
@@ -156,4 +156,9 @@ check "profile recorded once" [ "$(grep -vc '^#' prof.txt)" -eq 1 ]
 check "profile not re-recorded" [ "$(grep -vc '^#' prof.txt)" -eq 1 ] && ! grep -q recording s2.out
 check "sampled sweeps agree" cmp -s <(cut -d, -f1-6 sampled.sweep/results.csv) <(cut -d, -f1-6 again/results.csv)
 check "sampled: 6 ok" [ "$(statuses again/results.csv 4)" = "ok=6 " ]
+
+# the README's study, with the build's demo: 48 points and the README's plot
+sed "s|../../build/tools/demo|$DEMO|" "$SRC/tools/examples/what_if.yaml" > readme.yaml
+"$SWEEP" run readme.yaml -o what_if -q && "$SWEEP" plot readme.yaml -o what_if --x bw --lines lat what_if.png
+check "README's study: 48 ok and a plot" [ "$(statuses what_if/results.csv 5)" = "ok=48 " ] && [ -s what_if.png ]
 finish
