@@ -339,6 +339,8 @@ int main(int argc, char **argv)
   sweep_study st;
   if (sweep_study_load(c.study, &st, err, sizeof err) != 0) {
     fprintf(stderr, "smpi-sweep: %s\n", err);
+    free(c.rest);
+    free(c.bo.slurm_args);
     return 2;
   }
   int rc = 0;

@@ -449,6 +449,7 @@ int sweep_study_load(const char *path, sweep_study *st, char *err, size_t errlen
   FILE *f = fopen(st->path, "rb");
   if (!f) {
     snprintf(err, errlen, "%s: cannot open the study: %s", path, strerror(errno));
+    sweep_study_free(st);
     return -1;
   }
   size_t cap = 4096, len = 0, got;
@@ -474,6 +475,7 @@ int sweep_study_load(const char *path, sweep_study *st, char *err, size_t errlen
              parser.problem ? parser.problem : "YAML error",
              parser.context ? parser.context : "");
     yaml_parser_delete(&parser);
+    sweep_study_free(st);
     return -1;
   }
   yaml_parser_delete(&parser);
@@ -508,6 +510,8 @@ int sweep_study_load(const char *path, sweep_study *st, char *err, size_t errlen
       check_templates(&r, st);
   }
   yaml_document_delete(&r.doc);
+  if (r.failed)
+    sweep_study_free(st);
   return r.failed ? -1 : 0;
 }
 
@@ -538,8 +542,10 @@ void sweep_study_free(sweep_study *st)
     regfree(&st->outputs[k].re);
   }
   free(st->outputs);
-  for (size_t k = 0; k < st->nparams; k++)
+  for (size_t k = 0; k < st->nparams; k++) {
     free_list(st->params[k].values, st->params[k].nvalues);
+    free(st->params[k].name);
+  }
   free(st->params);
   free(st->dims);
   memset(st, 0, sizeof *st);
