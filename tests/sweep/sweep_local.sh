@@ -122,7 +122,7 @@ progam: x" "unknown_key.yaml:2: unknown key 'progam'"
 refuse unknown_param "program: $RING
 args: [\"{size}\"]
 params:
-  n: [1, 2]" "'{size}': no parameter 'size' in params"
+  n: [1, 2]" "unknown_param.yaml:2: args: '{size}': no parameter 'size' in params"
 refuse zip_lengths "program: $RING
 params:
   a: [1, 2]

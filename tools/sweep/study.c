@@ -36,8 +36,14 @@
 
 #include "src/mem.h"
 
+/* the keys whose values are templates, in the order check_templates checks them */
+enum { TPL_ARGS, TPL_NP, TPL_PLATFORM, TPL_HOSTFILE, TPL_SETS, TPL_CFG, TPL_COUNT };
+static const char *const tpl_keys[TPL_COUNT] = {"args",     "np",           "platform",
+                                                "hostfile", "platform-set", "cfg"};
+
 typedef struct study_reader {
   yaml_document_t doc;
+  yaml_node_t *tpl_node[TPL_COUNT]; /* where each template key is, for messages */
   const char *path;
   char *err;
   size_t errlen;
@@ -428,14 +434,39 @@ static int read_top(study_reader *r, sweep_study *st, const char *key, const yam
   return 0;
 }
 
+static char *substitute(const sweep_study *st, const char *tpl, const size_t *vidx, size_t seed,
+                        size_t point, char *err, size_t errlen);
+
+/* Every template with the values of point 0: a {name} no parameter defines is an error at
+ * the line of its key. */
 static int check_templates(study_reader *r, sweep_study *st)
 {
   char err[512];
-  char **argv = sweep_point_argv(st, 0, "smpirun", err, sizeof err);
-  if (!argv)
-    return rfail(r, NULL, "%s", err);
-  sweep_argv_free(argv);
-  return 0;
+  size_t *vidx = xcalloc(st->nparams + 1, sizeof *vidx);
+  size_t seed = sweep_point_values(st, 0, vidx);
+  for (int k = 0; k < TPL_COUNT && !r->failed; k++) {
+    char *one[2] = {NULL, NULL};
+    char **list = k == TPL_ARGS   ? st->args
+                  : k == TPL_SETS ? st->sets
+                  : k == TPL_CFG  ? st->cfgs
+                                  : one;
+    size_t n = k == TPL_ARGS   ? st->nargs
+               : k == TPL_SETS ? st->nsets
+               : k == TPL_CFG  ? st->ncfgs
+                               : 1;
+    one[0] = k == TPL_NP         ? st->np
+             : k == TPL_PLATFORM ? st->platform
+             : k == TPL_HOSTFILE ? st->hostfile
+                                 : NULL;
+    for (size_t j = 0; j < n && list[j] && !r->failed; j++) {
+      char *v = substitute(st, list[j], vidx, seed, 0, err, sizeof err);
+      if (!v)
+        rfail(r, r->tpl_node[k], "%s: %s", tpl_keys[k], err);
+      free(v);
+    }
+  }
+  free(vidx);
+  return r->failed ? -1 : 0;
 }
 
 int sweep_study_load(const char *path, sweep_study *st, char *err, size_t errlen)
@@ -489,6 +520,9 @@ int sweep_study_load(const char *path, sweep_study *st, char *err, size_t errlen
       const char *key = scalar(&r, node(&r, p->key), "a key");
       if (key && read_top(&r, st, key, node(&r, p->value)) == 0 && !strcmp(key, "zip"))
         zip = node(&r, p->value);
+      for (int k = 0; key && k < TPL_COUNT; k++)
+        if (!strcmp(key, tpl_keys[k]))
+          r.tpl_node[k] = node(&r, p->value);
     }
     if (!r.failed && !st->program)
       rfail(&r, root, "no program: (the MPI program built with smpicc)");
