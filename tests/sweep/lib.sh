@@ -12,6 +12,10 @@ check() { # DESCRIPTION COMMAND...: the command must succeed
   local d=$1; shift
   if "$@"; then ok "$d"; else bad "$d"; fi
 }
+# COMMAND && COMMAND ...; verdict DESCRIPTION: the status of the list before it
+verdict() {
+  if [ $? -eq 0 ]; then ok "$1"; else bad "$1"; fi
+}
 finish() { echo "$(basename "$0"): $fails failure(s)"; [ $fails -eq 0 ]; }
 
 # the what-if study of the tests: 36 points (2 np x 3 zipped bw/lat x 3 flops x 2 seeds)

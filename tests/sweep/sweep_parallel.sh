@@ -23,7 +23,8 @@ grep -q -- "-n" par/parallel.log 2>/dev/null; [ -e par/parallel-points.txt ] && 
 
 echo ":" > sshlogins
 "$SWEEP" run what_if.yaml -o ssh --backend parallel --sshloginfile sshlogins --chunk 4 -q; rc=$?
-check "parallel --sshloginfile: exit 0, same table" [ $rc -eq 0 ] && cmp -s <(stable_columns local/results.csv) <(stable_columns ssh/results.csv)
+[ $rc -eq 0 ] && cmp -s <(stable_columns local/results.csv) <(stable_columns ssh/results.csv)
+verdict "parallel --sshloginfile: exit 0, same table"
 
 # a failed point: reported, then retried by the next run
 cat > flaky.sh <<EOS
@@ -33,7 +34,9 @@ exec "$SMPIRUN" "\$@"
 EOS
 chmod +x flaky.sh
 "$SWEEP" run what_if.yaml -o flaky --backend parallel --smpirun "$tmp/flaky.sh" -j 2 > f1.out 2>&1; rc=$?
-check "parallel: failed point reported (exit $rc, $(statuses flaky/results.csv 7))" [ $rc -eq 1 ] && [ "$(statuses flaky/results.csv 7)" = "failed=1 ok=35 " ]
+[ $rc -eq 1 ] && [ "$(statuses flaky/results.csv 7)" = "failed=1 ok=35 " ]
+verdict "parallel: failed point reported (exit $rc, $(statuses flaky/results.csv 7))"
 "$SWEEP" run what_if.yaml -o flaky --backend parallel --smpirun "$tmp/flaky.sh" -j 2 > f2.out 2>&1; rc=$?
-check "parallel: retried, same table as local" [ $rc -eq 0 ] && cmp -s <(stable_columns local/results.csv) <(stable_columns flaky/results.csv)
+[ $rc -eq 0 ] && cmp -s <(stable_columns local/results.csv) <(stable_columns flaky/results.csv)
+verdict "parallel: retried, same table as local"
 finish

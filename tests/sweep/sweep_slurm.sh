@@ -3,7 +3,8 @@
 # slurmctld and slurmd with a generated slurm.conf (own ports, own munge socket, everything
 # under a temporary directory), stopped at the end. The what-if study of sweep_local.sh runs
 # as an array job (sbatch --array, 9 points per task) and every row must equal the local
-# backend's; a chunk whose point fails is submitted again and the sweep ends complete.
+# backend's; a chunk whose point fails is submitted again and the sweep ends complete; ^C
+# cancels the job.
 # Skipped (exit 77, with the reason) only when the daemons cannot run: not root, Slurm or
 # munge not installed (apt-get install slurm-wlm munge), or a daemon that does not start.
 # Usage: sweep_slurm.sh SMPI_SWEEP SMPIRUN RING SAMPLED SOURCE_ROOT
@@ -96,7 +97,34 @@ exec "$SMPIRUN" "\$@"
 EOS
 chmod +x flaky.sh
 "$SWEEP" run what_if.yaml -o flaky --backend slurm --chunk 9 --smpirun "$tmp/flaky.sh" > flaky.out 2>&1; rc=$?
-check "slurm: failed chunk resubmitted, exit 0 ($rc, at $SECONDS s)" [ $rc -eq 0 ] && grep -q "1 point in 1 array task (2), attempt 2" flaky.out
+[ $rc -eq 0 ] && grep -q "1 point in 1 array task (2), attempt 2" flaky.out
+verdict "slurm: failed chunk resubmitted, exit 0 ($rc, at $SECONDS s)"
 check "slurm: after resubmission, every row as local's" cmp -s <(stable_columns local/results.csv) <(stable_columns flaky/results.csv)
 [ -e flaky.done ] || bad "the flaky point never failed (the test tests nothing)"
+
+# ^C while the array job runs: the job is cancelled (scancel), exit 130, nothing left queued
+cat > slow.yaml <<EOS
+program: $RING
+args: [1000, 200000, "{k}"]
+np: 4
+params:
+  k: {range: [0, 7, 1]}
+EOS
+"$SWEEP" run slow.yaml -o slow --backend slurm --chunk 1 > slow.out 2>&1 &
+pid=$!
+for _ in $(seq 100); do
+  [ -n "$(squeue -h -n smpi-sweep -t R -o %i 2>/dev/null)" ] && break
+  sleep 0.2
+done
+kill -INT $pid
+wait $pid; rc=$?
+[ $rc -eq 130 ] && grep -q "cancelling Slurm job" slow.out
+verdict "slurm: interrupted, exit 130 ($rc)"
+for _ in $(seq 150); do
+  [ -z "$(squeue -h -n smpi-sweep -o %i 2>/dev/null)" ] && break
+  sleep 0.2
+done
+done_points=$(ls slow/points | grep -c '\.rec$')
+[ -z "$(squeue -h -n smpi-sweep -o %i 2>/dev/null)" ] && [ "$done_points" -lt 8 ]
+verdict "slurm: the job is gone from the queue, $done_points of 8 points ran"
 finish
