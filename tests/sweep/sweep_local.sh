@@ -164,6 +164,22 @@ verdict "profile not re-recorded"
 check "sampled sweeps agree" cmp -s <(cut -d, -f1-6 sampled.sweep/results.csv) <(cut -d, -f1-6 again/results.csv)
 check "sampled: 6 ok" [ "$(statuses again/results.csv 4)" = "ok=6 " ]
 
+# timeout: a point that runs too long is killed (SIGKILL: exit 137) and counted failed;
+# repeat: 2 is seeds 1 and 2
+cat > timeout.yaml <<EOS
+program: $RING
+args: [1000, "{rounds}", 0]
+np: 4
+timeout: 3
+repeat: 2
+params:
+  rounds: [1, 100000000]
+EOS
+"$SWEEP" run timeout.yaml -q -j 2; rc=$?
+[ $rc -eq 1 ] && [ "$(cut -d, -f2-5 timeout.sweep/results.csv | tr '\n' ' ')" = "rounds,seed,status,exit_code 1,1,ok,0 1,2,ok,0 100000000,1,failed,137 100000000,2,failed,137 " ]
+verdict "timeout and repeat: $(cut -d, -f2-5 timeout.sweep/results.csv | tr '\n' ' ')"
+grep -q "^timeout" timeout.sweep/points/000002.rec || bad "the record does not say timeout"
+
 # the README's study, with the build's demo: 48 points and the README's plot
 sed "s|../../build/tools/demo|$DEMO|" "$SRC/tools/examples/what_if.yaml" > readme.yaml
 "$SWEEP" run readme.yaml -o what_if -q && "$SWEEP" plot readme.yaml -o what_if --x bw --lines lat what_if.png
