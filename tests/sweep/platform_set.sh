@@ -28,6 +28,13 @@ same "override = edited copy" "$want" "$got"
 sed 's/bw="10Gbps"/bw="1Gbps"/' "$plat" > "$tmp/all.xml"
 same "cluster/bw = every cluster" "$(simtime -platform "$tmp/all.xml" "${args[@]}")" \
   "$(simtime -platform "$plat" --platform-set 'cluster/bw=5Gbps' --platform-set 'cluster[*]/bw=1Gbps' "${args[@]}")"
+# cluster size and topology: a fat tree grown to 32 hosts, as an edited copy says
+ft=$3/platforms/cluster_fat_tree.xml
+sed -e 's/topo_parameters="2;4,4;1,2;1,2"/topo_parameters="2;8,4;1,2;1,2"/' -e 's/radical="0-15"/radical="0-31"/' \
+  "$ft" > "$tmp/ft32.xml"
+same "fat tree resized" "$(simtime -platform "$tmp/ft32.xml" -np 32 "$ring" 100000 3)" \
+  "$(simtime -platform "$ft" --platform-set 'cluster[fattree]/radical=0-31' \
+     --platform-set 'cluster[fattree]/topo_parameters=2;8,4;1,2;1,2' -np 32 "$ring" 100000 3)"
 # the built-in platform has one cluster, "default"
 same "built-in platform" "$(simtime -np 4 "$ring" 1000000 1)" \
   "$(simtime -np 4 --platform-set 'cluster[default]/bw=10Gbps' "$ring" 1000000 1)"
