@@ -290,6 +290,7 @@ static int cmd_run(sweep_cli *c, const sweep_study *st, const sweep_dirs *d, con
     c->bo.smpirun = smpirun;
     c->bo.study_arg = st->path;
     c->bo.self = self_dir_file(NULL);
+    p.engine = true;
     rc = !strcmp(backend, "parallel")
              ? sweep_run_parallel(st, d, pending + first, npending - first, &c->bo, &p)
              : sweep_run_slurm(st, d, pending + first, npending - first, &c->bo, &p);

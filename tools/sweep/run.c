@@ -271,8 +271,11 @@ void sweep_progress_print(sweep_progress *p, bool final)
   if (!final && finished > 0 && finished < todo)
     snprintf(eta, sizeof eta, ", ETA %.0f s",
              elapsed / (double)finished * (double)(todo - finished));
-  fprintf(stderr, "%s[smpi-sweep] %zu/%zu points done, %zu failed, %zu running, %.1f s%s%s",
-          p->tty ? "\r" : "", p->skipped + p->done, p->total, p->failed, p->running, elapsed, eta,
+  char running[48] = "";
+  if (!p->engine)
+    snprintf(running, sizeof running, ", %zu running", p->running);
+  fprintf(stderr, "%s[smpi-sweep] %zu/%zu points done, %zu failed%s, %.1f s%s%s",
+          p->tty ? "\r" : "", p->skipped + p->done, p->total, p->failed, running, elapsed, eta,
           p->tty && !final ? "\033[K" : "\n");
   fflush(stderr);
 }

@@ -127,6 +127,7 @@ typedef struct sweep_progress {
   double last_print; /* monotonic s */
   bool tty;
   bool quiet;
+  bool engine; /* parallel, slurm: what runs is the engine's business, not shown */
 } sweep_progress;
 
 double sweep_now(void);
