@@ -21,6 +21,7 @@
 #include "src/mem.h"
 #include "src/platform.h"
 #include "src/platform_impl.h"
+#include "src/platform_set.h"
 #include "src/strmap.h"
 #include "src/units.h"
 
@@ -1890,4 +1891,13 @@ int plat_load_string(const char *xml, const char *name_for_messages, plat_platfo
 {
   return load(xml, strlen(xml), name_for_messages ? name_for_messages : "<string>", NULL, out,
               err, errlen);
+}
+
+int plat_load_buffer(const char *xml, size_t len, const char *path, plat_platform **out,
+                     char *err, size_t errlen)
+{
+  char *real = realpath(path, NULL);
+  int rc = load(xml, len, path, real, out, err, errlen);
+  free(real);
+  return rc;
 }

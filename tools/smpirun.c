@@ -37,6 +37,9 @@ static void usage(FILE *out)
       "                       default: a built-in cluster with one host per process\n"
       "  -hostfile FILE       hosts to place the processes on, round-robin; lines are\n"
       "  -machinefile FILE    'host' or 'host:slots' (a host name of the platform)\n"
+      "  --platform-set ELEMENT[ID]/ATTR=VALUE  change an attribute of the platform's\n"
+      "                       elements (repeatable; e.g. cluster[c1]/bw=25GBps, host/speed=2Gf;\n"
+      "                       docs/sweeps.md)\n"
       "  -map                 print which host each rank runs on (stderr)\n"
       "  --cfg=KEY:VALUE      set a simulator option (repeatable; --cfg=help lists them)\n"
       "  --log=CAT.thresh:LVL set the verbosity of a log category (repeatable)\n"
@@ -205,6 +208,8 @@ int main(int argc, char **argv)
       char *abs = absolute(need_value(argc, argv, &i), "hostfile");
       add_field("hostfile", abs);
       free(abs);
+    } else if (!strcmp(a, "--platform-set") || !strncmp(a, "--platform-set=", 15)) {
+      add_field("platform-set", a[14] ? a + 15 : need_value(argc, argv, &i));
     } else if (!strcmp(a, "-map")) {
       add_field("map", "1");
     } else if (!strncmp(a, "--cfg=", 6)) {

@@ -48,6 +48,7 @@
 #include "src/log.h"
 #include "src/mem.h"
 #include "src/platform.h"
+#include "src/platform_set.h"
 #include "src/sigsafe.h"
 #include "src/units.h"
 #include "smpi/emulation/burst.h"
@@ -255,6 +256,8 @@ typedef struct launch_opts {
   bool map;
   bool help_cfg;
   bool from_smpirun;
+  plat_set *sets; /* --platform-set overrides, in command-line order */
+  size_t nsets, capsets;
 } launch_opts;
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -446,6 +449,12 @@ static int parse_launch(launch_opts *o)
       o->platform = xstrdup(v);
     } else if (!strcmp(k, "hostfile")) {
       o->hostfile = xstrdup(v);
+    } else if (!strcmp(k, "platform-set")) {
+      XGROW(o->sets, o->capsets, o->nsets + 1);
+      if (plat_set_parse(v, &o->sets[o->nsets], err, sizeof err) != 0)
+        rc = fail("%s", err);
+      else
+        o->nsets++;
     } else if (!strcmp(k, "map")) {
       o->map = true;
     } else if (!strcmp(k, "help")) {
@@ -625,15 +634,22 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   /* platform */
   int rc;
   if (o.platform) {
-    rc = plat_load_file(o.platform, &launch.platform, err, sizeof err);
+    rc = plat_load_file_set(o.platform, o.sets, o.nsets, &launch.platform, err, sizeof err);
     smpi_w.platform_name = o.platform;
   } else {
     long n = o.np > 0 ? o.np : 1;
-    char *xml = plat_default_xml((int)n);
-    rc = plat_load_string(xml, "<built-in platform>", &launch.platform, err, sizeof err);
+    char *xml = plat_default_xml((int)n), *edited = NULL;
+    rc = plat_set_apply(xml, strlen(xml), "<built-in platform>", o.sets, o.nsets, &edited, err,
+                        sizeof err);
+    if (rc == 0)
+      rc = plat_load_string(edited, "<built-in platform>", &launch.platform, err, sizeof err);
+    free(edited);
     free(xml);
     smpi_w.platform_name = "<built-in platform>";
   }
+  for (size_t k = 0; k < o.nsets; k++)
+    plat_set_clear(&o.sets[k]);
+  free(o.sets);
   if (rc != 0)
     return fail("%s", err);
   if (route_table_build(launch.platform, &launch.routes, err, sizeof err) != 0)

@@ -4,7 +4,7 @@
 # run it with the INSTALLED smpirun; and every other installed program too, from the staged
 # prefix with no LD_LIBRARY_PATH: smpicxx, smpirun -replay (smpi-replay, which links
 # libsmpi.so and finds it by its run path), smpi-gantt and smpi-calibrate (when cairo was
-# found). An executable in BINDIR that this script does not know fails the test, so a new
+# found), smpi-sweep (when libyaml and SQLite were). An executable in BINDIR that this script does not know fails the test, so a new
 # installed tool comes with its check here.
 #   install.sh BUILD_ROOT SOURCE_ROOT PREFIX BINDIR LIBDIR INCLUDEDIR DATADIR TOOLS
 # TOOLS: the space-separated names of the programs the build installs into BINDIR.
@@ -35,7 +35,7 @@ done
 # every installed program is one this script runs below
 for f in "$D$BINDIR"/*; do
   case ${f##*/} in
-    smpicc | smpicxx | smpirun | smpi-replay | smpi-gantt | smpi-calibrate) ;;
+    smpicc | smpicxx | smpirun | smpi-replay | smpi-gantt | smpi-calibrate | smpi-sweep) ;;
     smpif90 | smpiff | smpifort) ;;
     *) t_fail "known ${f##*/}" "installed into $BINDIR but not exercised by install.sh" ;;
   esac
@@ -127,6 +127,18 @@ if [ -x "$D$BINDIR/smpi-gantt" ]; then
     t_ok installed_paje
     t_run installed_gantt "$D$BINDIR/smpi-gantt" run.trace run.svg
     if t_expect_rc 0 && grep -q '<svg' run.svg; then t_ok installed_gantt; fi
+  fi
+fi
+
+# smpi-sweep runs a study with the smpirun installed next to it (no --smpirun, no PATH)
+if [ -x "$D$BINDIR/smpi-sweep" ]; then
+  printf 'program: ./p2p_basic\nnp: "{np}"\nparams:\n  np: [2, 4]\n' > study.yaml
+  t_run installed_sweep env PATH=/usr/bin:/bin "$D$BINDIR/smpi-sweep" run study.yaml -q
+  if t_expect_rc 0 && [ "$(grep -c ',ok,0,' study.sweep/results.csv)" = 2 ] &&
+     grep -q "^# $D$BINDIR/smpirun -np 4 " study.sweep/logs/000001.log; then
+    t_ok installed_sweep
+  else
+    t_fail installed_sweep "expected 2 ok rows run by $D$BINDIR/smpirun: $(cat study.sweep/results.csv)"
   fi
 fi
 
