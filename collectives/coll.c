@@ -12,6 +12,7 @@
  * Reduce, Allreduce, Allgather(v), Alltoall(v), Reduce_scatter_block) go to coll_inter.c;
  * the others fail with MPI_ERR_UNSUPPORTED_OPERATION and say so. */
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,7 +82,34 @@ bool coll_algo_fits(coll_alg_id id, const coll_features *f)
     return false;
   if ((fl & COLL_F_SMP) && f->ppn <= 0)
     return false;
+  int u, v;
+  if ((fl & COLL_F_MESH2) && !coll_mesh2(f->size, &u, &v))
+    return false;
+  if ((fl & COLL_F_MESH3) && !coll_mesh3(f->size, &u, &v))
+    return false;
   return true;
+}
+
+bool coll_mesh2(int n, int *X, int *Y)
+{
+  for (int x = (int)sqrt((double)n); x <= n / 2; x++)
+    if (x > 0 && n % x == 0) {
+      *X = x < n / x ? x : n / x;
+      *Y = n / *X;
+      return true;
+    }
+  return false;
+}
+
+bool coll_mesh3(int n, int *X, int *Z)
+{
+  for (int x = (int)cbrt((double)n); x <= n / 3; x++)
+    if (x > 0 && n % (x * x) == 0) {
+      *X = x;
+      *Z = n / (x * x);
+      return true;
+    }
+  return false;
 }
 
 /* ---- configuration ----
@@ -355,7 +383,9 @@ static coll_alg_id choose(const coll_ctx *x, coll_features *f)
              : (fl & COLL_F_SIZE2) && f->size != 2   ? "it needs exactly two ranks"
              : (fl & COLL_F_REGULAR) && f->irregular ? "it needs blocks of equal size"
              : (fl & COLL_F_COUNT_POW2)              ? "it needs at least one element per rank"
-                                        : "it needs the same number of ranks on every host",
+             : (fl & (COLL_F_MESH2 | COLL_F_MESH3))
+                 ? "the number of ranks does not form its mesh"
+                 : "it needs the same number of ranks on every host",
              coll_algos[fb].name);
   }
   return fb;

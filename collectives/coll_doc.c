@@ -143,7 +143,9 @@ static void flags_text(unsigned fl, char *buf, size_t len)
                {COLL_F_SIZE2, "2 ranks"},
                {COLL_F_COUNT_POW2, "count >= 2^floor(log2 n)"},
                {COLL_F_SMP, "equal blocks of ranks per host"},
-               {COLL_F_REGULAR, "equal blocks"}};
+               {COLL_F_REGULAR, "equal blocks"},
+               {COLL_F_MESH2, "n = X * Y, X from sqrt(n) up"},
+               {COLL_F_MESH3, "n = X * X * Z, X from cbrt(n) up"}};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (fl & names[i].bit)
       snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? ", " : "", names[i].what);

@@ -91,6 +91,15 @@
   COLL_ALGO(allgather, bruck, COLL_SG, "Bruck: blocks double each step towards rank - 2^k")      \
   COLL_ALGO(allgather, GB, COLL_SG, "gather to rank 0, then bcast")                              \
   COLL_ALGO(allgather, ompi_neighborexchange, COLL_SG, "neighbour exchange, 2 blocks per step")  \
+  COLL_ALGO(allgather, 2dmesh, COLL_F_MESH2 | COLL_SG,                                           \
+            "rows, then columns, all posted at once per phase")                                  \
+  COLL_ALGO(allgather, 3dmesh, COLL_F_MESH3 | COLL_SG,                                           \
+            "rows, columns, then planes of an X*X*Z mesh")                                       \
+  COLL_ALGO(allgather, NTSLR, COLL_SG,                                                           \
+            "logical ring, one blocking exchange per step (STAR-MPI)")                           \
+  COLL_ALGO(allgather, NTSLR_NB, COLL_SG, "logical ring, every receive posted first (STAR-MPI)") \
+  COLL_ALGO(allgather, spreading_simple, COLL_SG,                                                \
+            "all at once, to and from rank + 1, rank + 2, ...")                                  \
   /* ---- allgatherv ---- */                                                                     \
   COLL_ALGO(allgatherv, linear, 0, "everyone posts a send to and a receive from every peer")     \
   COLL_ALGO(allgatherv, ring, COLL_SG, "step i: own block to rank + i, from rank - i")           \
@@ -111,6 +120,16 @@
   COLL_ALGO(alltoall, mpich_pairwise, 0,                                                         \
             "n-1 exchanges: rank ^ i (powers of two) or +-i (MPICH long)")                       \
   COLL_ALGO(alltoall, ompi_pairwise, 0, "n-1 exchanges with rank + i / rank - i (Open MPI)")     \
+  COLL_ALGO(alltoall, pair_light_barrier, COLL_F_POW2 | COLL_SG,                                 \
+            "rank ^ i; 1-byte handshake with the next partners between steps")                   \
+  COLL_ALGO(alltoall, pair_mpi_barrier, COLL_F_POW2 | COLL_SG,                                   \
+            "rank ^ i; Barrier before every step")                                               \
+  COLL_ALGO(alltoall, pair_one_barrier, COLL_F_POW2 | COLL_SG,                                   \
+            "rank ^ i; one Barrier, then the steps")                                             \
+  COLL_ALGO(alltoall, ring_light_barrier, COLL_SG,                                               \
+            "ring; 1-byte handshake with the next partners between steps")                       \
+  COLL_ALGO(alltoall, ring_mpi_barrier, COLL_SG, "ring; Barrier before every step")              \
+  COLL_ALGO(alltoall, ring_one_barrier, COLL_SG, "ring; one Barrier, then the steps")            \
   /* ---- alltoallv ---- */                                                                      \
   COLL_ALGO(alltoallv, linear, 0, "every send and receive posted at once")                       \
   COLL_ALGO(alltoallv, pair, COLL_F_POW2 | COLL_SG, "pairwise exchange with rank ^ i")           \
@@ -119,6 +138,16 @@
   COLL_ALGO(alltoallv, ompi_basic_linear, COLL_SG, "Open MPI: every send and receive at once")   \
   COLL_ALGO(alltoallv, ompi_pairwise, 0, "n-1 exchanges with rank + i / rank - i (Open MPI)")    \
   COLL_ALGO(alltoallv, mpich_scattered, 0, "batches of 32 peers posted at once (MPICH)")         \
+  COLL_ALGO(alltoallv, pair_light_barrier, COLL_F_POW2 | COLL_SG,                                \
+            "rank ^ i; 1-byte handshake with the next partners between steps")                   \
+  COLL_ALGO(alltoallv, pair_mpi_barrier, COLL_F_POW2 | COLL_SG,                                  \
+            "rank ^ i; Barrier before every step")                                               \
+  COLL_ALGO(alltoallv, pair_one_barrier, COLL_F_POW2 | COLL_SG,                                  \
+            "rank ^ i; one Barrier, then the steps")                                             \
+  COLL_ALGO(alltoallv, ring_light_barrier, COLL_SG,                                              \
+            "ring; 1-byte handshake with the next partners between steps")                       \
+  COLL_ALGO(alltoallv, ring_mpi_barrier, COLL_SG, "ring; Barrier before every step")             \
+  COLL_ALGO(alltoallv, ring_one_barrier, COLL_SG, "ring; one Barrier, then the steps")           \
   /* ---- alltoallw ---- */                                                                      \
   COLL_ALGO(alltoallw, linear, 0, "every send and receive posted at once")                       \
   /* ---- reduce ---- */                                                                         \
