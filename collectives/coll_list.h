@@ -44,6 +44,8 @@
   COLL_ALGO(barrier, ompi_bruck, COLL_SG,                                                        \
             "dissemination: round k talks to rank +- 2^k (any size)")                            \
   COLL_ALGO(barrier, ompi_tree, COLL_SG, "fan-in to rank 0 along a binomial tree, then fan-out") \
+  COLL_ALGO(barrier, mvapich2_pair, COLL_SG,                                                     \
+            "MVAPICH2 pairwise: the messages of ompi_recursivedoubling")                         \
   /* ---- bcast ---- */                                                                          \
   COLL_ALGO(bcast, binomial_tree, COLL_SG,                                                       \
             "binomial tree, blocking sends, largest subtree first")                              \
@@ -100,6 +102,8 @@
   COLL_ALGO(allgather, NTSLR_NB, COLL_SG, "logical ring, every receive posted first (STAR-MPI)") \
   COLL_ALGO(allgather, spreading_simple, COLL_SG,                                                \
             "all at once, to and from rank + 1, rank + 2, ...")                                  \
+  COLL_ALGO(allgather, rhv, COLL_F_POW2 | COLL_SG,                                               \
+            "recursive doubling over bit-reversed positions, farthest first")                    \
   /* ---- allgatherv ---- */                                                                     \
   COLL_ALGO(allgatherv, linear, 0, "everyone posts a send to and a receive from every peer")     \
   COLL_ALGO(allgatherv, ring, COLL_SG, "step i: own block to rank + i, from rank - i")           \
