@@ -66,6 +66,8 @@
             "binomial scatter + recursive-doubling allgather (MPICH medium messages)")           \
   COLL_ALGO(bcast, knomial, 0, "4-nomial tree, children served at once")                         \
   COLL_ALGO(bcast, ompi_binomial, 0, "Open MPI binomial tree, children served at once")          \
+  COLL_ALGO(bcast, SMP_binomial, COLL_F_SMP | COLL_SG,                                           \
+            "binomial among host leaders, then binomial inside hosts")                           \
   /* ---- gather ---- */                                                                         \
   COLL_ALGO(gather, linear, 0, "root posts every receive at once (SimGrid's default)")           \
   COLL_ALGO(gather, ompi_basic_linear, COLL_SG,                                                  \
@@ -124,6 +126,8 @@
   COLL_ALGO(alltoall, mpich_pairwise, 0,                                                         \
             "n-1 exchanges: rank ^ i (powers of two) or +-i (MPICH long)")                       \
   COLL_ALGO(alltoall, ompi_pairwise, 0, "n-1 exchanges with rank + i / rank - i (Open MPI)")     \
+  COLL_ALGO(alltoall, mvapich2_scatter_dest, COLL_SG,                                            \
+            "batches of 4 peers posted at once, own block a message (MVAPICH2)")                 \
   COLL_ALGO(alltoall, pair_light_barrier, COLL_F_POW2 | COLL_SG,                                 \
             "rank ^ i; 1-byte handshake with the next partners between steps")                   \
   COLL_ALGO(alltoall, pair_mpi_barrier, COLL_F_POW2 | COLL_SG,                                   \
@@ -193,6 +197,10 @@
             "hosts reduce to a leader, leaders do rdb")                                          \
   COLL_ALGO(allreduce, smp_rsag, COLL_F_SMP | COLL_F_COMMUTATIVE | COLL_SG,                      \
             "hosts reduce to a leader, leaders do ring reduce-scatter + allgather")              \
+  COLL_ALGO(allreduce, rab1, COLL_F_POW2 | COLL_F_COMMUTATIVE | COLL_SG,                         \
+            "recursive-halving reduce-scatter, then the selected allgather")                     \
+  COLL_ALGO(allreduce, rab2, COLL_F_COMMUTATIVE | COLL_SG,                                       \
+            "the selected alltoall, local reduction, the selected allgather")                    \
   /* ---- reduce_scatter ---- */                                                                 \
   COLL_ALGO(reduce_scatter, reduce_scatterv, 0, "reduce to rank 0, then scatterv")               \
   COLL_ALGO(reduce_scatter, ompi_basic_recursivehalving, COLL_F_COMMUTATIVE | COLL_SG,           \
@@ -203,6 +211,8 @@
   COLL_ALGO(reduce_scatter, mpich_rdb, COLL_SG, "recursive doubling, any op (MPICH)")            \
   COLL_ALGO(reduce_scatter, mpich_noncomm, COLL_F_POW2 | COLL_F_REGULAR | COLL_SG,               \
             "recursive halving in bit-reversed order, any op (MPICH)")                           \
+  COLL_ALGO(reduce_scatter, ompi_butterfly, COLL_SG,                                             \
+            "butterfly: pairs fold in, recursive halving, mirror-permuted exchange (any op)")    \
   /* ---- reduce_scatter_block ---- */                                                           \
   COLL_ALGO(reduce_scatter_block, reduce_scatter, 0, "reduce to rank 0, then scatter")           \
   COLL_ALGO(reduce_scatter_block, ompi_basic_recursivehalving, COLL_F_COMMUTATIVE,               \

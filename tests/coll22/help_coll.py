@@ -19,18 +19,14 @@ allgather SMP_NTS
 allreduce mvapich2_rs
 allreduce mvapich2_two_level
 allreduce rab
-allreduce rab1
-allreduce rab2
 allreduce smp_binomial_pipeline
 allreduce smp_rsag_lr
 allreduce smp_rsag_rab
 alltoall 3dmesh
 alltoall rdb
-alltoall mvapich2_scatter_dest
 alltoall pair_rma
 barrier mpich_smp
 bcast SMP_binary
-bcast SMP_binomial
 bcast SMP_linear
 bcast arrival_pattern_aware
 bcast arrival_pattern_aware_wait
@@ -43,7 +39,6 @@ reduce arrival_pattern_aware
 reduce mvapich2_knomial
 reduce mvapich2_two_level
 reduce rab
-reduce_scatter ompi_butterfly
 scatter mvapich2_two_level_binomial
 scatter mvapich2_two_level_direct
 """.strip().splitlines())
