@@ -95,6 +95,8 @@ static void runs(char *buf, size_t len, size_t sel, coll_id c, size_t m, bool co
 typedef void (*emit_fn)(FILE *out, const char *sel, const char *mrange, const char *choice);
 static void table(FILE *out, size_t sel, coll_id c, bool commutative, emit_fn emit)
 {
+  if (coll_selectors[sel].select == coll_select_automatic)
+    return; /* it tries them all: no table of choices */
   char cur[1024], next[1024], range[80], lo[32], hi[32];
   int nm = c == COLL_barrier ? 1 : NM;
   bool first = true;
@@ -160,7 +162,7 @@ void coll_print_help(FILE *out)
           "A forced algorithm that cannot serve a call (see 'needs') falls back to the\n"
           "selector's choice with a warning.\n\nSelectors:\n");
   for (size_t k = 0; k < coll_nselectors; k++)
-    fprintf(out, "  %-8s %s\n", coll_selectors[k].name, coll_selectors[k].desc);
+    fprintf(out, "  %-10s %s\n", coll_selectors[k].name, coll_selectors[k].desc);
   for (int c = 0; c < COLL_COUNT; c++) {
     fprintf(out, "\n%s (--cfg=smpi/%s:...)", coll_infos[c].mpi_name, coll_infos[c].name);
     if (c != COLL_barrier)

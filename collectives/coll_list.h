@@ -46,6 +46,8 @@
   COLL_ALGO(barrier, ompi_tree, COLL_SG, "fan-in to rank 0 along a binomial tree, then fan-out") \
   COLL_ALGO(barrier, mvapich2_pair, COLL_SG,                                                     \
             "MVAPICH2 pairwise: the messages of ompi_recursivedoubling")                         \
+  COLL_ALGO(barrier, mpich_smp, COLL_F_SMP | COLL_SG,                                            \
+            "dissemination in hosts and among leaders, 1-byte release")                          \
   /* ---- bcast ---- */                                                                          \
   COLL_ALGO(bcast, binomial_tree, COLL_SG,                                                       \
             "binomial tree, blocking sends, largest subtree first")                              \
@@ -106,6 +108,12 @@
             "all at once, to and from rank + 1, rank + 2, ...")                                  \
   COLL_ALGO(allgather, rhv, COLL_F_POW2 | COLL_SG,                                               \
             "recursive doubling over bit-reversed positions, farthest first")                    \
+  COLL_ALGO(allgather, smp_simple, COLL_F_SMP | COLL_SG,                                         \
+            "inside hosts, leaders all at once, then a flat bcast in each host")                 \
+  COLL_ALGO(allgather, loosely_lr, COLL_F_SMP | COLL_SG,                                         \
+            "one logical ring per host-rank, host exchanges posted each round")                  \
+  COLL_ALGO(allgather, SMP_NTS, COLL_F_SMP | COLL_SG,                                            \
+            "inside hosts, then a ring of leaders forwarding chunks down host chains")           \
   /* ---- allgatherv ---- */                                                                     \
   COLL_ALGO(allgatherv, linear, 0, "everyone posts a send to and a receive from every peer")     \
   COLL_ALGO(allgatherv, ring, COLL_SG, "step i: own block to rank + i, from rank - i")           \
@@ -122,6 +130,8 @@
   COLL_ALGO(alltoall, bruck, COLL_SG, "Bruck: log2 n steps of packed blocks")                    \
   COLL_ALGO(alltoall, 2dmesh, COLL_SG,                                                           \
             "rows exchange whole buffers, then columns exchange blocks")                         \
+  COLL_ALGO(alltoall, 3dmesh, COLL_F_MESH3 | COLL_SG,                                            \
+            "rows and columns swap whole buffers, then planes swap blocks")                      \
   COLL_ALGO(alltoall, mpich_scattered, 0, "batches of 32 peers posted at once (MPICH medium)")   \
   COLL_ALGO(alltoall, mpich_pairwise, 0,                                                         \
             "n-1 exchanges: rank ^ i (powers of two) or +-i (MPICH long)")                       \
@@ -197,6 +207,8 @@
             "hosts reduce to a leader, leaders do rdb")                                          \
   COLL_ALGO(allreduce, smp_rsag, COLL_F_SMP | COLL_F_COMMUTATIVE | COLL_SG,                      \
             "hosts reduce to a leader, leaders do ring reduce-scatter + allgather")              \
+  COLL_ALGO(allreduce, smp_rsag_lr, COLL_F_SMP | COLL_F_COMMUTATIVE | COLL_SG,                   \
+            "hosts reduce to a leader, leaders do a logical-ring reduce-scatter + allgather")    \
   COLL_ALGO(allreduce, rab1, COLL_F_POW2 | COLL_F_COMMUTATIVE | COLL_SG,                         \
             "recursive-halving reduce-scatter, then the selected allgather")                     \
   COLL_ALGO(allreduce, rab2, COLL_F_COMMUTATIVE | COLL_SG,                                       \

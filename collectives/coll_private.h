@@ -125,6 +125,7 @@ typedef struct coll_ctx {
   int ppn;        /* ranks per host (see coll_features.ppn) */
   size_t segsize; /* segment size the selector asked for, 0 if none */
   bool fold_tmp;  /* coll_tmp_dt may hand out folded memory (coll_fold_decide) */
+  bool exploring; /* the automatic selector runs its candidates: nested calls use default */
 } coll_ctx;
 
 typedef int (*coll_fn)(coll_ctx *x, const coll_args *a);
@@ -176,6 +177,9 @@ typedef struct coll_selector {
 coll_alg_id coll_select_default(coll_features *f);
 coll_alg_id coll_select_mpich(coll_features *f);
 coll_alg_id coll_select_ompi(coll_features *f);
+/* automatic: coll_run runs every fitting algorithm (coll.c); this is its choice where it
+ * cannot explore (nested calls, tables): the default selector's */
+coll_alg_id coll_select_automatic(coll_features *f);
 
 extern const coll_selector coll_selectors[];
 extern const size_t coll_nselectors;

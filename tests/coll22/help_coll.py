@@ -12,20 +12,14 @@ import sys
 
 # SimGrid 3.32 names smpi does not have yet (docs/collectives.md, "SimGrid names")
 NOT_YET = set("""
-allgather loosely_lr
 allgather mvapich2_smp
-allgather smp_simple
-allgather SMP_NTS
 allreduce mvapich2_rs
 allreduce mvapich2_two_level
 allreduce rab
 allreduce smp_binomial_pipeline
-allreduce smp_rsag_lr
 allreduce smp_rsag_rab
-alltoall 3dmesh
 alltoall rdb
 alltoall pair_rma
-barrier mpich_smp
 bcast SMP_binary
 bcast SMP_linear
 bcast arrival_pattern_aware
@@ -42,7 +36,7 @@ reduce rab
 scatter mvapich2_two_level_binomial
 scatter mvapich2_two_level_direct
 """.strip().splitlines())
-SELECTORS_NOT_YET = {"mvapich2", "impi", "automatic"}
+SELECTORS_NOT_YET = {"mvapich2", "impi"}
 
 
 def main():

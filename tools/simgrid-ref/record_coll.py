@@ -64,6 +64,9 @@ PLAT = {
 # rank r on node-r: without a hostfile SimGrid 3.32's smpirun takes the hosts in name order
 # (node-0, node-1, node-10, node-100, ...), which on a fat tree spreads 16 ranks over leaves
 HOSTS = os.path.join(OUT, "platforms", "coll_hosts256.txt")
+# --smp4: 4 ranks per host (node-0:4, node-1:4, ...), so that the SMP-aware algorithms
+# split hosts from leaders (written to the _smp4 files)
+HOSTS_SMP4 = os.path.join(OUT, "platforms", "coll_hosts_smp4.txt")
 # collectives SimGrid 3.32 has a smpi/<collective> key for
 SG_KEYS = ["barrier", "bcast", "gather", "scatter", "allgather", "allgatherv", "alltoall",
            "alltoallv", "reduce", "allreduce", "reduce_scatter"]
@@ -173,6 +176,8 @@ def main():
                     help="comma-separated sizes measured instead of 8 and 1 MiB (with --tag)")
     ap.add_argument("--defaults-only", action="store_true",
                     help="only SimGrid's default choice of every collective (no forced algorithm)")
+    ap.add_argument("--smp4", action="store_true",
+                    help="4 ranks per host (hostfile %s; needs --tag)" % HOSTS_SMP4)
     ap.add_argument("--sg-cfg", action="append", default=[], metavar="KEY:VALUE",
                     help="extra SimGrid setting (e.g. network/optim:Full); needs --tag")
     ap.add_argument("--tag", default="",
@@ -182,6 +187,11 @@ def main():
         if not args.tag:
             ap.error("--sizes: give the recording a --tag")
         GRID_SIZES[:] = args.sizes.split(",")
+    global HOSTS
+    if args.smp4:
+        if not args.tag:
+            ap.error("--smp4: give the recording a --tag")
+        HOSTS = HOSTS_SMP4
     if args.sg_cfg and not args.tag:
         ap.error("--sg-cfg changes SimGrid's answer: give the recording a --tag")
     if args.tag and not re.match(r"^\w+$", args.tag):
