@@ -203,6 +203,8 @@
             "Open MPI ring in phases of 1 MiB segments")                                         \
   COLL_ALGO(allreduce, smp_binomial, COLL_F_SMP | COLL_SG,                                       \
             "binomial reduce + bcast inside hosts and among host leaders")                       \
+  COLL_ALGO(allreduce, smp_binomial_pipeline, COLL_F_SMP | COLL_SG,                              \
+            "smp_binomial's four stages pipelined on 4096-element segments")                     \
   COLL_ALGO(allreduce, smp_rdb, COLL_F_SMP | COLL_SG,                                            \
             "hosts reduce to a leader, leaders do rdb")                                          \
   COLL_ALGO(allreduce, smp_rsag, COLL_F_SMP | COLL_F_COMMUTATIVE | COLL_SG,                      \

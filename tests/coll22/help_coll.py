@@ -16,7 +16,6 @@ allgather mvapich2_smp
 allreduce mvapich2_rs
 allreduce mvapich2_two_level
 allreduce rab
-allreduce smp_binomial_pipeline
 allreduce smp_rsag_rab
 alltoall rdb
 alltoall pair_rma
