@@ -70,6 +70,8 @@
   COLL_ALGO(bcast, ompi_binomial, 0, "Open MPI binomial tree, children served at once")          \
   COLL_ALGO(bcast, SMP_binomial, COLL_F_SMP | COLL_SG,                                           \
             "binomial among host leaders, then binomial inside hosts")                           \
+  COLL_ALGO(bcast, mvapich2_knomial_intra_node, COLL_SG,                                         \
+            "4-nomial tree, one level of children at a time (MVAPICH2)")                         \
   /* ---- gather ---- */                                                                         \
   COLL_ALGO(gather, linear, 0, "root posts every receive at once (SimGrid's default)")           \
   COLL_ALGO(gather, ompi_basic_linear, COLL_SG,                                                  \

@@ -26,7 +26,6 @@ bcast arrival_pattern_aware_wait
 bcast arrival_scatter
 bcast mvapich2_inter_node
 bcast mvapich2_intra_node
-bcast mvapich2_knomial_intra_node
 gather mvapich2_two_level
 reduce arrival_pattern_aware
 reduce mvapich2_knomial
