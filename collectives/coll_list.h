@@ -193,6 +193,8 @@
             "Open MPI in-order binary tree (operand order kept)")                                \
   COLL_ALGO(reduce, smp_binomial, COLL_F_SMP,                                                    \
             "binomial inside each host, then binomial among host leaders")                       \
+  COLL_ALGO(reduce, mvapich2_knomial, COLL_F_COMMUTATIVE | COLL_SG,                              \
+            "4-nomial tree, all children received at once (MVAPICH2)")                           \
   /* ---- allreduce ---- */                                                                      \
   COLL_ALGO(allreduce, redbcast, COLL_SG, "reduce to rank 0 (selected reduce), then bcast")      \
   COLL_ALGO(allreduce, rdb, COLL_SG, "recursive doubling (MPICH short messages)")                \
