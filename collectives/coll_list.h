@@ -134,6 +134,8 @@
             "rows exchange whole buffers, then columns exchange blocks")                         \
   COLL_ALGO(alltoall, 3dmesh, COLL_F_MESH3 | COLL_SG,                                            \
             "rows and columns swap whole buffers, then planes swap blocks")                      \
+  COLL_ALGO(alltoall, rdb, COLL_SG,                                                              \
+            "recursive-doubling allgather of whole send buffers (n^2 blocks of memory)")         \
   COLL_ALGO(alltoall, mpich_scattered, 0, "batches of 32 peers posted at once (MPICH medium)")   \
   COLL_ALGO(alltoall, mpich_pairwise, 0,                                                         \
             "n-1 exchanges: rank ^ i (powers of two) or +-i (MPICH long)")                       \

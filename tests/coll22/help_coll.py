@@ -17,7 +17,6 @@ allreduce mvapich2_rs
 allreduce mvapich2_two_level
 allreduce rab
 allreduce smp_rsag_rab
-alltoall rdb
 alltoall pair_rma
 bcast SMP_binary
 bcast SMP_linear
