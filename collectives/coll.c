@@ -12,6 +12,7 @@
  * Reduce, Allreduce, Allgather(v), Alltoall(v), Reduce_scatter_block) go to coll_inter.c;
  * the others fail with MPI_ERR_UNSUPPORTED_OPERATION and say so. */
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,9 @@ const coll_selector coll_selectors[] = {
     {"mpich", coll_select_mpich, "MPICH 3.3-4.x decision logic (thresholds in selector_mpich.c)"},
     {"ompi", coll_select_ompi,
      "Open MPI 4.0 coll/tuned fixed decision logic (thresholds in selector_ompi.c)"},
+    {"automatic", coll_select_automatic,
+     "every call runs every algorithm that fits it, each after a Barrier, and reports the "
+     "fastest (SimGrid's autotuning: the simulated time is the sum of all the runs)"},
 };
 const size_t coll_nselectors = sizeof coll_selectors / sizeof coll_selectors[0];
 
@@ -81,7 +85,34 @@ bool coll_algo_fits(coll_alg_id id, const coll_features *f)
     return false;
   if ((fl & COLL_F_SMP) && f->ppn <= 0)
     return false;
+  int u, v;
+  if ((fl & COLL_F_MESH2) && !coll_mesh2(f->size, &u, &v))
+    return false;
+  if ((fl & COLL_F_MESH3) && !coll_mesh3(f->size, &u, &v))
+    return false;
   return true;
+}
+
+bool coll_mesh2(int n, int *X, int *Y)
+{
+  for (int x = (int)sqrt((double)n); x <= n / 2; x++)
+    if (x > 0 && n % x == 0) {
+      *X = x < n / x ? x : n / x;
+      *Y = n / *X;
+      return true;
+    }
+  return false;
+}
+
+bool coll_mesh3(int n, int *X, int *Z)
+{
+  for (int x = (int)cbrt((double)n); x <= n / 3; x++)
+    if (x > 0 && n % (x * x) == 0) {
+      *X = x;
+      *Z = n / (x * x);
+      return true;
+    }
+  return false;
 }
 
 /* ---- configuration ----
@@ -130,8 +161,8 @@ void coll_declare_config(void)
   keys[0] = (cfg_key)CFG_KEY_STRING("smpi/coll-selector", "default", sel_choices,
                                     "Which decision logic picks the collective algorithms: "
                                     "default (SimGrid 3.32's defaults), mpich (MPICH 3/4), "
-                                    "ompi (Open MPI 4.0 tuned); smpirun -help-coll shows the "
-                                    "choices");
+                                    "ompi (Open MPI 4.0 tuned), automatic (every call tries "
+                                    "every algorithm); smpirun -help-coll shows the choices");
   for (int c = 0; c < COLL_COUNT; c++) {
     /* "" (follow the selector), the selectors, then the algorithms */
     size_t len = 2 + strlen(sel_choices);
@@ -320,7 +351,9 @@ static coll_alg_id selector_choice(size_t k, coll_features *f)
   return id;
 }
 
-/* Picks the algorithm of this call. */
+static bool is_automatic(size_t k) { return coll_selectors[k].select == coll_select_automatic; }
+
+/* Picks the algorithm of this call; COLL_ALG_COUNT: the automatic selector's exploration. */
 static coll_alg_id choose(const coll_ctx *x, coll_features *f)
 {
   coll_id c = f->coll;
@@ -332,10 +365,11 @@ static coll_alg_id choose(const coll_ctx *x, coll_features *f)
     if (v)
       want = v > 0 ? v - 2 : v - 1;
   }
-  if (want == -1)
-    return selector_choice(selector_idx, f);
-  if (want <= -2)
-    return selector_choice((size_t)(-2 - want), f);
+  size_t k = want == -1 ? selector_idx : want <= -2 ? (size_t)(-2 - want) : coll_nselectors;
+  if (k < coll_nselectors && is_automatic(k) && !x->exploring)
+    return COLL_ALG_COUNT; /* coll_run explores */
+  if (k < coll_nselectors)
+    return selector_choice(k, f);
   coll_alg_id id = (coll_alg_id)want;
   if (coll_algos[id].flags & COLL_F_SMP)
     f->ppn = smp_layout(x->comm);
@@ -355,7 +389,9 @@ static coll_alg_id choose(const coll_ctx *x, coll_features *f)
              : (fl & COLL_F_SIZE2) && f->size != 2   ? "it needs exactly two ranks"
              : (fl & COLL_F_REGULAR) && f->irregular ? "it needs blocks of equal size"
              : (fl & COLL_F_COUNT_POW2)              ? "it needs at least one element per rank"
-                                        : "it needs the same number of ranks on every host",
+             : (fl & (COLL_F_MESH2 | COLL_F_MESH3))
+                 ? "the number of ranks does not form its mesh"
+                 : "it needs the same number of ranks on every host",
              coll_algos[fb].name);
   }
   return fb;
@@ -368,24 +404,97 @@ static void ctx_done(coll_ctx *x)
   coll_ctx_done(x);
 }
 
+/* Runs algorithm id (chosen for features f) for collective c. */
+static int run_algo(coll_ctx *x, coll_id c, coll_alg_id id, const coll_features *f,
+                    const coll_args *a)
+{
+  LOG_DEBUG("%s: %s (size %d, %zu bytes)", coll_infos[c].mpi_name, coll_algos[id].name, x->size,
+            f->bytes);
+  coll_id saved = x->coll;
+  size_t saved_seg = x->segsize;
+  int saved_ppn = x->ppn;
+  x->coll = c;
+  x->ppn = f->ppn;
+  x->segsize = f->segsize;
+  int rc = coll_algos[id].fn(x, a);
+  x->coll = saved;
+  x->segsize = saved_seg;
+  x->ppn = saved_ppn;
+  if (rc == MPI_SUCCESS)
+    rc = x->err;
+  return rc;
+}
+
+/* ---- the automatic selector ----
+ * SimGrid's autotuning: every call runs, one after the other, every algorithm of the
+ * collective that can serve it; before each one Open MPI's linear Barrier lines the ranks
+ * up, after it a linear Reduce (MPI_MAX of one double) brings the slowest rank's duration
+ * to rank 0, which reports the fastest algorithm. The result is the last algorithm's (an
+ * in-place reduction's input is restored before each run). Collectives those algorithms
+ * call inside (Allreduce's Reduce + Bcast...) follow the default selector, not automatic:
+ * SimGrid would explore them again for every outer candidate. */
+static int run_automatic(coll_ctx *x, coll_id c, const coll_args *a, coll_features *base)
+{
+  /* a reduction in place overwrites its input: keep a packed copy to restore */
+  void *saved = NULL;
+  size_t nsaved = 0;
+  if (a->op && a->sbuf == a->rbuf && a->scount > 0) {
+    nsaved = (size_t)a->scount;
+    saved = coll_tmp(x, nsaved * smpi_dt_size(a->sdt));
+    coll_pack(x, a->sbuf, nsaved, a->sdt, saved);
+  }
+  const smpi_dt *dbl = smpi_dt_get(MPI_DOUBLE);
+  coll_args bar = {0};
+  coll_features fb = {.coll = COLL_barrier, .size = x->size};
+  int rc = MPI_SUCCESS, runs = 0;
+  double best = -1.0;
+  coll_alg_id best_id = COLL_ALG_COUNT;
+  x->exploring = true;
+  for (int i = 0; i < COLL_ALG_COUNT && rc == MPI_SUCCESS; i++) {
+    coll_features f = *base;
+    if (coll_algos[i].coll != c)
+      continue;
+    if (coll_algos[i].flags & COLL_F_SMP)
+      f.ppn = smp_layout(x->comm);
+    if (!coll_algo_fits((coll_alg_id)i, &f))
+      continue;
+    if (runs++ && saved)
+      coll_unpack(x, saved, nsaved, a->sdt, (void *)a->sbuf);
+    rc = run_algo(x, COLL_barrier, COLL_ALG_barrier_ompi_basic_linear, &fb, &bar);
+    double t0 = smpi_p2p_now();
+    if (rc == MPI_SUCCESS)
+      rc = run_algo(x, c, (coll_alg_id)i, &f, a);
+    double took = smpi_p2p_now() - t0, slowest = 0.0;
+    coll_args red = {0};
+    red.sbuf = &took;
+    red.rbuf = x->rank == 0 ? &slowest : NULL;
+    red.scount = red.rcount = 1;
+    red.sdt = red.rdt = dbl;
+    red.sdt_h = red.rdt_h = MPI_DOUBLE;
+    red.op = smpi_op_get(MPI_MAX);
+    coll_features fr = {.coll = COLL_reduce, .size = x->size, .commutative = true};
+    if (rc == MPI_SUCCESS)
+      rc = run_algo(x, COLL_reduce, COLL_ALG_reduce_linear, &fr, &red);
+    if (x->rank == 0 && (best < 0 || slowest < best)) {
+      best = slowest;
+      best_id = (coll_alg_id)i;
+    }
+  }
+  x->exploring = false;
+  if (x->rank == 0 && best_id < COLL_ALG_COUNT)
+    LOG_WARN("%s (automatic): %d algorithms tried, the quickest was %s: %g s (slowest rank)",
+             coll_infos[c].mpi_name, runs, coll_algos[best_id].name, best);
+  return rc;
+}
+
 int coll_run(coll_ctx *x, coll_id c, const coll_args *a)
 {
   coll_features f;
   features_of(c, x, a, &f);
   coll_alg_id id = choose(x, &f);
-  LOG_DEBUG("%s: %s (size %d, %zu bytes)", coll_infos[c].mpi_name, coll_algos[id].name, x->size,
-            f.bytes);
-  coll_id saved = x->coll;
-  size_t saved_seg = x->segsize;
-  x->coll = c;
-  x->ppn = f.ppn;
-  x->segsize = f.segsize;
-  int rc = coll_algos[id].fn(x, a);
-  x->coll = saved;
-  x->segsize = saved_seg;
-  if (rc == MPI_SUCCESS)
-    rc = x->err;
-  return rc;
+  if (id == COLL_ALG_COUNT)
+    return run_automatic(x, c, a, &f);
+  return run_algo(x, c, id, &f, a);
 }
 
 static long long block_bytes(int count, const smpi_dt *dt)

@@ -95,6 +95,8 @@ static void runs(char *buf, size_t len, size_t sel, coll_id c, size_t m, bool co
 typedef void (*emit_fn)(FILE *out, const char *sel, const char *mrange, const char *choice);
 static void table(FILE *out, size_t sel, coll_id c, bool commutative, emit_fn emit)
 {
+  if (coll_selectors[sel].select == coll_select_automatic)
+    return; /* it tries them all: no table of choices */
   char cur[1024], next[1024], range[80], lo[32], hi[32];
   int nm = c == COLL_barrier ? 1 : NM;
   bool first = true;
@@ -143,7 +145,9 @@ static void flags_text(unsigned fl, char *buf, size_t len)
                {COLL_F_SIZE2, "2 ranks"},
                {COLL_F_COUNT_POW2, "count >= 2^floor(log2 n)"},
                {COLL_F_SMP, "equal blocks of ranks per host"},
-               {COLL_F_REGULAR, "equal blocks"}};
+               {COLL_F_REGULAR, "equal blocks"},
+               {COLL_F_MESH2, "n = X * Y, X from sqrt(n) up"},
+               {COLL_F_MESH3, "n = X * X * Z, X from cbrt(n) up"}};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (fl & names[i].bit)
       snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? ", " : "", names[i].what);
@@ -158,7 +162,7 @@ void coll_print_help(FILE *out)
           "A forced algorithm that cannot serve a call (see 'needs') falls back to the\n"
           "selector's choice with a warning.\n\nSelectors:\n");
   for (size_t k = 0; k < coll_nselectors; k++)
-    fprintf(out, "  %-8s %s\n", coll_selectors[k].name, coll_selectors[k].desc);
+    fprintf(out, "  %-10s %s\n", coll_selectors[k].name, coll_selectors[k].desc);
   for (int c = 0; c < COLL_COUNT; c++) {
     fprintf(out, "\n%s (--cfg=smpi/%s:...)", coll_infos[c].mpi_name, coll_infos[c].name);
     if (c != COLL_barrier)

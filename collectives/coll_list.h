@@ -44,6 +44,10 @@
   COLL_ALGO(barrier, ompi_bruck, COLL_SG,                                                        \
             "dissemination: round k talks to rank +- 2^k (any size)")                            \
   COLL_ALGO(barrier, ompi_tree, COLL_SG, "fan-in to rank 0 along a binomial tree, then fan-out") \
+  COLL_ALGO(barrier, mvapich2_pair, COLL_SG,                                                     \
+            "MVAPICH2 pairwise: the messages of ompi_recursivedoubling")                         \
+  COLL_ALGO(barrier, mpich_smp, COLL_F_SMP | COLL_SG,                                            \
+            "dissemination in hosts and among leaders, 1-byte release")                          \
   /* ---- bcast ---- */                                                                          \
   COLL_ALGO(bcast, binomial_tree, COLL_SG,                                                       \
             "binomial tree, blocking sends, largest subtree first")                              \
@@ -64,6 +68,10 @@
             "binomial scatter + recursive-doubling allgather (MPICH medium messages)")           \
   COLL_ALGO(bcast, knomial, 0, "4-nomial tree, children served at once")                         \
   COLL_ALGO(bcast, ompi_binomial, 0, "Open MPI binomial tree, children served at once")          \
+  COLL_ALGO(bcast, SMP_binomial, COLL_F_SMP | COLL_SG,                                           \
+            "binomial among host leaders, then binomial inside hosts")                           \
+  COLL_ALGO(bcast, mvapich2_knomial_intra_node, COLL_SG,                                         \
+            "4-nomial tree, one level of children at a time (MVAPICH2)")                         \
   /* ---- gather ---- */                                                                         \
   COLL_ALGO(gather, linear, 0, "root posts every receive at once (SimGrid's default)")           \
   COLL_ALGO(gather, ompi_basic_linear, COLL_SG,                                                  \
@@ -91,6 +99,23 @@
   COLL_ALGO(allgather, bruck, COLL_SG, "Bruck: blocks double each step towards rank - 2^k")      \
   COLL_ALGO(allgather, GB, COLL_SG, "gather to rank 0, then bcast")                              \
   COLL_ALGO(allgather, ompi_neighborexchange, COLL_SG, "neighbour exchange, 2 blocks per step")  \
+  COLL_ALGO(allgather, 2dmesh, COLL_F_MESH2 | COLL_SG,                                           \
+            "rows, then columns, all posted at once per phase")                                  \
+  COLL_ALGO(allgather, 3dmesh, COLL_F_MESH3 | COLL_SG,                                           \
+            "rows, columns, then planes of an X*X*Z mesh")                                       \
+  COLL_ALGO(allgather, NTSLR, COLL_SG,                                                           \
+            "logical ring, one blocking exchange per step (STAR-MPI)")                           \
+  COLL_ALGO(allgather, NTSLR_NB, COLL_SG, "logical ring, every receive posted first (STAR-MPI)") \
+  COLL_ALGO(allgather, spreading_simple, COLL_SG,                                                \
+            "all at once, to and from rank + 1, rank + 2, ...")                                  \
+  COLL_ALGO(allgather, rhv, COLL_F_POW2 | COLL_SG,                                               \
+            "recursive doubling over bit-reversed positions, farthest first")                    \
+  COLL_ALGO(allgather, smp_simple, COLL_F_SMP | COLL_SG,                                         \
+            "inside hosts, leaders all at once, then a flat bcast in each host")                 \
+  COLL_ALGO(allgather, loosely_lr, COLL_F_SMP | COLL_SG,                                         \
+            "one logical ring per host-rank, host exchanges posted each round")                  \
+  COLL_ALGO(allgather, SMP_NTS, COLL_F_SMP | COLL_SG,                                            \
+            "inside hosts, then a ring of leaders forwarding chunks down host chains")           \
   /* ---- allgatherv ---- */                                                                     \
   COLL_ALGO(allgatherv, linear, 0, "everyone posts a send to and a receive from every peer")     \
   COLL_ALGO(allgatherv, ring, COLL_SG, "step i: own block to rank + i, from rank - i")           \
@@ -107,10 +132,26 @@
   COLL_ALGO(alltoall, bruck, COLL_SG, "Bruck: log2 n steps of packed blocks")                    \
   COLL_ALGO(alltoall, 2dmesh, COLL_SG,                                                           \
             "rows exchange whole buffers, then columns exchange blocks")                         \
+  COLL_ALGO(alltoall, 3dmesh, COLL_F_MESH3 | COLL_SG,                                            \
+            "rows and columns swap whole buffers, then planes swap blocks")                      \
+  COLL_ALGO(alltoall, rdb, COLL_SG,                                                              \
+            "recursive-doubling allgather of whole send buffers (n^2 blocks of memory)")         \
   COLL_ALGO(alltoall, mpich_scattered, 0, "batches of 32 peers posted at once (MPICH medium)")   \
   COLL_ALGO(alltoall, mpich_pairwise, 0,                                                         \
             "n-1 exchanges: rank ^ i (powers of two) or +-i (MPICH long)")                       \
   COLL_ALGO(alltoall, ompi_pairwise, 0, "n-1 exchanges with rank + i / rank - i (Open MPI)")     \
+  COLL_ALGO(alltoall, mvapich2_scatter_dest, COLL_SG,                                            \
+            "batches of 4 peers posted at once, own block a message (MVAPICH2)")                 \
+  COLL_ALGO(alltoall, pair_light_barrier, COLL_F_POW2 | COLL_SG,                                 \
+            "rank ^ i; 1-byte handshake with the next partners between steps")                   \
+  COLL_ALGO(alltoall, pair_mpi_barrier, COLL_F_POW2 | COLL_SG,                                   \
+            "rank ^ i; Barrier before every step")                                               \
+  COLL_ALGO(alltoall, pair_one_barrier, COLL_F_POW2 | COLL_SG,                                   \
+            "rank ^ i; one Barrier, then the steps")                                             \
+  COLL_ALGO(alltoall, ring_light_barrier, COLL_SG,                                               \
+            "ring; 1-byte handshake with the next partners between steps")                       \
+  COLL_ALGO(alltoall, ring_mpi_barrier, COLL_SG, "ring; Barrier before every step")              \
+  COLL_ALGO(alltoall, ring_one_barrier, COLL_SG, "ring; one Barrier, then the steps")            \
   /* ---- alltoallv ---- */                                                                      \
   COLL_ALGO(alltoallv, linear, 0, "every send and receive posted at once")                       \
   COLL_ALGO(alltoallv, pair, COLL_F_POW2 | COLL_SG, "pairwise exchange with rank ^ i")           \
@@ -119,6 +160,16 @@
   COLL_ALGO(alltoallv, ompi_basic_linear, COLL_SG, "Open MPI: every send and receive at once")   \
   COLL_ALGO(alltoallv, ompi_pairwise, 0, "n-1 exchanges with rank + i / rank - i (Open MPI)")    \
   COLL_ALGO(alltoallv, mpich_scattered, 0, "batches of 32 peers posted at once (MPICH)")         \
+  COLL_ALGO(alltoallv, pair_light_barrier, COLL_F_POW2 | COLL_SG,                                \
+            "rank ^ i; 1-byte handshake with the next partners between steps")                   \
+  COLL_ALGO(alltoallv, pair_mpi_barrier, COLL_F_POW2 | COLL_SG,                                  \
+            "rank ^ i; Barrier before every step")                                               \
+  COLL_ALGO(alltoallv, pair_one_barrier, COLL_F_POW2 | COLL_SG,                                  \
+            "rank ^ i; one Barrier, then the steps")                                             \
+  COLL_ALGO(alltoallv, ring_light_barrier, COLL_SG,                                              \
+            "ring; 1-byte handshake with the next partners between steps")                       \
+  COLL_ALGO(alltoallv, ring_mpi_barrier, COLL_SG, "ring; Barrier before every step")             \
+  COLL_ALGO(alltoallv, ring_one_barrier, COLL_SG, "ring; one Barrier, then the steps")           \
   /* ---- alltoallw ---- */                                                                      \
   COLL_ALGO(alltoallw, linear, 0, "every send and receive posted at once")                       \
   /* ---- reduce ---- */                                                                         \
@@ -144,6 +195,8 @@
             "Open MPI in-order binary tree (operand order kept)")                                \
   COLL_ALGO(reduce, smp_binomial, COLL_F_SMP,                                                    \
             "binomial inside each host, then binomial among host leaders")                       \
+  COLL_ALGO(reduce, mvapich2_knomial, COLL_F_COMMUTATIVE | COLL_SG,                              \
+            "4-nomial tree, all children received at once (MVAPICH2)")                           \
   /* ---- allreduce ---- */                                                                      \
   COLL_ALGO(allreduce, redbcast, COLL_SG, "reduce to rank 0 (selected reduce), then bcast")      \
   COLL_ALGO(allreduce, rdb, COLL_SG, "recursive doubling (MPICH short messages)")                \
@@ -156,10 +209,18 @@
             "Open MPI ring in phases of 1 MiB segments")                                         \
   COLL_ALGO(allreduce, smp_binomial, COLL_F_SMP | COLL_SG,                                       \
             "binomial reduce + bcast inside hosts and among host leaders")                       \
+  COLL_ALGO(allreduce, smp_binomial_pipeline, COLL_F_SMP | COLL_SG,                              \
+            "smp_binomial's four stages pipelined on 4096-element segments")                     \
   COLL_ALGO(allreduce, smp_rdb, COLL_F_SMP | COLL_SG,                                            \
             "hosts reduce to a leader, leaders do rdb")                                          \
   COLL_ALGO(allreduce, smp_rsag, COLL_F_SMP | COLL_F_COMMUTATIVE | COLL_SG,                      \
             "hosts reduce to a leader, leaders do ring reduce-scatter + allgather")              \
+  COLL_ALGO(allreduce, smp_rsag_lr, COLL_F_SMP | COLL_F_COMMUTATIVE | COLL_SG,                   \
+            "hosts reduce to a leader, leaders do a logical-ring reduce-scatter + allgather")    \
+  COLL_ALGO(allreduce, rab1, COLL_F_POW2 | COLL_F_COMMUTATIVE | COLL_SG,                         \
+            "recursive-halving reduce-scatter, then the selected allgather")                     \
+  COLL_ALGO(allreduce, rab2, COLL_F_COMMUTATIVE | COLL_SG,                                       \
+            "the selected alltoall, local reduction, the selected allgather")                    \
   /* ---- reduce_scatter ---- */                                                                 \
   COLL_ALGO(reduce_scatter, reduce_scatterv, 0, "reduce to rank 0, then scatterv")               \
   COLL_ALGO(reduce_scatter, ompi_basic_recursivehalving, COLL_F_COMMUTATIVE | COLL_SG,           \
@@ -170,6 +231,8 @@
   COLL_ALGO(reduce_scatter, mpich_rdb, COLL_SG, "recursive doubling, any op (MPICH)")            \
   COLL_ALGO(reduce_scatter, mpich_noncomm, COLL_F_POW2 | COLL_F_REGULAR | COLL_SG,               \
             "recursive halving in bit-reversed order, any op (MPICH)")                           \
+  COLL_ALGO(reduce_scatter, ompi_butterfly, COLL_SG,                                             \
+            "butterfly: pairs fold in, recursive halving, mirror-permuted exchange (any op)")    \
   /* ---- reduce_scatter_block ---- */                                                           \
   COLL_ALGO(reduce_scatter_block, reduce_scatter, 0, "reduce to rank 0, then scatter")           \
   COLL_ALGO(reduce_scatter_block, ompi_basic_recursivehalving, COLL_F_COMMUTATIVE,               \

@@ -68,6 +68,8 @@ enum {
   COLL_F_EVEN = 1 << 4,        /* the communicator size must be even */
   COLL_F_SIZE2 = 1 << 5,       /* exactly two ranks */
   COLL_F_REGULAR = 1 << 6,     /* reduce_scatter: every block the same size */
+  COLL_F_MESH2 = 1 << 7,       /* the size factors as a 2-D mesh (coll_mesh2) */
+  COLL_F_MESH3 = 1 << 8,       /* the size factors as a 3-D mesh (coll_mesh3) */
   /* not a requirement: SimGrid 3.32 has an algorithm of this name with the same messages
    * (tools/simgrid-ref/record_coll.py compares their simulated times) */
   COLL_SG = 1 << 15,
@@ -123,6 +125,7 @@ typedef struct coll_ctx {
   int ppn;        /* ranks per host (see coll_features.ppn) */
   size_t segsize; /* segment size the selector asked for, 0 if none */
   bool fold_tmp;  /* coll_tmp_dt may hand out folded memory (coll_fold_decide) */
+  bool exploring; /* the automatic selector runs its candidates: nested calls use default */
 } coll_ctx;
 
 typedef int (*coll_fn)(coll_ctx *x, const coll_args *a);
@@ -174,6 +177,9 @@ typedef struct coll_selector {
 coll_alg_id coll_select_default(coll_features *f);
 coll_alg_id coll_select_mpich(coll_features *f);
 coll_alg_id coll_select_ompi(coll_features *f);
+/* automatic: coll_run runs every fitting algorithm (coll.c); this is its choice where it
+ * cannot explore (nested calls, tables): the default selector's */
+coll_alg_id coll_select_automatic(coll_features *f);
 
 extern const coll_selector coll_selectors[];
 extern const size_t coll_nselectors;
@@ -319,6 +325,13 @@ static inline int coll_pof2_ceil(int n)
     p *= 2;
   return p;
 }
+
+/* STAR-MPI's mesh shapes (SimGrid's allgather 2dmesh/3dmesh): n = X * Y with X <= Y and X
+ * the first divisor of n from floor(sqrt(n)) up to n / 2; n = X * X * Z with X the first
+ * integer from floor(cbrt(n)) up to n / 3 whose square divides n. False when there is none
+ * (2-D: primes above 3; 3-D: e.g. 2, 5, 7). */
+bool coll_mesh2(int n, int *X, int *Y);
+bool coll_mesh3(int n, int *X, int *Z);
 
 /* Open MPI's neighbour exchange (allgather(v) ompi_neighborexchange, even sizes): step 0
  * swaps own blocks with neighbor[0]; step i >= 1 talks to neighbor[i % 2] and receives the

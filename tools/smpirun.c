@@ -56,6 +56,7 @@ static void usage(FILE *out)
       "  -trace-comment TEXT  comment line at the top of the trace\n"
       "  -trace-comment-file FILE  the lines of FILE as comments at the top of the trace\n"
       "  -trace-grouped       group the ranks by host in the Paje trace\n"
+      "  -help-coll           list the collective algorithms and selectors (no program needed)\n"
       "  -version             print the version of smpi\n"
       "  --help, -help        this message\n"
       "\n"
@@ -182,7 +183,7 @@ int main(int argc, char **argv)
   const char *wrapper = NULL;
   char *replay_trace = NULL;
   int i = 1;
-  bool have_np = false;
+  bool have_np = false, help_only = false;
   for (; i < argc; i++) {
     const char *a = argv[i];
     if (a[0] != '-')
@@ -215,6 +216,7 @@ int main(int argc, char **argv)
     } else if (!strncmp(a, "--cfg=", 6)) {
       if (!strcmp(a + 6, "help")) {
         add_field("help", "cfg");
+        help_only = true;
       } else if (!strncmp(a + 6, "smpi/replay:", 12)) {
         /* SimGrid's spelling of -replay */
         replay_trace = absolute(a + 18, "trace file");
@@ -223,6 +225,7 @@ int main(int argc, char **argv)
       }
     } else if (!strcmp(a, "-help-coll") || !strcmp(a, "--help-coll")) {
       add_field("help", "coll");
+      help_only = true;
     } else if (!strcmp(a, "--cfg")) {
       add_field("cfg", need_value(argc, argv, &i));
     } else if (!strncmp(a, "--log=", 6)) {
@@ -275,6 +278,17 @@ int main(int argc, char **argv)
     argv = nargv;
     argc = k;
     i = 0;
+  }
+  if (i >= argc && help_only) {
+    /* SimGrid prints -help-coll / --cfg=help without a program: any program linked with
+     * smpi answers, and smpi-replay is installed next to smpirun */
+    static char *help_argv[2];
+    help_argv[0] = replay_program();
+    if (help_argv[0]) {
+      argv = help_argv;
+      argc = 1;
+      i = 0;
+    }
   }
   if (i >= argc) {
     fprintf(stderr, "%s: no program to run (see smpirun --help)\n", prog);

@@ -255,6 +255,7 @@ typedef struct launch_opts {
   char *hostfile;
   bool map;
   bool help_cfg;
+  bool help_coll; /* smpirun -help-coll */
   bool from_smpirun;
   plat_set *sets; /* --platform-set overrides, in command-line order */
   size_t nsets, capsets;
@@ -458,7 +459,10 @@ static int parse_launch(launch_opts *o)
     } else if (!strcmp(k, "map")) {
       o->map = true;
     } else if (!strcmp(k, "help")) {
-      o->help_cfg = true;
+      if (!strcmp(v, "coll"))
+        o->help_coll = true;
+      else
+        o->help_cfg = true;
     } else if (!strcmp(k, "cfg")) {
       if (cfg_parse(v, CFG_ORIGIN_CMDLINE, err, sizeof err) != 0)
         rc = fail("--cfg=%s: %s", v, err);
@@ -621,8 +625,11 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   launch_opts o;
   if (parse_launch(&o) != 0)
     return 1;
-  if (o.help_cfg) {
-    describe_world_help();
+  if (o.help_cfg || o.help_coll) {
+    if (o.help_cfg)
+      describe_world_help();
+    if (o.help_coll)
+      coll_print_help(stdout);
     return 0;
   }
 

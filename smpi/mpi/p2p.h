@@ -211,4 +211,8 @@ typedef struct smpi_p2p_stats {
 } smpi_p2p_stats;
 void smpi_p2p_get_stats(smpi_p2p_stats *out);
 
+/* The simulated date (s), for the collectives that time their own messages (the automatic
+ * selector, collectives/coll.c): they reach the engine only through this layer. */
+double smpi_p2p_now(void);
+
 #endif

@@ -653,6 +653,10 @@ static int coll_check_main(int argc, char **argv)
         if (strncmp(algo, COLL_CHECK_ONLY_PREFIX, strlen(COLL_CHECK_ONLY_PREFIX)))
           continue;
 #endif
+#ifdef COLL_CHECK_ONLY /* the same, by a predicate on the name */
+        if (!COLL_CHECK_ONLY(algo))
+          continue;
+#endif
         t.algo = algo;
         if (smpi_coll_force)
           smpi_coll_force(t.coll, algo);

@@ -64,6 +64,9 @@ PLAT = {
 # rank r on node-r: without a hostfile SimGrid 3.32's smpirun takes the hosts in name order
 # (node-0, node-1, node-10, node-100, ...), which on a fat tree spreads 16 ranks over leaves
 HOSTS = os.path.join(OUT, "platforms", "coll_hosts256.txt")
+# --smp4: 4 ranks per host (node-0:4, node-1:4, ...), so that the SMP-aware algorithms
+# split hosts from leaders (written to the _smp4 files)
+HOSTS_SMP4 = os.path.join(OUT, "platforms", "coll_hosts_smp4.txt")
 # collectives SimGrid 3.32 has a smpi/<collective> key for
 SG_KEYS = ["barrier", "bcast", "gather", "scatter", "allgather", "allgatherv", "alltoall",
            "alltoallv", "reduce", "allreduce", "reduce_scatter"]
@@ -80,9 +83,15 @@ COMMON = ["--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0"]
 FOLD = ["--cfg=smpi/shared-malloc-blocksize:67108864"]
 
 
+# --sizes: the same list for every collective but barrier (the default-selector grid)
+GRID_SIZES = []
+
+
 def sizes_of(coll):
     if coll == "barrier":
         return ["0"]
+    if GRID_SIZES:
+        return GRID_SIZES
     return ["8", "/1048576" if coll in BLOCKS else "1048576"]
 
 
@@ -163,11 +172,26 @@ def main():
                     help="only run the measurements an existing file lists as failed or timed "
                          "out (comment lines) or lacks, keeping its other lines (resumes an "
                          "interrupted recording)")
+    ap.add_argument("--sizes", default="",
+                    help="comma-separated sizes measured instead of 8 and 1 MiB (with --tag)")
+    ap.add_argument("--defaults-only", action="store_true",
+                    help="only SimGrid's default choice of every collective (no forced algorithm)")
+    ap.add_argument("--smp4", action="store_true",
+                    help="4 ranks per host (hostfile %s; needs --tag)" % HOSTS_SMP4)
     ap.add_argument("--sg-cfg", action="append", default=[], metavar="KEY:VALUE",
                     help="extra SimGrid setting (e.g. network/optim:Full); needs --tag")
     ap.add_argument("--tag", default="",
                     help="output suffix: coll_<platform>_<np>_<TAG>.txt")
     args = ap.parse_args()
+    if args.sizes:
+        if not args.tag:
+            ap.error("--sizes: give the recording a --tag")
+        GRID_SIZES[:] = args.sizes.split(",")
+    global HOSTS
+    if args.smp4:
+        if not args.tag:
+            ap.error("--smp4: give the recording a --tag")
+        HOSTS = HOSTS_SMP4
     if args.sg_cfg and not args.tag:
         ap.error("--sg-cfg changes SimGrid's answer: give the recording a --tag")
     if args.tag and not re.match(r"^\w+$", args.tag):
@@ -186,6 +210,8 @@ def main():
     subprocess.run(cc, cwd=ROOT, check=True, capture_output=True)
 
     todo = measurements()
+    if args.defaults_only:
+        todo = [(c, a) for c, a in todo if a == "default"]
     if args.only:
         keep = set(args.only)
         todo = [(c, a) for c, a in todo if c in keep or "%s:%s" % (c, a) in keep]
