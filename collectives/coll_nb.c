@@ -51,6 +51,7 @@
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/mpi/datatype_impl.h"
 #include "smpi/mpi/handle.h"
+#include "smpi/mpi/op_impl.h"
 #include "smpi/mpi/p2p_private.h"
 #include "smpi/runtime/world.h"
 #include "src/invariant.h"
@@ -154,7 +155,8 @@ typedef struct nb_op {
   coll_id id;
   coll_args a;           /* arrays and datatypes below are owned */
   bool neighbor;         /* a neighborhood collective: na instead of id and a */
-  coll_neighbor_args na; /* arrays owned */
+  coll_neighbor_args na; /* arrays and datatype handles owned */
+  int nin, nout;         /* degrees: entries of na's receive and send arrays */
   void **tmps;           /* scratch taken over from the caller (in-place copies) */
   size_t ntmps;
   smpi_comm *shadow;
@@ -204,10 +206,38 @@ static void free_dts(const smpi_dt *const *v, int n)
   free((void *)v);
 }
 
-/* a's arrays have n entries (intracommunicators: one per rank) */
+/* A datatype handle the helper may still use (reductions pass it to the op; neighborhood
+ * collectives resolve their types late): the caller may free its handle once the call
+ * returned (MPI 3.1 section 4.1.9), so a user-created one is replaced by a private handle
+ * of the same type, held until completion. Predefined handles stay as they are. */
+static MPI_Datatype handle_hold(MPI_Datatype h)
+{
+  smpi_dt *dt = smpi_dt_get(h);
+  if (!dt || smpi_handle_is_predefined(h))
+    return h;
+  smpi_dt_ref(dt);
+  return smpi_dt_publish(dt);
+}
+
+static void handle_release(MPI_Datatype h)
+{
+  smpi_dt *dt = smpi_dt_get(h);
+  if (!dt || smpi_handle_is_predefined(h))
+    return;
+  smpi_handle_free(h);
+  smpi_dt_unref(dt);
+}
+
+/* a's arrays have n entries (intracommunicators: one per rank). The op is held too: the
+ * program may free a user op right after starting the reduction (MPI 3.1 section 5.9.5),
+ * which freed it under the helper before (use after free, or MPI_ERR_OP from MPI_Wait). */
 static void args_copy(coll_args *d, const coll_args *a, int n)
 {
   *d = *a;
+  if (d->op)
+    smpi_op_ref((smpi_op *)d->op);
+  d->sdt_h = handle_hold(a->sdt_h);
+  d->rdt_h = a->rdt_h == a->sdt_h ? d->sdt_h : handle_hold(a->rdt_h);
   d->scounts = dup_ints(a->scounts, n);
   d->sdispls = dup_ints(a->sdispls, n);
   d->rcounts = dup_ints(a->rcounts, n);
@@ -232,12 +262,23 @@ static void args_free(coll_args *d, int n)
   free_dts(d->rdts, n);
   dt_release(d->sdt);
   dt_release(d->rdt);
+  if (d->rdt_h != d->sdt_h)
+    handle_release(d->rdt_h);
+  handle_release(d->sdt_h);
+  if (d->op)
+    smpi_op_unref((smpi_op *)d->op);
 }
 
 static void nb_finish(nb_op *op, int rc);
 
-static void args_free_neighbor(coll_neighbor_args *na)
+static void args_free_neighbor(coll_neighbor_args *na, int in, int out)
 {
+  handle_release(na->stype);
+  handle_release(na->rtype);
+  for (int i = 0; na->stypes && i < out; i++)
+    handle_release(na->stypes[i]);
+  for (int i = 0; na->rtypes && i < in; i++)
+    handle_release(na->rtypes[i]);
   free((void *)na->scounts);
   free((void *)na->sdispls);
   free((void *)na->swdispls);
@@ -254,7 +295,7 @@ static void nb_main(void *arg)
   nb_op *op = arg;
   if (op->neighbor) {
     int rc = coll_neighbor_run(op->shadow, &op->na, COLL_NEIGHBOR_TAG);
-    args_free_neighbor(&op->na);
+    args_free_neighbor(&op->na, op->nin, op->nout);
     nb_finish(op, rc);
     return;
   }
@@ -394,6 +435,14 @@ static int neighbor_start(MPI_Comm comm, const coll_neighbor_args *a, const char
   op->na.rdispls = dup_mem(a->rdispls, in, sizeof(int));
   op->na.rwdispls = dup_mem(a->rwdispls, in, sizeof(MPI_Aint));
   op->na.rtypes = dup_mem(a->rtypes, in, sizeof(MPI_Datatype));
+  op->nin = in;
+  op->nout = out;
+  op->na.stype = handle_hold(a->stype);
+  op->na.rtype = handle_hold(a->rtype);
+  for (int i = 0; op->na.stypes && i < out; i++)
+    ((MPI_Datatype *)op->na.stypes)[i] = handle_hold(a->stypes[i]);
+  for (int i = 0; op->na.rtypes && i < in; i++)
+    ((MPI_Datatype *)op->na.rtypes)[i] = handle_hold(a->rtypes[i]);
   nb_launch(c, op, fname, request);
   return MPI_SUCCESS;
 }
