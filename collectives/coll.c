@@ -8,9 +8,9 @@
  *                              coll-selector's choice runs instead, with a warning (once)
  *
  * The tables (coll_algos, coll_infos, the configuration keys) are generated from
- * coll_list.h. Blocking collectives on intercommunicators (Barrier, Bcast, Gather, Scatter,
- * Reduce, Allreduce, Allgather(v), Alltoall(v), Reduce_scatter_block) go to coll_inter.c;
- * the others fail with MPI_ERR_UNSUPPORTED_OPERATION and say so. */
+ * coll_list.h. Collectives on intercommunicators (Barrier, Bcast, Gather(v), Scatter(v),
+ * Reduce, Allreduce, Allgather(v), Alltoall(v/w), Reduce_scatter(_block)), blocking or not,
+ * go to coll_inter.c; the scans, not defined there, fail and say so. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -547,10 +547,9 @@ static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth, con
   check k_;                                                                          \
   k_.why[0] = 0;                                                                     \
   (void)k_;                                                                          \
-  if (smpi_comm_is_inter(c))                                                         \
-    return smpi_comm_errorf(comm, MPI_ERR_UNSUPPORTED_OPERATION, smpi_fname_,        \
-                            "collectives on intercommunicators are not implemented " \
-                            "yet");                                                  \
+  if (smpi_comm_is_inter(c)) /* the scans: MPI 3.1 section 5.11 */                   \
+    return smpi_comm_errorf(comm, MPI_ERR_COMM, smpi_fname_,                         \
+                            "this collective is not defined on intercommunicators"); \
   int size_ = smpi_comm_size(c), rank_ = smpi_comm_rank(c);                          \
   (void)size_;                                                                       \
   (void)rank_
@@ -591,6 +590,17 @@ static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth, con
       return call;                        \
   } while (0)
 
+/* Nonblocking calls on an intercommunicator: the blocking one (coll_inter.c) run by a
+ * helper (coll_nb.c); the fields are those of coll_inter_call. */
+#define INTER_NB(...)                                             \
+  do {                                                            \
+    smpi_comm *ic_ = smpi_comm_get(comm);                         \
+    if (ic_ && smpi_comm_is_inter(ic_)) {                         \
+      coll_inter_call k_ = {__VA_ARGS__};                         \
+      return coll_nb_start_inter(ic_, &k_, smpi_fname_, request); \
+    }                                                             \
+  } while (0)
+
 /* ---- the MPI functions ---- */
 
 static int barrier_body(MPI_Comm comm, MPI_Request *request_, const char *smpi_fname_)
@@ -609,6 +619,7 @@ int coll_mpi_barrier(MPI_Comm comm, const char *smpi_fname_)
 int coll_mpi_ibarrier(MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_barrier);
   return barrier_body(comm, request, smpi_fname_);
 }
 
@@ -638,6 +649,7 @@ int coll_mpi_ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MP
                     MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_bcast, .rbuf = buffer, .rcount = count, .rtype = datatype, .root = root);
   return bcast_body(buffer, count, datatype, root, comm, request, smpi_fname_);
 }
 
@@ -757,6 +769,8 @@ int coll_mpi_igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_gather, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+           .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype, .root = root);
   return gather_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                      request, smpi_fname_);
 }
@@ -782,6 +796,8 @@ int coll_mpi_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                      MPI_Comm comm, const char *smpi_fname_)
 {
+  INTER(coll_inter_gatherv(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
+                           recvcounts, displs, recvtype, root));
   return gatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                       comm, NULL, smpi_fname_);
 }
@@ -791,6 +807,9 @@ int coll_mpi_igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_gatherv, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+           .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype,
+           .root = root);
   return gatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                       comm, request, smpi_fname_);
 }
@@ -840,6 +859,8 @@ int coll_mpi_iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_scatter, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+           .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype, .root = root);
   return scatter_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                       request, smpi_fname_);
 }
@@ -866,6 +887,8 @@ int coll_mpi_scatterv(const void *sendbuf, const int sendcounts[], const int dis
                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                       int root, MPI_Comm comm, const char *smpi_fname_)
 {
+  INTER(coll_inter_scatterv(ic_, comm, smpi_fname_, sendbuf, sendcounts, displs, sendtype,
+                            recvbuf, recvcount, recvtype, root));
   return scatterv_body(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, NULL, smpi_fname_);
 }
@@ -875,6 +898,9 @@ int coll_mpi_iscatterv(const void *sendbuf, const int sendcounts[], const int di
                        int root, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_scatterv, .sbuf = sendbuf, .scounts = sendcounts, .sdispls = displs,
+           .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype,
+           .root = root);
   return scatterv_body(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, request, smpi_fname_);
 }
@@ -920,6 +946,8 @@ int coll_mpi_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                         const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_allgather, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+           .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype);
   return allgather_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
                         smpi_fname_);
 }
@@ -953,6 +981,8 @@ int coll_mpi_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendty
                          MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_allgatherv, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+           .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype);
   return allgatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                          comm, request, smpi_fname_);
 }
@@ -1017,6 +1047,8 @@ int coll_mpi_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                        const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_alltoall, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+           .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype);
   return alltoall_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
                        smpi_fname_);
 }
@@ -1091,6 +1123,9 @@ int coll_mpi_ialltoallv(const void *sendbuf, const int sendcounts[], const int s
                         MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_alltoallv, .sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls,
+           .stype = sendtype, .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
+           .rtype = recvtype);
   return alltoallv_body(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                         recvtype, comm, request, smpi_fname_);
 }
@@ -1178,6 +1213,8 @@ int coll_mpi_alltoallw(const void *sendbuf, const int sendcounts[], const int sd
                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                        const char *smpi_fname_)
 {
+  INTER(coll_inter_alltoallw(ic_, comm, smpi_fname_, sendbuf, sendcounts, sdispls, sendtypes,
+                             recvbuf, recvcounts, rdispls, recvtypes));
   return alltoallw_body(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, comm, NULL, smpi_fname_);
 }
@@ -1188,6 +1225,9 @@ int coll_mpi_ialltoallw(const void *sendbuf, const int sendcounts[], const int s
                         MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_alltoallw, .sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls,
+           .stypes = sendtypes, .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
+           .rtypes = recvtypes);
   return alltoallw_body(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, comm, request, smpi_fname_);
 }
@@ -1243,6 +1283,8 @@ int coll_mpi_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                      const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_reduce, .sbuf = sendbuf, .rbuf = recvbuf, .rcount = count,
+           .rtype = datatype, .op = op, .root = root);
   return reduce_body(sendbuf, recvbuf, count, datatype, op, root, comm, request, smpi_fname_);
 }
 
@@ -1267,6 +1309,8 @@ int coll_mpi_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datat
                         MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_allreduce, .sbuf = sendbuf, .rbuf = recvbuf, .rcount = count,
+           .rtype = datatype, .op = op);
   return allreduce_body(sendbuf, recvbuf, count, datatype, op, comm, request, smpi_fname_);
 }
 
@@ -1338,6 +1382,8 @@ int coll_mpi_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvco
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                             const char *smpi_fname_)
 {
+  INTER(coll_inter_reduce_scatter(ic_, comm, smpi_fname_, sendbuf, recvbuf, recvcounts, datatype,
+                                  op));
   return reduce_scatter_body(sendbuf, recvbuf, recvcounts, datatype, op, comm, NULL, smpi_fname_);
 }
 
@@ -1346,6 +1392,8 @@ int coll_mpi_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvc
                              MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_reduce_scatter, .sbuf = sendbuf, .rbuf = recvbuf, .rcounts = recvcounts,
+           .rtype = datatype, .op = op);
   return reduce_scatter_body(sendbuf, recvbuf, recvcounts, datatype, op, comm, request,
                              smpi_fname_);
 }
@@ -1383,6 +1431,8 @@ int coll_mpi_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvc
                                    MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_reduce_scatter_block, .sbuf = sendbuf, .rbuf = recvbuf, .rcount = recvcount,
+           .rtype = datatype, .op = op);
   return reduce_scatter_block_body(sendbuf, recvbuf, recvcount, datatype, op, comm, request,
                                    smpi_fname_);
 }
