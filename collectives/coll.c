@@ -531,6 +531,8 @@ static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth, con
   const smpi_op *op = smpi_op_get(h);
   if (!op)
     return bad(k, MPI_ERR_OP, "not a valid reduction operation");
+  if (h == MPI_REPLACE || h == MPI_NO_OP) /* MPI 3.1 section 11.3.4: one-sided only */
+    return bad(k, MPI_ERR_OP, "MPI_REPLACE and MPI_NO_OP are for one-sided communication");
   /* the type rules of predefined ops, checked on every rank even with nothing to reduce */
   if (smpi_op_is_predefined(op) && smpi_op_apply(op, NULL, NULL, 0, dth) != MPI_SUCCESS)
     return bad(k, MPI_ERR_OP, "the operation is not defined on datatype %s", smpi_dt_name(dt));

@@ -155,6 +155,8 @@ static int check_op(inter *s, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth, con
   const smpi_op *op = smpi_op_get(h);
   if (!op)
     return why(s, MPI_ERR_OP, "not a valid reduction operation");
+  if (h == MPI_REPLACE || h == MPI_NO_OP) /* MPI 3.1 section 11.3.4: one-sided only */
+    return why(s, MPI_ERR_OP, "MPI_REPLACE and MPI_NO_OP are for one-sided communication");
   if (smpi_op_is_predefined(op) && smpi_op_apply(op, NULL, NULL, 0, dth) != MPI_SUCCESS)
     return why(s, MPI_ERR_OP, "the operation is not defined on datatype %s", smpi_dt_name(dt));
   *out = op;
