@@ -134,7 +134,7 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
   SMPI_ENTER("MPI_Comm_dup_with_info");
   smpi_comm *c = SMPI_CHECK_COMM(comm);
   SMPI_CHECK(newcomm, comm, MPI_ERR_ARG);
-  SMPI_CHECK(smpi_info_valid(info), comm, MPI_ERR_INFO);
+  SMPI_CHECK(info == MPI_INFO_NULL || smpi_info_valid(info), comm, MPI_ERR_INFO);
   smpi_comm *n;
   int rc = smpi_comm_dup_with_info(c, info, &n, smpi_fname_);
   *newcomm = handle_of(n);
