@@ -546,6 +546,37 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
   SMPI_RETURN(MPI_SUCCESS);
 }
 
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
+{
+  SMPI_ENTER("MPI_Status_set_cancelled");
+  SMPI_CHECK(status && status != MPI_STATUS_IGNORE && status != MPI_STATUSES_IGNORE,
+             MPI_COMM_WORLD, MPI_ERR_ARG);
+  status->smpi_cancelled = flag != 0;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+/* ---- generalized requests (smpi/mpi/greq.c) ---- */
+
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                        MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                        MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Grequest_start");
+  SMPI_CHECK(request, MPI_COMM_WORLD, MPI_ERR_ARG);
+  SMPI_RETURN(smpi_greq_start(query_fn, free_fn, cancel_fn, extra_state, request));
+}
+
+int PMPI_Grequest_complete(MPI_Request request)
+{
+  SMPI_ENTER("MPI_Grequest_complete");
+  smpi_req *r = smpi_p2p_req_get(request);
+  SMPI_CHECK(r, MPI_COMM_WORLD, MPI_ERR_REQUEST);
+  int rc = smpi_greq_complete(r);
+  SMPI_CHECK(rc == MPI_SUCCESS, MPI_COMM_WORLD, rc);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
 /* ---- probes and matched receives ---- */
 
 /* The checks every probe starts with: communicator, then its outputs (out_ok), then source
