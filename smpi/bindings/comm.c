@@ -142,6 +142,22 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
   SMPI_RETURN(MPI_SUCCESS);
 }
 
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                             MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Comm_idup_with_info");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(newcomm && request, comm, MPI_ERR_ARG);
+  SMPI_CHECK(info == MPI_INFO_NULL || smpi_info_valid(info), comm, MPI_ERR_INFO);
+  smpi_comm *n;
+  int rc = smpi_comm_idup(c, &n);
+  SMPI_CHECK(rc == MPI_SUCCESS, comm, rc);
+  smpi_comm_set_info(n, info); /* the hints given, in place of comm's */
+  *newcomm = handle_of(n);
+  *request = MPI_REQUEST_NULL; /* complete at once, as MPI_Comm_idup's */
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
   SMPI_ENTER("MPI_Comm_idup");

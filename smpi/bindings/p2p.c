@@ -307,6 +307,44 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
   SMPI_RETURN(MPI_SUCCESS);
 }
 
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                   int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Isendrecv");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(request, comm, MPI_ERR_ARG);
+  const smpi_dt *sdt = NULL, *rdt = NULL;
+  why w;
+  w.s[0] = '\0';
+  int rc = check_send(c, sendbuf, sendcount, sendtype, dest, sendtag, &sdt, &w);
+  if (!rc)
+    rc = check_recv(c, recvbuf, recvcount, recvtype, source, recvtag, &rdt, &w);
+  if (rc)
+    SMPI_FAILW(comm, rc, &w);
+  SMPI_RETURN(smpi_p2p_mpi_isendrecv(c, sendbuf, (size_t)sendcount, sdt, dest, sendtag, recvbuf,
+                                     (size_t)recvcount, rdt, source, recvtag, false, smpi_fname_,
+                                     request));
+}
+
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                           int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Isendrecv_replace");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(request, comm, MPI_ERR_ARG);
+  const smpi_dt *dt = NULL;
+  why w;
+  w.s[0] = '\0';
+  int rc = check_send(c, buf, count, datatype, dest, sendtag, &dt, &w);
+  if (!rc)
+    rc = check_recv(c, buf, count, datatype, source, recvtag, &dt, &w);
+  if (rc)
+    SMPI_FAILW(comm, rc, &w);
+  SMPI_RETURN(smpi_p2p_mpi_isendrecv(c, NULL, 0, NULL, dest, sendtag, buf, (size_t)count, dt,
+                                     source, recvtag, true, smpi_fname_, request));
+}
+
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {

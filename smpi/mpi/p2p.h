@@ -168,6 +168,12 @@ void smpi_p2p_mpi_request_free(smpi_req *r);
 int smpi_greq_start(MPI_Grequest_query_function *query, MPI_Grequest_free_function *free_fn,
                     MPI_Grequest_cancel_function *cancel, void *extra, MPI_Request *request);
 int smpi_greq_complete(smpi_req *r);
+/* MPI_Isendrecv(_replace) (isendrecv.c): the blocking sendrecv run by a helper actor;
+ * replace: rbuf/rcount/rdt is the one buffer (sbuf, scount, sdt unused) */
+int smpi_p2p_mpi_isendrecv(smpi_comm *c, const void *sbuf, size_t scount, const smpi_dt *sdt,
+                           int dst, int stag, void *rbuf, size_t rcount, const smpi_dt *rdt,
+                           int src, int rtag, bool replace, const char *call,
+                           MPI_Request *request);
 int smpi_p2p_mpi_cancel(smpi_req *r, MPI_Comm *err_comm, smpi_p2p_why *why);
 
 /* Probes and matched receives: message is MPI_MESSAGE_NO_PROC or a valid message handle. */
