@@ -8,9 +8,9 @@
  *                              coll-selector's choice runs instead, with a warning (once)
  *
  * The tables (coll_algos, coll_infos, the configuration keys) are generated from
- * coll_list.h. Blocking collectives on intercommunicators (Barrier, Bcast, Gather, Scatter,
- * Reduce, Allreduce, Allgather(v), Alltoall(v), Reduce_scatter_block) go to coll_inter.c;
- * the others fail with MPI_ERR_UNSUPPORTED_OPERATION and say so. */
+ * coll_list.h. Collectives on intercommunicators (Barrier, Bcast, Gather(v), Scatter(v),
+ * Reduce, Allreduce, Allgather(v), Alltoall(v/w), Reduce_scatter(_block)), blocking or not,
+ * go to coll_inter.c; the scans, not defined there, fail and say so. */
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -640,6 +640,8 @@ static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth, con
   const smpi_op *op = smpi_op_get(h);
   if (!op)
     return bad(k, MPI_ERR_OP, "not a valid reduction operation");
+  if (h == MPI_REPLACE || h == MPI_NO_OP) /* MPI 3.1 section 11.3.4: one-sided only */
+    return bad(k, MPI_ERR_OP, "MPI_REPLACE and MPI_NO_OP are for one-sided communication");
   /* the type rules of predefined ops, checked on every rank even with nothing to reduce */
   if (smpi_op_is_predefined(op) && smpi_op_apply(op, NULL, NULL, 0, dth) != MPI_SUCCESS)
     return bad(k, MPI_ERR_OP, "the operation is not defined on datatype %s", smpi_dt_name(dt));
@@ -656,10 +658,9 @@ static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth, con
   check k_;                                                                          \
   k_.why[0] = 0;                                                                     \
   (void)k_;                                                                          \
-  if (smpi_comm_is_inter(c))                                                         \
-    return smpi_comm_errorf(comm, MPI_ERR_UNSUPPORTED_OPERATION, smpi_fname_,        \
-                            "collectives on intercommunicators are not implemented " \
-                            "yet");                                                  \
+  if (smpi_comm_is_inter(c)) /* the scans: MPI 3.1 section 5.11 */                   \
+    return smpi_comm_errorf(comm, MPI_ERR_COMM, smpi_fname_,                         \
+                            "this collective is not defined on intercommunicators"); \
   int size_ = smpi_comm_size(c), rank_ = smpi_comm_rank(c);                          \
   (void)size_;                                                                       \
   (void)rank_
@@ -700,6 +701,17 @@ static int check_op(check *k, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth, con
       return call;                        \
   } while (0)
 
+/* Nonblocking calls on an intercommunicator: the blocking one (coll_inter.c) run by a
+ * helper (coll_nb.c); the fields are those of coll_inter_call. */
+#define INTER_NB(...)                                             \
+  do {                                                            \
+    smpi_comm *ic_ = smpi_comm_get(comm);                         \
+    if (ic_ && smpi_comm_is_inter(ic_)) {                         \
+      coll_inter_call k_ = {__VA_ARGS__};                         \
+      return coll_nb_start_inter(ic_, &k_, smpi_fname_, request); \
+    }                                                             \
+  } while (0)
+
 /* ---- the MPI functions ---- */
 
 static int barrier_body(MPI_Comm comm, MPI_Request *request_, const char *smpi_fname_)
@@ -718,6 +730,7 @@ int coll_mpi_barrier(MPI_Comm comm, const char *smpi_fname_)
 int coll_mpi_ibarrier(MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_barrier);
   return barrier_body(comm, request, smpi_fname_);
 }
 
@@ -747,6 +760,7 @@ int coll_mpi_ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MP
                     MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_bcast, .rbuf = buffer, .rcount = count, .rtype = datatype, .root = root);
   return bcast_body(buffer, count, datatype, root, comm, request, smpi_fname_);
 }
 
@@ -866,6 +880,8 @@ int coll_mpi_igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_gather, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+           .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype, .root = root);
   return gather_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                      request, smpi_fname_);
 }
@@ -891,6 +907,8 @@ int coll_mpi_gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, 
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                      MPI_Comm comm, const char *smpi_fname_)
 {
+  INTER(coll_inter_gatherv(ic_, comm, smpi_fname_, sendbuf, sendcount, sendtype, recvbuf,
+                           recvcounts, displs, recvtype, root));
   return gatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                       comm, NULL, smpi_fname_);
 }
@@ -900,6 +918,9 @@ int coll_mpi_igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_gatherv, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+           .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype,
+           .root = root);
   return gatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                       comm, request, smpi_fname_);
 }
@@ -949,6 +970,8 @@ int coll_mpi_iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                       MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_scatter, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+           .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype, .root = root);
   return scatter_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                       request, smpi_fname_);
 }
@@ -975,6 +998,8 @@ int coll_mpi_scatterv(const void *sendbuf, const int sendcounts[], const int dis
                       MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                       int root, MPI_Comm comm, const char *smpi_fname_)
 {
+  INTER(coll_inter_scatterv(ic_, comm, smpi_fname_, sendbuf, sendcounts, displs, sendtype,
+                            recvbuf, recvcount, recvtype, root));
   return scatterv_body(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, NULL, smpi_fname_);
 }
@@ -984,6 +1009,9 @@ int coll_mpi_iscatterv(const void *sendbuf, const int sendcounts[], const int di
                        int root, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_scatterv, .sbuf = sendbuf, .scounts = sendcounts, .sdispls = displs,
+           .stype = sendtype, .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype,
+           .root = root);
   return scatterv_body(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, request, smpi_fname_);
 }
@@ -1029,6 +1057,8 @@ int coll_mpi_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
                         const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_allgather, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+           .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype);
   return allgather_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
                         smpi_fname_);
 }
@@ -1062,6 +1092,8 @@ int coll_mpi_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendty
                          MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_allgatherv, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+           .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype);
   return allgatherv_body(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                          comm, request, smpi_fname_);
 }
@@ -1126,6 +1158,8 @@ int coll_mpi_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype
                        const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_alltoall, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+           .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype);
   return alltoall_body(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
                        smpi_fname_);
 }
@@ -1200,6 +1234,9 @@ int coll_mpi_ialltoallv(const void *sendbuf, const int sendcounts[], const int s
                         MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_alltoallv, .sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls,
+           .stype = sendtype, .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
+           .rtype = recvtype);
   return alltoallv_body(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                         recvtype, comm, request, smpi_fname_);
 }
@@ -1287,6 +1324,8 @@ int coll_mpi_alltoallw(const void *sendbuf, const int sendcounts[], const int sd
                        const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                        const char *smpi_fname_)
 {
+  INTER(coll_inter_alltoallw(ic_, comm, smpi_fname_, sendbuf, sendcounts, sdispls, sendtypes,
+                             recvbuf, recvcounts, rdispls, recvtypes));
   return alltoallw_body(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, comm, NULL, smpi_fname_);
 }
@@ -1297,6 +1336,9 @@ int coll_mpi_ialltoallw(const void *sendbuf, const int sendcounts[], const int s
                         MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_alltoallw, .sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls,
+           .stypes = sendtypes, .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls,
+           .rtypes = recvtypes);
   return alltoallw_body(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                         recvtypes, comm, request, smpi_fname_);
 }
@@ -1352,6 +1394,8 @@ int coll_mpi_ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                      const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_reduce, .sbuf = sendbuf, .rbuf = recvbuf, .rcount = count,
+           .rtype = datatype, .op = op, .root = root);
   return reduce_body(sendbuf, recvbuf, count, datatype, op, root, comm, request, smpi_fname_);
 }
 
@@ -1376,6 +1420,8 @@ int coll_mpi_iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datat
                         MPI_Op op, MPI_Comm comm, MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_allreduce, .sbuf = sendbuf, .rbuf = recvbuf, .rcount = count,
+           .rtype = datatype, .op = op);
   return allreduce_body(sendbuf, recvbuf, count, datatype, op, comm, request, smpi_fname_);
 }
 
@@ -1447,6 +1493,8 @@ int coll_mpi_reduce_scatter(const void *sendbuf, void *recvbuf, const int recvco
                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                             const char *smpi_fname_)
 {
+  INTER(coll_inter_reduce_scatter(ic_, comm, smpi_fname_, sendbuf, recvbuf, recvcounts, datatype,
+                                  op));
   return reduce_scatter_body(sendbuf, recvbuf, recvcounts, datatype, op, comm, NULL, smpi_fname_);
 }
 
@@ -1455,6 +1503,8 @@ int coll_mpi_ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvc
                              MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_reduce_scatter, .sbuf = sendbuf, .rbuf = recvbuf, .rcounts = recvcounts,
+           .rtype = datatype, .op = op);
   return reduce_scatter_body(sendbuf, recvbuf, recvcounts, datatype, op, comm, request,
                              smpi_fname_);
 }
@@ -1492,6 +1542,8 @@ int coll_mpi_ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvc
                                    MPI_Request *request, const char *smpi_fname_)
 {
   NB_REQUEST_CHECK();
+  INTER_NB(.id = COLL_reduce_scatter_block, .sbuf = sendbuf, .rbuf = recvbuf, .rcount = recvcount,
+           .rtype = datatype, .op = op);
   return reduce_scatter_block_body(sendbuf, recvbuf, recvcount, datatype, op, comm, request,
                                    smpi_fname_);
 }

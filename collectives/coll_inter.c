@@ -155,6 +155,8 @@ static int check_op(inter *s, MPI_Op h, const smpi_dt *dt, MPI_Datatype dth, con
   const smpi_op *op = smpi_op_get(h);
   if (!op)
     return why(s, MPI_ERR_OP, "not a valid reduction operation");
+  if (h == MPI_REPLACE || h == MPI_NO_OP) /* MPI 3.1 section 11.3.4: one-sided only */
+    return why(s, MPI_ERR_OP, "MPI_REPLACE and MPI_NO_OP are for one-sided communication");
   if (smpi_op_is_predefined(op) && smpi_op_apply(op, NULL, NULL, 0, dth) != MPI_SUCCESS)
     return why(s, MPI_ERR_OP, "the operation is not defined on datatype %s", smpi_dt_name(dt));
   *out = op;
@@ -557,4 +559,228 @@ int coll_inter_reduce_scatter_block(smpi_comm *c, MPI_Comm comm, const char *fna
   if (rc == MPI_SUCCESS)
     rc = coll_run(&s.loc, COLL_scatter, &g);
   return end(&s, rc);
+}
+
+/* ---- the v and w variants: linear between the groups (MPICH's intercommunicator
+ * Gatherv/Scatterv/Alltoallw), Reduce_scatter through the leaders ---- */
+
+/* Gatherv to root r of A: each member of B sends its block straight to r, which receives
+ * block i at displs[i] (MPI 3.1 section 5.5). */
+int coll_inter_gatherv(smpi_comm *c, MPI_Comm comm, const char *fname, const void *sbuf,
+                       int scount, MPI_Datatype stype, void *rbuf, const int *rcounts,
+                       const int *displs, MPI_Datatype rtype, int root)
+{
+  inter s;
+  begin(&s, c, comm, fname, COLL_gatherv);
+  const smpi_dt *sdt, *rdt;
+  CHECK(check_root(&s, root));
+  if (root == MPI_PROC_NULL)
+    return end(&s, MPI_SUCCESS);
+  if (root == MPI_ROOT) {
+    CHECK(check_counts(&s, "receive", rcounts, displs, s.rsize));
+    CHECK(check_type(&s, "receive", rtype, &rdt));
+    for (int i = 0; i < s.rsize; i++)
+      CHECK(check_buf(&s, "receive", rbuf, (size_t)rcounts[i], rtype, &rdt));
+    for (int i = 0; i < s.rsize; i++)
+      coll_irecv(&s.rem, coll_at(rbuf, (size_t)displs[i], rdt), (size_t)rcounts[i], rdt, i,
+                 COLL_TAG_GATHERV);
+    coll_wait(&s.rem);
+    return end(&s, MPI_SUCCESS);
+  }
+  CHECK(check_count(&s, "send", scount));
+  CHECK(check_buf(&s, "send", sbuf, (size_t)scount, stype, &sdt));
+  coll_send(&s.rem, sbuf, (size_t)scount, sdt, root, COLL_TAG_GATHERV);
+  return end(&s, MPI_SUCCESS);
+}
+
+/* Scatterv from root r of A: r sends block i (scounts[i] at displs[i]) to member i of B. */
+int coll_inter_scatterv(smpi_comm *c, MPI_Comm comm, const char *fname, const void *sbuf,
+                        const int *scounts, const int *displs, MPI_Datatype stype, void *rbuf,
+                        int rcount, MPI_Datatype rtype, int root)
+{
+  inter s;
+  begin(&s, c, comm, fname, COLL_scatterv);
+  const smpi_dt *sdt, *rdt;
+  CHECK(check_root(&s, root));
+  if (root == MPI_PROC_NULL)
+    return end(&s, MPI_SUCCESS);
+  if (root == MPI_ROOT) {
+    CHECK(check_counts(&s, "send", scounts, displs, s.rsize));
+    CHECK(check_type(&s, "send", stype, &sdt));
+    for (int i = 0; i < s.rsize; i++)
+      CHECK(check_buf(&s, "send", sbuf, (size_t)scounts[i], stype, &sdt));
+    for (int i = 0; i < s.rsize; i++)
+      coll_isend(&s.rem, coll_at(sbuf, (size_t)displs[i], sdt), (size_t)scounts[i], sdt, i,
+                 COLL_TAG_SCATTERV);
+    coll_wait(&s.rem);
+    return end(&s, MPI_SUCCESS);
+  }
+  CHECK(check_count(&s, "receive", rcount));
+  CHECK(check_buf(&s, "receive", rbuf, (size_t)rcount, rtype, &rdt));
+  coll_recv(&s.rem, rbuf, (size_t)rcount, rdt, root, COLL_TAG_SCATTERV);
+  return end(&s, MPI_SUCCESS);
+}
+
+/* Alltoallw: every member exchanges with every remote member directly, byte displacements
+ * and one datatype per remote member (MPI 3.1 section 5.8). */
+int coll_inter_alltoallw(smpi_comm *c, MPI_Comm comm, const char *fname, const void *sbuf,
+                         const int *scounts, const int *sdispls, const MPI_Datatype *stypes,
+                         void *rbuf, const int *rcounts, const int *rdispls,
+                         const MPI_Datatype *rtypes)
+{
+  inter s;
+  begin(&s, c, comm, fname, COLL_alltoallw);
+  CHECK(sbuf == MPI_IN_PLACE
+            ? why(&s, MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed on an intercommunicator")
+            : 0);
+  CHECK(check_counts(&s, "send", scounts, sdispls, s.rsize));
+  CHECK(check_counts(&s, "receive", rcounts, rdispls, s.rsize));
+  if (s.rsize > 0 && (!stypes || !rtypes))
+    return fail(&s, MPI_ERR_ARG, "datatypes array is NULL");
+  const smpi_dt **sdt = coll_tmp(&s.rem, (size_t)s.rsize * sizeof *sdt);
+  const smpi_dt **rdt = coll_tmp(&s.rem, (size_t)s.rsize * sizeof *rdt);
+  for (int i = 0; i < s.rsize; i++) {
+    CHECK(check_buf(&s, "send", sbuf, (size_t)scounts[i], stypes[i], &sdt[i]));
+    CHECK(check_buf(&s, "receive", rbuf, (size_t)rcounts[i], rtypes[i], &rdt[i]));
+  }
+  for (int k = 0; k < s.rsize; k++) {
+    int i = (s.lrank + k) % s.rsize;
+    coll_irecv(&s.rem, (char *)rbuf + rdispls[i], (size_t)rcounts[i], rdt[i], i,
+               COLL_TAG_ALLTOALLW);
+  }
+  for (int k = 0; k < s.rsize; k++) {
+    int i = (s.lrank + k) % s.rsize;
+    coll_isend(&s.rem, (const char *)sbuf + sdispls[i], (size_t)scounts[i], sdt[i], i,
+               COLL_TAG_ALLTOALLW);
+  }
+  coll_wait(&s.rem);
+  return end(&s, MPI_SUCCESS);
+}
+
+/* Reduce_scatter (MPI 3.1 section 5.10.1): the reduction of group B's vectors is scattered
+ * over group A by A's rcounts, and vice versa: each group reduces to its leader, the
+ * leaders swap, each scatters what it got (MPICH's remote-reduce-local-scatter; both
+ * groups' counts must add up to the same total). */
+int coll_inter_reduce_scatter(smpi_comm *c, MPI_Comm comm, const char *fname, const void *sbuf,
+                              void *rbuf, const int *rcounts, MPI_Datatype type, MPI_Op op)
+{
+  inter s;
+  begin(&s, c, comm, fname, COLL_reduce_scatter);
+  const smpi_dt *dt;
+  const smpi_op *o;
+  if (!rcounts)
+    return fail(&s, MPI_ERR_ARG, "receive counts array is NULL");
+  long long total = 0;
+  for (int i = 0; i < s.lsize; i++) {
+    CHECK(check_count(&s, "receive", rcounts[i]));
+    total += rcounts[i];
+  }
+  if (total > INT_MAX)
+    return fail(&s, MPI_ERR_COUNT, "the receive counts add up to more than INT_MAX");
+  CHECK(check_buf(&s, "send", sbuf, (size_t)total, type, &dt));
+  CHECK(check_buf(&s, "receive", rbuf, (size_t)rcounts[s.lrank], type, &dt));
+  CHECK(check_op(&s, op, dt, type, &o));
+  void *mine = NULL, *theirs = NULL;
+  int *displs = coll_tmp(&s.loc, (size_t)s.lsize * sizeof *displs);
+  for (int i = 0, off = 0; i < s.lsize; off += rcounts[i], i++)
+    displs[i] = off;
+  if (s.lrank == 0) {
+    mine = coll_tmp_dt(&s.loc, (size_t)total, dt);
+    theirs = coll_tmp_dt(&s.loc, (size_t)total, dt);
+  }
+  int rc = local_reduce(&s, sbuf, mine, (int)total, dt, type, o);
+  if (s.lrank == 0)
+    coll_sendrecv(&s.rem, mine, (size_t)total, dt, 0, theirs, (size_t)total, dt, 0,
+                  COLL_TAG_REDUCE_SCATTER);
+  coll_args g = {.sbuf = theirs,
+                 .scounts = rcounts,
+                 .sdispls = displs,
+                 .sdt = dt,
+                 .sdt_h = type,
+                 .rbuf = rbuf,
+                 .rcount = rcounts[s.lrank],
+                 .rdt = dt,
+                 .rdt_h = type,
+                 .root = 0};
+  if (rc == MPI_SUCCESS)
+    rc = coll_run(&s.loc, COLL_scatterv, &g);
+  return end(&s, rc);
+}
+
+/* ---- the nonblocking forms' entry: one blocking call, run by coll_nb.c's helper ---- */
+
+int coll_inter_run(smpi_comm *c, MPI_Comm comm, const char *fname, const coll_inter_call *k)
+{
+  switch (k->id) {
+  case COLL_barrier:
+    return coll_inter_barrier(c, comm, fname);
+  case COLL_bcast:
+    return coll_inter_bcast(c, comm, fname, k->rbuf, k->rcount, k->rtype, k->root);
+  case COLL_gather:
+    return coll_inter_gather(c, comm, fname, k->sbuf, k->scount, k->stype, k->rbuf, k->rcount,
+                             k->rtype, k->root);
+  case COLL_gatherv:
+    return coll_inter_gatherv(c, comm, fname, k->sbuf, k->scount, k->stype, k->rbuf, k->rcounts,
+                              k->rdispls, k->rtype, k->root);
+  case COLL_scatter:
+    return coll_inter_scatter(c, comm, fname, k->sbuf, k->scount, k->stype, k->rbuf, k->rcount,
+                              k->rtype, k->root);
+  case COLL_scatterv:
+    return coll_inter_scatterv(c, comm, fname, k->sbuf, k->scounts, k->sdispls, k->stype, k->rbuf,
+                               k->rcount, k->rtype, k->root);
+  case COLL_allgather:
+    return coll_inter_allgather(c, comm, fname, k->sbuf, k->scount, k->stype, k->rbuf, k->rcount,
+                                k->rtype);
+  case COLL_allgatherv:
+    return coll_inter_allgatherv(c, comm, fname, k->sbuf, k->scount, k->stype, k->rbuf,
+                                 k->rcounts, k->rdispls, k->rtype);
+  case COLL_alltoall:
+    return coll_inter_alltoall(c, comm, fname, k->sbuf, k->scount, k->stype, k->rbuf, k->rcount,
+                               k->rtype);
+  case COLL_alltoallv:
+    return coll_inter_alltoallv(c, comm, fname, k->sbuf, k->scounts, k->sdispls, k->stype,
+                                k->rbuf, k->rcounts, k->rdispls, k->rtype);
+  case COLL_alltoallw:
+    return coll_inter_alltoallw(c, comm, fname, k->sbuf, k->scounts, k->sdispls, k->stypes,
+                                k->rbuf, k->rcounts, k->rdispls, k->rtypes);
+  case COLL_reduce:
+    return coll_inter_reduce(c, comm, fname, k->sbuf, k->rbuf, k->rcount, k->rtype, k->op,
+                             k->root);
+  case COLL_allreduce:
+    return coll_inter_allreduce(c, comm, fname, k->sbuf, k->rbuf, k->rcount, k->rtype, k->op);
+  case COLL_reduce_scatter:
+    return coll_inter_reduce_scatter(c, comm, fname, k->sbuf, k->rbuf, k->rcounts, k->rtype,
+                                     k->op);
+  case COLL_reduce_scatter_block:
+    return coll_inter_reduce_scatter_block(c, comm, fname, k->sbuf, k->rbuf, k->rcount, k->rtype,
+                                           k->op);
+  default:
+    return smpi_comm_errorf(comm, MPI_ERR_COMM, fname,
+                            "this collective is not defined on intercommunicators");
+  }
+}
+
+void coll_inter_lengths(const coll_inter_call *k, int lsize, int rsize, int *ns, int *nr)
+{
+  *ns = *nr = 0;
+  switch (k->id) {
+  case COLL_gatherv:
+    *nr = k->root == MPI_ROOT ? rsize : 0;
+    break;
+  case COLL_scatterv:
+    *ns = k->root == MPI_ROOT ? rsize : 0;
+    break;
+  case COLL_allgatherv:
+    *nr = rsize;
+    break;
+  case COLL_alltoallv:
+  case COLL_alltoallw:
+    *ns = *nr = rsize;
+    break;
+  case COLL_reduce_scatter:
+    *nr = lsize;
+    break;
+  default:
+    break;
+  }
 }

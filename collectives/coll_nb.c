@@ -45,12 +45,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives/coll_inter.h"
 #include "collectives/coll_nb.h"
 #include "collectives/coll_neighbor.h"
 #include "collectives/coll_trace.h"
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/mpi/datatype_impl.h"
 #include "smpi/mpi/handle.h"
+#include "smpi/mpi/op_impl.h"
 #include "smpi/mpi/p2p_private.h"
 #include "smpi/runtime/world.h"
 #include "src/invariant.h"
@@ -109,7 +111,8 @@ static nb_slot *slot_join(smpi_comm *c)
   if (!s) {
     s = xcalloc(1, sizeof *s);
     s->base = id_take();
-    s->members = smpi_comm_size(c);
+    /* intercommunicators: both groups start the instance */
+    s->members = smpi_comm_size(c) + (smpi_comm_is_inter(c) ? smpi_comm_remote_size(c) : 0);
     nbc.live++;
     if (s->members > 1)
       smpi_u64map_put(&nbc.started, key, s);
@@ -138,6 +141,8 @@ static smpi_comm *shadow_of(smpi_comm *c, uint32_t base)
   s->owner = c->owner;
   s->refs = 1;
   s->group = smpi_group_ref(c->group);
+  s->remote = c->remote ? smpi_group_ref(c->remote) : NULL;
+  s->side = c->side;
   s->rank = c->rank;
   s->ctx = base;
   s->info = MPI_INFO_NULL;
@@ -154,7 +159,11 @@ typedef struct nb_op {
   coll_id id;
   coll_args a;           /* arrays and datatypes below are owned */
   bool neighbor;         /* a neighborhood collective: na instead of id and a */
-  coll_neighbor_args na; /* arrays owned */
+  coll_neighbor_args na; /* arrays and datatype handles owned */
+  int nin, nout;         /* degrees: entries of na's receive and send arrays */
+  bool inter;            /* on an intercommunicator: ic instead of id and a */
+  coll_inter_call ic;    /* arrays and handles owned */
+  int ns, nr;            /* entries of ic's send-side and receive-side arrays */
   void **tmps;           /* scratch taken over from the caller (in-place copies) */
   size_t ntmps;
   smpi_comm *shadow;
@@ -204,10 +213,38 @@ static void free_dts(const smpi_dt *const *v, int n)
   free((void *)v);
 }
 
-/* a's arrays have n entries (intracommunicators: one per rank) */
+/* A datatype handle the helper may still use (reductions pass it to the op; neighborhood
+ * collectives resolve their types late): the caller may free its handle once the call
+ * returned (MPI 3.1 section 4.1.9), so a user-created one is replaced by a private handle
+ * of the same type, held until completion. Predefined handles stay as they are. */
+static MPI_Datatype handle_hold(MPI_Datatype h)
+{
+  smpi_dt *dt = smpi_dt_get(h);
+  if (!dt || smpi_handle_is_predefined(h))
+    return h;
+  smpi_dt_ref(dt);
+  return smpi_dt_publish(dt);
+}
+
+static void handle_release(MPI_Datatype h)
+{
+  smpi_dt *dt = smpi_dt_get(h);
+  if (!dt || smpi_handle_is_predefined(h))
+    return;
+  smpi_handle_free(h);
+  smpi_dt_unref(dt);
+}
+
+/* a's arrays have n entries (intracommunicators: one per rank). The op is held too: the
+ * program may free a user op right after starting the reduction (MPI 3.1 section 5.9.5),
+ * which freed it under the helper before (use after free, or MPI_ERR_OP from MPI_Wait). */
 static void args_copy(coll_args *d, const coll_args *a, int n)
 {
   *d = *a;
+  if (d->op)
+    smpi_op_ref((smpi_op *)d->op);
+  d->sdt_h = handle_hold(a->sdt_h);
+  d->rdt_h = a->rdt_h == a->sdt_h ? d->sdt_h : handle_hold(a->rdt_h);
   d->scounts = dup_ints(a->scounts, n);
   d->sdispls = dup_ints(a->sdispls, n);
   d->rcounts = dup_ints(a->rcounts, n);
@@ -232,12 +269,60 @@ static void args_free(coll_args *d, int n)
   free_dts(d->rdts, n);
   dt_release(d->sdt);
   dt_release(d->rdt);
+  if (d->rdt_h != d->sdt_h)
+    handle_release(d->rdt_h);
+  handle_release(d->sdt_h);
+  if (d->op)
+    smpi_op_unref((smpi_op *)d->op);
 }
 
 static void nb_finish(nb_op *op, int rc);
+static void *dup_mem(const void *v, int n, size_t elt);
 
-static void args_free_neighbor(coll_neighbor_args *na)
+/* A user op's handle, replaced like a datatype's (handle_hold) */
+static MPI_Op op_handle_hold(MPI_Op h)
 {
+  smpi_op *o = smpi_op_get(h);
+  if (!o || smpi_op_is_predefined(o))
+    return h;
+  smpi_op_ref(o);
+  return smpi_handle_new(SMPI_KIND_OP, o);
+}
+
+static void op_handle_release(MPI_Op h)
+{
+  smpi_op *o = smpi_op_get(h);
+  if (!o || smpi_op_is_predefined(o))
+    return;
+  smpi_handle_free(h);
+  smpi_op_unref(o);
+}
+
+static void inter_call_free(coll_inter_call *k, int ns, int nr)
+{
+  free((void *)k->scounts);
+  free((void *)k->sdispls);
+  free((void *)k->rcounts);
+  free((void *)k->rdispls);
+  for (int i = 0; k->stypes && i < ns; i++)
+    handle_release(k->stypes[i]);
+  for (int i = 0; k->rtypes && i < nr; i++)
+    handle_release(k->rtypes[i]);
+  free((void *)k->stypes);
+  free((void *)k->rtypes);
+  handle_release(k->stype);
+  handle_release(k->rtype);
+  op_handle_release(k->op);
+}
+
+static void args_free_neighbor(coll_neighbor_args *na, int in, int out)
+{
+  handle_release(na->stype);
+  handle_release(na->rtype);
+  for (int i = 0; na->stypes && i < out; i++)
+    handle_release(na->stypes[i]);
+  for (int i = 0; na->rtypes && i < in; i++)
+    handle_release(na->rtypes[i]);
   free((void *)na->scounts);
   free((void *)na->sdispls);
   free((void *)na->swdispls);
@@ -252,9 +337,15 @@ static void args_free_neighbor(coll_neighbor_args *na)
 static void nb_main(void *arg)
 {
   nb_op *op = arg;
+  if (op->inter) {
+    int rc = coll_inter_run(op->shadow, op->shadow->handle, op->req->call, &op->ic);
+    inter_call_free(&op->ic, op->ns, op->nr);
+    nb_finish(op, rc);
+    return;
+  }
   if (op->neighbor) {
     int rc = coll_neighbor_run(op->shadow, &op->na, COLL_NEIGHBOR_TAG);
-    args_free_neighbor(&op->na);
+    args_free_neighbor(&op->na, op->nin, op->nout);
     nb_finish(op, rc);
     return;
   }
@@ -299,7 +390,7 @@ static void nb_finish(nb_op *op, int rc)
 static void nb_launch(smpi_comm *c, nb_op *op, const char *fname, MPI_Request *request)
 {
   smpi_rank *me = smpi_self();
-  ASSERT(me && !smpi_comm_is_inter(c));
+  ASSERT(me);
   op->slot = slot_join(c);
   op->shadow = shadow_of(c, op->slot->base);
 
@@ -336,6 +427,34 @@ int coll_nb_start(smpi_comm *c, coll_id id, const coll_args *a, coll_ctx *scratc
     scratch->tmps = NULL;
     scratch->ntmps = scratch->captmps = 0;
   }
+  nb_launch(c, op, fname, request);
+  return MPI_SUCCESS;
+}
+
+/* ---- on intercommunicators: coll_inter_run (coll_inter.h) in the helper; the arguments
+ * are checked there, when the helper starts (at the call's date, before the rank's next
+ * call), and an error goes through the communicator's handler from the helper ---- */
+
+int coll_nb_start_inter(smpi_comm *c, const coll_inter_call *k, const char *fname,
+                        MPI_Request *request)
+{
+  nb_op *op = xcalloc(1, sizeof *op);
+  op->inter = true;
+  op->ic = *k;
+  coll_inter_lengths(k, smpi_comm_size(c), smpi_comm_remote_size(c), &op->ns, &op->nr);
+  op->ic.scounts = dup_ints(k->scounts, op->ns);
+  op->ic.sdispls = dup_ints(k->sdispls, op->ns);
+  op->ic.rcounts = dup_ints(k->rcounts, op->nr);
+  op->ic.rdispls = dup_ints(k->rdispls, op->nr);
+  op->ic.stypes = dup_mem(k->stypes, op->ns, sizeof(MPI_Datatype));
+  op->ic.rtypes = dup_mem(k->rtypes, op->nr, sizeof(MPI_Datatype));
+  for (int i = 0; op->ic.stypes && i < op->ns; i++)
+    ((MPI_Datatype *)op->ic.stypes)[i] = handle_hold(k->stypes[i]);
+  for (int i = 0; op->ic.rtypes && i < op->nr; i++)
+    ((MPI_Datatype *)op->ic.rtypes)[i] = handle_hold(k->rtypes[i]);
+  op->ic.stype = handle_hold(k->stype);
+  op->ic.rtype = handle_hold(k->rtype);
+  op->ic.op = op_handle_hold(k->op);
   nb_launch(c, op, fname, request);
   return MPI_SUCCESS;
 }
@@ -394,6 +513,14 @@ static int neighbor_start(MPI_Comm comm, const coll_neighbor_args *a, const char
   op->na.rdispls = dup_mem(a->rdispls, in, sizeof(int));
   op->na.rwdispls = dup_mem(a->rwdispls, in, sizeof(MPI_Aint));
   op->na.rtypes = dup_mem(a->rtypes, in, sizeof(MPI_Datatype));
+  op->nin = in;
+  op->nout = out;
+  op->na.stype = handle_hold(a->stype);
+  op->na.rtype = handle_hold(a->rtype);
+  for (int i = 0; op->na.stypes && i < out; i++)
+    ((MPI_Datatype *)op->na.stypes)[i] = handle_hold(a->stypes[i]);
+  for (int i = 0; op->na.rtypes && i < in; i++)
+    ((MPI_Datatype *)op->na.rtypes)[i] = handle_hold(a->rtypes[i]);
   nb_launch(c, op, fname, request);
   return MPI_SUCCESS;
 }

@@ -4,6 +4,7 @@
 #ifndef SMPI_COLLECTIVES_COLL_NB_H
 #define SMPI_COLLECTIVES_COLL_NB_H
 
+#include "collectives/coll_inter.h"
 #include "collectives/coll_private.h"
 
 /* Starts collective id on c with arguments a (checked, MPI_IN_PLACE resolved: exactly what
@@ -16,5 +17,9 @@
  * Returns MPI_SUCCESS. */
 int coll_nb_start(smpi_comm *c, coll_id id, const coll_args *a, coll_ctx *scratch,
                   const char *fname, MPI_Request *request);
+/* The nonblocking form of collective k on intercommunicator c (coll_inter.h): the same as
+ * coll_nb_start, the blocking intercommunicator algorithm run by the helper. */
+int coll_nb_start_inter(smpi_comm *c, const coll_inter_call *k, const char *fname,
+                        MPI_Request *request);
 
 #endif

@@ -68,6 +68,40 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
   SMPI_RETURN(MPI_SUCCESS);
 }
 
+/* MPI 4.0 section 10: the value and its length + 1 in *buflen; at most *buflen - 1
+ * characters are copied (none when *buflen is 0) */
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+{
+  SMPI_ENTER("MPI_Info_get_string");
+  smpi_info *i = GET_INFO(info);
+  int rc = check_key(key);
+  SMPI_CHECK(rc == MPI_SUCCESS, MPI_COMM_WORLD, rc);
+  SMPI_CHECK(buflen && *buflen >= 0 && flag && (value || *buflen == 0), MPI_COMM_WORLD,
+             MPI_ERR_ARG);
+  int len = 0;
+  smpi_info_valuelen(i, key, &len, flag);
+  if (!*flag)
+    SMPI_RETURN(MPI_SUCCESS);
+  if (*buflen > 0) {
+    int f;
+    rc = smpi_info_value(i, key, *buflen - 1, value, &f);
+    SMPI_CHECK(rc == MPI_SUCCESS, MPI_COMM_WORLD, rc);
+  }
+  *buflen = len + 1;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+/* MPI 4.0 section 11.2.4: what MPI_INFO_ENV holds, in an info object of the caller's */
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+  SMPI_ENTER("MPI_Info_create_env");
+  (void)argc;
+  (void)argv;
+  SMPI_CHECK(info, MPI_COMM_WORLD, MPI_ERR_ARG);
+  *info = smpi_info_dup_handle(MPI_INFO_ENV);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
   SMPI_ENTER("MPI_Info_get_valuelen");

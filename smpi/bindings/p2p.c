@@ -307,6 +307,44 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
   SMPI_RETURN(MPI_SUCCESS);
 }
 
+int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                   int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Isendrecv");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(request, comm, MPI_ERR_ARG);
+  const smpi_dt *sdt = NULL, *rdt = NULL;
+  why w;
+  w.s[0] = '\0';
+  int rc = check_send(c, sendbuf, sendcount, sendtype, dest, sendtag, &sdt, &w);
+  if (!rc)
+    rc = check_recv(c, recvbuf, recvcount, recvtype, source, recvtag, &rdt, &w);
+  if (rc)
+    SMPI_FAILW(comm, rc, &w);
+  SMPI_RETURN(smpi_p2p_mpi_isendrecv(c, sendbuf, (size_t)sendcount, sdt, dest, sendtag, recvbuf,
+                                     (size_t)recvcount, rdt, source, recvtag, false, smpi_fname_,
+                                     request));
+}
+
+int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                           int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Isendrecv_replace");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(request, comm, MPI_ERR_ARG);
+  const smpi_dt *dt = NULL;
+  why w;
+  w.s[0] = '\0';
+  int rc = check_send(c, buf, count, datatype, dest, sendtag, &dt, &w);
+  if (!rc)
+    rc = check_recv(c, buf, count, datatype, source, recvtag, &dt, &w);
+  if (rc)
+    SMPI_FAILW(comm, rc, &w);
+  SMPI_RETURN(smpi_p2p_mpi_isendrecv(c, NULL, 0, NULL, dest, sendtag, buf, (size_t)count, dt,
+                                     source, recvtag, true, smpi_fname_, request));
+}
+
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
@@ -543,6 +581,37 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
   SMPI_CHECK(status && flag && status != MPI_STATUS_IGNORE && status != MPI_STATUSES_IGNORE,
              MPI_COMM_WORLD, MPI_ERR_ARG);
   *flag = status->smpi_cancelled != 0;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
+{
+  SMPI_ENTER("MPI_Status_set_cancelled");
+  SMPI_CHECK(status && status != MPI_STATUS_IGNORE && status != MPI_STATUSES_IGNORE,
+             MPI_COMM_WORLD, MPI_ERR_ARG);
+  status->smpi_cancelled = flag != 0;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+/* ---- generalized requests (smpi/mpi/greq.c) ---- */
+
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                        MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                        MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Grequest_start");
+  SMPI_CHECK(request, MPI_COMM_WORLD, MPI_ERR_ARG);
+  SMPI_RETURN(smpi_greq_start(query_fn, free_fn, cancel_fn, extra_state, request));
+}
+
+int PMPI_Grequest_complete(MPI_Request request)
+{
+  SMPI_ENTER("MPI_Grequest_complete");
+  smpi_req *r = smpi_p2p_req_get(request);
+  SMPI_CHECK(r, MPI_COMM_WORLD, MPI_ERR_REQUEST);
+  int rc = smpi_greq_complete(r);
+  SMPI_CHECK(rc == MPI_SUCCESS, MPI_COMM_WORLD, rc);
   SMPI_RETURN(MPI_SUCCESS);
 }
 

@@ -141,10 +141,13 @@ static void kv_unref(kvobj *k)
   }
 }
 
+/* A keyval the user freed still names its attributes until the last one is deleted (MPI 3.1
+ * section 6.7.2: the program deletes them with MPI_Comm_delete_attr or MPI_Comm_free), so
+ * its handle stays valid until then, as in MPICH; MPI_*_free_keyval refuses it again. */
 static kvobj *kv_get(int h, int kind)
 {
   kvobj *k = smpi_handle_get(h, SMPI_KIND_KEYVAL);
-  return k && !k->freed && k->kind == kind ? k : NULL;
+  return k && k->kind == kind ? k : NULL;
 }
 
 int smpi_attr_delete_all(int h)

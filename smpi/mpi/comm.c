@@ -251,7 +251,14 @@ smpi_xchg *smpi_comm_xchg(smpi_comm *parent, const int *mine, int width, void *p
   parent_key(parent, key, sizeof key);
   members_of(parent, &n, &index);
   smpi_xchg *x = smpi_xchg_join(key, n, index, mine, width, ptr, fname);
-  if (parent->remote)
+  if (parent->remote && pattern == SMPI_SYNC_ALL) {
+    /* every deposit visible everywhere: each group gathers to its leader first (MPICH's
+     * intercommunicator split: local gather, leaders exchange, local broadcast) */
+    smpi_comm *l = smpi_comm_local(parent);
+    pattern_gather_scatter(l, l->group->size, l->rank, identity_rank, NULL, bytes, TAG_GATHER,
+                           TAG_SCATTER, fname);
+    pattern_inter(parent, bytes, fname);
+  } else if (parent->remote)
     pattern_inter(parent, bytes, fname);
   else if (pattern == SMPI_SYNC_BCAST)
     pattern_bcast(parent, 0, bytes, fname);
@@ -636,11 +643,61 @@ static void split_free(void *p)
   free(r);
 }
 
+/* The members of side `side` of intercommunicator c (member indexes: side 0 first) that
+ * passed `color`, ordered by key then by rank: a new group, or NULL when there are none. */
+static smpi_group *inter_split_side(smpi_comm *c, smpi_xchg *x, int side, int color)
+{
+  const smpi_group *s0 = c->side == 0 ? c->group : c->remote;
+  const smpi_group *g = side == c->side ? c->group : c->remote;
+  int first = side == 0 ? 0 : s0->size;
+  split_entry *e = xmalloc((size_t)g->size * sizeof *e);
+  int m = 0;
+  for (int i = 0; i < g->size; i++) {
+    const int *v = smpi_xchg_ints(x, first + i);
+    if (v[0] == color)
+      e[m++] = (split_entry){v[0], v[1], i};
+  }
+  smpi_group *r = NULL;
+  if (m > 0) {
+    qsort(e, (size_t)m, sizeof *e, split_cmp);
+    int *w = xmalloc((size_t)m * sizeof *w);
+    for (int i = 0; i < m; i++)
+      w[i] = smpi_group_world_of(g, e[i].index);
+    r = smpi_group_new(w, m);
+  }
+  free(e);
+  return r;
+}
+
+/* MPI 3.1 section 6.4.2: on an intercommunicator, the processes of each color form an
+ * intercommunicator of those of either group; a color found in one group only gives
+ * MPI_COMM_NULL. Every member builds its own two groups from the deposits. */
+static int inter_split(smpi_comm *c, int color, int key, smpi_comm **out, const char *fname)
+{
+  int mine[2] = {color, key};
+  smpi_xchg *x = smpi_comm_xchg(c, mine, 2, NULL, SMPI_SYNC_ALL, 8, fname);
+  if (color != MPI_UNDEFINED) {
+    smpi_group *local = inter_split_side(c, x, c->side, color);
+    smpi_group *remote = inter_split_side(c, x, 1 - c->side, color);
+    if (local && remote) {
+      uint32_t ctx = smpi_ctx_derive(smpi_xchg_key(x), color, local->size + remote->size);
+      *out = new_inter(c, local, remote, c->side, ctx);
+    } else {
+      if (local)
+        smpi_group_unref(local);
+      if (remote)
+        smpi_group_unref(remote);
+    }
+  }
+  smpi_xchg_leave(x);
+  return MPI_SUCCESS;
+}
+
 int smpi_comm_split(smpi_comm *c, int color, int key, smpi_comm **out, const char *fname)
 {
   *out = NULL;
   if (c->remote)
-    return MPI_ERR_COMM;
+    return inter_split(c, color, key, out, fname);
   int mine[2] = {color, key};
   smpi_xchg *x = smpi_comm_xchg(c, mine, 2, NULL, SMPI_SYNC_ALL, 8, fname);
   split_result *r = smpi_xchg_result(x, split_compute, c->group, split_free);
@@ -712,11 +769,61 @@ static smpi_comm *create_among(smpi_comm *c, smpi_group *g, int me, const char *
   return n;
 }
 
+/* What MPI_Comm_create on an intercommunicator settles: each side's group (copies). */
+typedef struct inter_create_result {
+  smpi_group *g[2]; /* by side; NULL when empty */
+} inter_create_result;
+
+static void *inter_create_compute(smpi_xchg *x, void *arg)
+{
+  const smpi_comm *c = arg;
+  int size0 = c->side == 0 ? c->group->size : c->remote->size;
+  inter_create_result *r = xcalloc(1, sizeof *r);
+  for (int side = 0; side < 2; side++) {
+    /* the leader's group stands for its side's (the standard wants them all equal); the
+     * result is computed before either leader returns, so its group is still alive */
+    const smpi_group *g = smpi_xchg_ptr(x, side == 0 ? 0 : size0);
+    if (g->size == 0)
+      continue;
+    int *w = xmalloc((size_t)g->size * sizeof *w);
+    for (int i = 0; i < g->size; i++)
+      w[i] = smpi_group_world_of(g, i);
+    r->g[side] = smpi_group_new(w, g->size);
+  }
+  return r;
+}
+
+static void inter_create_free(void *p)
+{
+  inter_create_result *r = p;
+  for (int i = 0; i < 2; i++)
+    if (r->g[i])
+      smpi_group_unref(r->g[i]);
+  free(r);
+}
+
+/* MPI 3.1 section 6.4.2: each group passes a subgroup of itself; the members of both form
+ * an intercommunicator, the others (and everyone, if a subgroup is empty) get
+ * MPI_COMM_NULL. The leaders' groups are exchanged as in MPICH (leaders, then a broadcast
+ * in each group). */
+static int inter_create(smpi_comm *c, smpi_group *g, smpi_comm **out, const char *fname)
+{
+  smpi_xchg *x = smpi_comm_xchg(c, NULL, 0, g, SMPI_SYNC_BCAST, 8, fname);
+  inter_create_result *r = smpi_xchg_result(x, inter_create_compute, c, inter_create_free);
+  smpi_group *local = r->g[c->side], *remote = r->g[1 - c->side];
+  if (local && remote && smpi_group_rank_of(local, c->owner) != MPI_UNDEFINED) {
+    uint32_t ctx = smpi_ctx_derive(smpi_xchg_key(x), 0, local->size + remote->size);
+    *out = new_inter(c, smpi_group_ref(local), smpi_group_ref(remote), c->side, ctx);
+  }
+  smpi_xchg_leave(x);
+  return MPI_SUCCESS;
+}
+
 int smpi_comm_create(smpi_comm *c, smpi_group *g, smpi_comm **out, const char *fname)
 {
   *out = NULL;
   if (c->remote)
-    return MPI_ERR_COMM;
+    return inter_create(c, g, out, fname);
   /* MPI 2.2 semantics: each process passes the group it will belong to (disjoint groups),
    * or any group not containing it. Each group is settled among its members only, by a
    * broadcast from its rank 0 in the new communicator (SimGrid's cost); processes outside

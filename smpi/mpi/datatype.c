@@ -110,7 +110,8 @@ static const dt_basic_info basic_infos[] = {
     SCALAR(MPI_UINT16_T, uint16_t, DT_REP_UINT, 2),
     SCALAR(MPI_UINT32_T, uint32_t, DT_REP_UINT, 4),
     SCALAR(MPI_UINT64_T, uint64_t, DT_REP_UINT, 8),
-    MULTI(MPI_C_FLOAT_COMPLEX, float, 2, DT_REP_FLOAT, 4),
+    /* one handle for two standard names: MPI_Type_get_name says MPI_C_COMPLEX, as MPICH */
+    MULTI(MPI_C_COMPLEX, float, 2, DT_REP_FLOAT, 4),
     MULTI(MPI_C_DOUBLE_COMPLEX, double, 2, DT_REP_FLOAT, 8),
     MULTI(MPI_C_LONG_DOUBLE_COMPLEX, long double, 2, DT_REP_X87, 16),
     SCALAR(MPI_AINT, MPI_Aint, DT_REP_INT, 8),

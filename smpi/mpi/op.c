@@ -200,9 +200,12 @@ static const int op_groups[SMPI_OP_PREDEFINED_COUNT] = {
     [OPC_MIN] = G_CINT | G_FINT | G_FLOAT,
     [OPC_SUM] = G_CINT | G_FINT | G_FLOAT | G_COMPLEX,
     [OPC_PROD] = G_CINT | G_FINT | G_FLOAT | G_COMPLEX,
-    [OPC_LAND] = G_CINT | G_LOGICAL,
-    [OPC_LOR] = G_CINT | G_LOGICAL,
-    [OPC_LXOR] = G_CINT | G_LOGICAL,
+    /* the standard's table has C integer and Logical; MPICH also takes the Fortran integer
+     * group (MPI_AINT, MPI_OFFSET, MPI_COUNT, MPI_INTEGER*), which its test suite and
+     * programs use */
+    [OPC_LAND] = G_CINT | G_FINT | G_LOGICAL,
+    [OPC_LOR] = G_CINT | G_FINT | G_LOGICAL,
+    [OPC_LXOR] = G_CINT | G_FINT | G_LOGICAL,
     [OPC_BAND] = G_CINT | G_FINT | G_BYTE,
     [OPC_BOR] = G_CINT | G_FINT | G_BYTE,
     [OPC_BXOR] = G_CINT | G_FINT | G_BYTE,

@@ -615,6 +615,8 @@ void smpi_p2p_mpi_request_get_status(smpi_req *r, int *flag, MPI_Status *status)
     p2p_status_empty(status);
   } else if (r->complete) {
     *flag = 1;
+    if (r->greq) /* MPI 3.1 section 12.2: the query callback answers here too */
+      r->status.MPI_ERROR = p2p_greq_query(r);
     if (p2p_status_wanted(status))
       *status = r->status;
   } else {
@@ -628,15 +630,20 @@ void smpi_p2p_mpi_request_free(smpi_req *r)
     r->active = false;
     p2p_req_destroy(r);
   } else {
-    /* completes in the background; nobody will wait for it */
+    /* completes in the background; nobody will wait for it (a generalized request keeps
+     * its handle for the program's MPI_Grequest_complete) */
     r->user_freed = true;
-    smpi_handle_free(r->handle);
-    r->handle = MPI_REQUEST_NULL;
+    if (r->kind != REQ_GREQ) {
+      smpi_handle_free(r->handle);
+      r->handle = MPI_REQUEST_NULL;
+    }
   }
 }
 
 int smpi_p2p_mpi_cancel(smpi_req *r, MPI_Comm *err_comm, smpi_p2p_why *w)
 {
+  if (r->kind == REQ_GREQ) /* the program's cancel callback decides */
+    return p2p_greq_cancel(r);
   if (r->kind == REQ_COLL) { /* MPI 3.1 section 5.12: erroneous for nonblocking collectives */
     WHY(w, "%s requests cannot be cancelled", r->call);
     *err_comm = req_comm_handle(r);

@@ -162,6 +162,18 @@ int smpi_p2p_mpi_testsome(int incount, MPI_Request *hs, smpi_req **rs, int *outc
 void smpi_p2p_mpi_request_get_status(smpi_req *r, int *flag, MPI_Status *status);
 /* r not NULL; its handle is freed, the caller sets it to MPI_REQUEST_NULL */
 void smpi_p2p_mpi_request_free(smpi_req *r);
+/* generalized requests (greq.c): MPI_Grequest_start and MPI_Grequest_complete without
+ * their bindings; MPI_SUCCESS, or MPI_ERR_REQUEST for a request that is not an incomplete
+ * generalized one */
+int smpi_greq_start(MPI_Grequest_query_function *query, MPI_Grequest_free_function *free_fn,
+                    MPI_Grequest_cancel_function *cancel, void *extra, MPI_Request *request);
+int smpi_greq_complete(smpi_req *r);
+/* MPI_Isendrecv(_replace) (isendrecv.c): the blocking sendrecv run by a helper actor;
+ * replace: rbuf/rcount/rdt is the one buffer (sbuf, scount, sdt unused) */
+int smpi_p2p_mpi_isendrecv(smpi_comm *c, const void *sbuf, size_t scount, const smpi_dt *sdt,
+                           int dst, int stag, void *rbuf, size_t rcount, const smpi_dt *rdt,
+                           int src, int rtag, bool replace, const char *call,
+                           MPI_Request *request);
 int smpi_p2p_mpi_cancel(smpi_req *r, MPI_Comm *err_comm, smpi_p2p_why *why);
 
 /* Probes and matched receives: message is MPI_MESSAGE_NO_PROC or a valid message handle. */

@@ -37,8 +37,10 @@ typedef struct p2p_msg p2p_msg;
 typedef struct p2p_waiter p2p_waiter;
 
 /* REQ_COLL: a nonblocking collective (collectives/coll_nb.c): no transfer of its own, its
- * helper actor completes it */
-typedef enum { REQ_SEND = 1, REQ_RECV, REQ_COLL } req_kind;
+ * helper actor completes it. REQ_GREQ: a generalized request (MPI_Grequest_start), which
+ * the program completes with MPI_Grequest_complete (smpi/mpi/greq.c) */
+typedef enum { REQ_SEND = 1, REQ_RECV, REQ_COLL, REQ_GREQ } req_kind;
+typedef struct p2p_greq p2p_greq;
 typedef enum { MODE_STANDARD, MODE_BUFFERED, MODE_SYNC, MODE_READY } send_mode;
 
 struct smpi_req {
@@ -81,6 +83,7 @@ struct smpi_req {
   p2p_msg *msg; /* send: its message until matched (detached) or delivered;
                          receive: the matched message until delivered */
   p2p_waiter *waiter;
+  p2p_greq *greq;    /* REQ_GREQ: the program's callbacks */
   MPI_Status status; /* result, valid once complete */
 };
 
@@ -208,6 +211,11 @@ int p2p_my_world_rank(void);
 smpi_req *p2p_req_new(req_kind kind, void *buf, size_t count, const smpi_dt *dt, int peer,
                       int tag, smpi_comm *c, unsigned flags, const char *call);
 void p2p_req_destroy(smpi_req *r);
+/* generalized requests (greq.c): the status from the program's query callback, once
+ * complete; the free callback, when the request goes; the cancel callback */
+int p2p_greq_query(smpi_req *r);
+void p2p_greq_release(smpi_req *r);
+int p2p_greq_cancel(smpi_req *r);
 void p2p_req_start(smpi_req *r);
 /* cancels if still possible (not matched); true if it was */
 bool p2p_req_cancel(smpi_req *r);

@@ -236,6 +236,8 @@ void p2p_req_destroy(smpi_req *r)
   }
   if (list_linked(&r->olink))
     list_remove(&r->olink);
+  if (r->greq)
+    p2p_greq_release(r);
   if (r->check_listed) /* ended without a wait or test (MPI_Request_free) */
     smpi_check_req_forget(r);
   if (r->handle != MPI_REQUEST_NULL)
@@ -676,6 +678,10 @@ static void describe_req(const smpi_req *r, char *buf, size_t len)
     snprintf(buf, len, "%s on %s", r->call ? r->call : "nonblocking collective", name);
     return;
   }
+  if (r->kind == REQ_GREQ) {
+    snprintf(buf, len, "a generalized request (MPI_Grequest_complete not called yet)");
+    return;
+  }
   if (r->peer == MPI_ANY_SOURCE)
     snprintf(peer, sizeof peer, "any source");
   else
@@ -820,6 +826,8 @@ int p2p_req_finish(smpi_req *r, MPI_Status *st)
     smpi_check_req_finished(r);
   SMPI_OBSERVE(req_seen, r);
   p2p_pay_or(r);
+  if (r->greq)
+    r->status.MPI_ERROR = p2p_greq_query(r);
   int err = r->status.MPI_ERROR;
   if (p2p_status_wanted(st))
     *st = r->status;

@@ -444,8 +444,24 @@ static void apply_op(rma_op *o, unsigned char *t, const unsigned char *in, size_
     memcpy(t, in, bytes);
     return;
   }
-  size_t esz = smpi_dt_size(smpi_dt_get(o->basic));
-  int rc = smpi_op_apply(o->op, in, t, (int)(bytes / esz), o->basic);
+  const smpi_dt *b = smpi_dt_get(o->basic);
+  size_t esz = smpi_dt_size(b), n = bytes / esz;
+  MPI_Aint ext = smpi_dt_extent(b);
+  int rc;
+  if ((size_t)ext == esz) {
+    rc = smpi_op_apply(o->op, in, t, (int)n, o->basic);
+  } else {
+    /* the pair types (MPI_DOUBLE_INT: 12 bytes packed, 16 in memory): the op reads its
+     * elements at their extent, so give it them unpacked (before, every element after the
+     * first was read at the wrong place: MPI_MAXLOC on 2 MPI_DOUBLE_INT updated one) */
+    unsigned char *ui = xmalloc(n * (size_t)ext + 1), *ut = xmalloc(n * (size_t)ext + 1);
+    smpi_dt_unpack(in, bytes, ui, n, b);
+    smpi_dt_unpack(t, bytes, ut, n, b);
+    rc = smpi_op_apply(o->op, ui, ut, (int)n, o->basic);
+    smpi_dt_pack(ut, n, b, t);
+    free(ui);
+    free(ut);
+  }
   ASSERTF(rc == MPI_SUCCESS, "accumulate op checked at the call failed at the target");
 }
 

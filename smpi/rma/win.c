@@ -360,8 +360,25 @@ void smpi_win_set_info(smpi_win *w, MPI_Info info)
 
 void smpi_win_get_info(const smpi_win *w, MPI_Info *info_used)
 {
-  /* the hints given (every hint is "used": none changes the simulation) */
+  /* the hints given (every hint is "used": none changes the simulation), and the keys MPI
+   * 3.1 section 11.2.7 defines for windows with their default values where none was given
+   * (MPICH's set; a program reads them back to learn what the window guarantees) */
+  static const char *const defaults[][2] = {
+      {"no_locks", "false"},
+      {"accumulate_ordering", "rar,raw,war,waw"},
+      {"accumulate_ops", "same_op_no_op"},
+      {"same_size", "false"},
+      {"same_disp_unit", "false"},
+      {"alloc_shared_noncontig", "false"},
+  };
   *info_used = w->info != MPI_INFO_NULL ? smpi_info_dup_handle(w->info) : smpi_info_new_handle();
+  smpi_info *i = smpi_info_get(*info_used);
+  for (size_t k = 0; k < sizeof defaults / sizeof *defaults; k++) {
+    int len, flag;
+    smpi_info_valuelen(i, defaults[k][0], &len, &flag);
+    if (!flag)
+      smpi_info_set(i, defaults[k][0], defaults[k][1]);
+  }
 }
 
 /* ---- error handlers ---- */
