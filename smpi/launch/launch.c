@@ -533,20 +533,47 @@ static void report_leaks(long max)
 
 /* ---- ranks ---- */
 
-/* exit() from a rank's code (not smpi_abort_job, which is _exit) while the simulation runs:
- * the process, and with it every rank, ends here. Say so, and do not let a job whose ranks
- * were left waiting inside MPI end with status 0 (issue 20; ending only the calling rank
- * is a change of semantics of its own). */
+/* exit() that did not go through smpi's own exit (smpi/launch/rank_exit.c): libc's error(),
+ * err() and the like call it from inside libc. The process, and with it every rank, ends
+ * here. Say so, and do not let a job whose ranks were left waiting inside MPI end with
+ * status 0 (issue 20). */
 static void on_process_exit(int status, void *arg)
 {
   (void)arg;
   smpi_rank *me = smpi_self();
   if (!launch.running || !me)
     return;
-  if (smpi_check_report_exit(me->rank, status) > 0 && status == 0) {
-    fflush(NULL);
-    _exit(1);
+  if (smpi_check_report_exit(me->rank, status, "exit") > 0 && status == 0) {
+    smpi_abort_job(1);
   }
+}
+
+bool smpi_launch_running(void) { return launch.running; }
+
+/* The end of a rank: main returned, or the rank called exit() (rank_exit.c). */
+static void rank_ended(smpi_rank *me, int code, const char *how)
+{
+  me->exit_code = code;
+  me->returned = true;
+  smpi_progress_rank_done();
+  if (me->phase == SMPI_RANK_INITIALIZED)
+    LOG_WARN("rank %d %s without calling MPI_Finalize", me->rank, how);
+}
+
+void smpi_launch_end_rank(int code, const char *how)
+{
+  smpi_rank *me = smpi_self();
+  ASSERT(me && launch.running);
+  /* Between MPI_Init and MPI_Finalize, a process that exits aborts an MPICH job (mpiexec
+   * kills the others): the ranks left waiting for this one are reported and the job ends,
+   * never with status 0 (issue 20). Elsewhere only this rank ends, as a process would. */
+  if (me->phase == SMPI_RANK_INITIALIZED && smpi_check_report_exit(me->rank, code, how) > 0) {
+    fflush(NULL);
+    smpi_abort_job(code ? code : 1);
+  }
+  rank_ended(me, code, how);
+  eng_actor_kill(me->actor); /* the rank's stack is dropped, as a process's would be */
+  UNREACHABLE();
 }
 
 static void rank_main(void *arg)
@@ -561,11 +588,7 @@ static void rank_main(void *arg)
   launch.rank_argv[me->rank] = argv;
   if (smpi_w.simulate_computation && smpi_w.cpu_threshold >= 0)
     smpi_burst_start(me);
-  me->exit_code = launch.real_main(launch.argc, argv);
-  me->returned = true;
-  smpi_progress_rank_done();
-  if (me->phase == SMPI_RANK_INITIALIZED)
-    LOG_WARN("rank %d returned from main without calling MPI_Finalize", me->rank);
+  rank_ended(me, launch.real_main(launch.argc, argv), "returned from main");
   /* argv strings are the program's now; the process is about to end anyway */
 }
 

@@ -22,4 +22,12 @@
 #define SMPI_PROGRAM_MARKER "smpi-program-marker:v1"
 
 typedef int (*smpi_main_fn)(int argc, char **argv);
+
+#include <stdbool.h>
+/* Inside eng_run: the ranks run. */
+bool smpi_launch_running(void);
+/* Ends the calling rank as if its main had returned code; how ("exit", "_exit") names the
+ * call in reports. Between MPI_Init and MPI_Finalize with other ranks still in MPI, ends the
+ * job instead (launch.c). Never returns. */
+_Noreturn void smpi_launch_end_rank(int code, const char *how);
 #endif

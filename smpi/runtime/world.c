@@ -6,6 +6,7 @@
 #include "smpi/runtime/world.h"
 
 #include <stdio.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "src/log.h"
@@ -29,5 +30,7 @@ void smpi_spawn_helper(const char *name, void (*fn)(void *arg), void *arg)
 _Noreturn void smpi_abort_job(int code)
 {
   fflush(NULL);
-  _exit(code);
+  /* not _exit(), which ends only the calling rank (smpi/launch/rank_exit.c) */
+  syscall(SYS_exit_group, code);
+  __builtin_unreachable();
 }

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Runs the programs of tests/porting/ under smpirun and checks what a user of MPICH would
+see: every rank's output, the job's exit status, and (smpi's side) the simulated time and
+the time-independent traces, which must not depend on how a rank ends.
+
+Usage: porting.py CASE SMPIRUN PROG [PROG2]
+"""
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TIME = re.compile(r"simulated time: ([0-9.e+-]+) s")
+
+
+def run(cmd, cwd=None):
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=100, cwd=cwd)
+    return res.returncode, res.stdout, res.stderr
+
+
+def case_rank_exit(smpirun, prog):
+    problems = []
+    np = 4
+    # no measured computation: the times are exact, whatever the machine's load
+    base = [smpirun, "-np", str(np), "--cfg=smpi/display-timing:yes", "--cfg=smpi/cpu-threshold:-1"]
+    ref_time = None
+    ref_traces = None
+    for mode, want_rc in [("return", 0), ("exit", 0), ("_exit", 0), ("code3", 3), ("abort", 134)]:
+        with tempfile.TemporaryDirectory() as tmp:
+            rc, out, err = run(base + ["-trace-ti", "--cfg=tracing/filename:ti.txt", prog, mode],
+                               cwd=tmp)
+            files = sorted(glob.glob(os.path.join(tmp, "ti.txt_files", "*")))
+            traces = []
+            for f in files:
+                with open(f) as fh:
+                    traces.append(fh.read())
+        where = f"mode {mode}"
+        if rc != want_rc:
+            problems.append(f"{where}: exit status {rc}, {want_rc} wanted\n{err[-1500:]}")
+        for r in range(np):
+            if f"rank {r} after MPI_Finalize (token 0)" not in out:
+                problems.append(f"{where}: rank {r}'s line after MPI_Finalize is missing:\n{out}")
+        if not out.rstrip().endswith("rank_exit: OK"):
+            problems.append(f"{where}: the last rank's last line is not the last output:\n{out}")
+        m = TIME.search(err)
+        if not m:
+            problems.append(f"{where}: no simulated time printed:\n{err[-1500:]}")
+            continue
+        t = float(m.group(1))
+        if len(traces) != np or not all(tr.rstrip().endswith("finalize") for tr in traces):
+            problems.append(f"{where}: {len(traces)} TI trace files, not all ending with "
+                            "finalize")
+        if mode == "abort" and "rank 1 called abort() after MPI_Finalize" not in err:
+            problems.append(f"{where}: abort() not reported:\n{err[-1500:]}")
+        if ref_time is None:
+            ref_time, ref_traces = t, traces
+        else:
+            if t != ref_time:
+                problems.append(f"{where}: simulated time {t} s, {ref_time} s with return")
+            # the traces differ in their compute amounts (measured): compare the actions
+            acts = [[ln.split()[1] for ln in tr.splitlines()] for tr in traces]
+            ref_acts = [[ln.split()[1] for ln in tr.splitlines()] for tr in ref_traces]
+            if acts != ref_acts:
+                problems.append(f"{where}: TI actions differ from the return run")
+    # the job ends with rank 0, after the token's 3 hops and the acknowledgement's 3: the
+    # time of a run whose ranks all return (checked positive; the ranks' ends change nothing)
+    if ref_time is not None and not ref_time > 0:
+        problems.append(f"simulated time {ref_time} s is not positive")
+    return problems
+
+
+def main():
+    case = sys.argv[1]
+    problems = globals()["case_" + case](*[os.path.abspath(a) for a in sys.argv[2:]])
+    for p in problems:
+        print(f"porting {case}: {p}")
+    if problems:
+        return 1
+    print(f"porting {case}: OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
