@@ -73,9 +73,13 @@ static struct launch_state {
 static void on_switch(eng_actor *to)
 {
   smpi_rank *r = to ? eng_actor_data(to) : NULL;
+  uintptr_t lo = (uintptr_t)smpi_w.ranks, hi = lo + (size_t)smpi_w.np * sizeof *smpi_w.ranks;
+  bool is_rank = r && (uintptr_t)r >= lo && (uintptr_t)r < hi;
+  smpi_rank *from = smpi_running;
+  bool from_rank = from && (uintptr_t)from >= lo && (uintptr_t)from < hi;
+  if (__builtin_expect((from_rank && from->sampling) || (is_rank && r->sampling), 0))
+    smpi_sample_switch(from_rank ? from : NULL, is_rank ? r : NULL);
   smpi_running = r;
-  uintptr_t d = (uintptr_t)r, lo = (uintptr_t)smpi_w.ranks;
-  bool is_rank = r && d >= lo && d < lo + (size_t)smpi_w.np * sizeof *smpi_w.ranks;
   smpi_privatize_switch_to(is_rank ? r->rank : -1);
 }
 

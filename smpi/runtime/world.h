@@ -35,6 +35,7 @@ typedef struct smpi_rank {
   int64_t burst_cpu;  /* thread CPU clock (ns) at the same moment, if burst_exact */
   bool burst_exact;   /* burst_cpu was read: the rank's previous burst was long (burst.c) */
   bool burst_long;    /* the rank's last burst reached smpi/cpu-threshold */
+  bool sampling;      /* a SMPI_SAMPLE_* block of the rank is being timed (emulation/sample.c) */
   double injected;    /* computation injected so far, seconds of host time (statistics) */
   void *mpi;          /* per-rank MPI state, owned by the MPI modules */
 } smpi_rank;
