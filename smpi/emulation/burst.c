@@ -71,7 +71,7 @@ static struct burst_checkpoint {
 static inline int64_t clock_ns(clockid_t id)
 {
   struct timespec ts;
-  clock_gettime(id, &ts);
+  smpi_host_clock_gettime(id, &ts);
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 

@@ -467,13 +467,13 @@ static void timing_begin(sample_rank *r, sample_site *s, sample_stats *st)
   r->open_st = st;
   r->spent = 0;
   smpi_self()->sampling = true;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &r->t0);
+  smpi_host_clock_gettime(CLOCK_THREAD_CPUTIME_ID, &r->t0);
 }
 
 static void timing_end(sample_rank *r)
 {
   struct timespec t1;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+  smpi_host_clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
   double e = r->spent + smpi_seconds_between(&r->t0, &t1);
   if (e < 0)
     e = 0;
@@ -490,7 +490,7 @@ void smpi_sample_switch(const smpi_rank *from, const smpi_rank *to)
   if (from == to || !sampling.ranks)
     return;
   struct timespec now;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  smpi_host_clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   if (from && from->sampling) {
     sample_rank *r = &sampling.ranks[from->rank];
     r->spent += smpi_seconds_between(&r->t0, &now);

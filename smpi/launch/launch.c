@@ -35,6 +35,7 @@
 #include "smpi/launch/launch.h"
 #include "smpi/mpi/op.h"
 #include "smpi/mpi/p2p.h"
+#include "smpi/emulation/libc.h"
 #include "smpi/emulation/privatize.h"
 #include "smpi/runtime/progress.h"
 #include "smpi/emulation/sample.h"
@@ -123,6 +124,7 @@ static void (*const smpi_config_modules[])(void) = {
     smpi_shared_declare_config,   /* emulation/ */
     smpi_privatize_declare_config,
     smpi_sample_declare_config,
+    smpi_libc_declare_config,
     smpi_p2p_declare_config, /* mpi/ */
     smpi_errhandler_declare_config,
     smpi_check_declare_config,
@@ -726,19 +728,20 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   /* per-rank globals and errno; folding options are checked before anything runs */
   if (smpi_shared_init(err, sizeof err) != 0 || smpi_privatize_init(err, sizeof err) != 0)
     return fail("%s", err);
+  smpi_libc_init();
   eng_on_switch(on_switch);
   if (smpi_trace_init(err, sizeof err) != 0)
     return fail("%s", err);
 
   struct timespec w0, w1;
-  clock_gettime(CLOCK_MONOTONIC, &w0);
+  smpi_host_clock_gettime(CLOCK_MONOTONIC, &w0);
   on_exit(on_process_exit, NULL);
   launch.running = true;
   smpi_progress_start();
   rc = eng_run();
   smpi_progress_end();
   launch.running = false;
-  clock_gettime(CLOCK_MONOTONIC, &w1);
+  smpi_host_clock_gettime(CLOCK_MONOTONIC, &w1);
   double wall = smpi_seconds_between(&w0, &w1);
   smpi_trace_finish(); /* traces closed and the profile printed, deadlock or not */
 

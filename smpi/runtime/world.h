@@ -87,4 +87,9 @@ void smpi_spawn_helper(const char *name, void (*fn)(void *arg), void *arg);
 /* Ends the whole job now with this exit code (MPI_Abort, fatal errors). */
 _Noreturn void smpi_abort_job(int code);
 
+/* The host's clock_gettime, for the simulator's own measurements (CPU bursts, wall time):
+ * libsmpi.so interposes clock_gettime to give the ranks simulated time (emulation/libc.c),
+ * and the simulator's calls would land there too. */
+int smpi_host_clock_gettime(clockid_t id, struct timespec *ts);
+
 #endif
