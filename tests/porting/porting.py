@@ -71,6 +71,41 @@ def case_rank_exit(smpirun, prog):
     return problems
 
 
+def case_link_probes(smpicc, functions_h):
+    """configure's AC_CHECK_FUNC way: declare the function without the header, call it, link.
+    Every implemented function links; every STUB is an undefined reference."""
+    problems = []
+    entries = re.findall(r"^SMPI_FN\([^,]+, (\w+),.*(IMPL|STUB)\)\s*$", open(functions_h).read(),
+                         re.M)
+    impl = [n for n, st in entries if st == "IMPL"]
+    stub = [n for n, st in entries if st == "STUB"]
+    if len(impl) < 100:
+        return [f"only {len(impl)} IMPL entries read from {functions_h}"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind, names in [("impl", impl), ("stub", stub)]:
+            if not names:
+                continue
+            src = os.path.join(tmp, kind + ".c")
+            with open(src, "w") as f:
+                for n in names:
+                    f.write(f"char MPI_{n}(void);\n")
+                f.write("int main(void)\n{\n  int r = 0;\n")
+                for n in names:
+                    f.write(f"  r += MPI_{n}();\n")
+                f.write("  return r;\n}\n")
+            rc, out, err = run([smpicc, "-w", src, "-o", os.path.join(tmp, kind)])
+            if kind == "impl" and rc != 0:
+                problems.append(f"a probe of the {len(names)} implemented functions does not "
+                                f"link:\n{err[-2000:]}")
+            if kind == "stub":
+                if rc == 0:
+                    problems.append("a probe of the functions not implemented links")
+                missing = [n for n in names if f"undefined reference to `MPI_{n}'" not in err]
+                if missing:
+                    problems.append(f"not reported undefined: {missing[:5]}\n{err[-1000:]}")
+    return problems
+
+
 def main():
     case = sys.argv[1]
     problems = globals()["case_" + case](*[os.path.abspath(a) for a in sys.argv[2:]])
