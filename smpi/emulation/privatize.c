@@ -38,6 +38,8 @@
  * rand(), strtok) stays shared, as in SimGrid (docs/porting.md says why, for each). */
 #include "smpi/emulation/privatize.h"
 
+#include "smpi/emulation/ctors.h"
+
 #include <elf.h>
 #include <errno.h>
 #include <getopt.h>
@@ -745,6 +747,7 @@ int smpi_privatize_init(char *err, size_t errlen)
     smpi_privatize_layout_free(&l);
     return smpi_privatize_setup(NULL, np, SMPI_PRIV_OFF, 0, err, errlen);
   }
+  smpi_ctors_prepare(&l); /* C++ globals: each rank constructs its own */
   long cm = cfg_get_int("smpi/privatization-copy-max");
   int rc = smpi_privatize_setup(&l, np, mode, cm > 0 ? (size_t)cm : 0, err, errlen);
   smpi_privatize_layout_free(&l);

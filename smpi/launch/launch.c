@@ -35,6 +35,7 @@
 #include "smpi/launch/launch.h"
 #include "smpi/mpi/op.h"
 #include "smpi/mpi/p2p.h"
+#include "smpi/emulation/ctors.h"
 #include "smpi/emulation/libc.h"
 #include "smpi/emulation/privatize.h"
 #include "smpi/runtime/progress.h"
@@ -594,7 +595,10 @@ static void rank_main(void *arg)
   launch.rank_argv[me->rank] = argv;
   if (smpi_w.simulate_computation && smpi_w.cpu_threshold >= 0)
     smpi_burst_start(me);
-  rank_ended(me, launch.real_main(launch.argc, argv), "returned from main");
+  smpi_ctors_rank_begin(launch.argc, argv);
+  int code = launch.real_main(launch.argc, argv);
+  smpi_ctors_rank_end(me->rank); /* its C++ globals and static locals, as a process's exit */
+  rank_ended(me, code, "returned from main");
   /* argv strings are the program's now; the process is about to end anyway */
 }
 
@@ -728,6 +732,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   /* per-rank globals and errno; folding options are checked before anything runs */
   if (smpi_shared_init(err, sizeof err) != 0 || smpi_privatize_init(err, sizeof err) != 0)
     return fail("%s", err);
+  smpi_ctors_settle();
   smpi_libc_init();
   eng_on_switch(on_switch);
   if (smpi_trace_init(err, sizeof err) != 0)

@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "smpi/emulation/ctors.h"
 #include "smpi/launch/launch.h"
 #include "smpi/runtime/world.h"
 #include "smpi/smpi.h"
@@ -38,8 +39,10 @@ SMPI_PUBLIC _Noreturn void abort(void);
 
 void exit(int status)
 {
-  if (rank_calling()) {
-    fflush(NULL); /* what the process's exit would write */
+  smpi_rank *me = rank_calling();
+  if (me) {
+    smpi_ctors_rank_end(me->rank); /* the rank's C++ globals, as the process's exit runs them */
+    fflush(NULL);                  /* what the process's exit would write */
     smpi_launch_end_rank(status, "exit");
   }
   void (*real)(int) = (void (*)(int))dlsym(RTLD_NEXT, "exit");

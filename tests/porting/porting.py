@@ -106,6 +106,21 @@ def case_link_probes(smpicc, functions_h):
     return problems
 
 
+def case_cxx_globals(smpirun, prog):
+    problems = []
+    for priv in ["yes", "mmap", "copy"]:
+        np = 4
+        rc, out, err = run([smpirun, "-np", str(np), f"--cfg=smpi/privatization:{priv}", prog])
+        where = f"privatization:{priv}"
+        if rc != 0 or "cxx_globals: OK" not in out:
+            problems.append(f"{where}: status {rc}\n{out[-1500:]}{err[-1500:]}")
+            continue
+        dtors = re.findall(r"cxx_globals: destructor of rank (\d+)", out)
+        if sorted(int(r) for r in dtors) != list(range(np)):
+            problems.append(f"{where}: destructors ran for ranks {dtors}, one per rank wanted")
+    return problems
+
+
 def main():
     case = sys.argv[1]
     problems = globals()["case_" + case](*[os.path.abspath(a) for a in sys.argv[2:]])
