@@ -97,6 +97,10 @@ static const cfg_key launch_keys[] = {
                    "CPU seconds x host-speed = injected flops"),
     CFG_KEY_DOUBLE("smpi/cpu-threshold", 1e-6,
                    "CPU bursts shorter than this (seconds) are not injected; -1: none is"),
+    CFG_KEY_BOOL("smpi/cpu-all-threads", false,
+                 "A CPU burst counts the CPU time of every thread of the process (the threads "
+                 "a rank started: OpenMP regions), not only the rank's own; the CPU clock is "
+                 "then read at both ends of every burst"),
     CFG_KEY_UINT("smpi/list-leaks", 0,
                  "At the end of the run, count the MPI handles the program never freed, by "
                  "kind, and list up to this many of each (0: off)"),
@@ -656,6 +660,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     return fail("--cfg=smpi/host-speed:%s: %s", hs, *err ? err : "must be positive");
   smpi_w.cpu_threshold = cfg_get_double("smpi/cpu-threshold");
   smpi_w.simulate_computation = cfg_get_bool("smpi/simulate-computation");
+  smpi_w.cpu_all_threads = cfg_get_bool("smpi/cpu-all-threads");
   if (cfg_get_int("smpi/np") > 0 && o.np <= 0)
     o.np = cfg_get_int("smpi/np");
   if (!o.hostfile && *cfg_get_string("smpi/hostfile"))

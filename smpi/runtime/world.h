@@ -54,6 +54,7 @@ typedef struct smpi_world {
   const char *platform_name;
   double host_speed;    /* smpi/host-speed, flop/s of the machine running the simulation */
   double cpu_threshold; /* smpi/cpu-threshold */
+  bool cpu_all_threads; /* smpi/cpu-all-threads: bursts read the process CPU clock */
   bool simulate_computation;
   /* the OS thread running the simulation (smpi_thread_self() at start-up): the ranks are
    * user-level threads of it, and MPI calls from any other thread are refused (bindings/
