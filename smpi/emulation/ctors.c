@@ -86,6 +86,16 @@ __attribute__((no_sanitize_address)) static void raw_copy(void *d, const void *s
     dc[i] = sc[i];
 }
 
+__attribute__((no_sanitize_address)) static bool raw_differ(const void *a, const void *b,
+                                                            size_t n)
+{
+  const unsigned char *ac = a, *bc = b;
+  for (size_t i = 0; i < n; i++)
+    if (ac[i] != bc[i])
+      return true;
+  return false;
+}
+
 /* page [pg, pg + page) clipped to span i */
 static void clip(size_t i, uintptr_t pg, uintptr_t *lo, uintptr_t *hi)
 {
@@ -149,7 +159,7 @@ __attribute__((no_sanitize_address)) static bool pristine_pass(bool apply)
       bool kept = k < ctors.npages && ctors.page_addr[k] == pg;
       if (kept) {
         const unsigned char *src = ctors.page_data + k * ctors.page + (lo - pg);
-        if (memcmp((const void *)lo, src, hi - lo) != 0) {
+        if (raw_differ((const void *)lo, src, hi - lo)) {
           differ = true;
           if (apply)
             raw_copy((void *)lo, src, hi - lo);
@@ -178,12 +188,14 @@ static void list_push(ctors_list *l, void (*fn)(void *), void *arg, void *dso)
 bool smpi_ctors_prepare(const smpi_priv_layout *l)
 {
   ctors.settled = true;
-  if (!ctors.captured || !pristine_pass(false))
+  if (!ctors.captured)
     return false;
   if (dlsym(RTLD_DEFAULT, "__asan_init")) {
     LOG_VERB("C++ globals: not constructed per rank under AddressSanitizer");
     return false;
   }
+  if (!pristine_pass(false))
+    return false;
   /* the holes in the data (libc's stdout, environ... copied into the program) keep their
    * values; those in RELRO (.got.plt) are not written anyway */
   size_t hole_bytes = 0;
