@@ -133,6 +133,7 @@ static const cfg_key libc_keys[] = {
 static struct libc_clock_state {
   bool virtual_clocks; /* smpi/virtual-clocks */
   double wtime;        /* smpi/wtime: cost of reading the clock, s */
+  bool sanitized;      /* a sanitizer runtime is loaded: reading a clock never yields */
   int (*real_gettimeofday)(struct timeval *, void *);
   time_t (*real_time)(time_t *);
   int (*real_nanosleep)(const struct timespec *, struct timespec *);
@@ -145,6 +146,10 @@ void smpi_libc_init(void)
 {
   libc_clock.virtual_clocks = cfg_get_bool("smpi/virtual-clocks");
   libc_clock.wtime = cfg_get_double("smpi/wtime");
+  /* A sanitizer's allocator reads clock_gettime (through our definition) while it holds its
+   * lock: a rank switched out there would deadlock the next rank's malloc. */
+  libc_clock.sanitized = dlsym(RTLD_DEFAULT, "__asan_init") ||
+                         dlsym(RTLD_DEFAULT, "__tsan_init") || dlsym(RTLD_DEFAULT, "__msan_init");
 }
 
 /* the running rank, if its clocks are simulated (NULL: the host's) */
@@ -178,7 +183,7 @@ static bool is_time_clock(clockid_t id)
 /* The date as MPI_Wtime gives it (bindings/env.c): the burst so far first, then the cost. */
 static double rank_now(smpi_rank *me)
 {
-  if (me->sampling || me->call_depth > 0)
+  if (me->sampling || me->call_depth > 0 || libc_clock.sanitized)
     return eng_now();
   smpi_enter_call();
   double now = eng_now();
