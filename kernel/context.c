@@ -304,7 +304,10 @@ static noreturn void ctx_die_of(int sig)
   sigaddset(&set, sig);
   sigprocmask(SIG_UNBLOCK, &set, NULL);
   raise(sig);
-  _exit(128 + sig); /* a signal that could not kill us (ignored by a tracer): still fail */
+  /* a signal that could not kill us (ignored by a tracer): still fail (not _exit: that ends
+   * only the calling rank, smpi/launch/rank_exit.c) */
+  syscall(SYS_exit_group, 128 + sig);
+  __builtin_unreachable();
 }
 
 /* overflow: how far under the stack the faulting frame went, 0 if it faulted in the guard */
@@ -434,7 +437,7 @@ static void ctx_on_signal(int sig, siginfo_t *si, void *ucontext)
         (void)!write(STDERR_FILENO, msg, sizeof msg - 1);
       }
       ctx_guard_armed = 0;
-      _exit(139);
+      syscall(SYS_exit_group, 139); /* not _exit (smpi/launch/rank_exit.c) */
     }
   }
   ctx_crash_hook hook = ctx_hook;

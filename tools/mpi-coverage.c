@@ -54,6 +54,10 @@ int main(int argc, char **argv)
            "edit.\n     After changing that list: ninja -C build update-docs -->\n");
   int impl_all = 0, total_all = 0;
   printf("# MPI %d.%d functions in smpi\n", MPI_VERSION, MPI_SUBVERSION);
+  if (doc)
+    printf("\nA *stub* is declared by mpi.h but not exported by libsmpi.so: a program calling it "
+           "does not link,\nso that configure scripts probing for it answer no "
+           "(docs/porting.md).\n");
   for (size_t i = 0; i < COV_N; i++) {
     const cov_entry *e = &cov_entries[i];
     if (e->what == COV_SECTION) {

@@ -561,10 +561,16 @@ SMPI_PUBLIC int smpi_attr_null_delete_fn(int obj, int keyval, void *attribute_va
 #define MPI_DUP_FN smpi_attr_dup_fn
 #define MPI_CONVERSION_FN_NULL ((MPI_Datarep_conversion_function *)0)
 
-/* ---- the functions: MPI_Name and its profiling twin PMPI_Name for each entry ---- */
+/* ---- the functions: MPI_Name and its profiling twin PMPI_Name for each entry ----
+ * A function not implemented yet (STUB) is not exported by libsmpi.so: a program calling it
+ * fails to link ("undefined reference to `MPI_Comm_spawn'"), so configure scripts that probe
+ * for it by linking answer no instead of enabling a feature that would fail at run time
+ * (docs/porting.md). Inside the library the stub still exists (api.c). */
+#define SMPI_DECL_IMPL SMPI_PUBLIC
+#define SMPI_DECL_STUB
 #define SMPI_FN(ret, name, params, args, status) \
-  SMPI_PUBLIC ret MPI_##name params;             \
-  SMPI_PUBLIC ret PMPI_##name params;
+  SMPI_DECL_##status ret MPI_##name params;      \
+  SMPI_DECL_##status ret PMPI_##name params;
 #include "mpi_functions.h"
 #undef SMPI_FN
 

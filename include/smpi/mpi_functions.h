@@ -10,7 +10,9 @@
  *     args    the parameter names, to forward a call: MPI_Name args -> PMPI_Name args
  *     status  STUB: not implemented yet; smpi/bindings/api.c generates a PMPI_Name that reports
  *                   "MPI_Name is not implemented yet" and fails with
- *                   MPI_ERR_UNSUPPORTED_OPERATION (or a null value for non-int returns)
+ *                   MPI_ERR_UNSUPPORTED_OPERATION (or a null value for non-int returns),
+ *                   for the library's own use: libsmpi.so does not export it (mpi.h), so a
+ *                   program calling it does not link and configure probes answer no
  *             IMPL: a module of smpi/ defines PMPI_Name itself
  *   SMPI_SECTION("title")  starts a group (a chapter of the standard); expands to nothing
  *                          unless the includer defines it (tools/mpi-coverage.c does)

@@ -3,6 +3,14 @@
 #ifndef SMPI_SMPI_H
 #define SMPI_SMPI_H
 
+/* SimGrid's header guard, which programs test to know that they run in a simulator
+ * (`#ifdef SMPI_H`: skip the real computation, fold memory...): defined with the same meaning.
+ * SMPI_NO_OVERRIDE_MALLOC, which such programs define to keep SimGrid's smpicc from redirecting
+ * malloc, may be defined too: smpi never redirects malloc through this header (docs/porting.md). */
+#ifndef SMPI_H
+#define SMPI_H
+#endif
+
 #if defined(SMPI_BUILDING) && defined(__GNUC__)
 #define SMPI_PUBLIC __attribute__((visibility("default")))
 #else

@@ -132,7 +132,9 @@ double PMPI_Wtime(void)
 {
   smpi_call_check_thread("MPI_Wtime");
   smpi_rank *me = smpi_self();
-  if (!me || me->phase != SMPI_RANK_INITIALIZED)
+  /* Inside a timed SMPI_SAMPLE_* block the burst belongs to the sample, and the rank must not
+   * yield (smpi/wtime's sleep would let the others run): the clock only (SimGrid does so). */
+  if (!me || me->phase != SMPI_RANK_INITIALIZED || me->sampling)
     return eng_now();
   /* The computation since the last MPI call ends here and is injected before the clock is
    * read, so that t1 - t0 around a computed block measures it (SimGrid does the same); then

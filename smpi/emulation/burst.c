@@ -71,16 +71,24 @@ static struct burst_checkpoint {
 static inline int64_t clock_ns(clockid_t id)
 {
   struct timespec ts;
-  clock_gettime(id, &ts);
+  smpi_host_clock_gettime(id, &ts);
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* the rank's thread only, or (smpi/cpu-all-threads) every thread of the process */
+static inline clockid_t burst_clock(void)
+{
+  return smpi_w.cpu_all_threads ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID;
 }
 
 void smpi_burst_start(smpi_rank *me)
 {
   int64_t wall = clock_ns(CLOCK_MONOTONIC);
-  me->burst_exact = me->burst_long;
-  if (me->burst_long || wall - burst_cp.wall > CP_REFRESH_NS) {
-    burst_cp.cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+  /* smpi/cpu-all-threads: the threads a rank started (OpenMP) run beside it, so the CPU time
+   * can exceed the wall time and the estimate below does not hold: read the clock each time */
+  me->burst_exact = me->burst_long || smpi_w.cpu_all_threads;
+  if (me->burst_exact || wall - burst_cp.wall > CP_REFRESH_NS) {
+    burst_cp.cpu = clock_ns(burst_clock());
     wall = clock_ns(CLOCK_MONOTONIC); /* after the system call: it is not the rank's burst */
     burst_cp.wall = wall;
     me->burst_cpu = burst_cp.cpu;
@@ -96,7 +104,7 @@ void smpi_burst_end(smpi_rank *me)
     me->burst_long = false;
     return;
   }
-  int64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+  int64_t cpu = clock_ns(burst_clock());
   double spent;
   if (me->burst_exact) {
     spent = (double)(cpu - me->burst_cpu) * 1e-9;

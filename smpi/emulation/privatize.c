@@ -32,12 +32,17 @@
  * nothing; switching to the maestro leaves the data in place (the simulator does not use it).
  *
  * The executable's thread-local variables (its PT_TLS block, in the main thread's TLS) are
- * copied in and out the same way; errno (libc's, per thread) is saved and restored. Other libc
- * state (stdio buffers, rand(), strtok) stays shared, as in SimGrid. */
+ * copied in and out the same way; errno (libc's, per thread) and getopt's optind, optarg,
+ * opterr and optopt (libc's, per process: copy relocations, the holes above) are saved and
+ * restored, so that every rank parses its own argv. Other libc state (stdio buffers, environ,
+ * rand(), strtok) stays shared, as in SimGrid (docs/porting.md says why, for each). */
 #include "smpi/emulation/privatize.h"
+
+#include "smpi/emulation/ctors.h"
 
 #include <elf.h>
 #include <errno.h>
+#include <getopt.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,9 +108,13 @@ static struct privatize_state {
   smpi_priv_mode mode;
   int np;
   int live;    /* rank whose data is in place; -1: the initial data */
-  int running; /* rank running now, -1: the maestro (for errno) */
-  int *errnos;
-  int maestro_errno;
+  int running; /* rank running now, -1: the maestro (for the libc state) */
+  /* per rank, and the maestro's: libc's per-process variables, swapped at each switch */
+  struct priv_libc {
+    int err;                    /* errno */
+    int optind, opterr, optopt; /* getopt's, as a new process starts them: 1, 1, '?' */
+    char *optarg;
+  } * libc, maestro_libc;
   unsigned char *fresh; /* per rank: its copy has not been made yet */
   size_t page;
   /* copied pieces (copy mode: the data minus holes; both modes: the TLS block) */
@@ -248,12 +257,18 @@ void smpi_privatize_switch_to(int rank)
   if (!priv.ready)
     return;
   int *e = &errno; /* one call to find it: this runs at every switch */
-  *(priv.running >= 0 ? &priv.errnos[priv.running] : &priv.maestro_errno) = *e;
+  struct priv_libc *out = priv.running >= 0 ? &priv.libc[priv.running] : &priv.maestro_libc;
+  *out = (struct priv_libc){*e, optind, opterr, optopt, optarg};
   ASSERTF(rank < priv.np, "switch to rank %d of %d", rank, priv.np);
   priv.running = rank;
   if (rank >= 0 && rank != priv.live && priv.mode != SMPI_PRIV_OFF)
     swap_to(rank);
-  *e = rank >= 0 ? priv.errnos[rank] : priv.maestro_errno;
+  const struct priv_libc *in = rank >= 0 ? &priv.libc[rank] : &priv.maestro_libc;
+  *e = in->err;
+  optind = in->optind;
+  opterr = in->opterr;
+  optopt = in->optopt;
+  optarg = in->optarg;
 }
 
 void smpi_privatize_on_switch(eng_actor *to)
@@ -445,7 +460,9 @@ int smpi_privatize_setup(const smpi_priv_layout *l, int np, smpi_priv_mode mode,
   ASSERT(np >= 0);
   priv.page = (size_t)sysconf(_SC_PAGESIZE);
   priv.np = np;
-  priv.errnos = xcalloc(np > 0 ? (size_t)np : 1, sizeof *priv.errnos);
+  priv.libc = xcalloc(np > 0 ? (size_t)np : 1, sizeof *priv.libc);
+  for (int r = 0; r < np; r++)
+    priv.libc[r] = (struct priv_libc){0, 1, 1, '?', NULL};
   priv.mode = SMPI_PRIV_OFF;
   priv.ready = true;
   if (!l || mode == SMPI_PRIV_OFF || np == 0)
@@ -534,7 +551,7 @@ void smpi_privatize_teardown(void)
   free(priv.carry);
   free(priv.carry_buf);
   free(priv.fresh);
-  free(priv.errnos);
+  free(priv.libc);
   memset(&priv, 0, sizeof priv);
   priv.live = priv.running = priv.fd = -1;
 }
@@ -730,6 +747,7 @@ int smpi_privatize_init(char *err, size_t errlen)
     smpi_privatize_layout_free(&l);
     return smpi_privatize_setup(NULL, np, SMPI_PRIV_OFF, 0, err, errlen);
   }
+  smpi_ctors_prepare(&l); /* C++ globals: each rank constructs its own */
   long cm = cfg_get_int("smpi/privatization-copy-max");
   int rc = smpi_privatize_setup(&l, np, mode, cm > 0 ? (size_t)cm : 0, err, errlen);
   smpi_privatize_layout_free(&l);

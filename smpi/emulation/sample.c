@@ -69,7 +69,8 @@ typedef struct sample_rank {
   bool open;
   sample_stats *open_st;
   sample_site *open_site;
-  struct timespec t0;
+  struct timespec t0; /* thread CPU clock when the open sample (re)started running */
+  double spent;       /* CPU seconds of the open sample before t0 (it was switched out) */
 } sample_rank;
 
 /* A profile read from smpi/sample-file. */
@@ -464,21 +465,38 @@ static void timing_begin(sample_rank *r, sample_site *s, sample_stats *st)
   r->open = true;
   r->open_site = s;
   r->open_st = st;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &r->t0);
+  r->spent = 0;
+  smpi_self()->sampling = true;
+  smpi_host_clock_gettime(CLOCK_THREAD_CPUTIME_ID, &r->t0);
 }
 
 static void timing_end(sample_rank *r)
 {
   struct timespec t1;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
-  double e = smpi_seconds_between(&r->t0, &t1);
+  smpi_host_clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+  double e = r->spent + smpi_seconds_between(&r->t0, &t1);
   if (e < 0)
     e = 0;
   r->open = false;
   smpi_rank *me = smpi_self();
+  me->sampling = false;
   record(r->open_site, r->open_st, r->open_site->global ? -1 : me->rank, e);
   inject_benched(e);
   smpi_leave_call();
+}
+
+void smpi_sample_switch(const smpi_rank *from, const smpi_rank *to)
+{
+  if (from == to || !sampling.ranks)
+    return;
+  struct timespec now;
+  smpi_host_clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  if (from && from->sampling) {
+    sample_rank *r = &sampling.ranks[from->rank];
+    r->spent += smpi_seconds_between(&r->t0, &now);
+  }
+  if (to && to->sampling)
+    sampling.ranks[to->rank].t0 = now;
 }
 
 /* a block left by break/goto/return is closed when the rank next samples */

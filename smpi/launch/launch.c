@@ -37,6 +37,8 @@
 #include "smpi/launch/launch.h"
 #include "smpi/mpi/op.h"
 #include "smpi/mpi/p2p.h"
+#include "smpi/emulation/ctors.h"
+#include "smpi/emulation/libc.h"
 #include "smpi/emulation/privatize.h"
 #include "smpi/runtime/progress.h"
 #include "smpi/emulation/sample.h"
@@ -76,9 +78,13 @@ static struct launch_state {
 static void on_switch(eng_actor *to)
 {
   smpi_rank *r = to ? eng_actor_data(to) : NULL;
+  uintptr_t lo = (uintptr_t)smpi_w.ranks, hi = lo + (size_t)smpi_w.np * sizeof *smpi_w.ranks;
+  bool is_rank = r && (uintptr_t)r >= lo && (uintptr_t)r < hi;
+  smpi_rank *from = smpi_running;
+  bool from_rank = from && (uintptr_t)from >= lo && (uintptr_t)from < hi;
+  if (__builtin_expect((from_rank && from->sampling) || (is_rank && r->sampling), 0))
+    smpi_sample_switch(from_rank ? from : NULL, is_rank ? r : NULL);
   smpi_running = r;
-  uintptr_t d = (uintptr_t)r, lo = (uintptr_t)smpi_w.ranks;
-  bool is_rank = r && d >= lo && d < lo + (size_t)smpi_w.np * sizeof *smpi_w.ranks;
   smpi_privatize_switch_to(is_rank ? r->rank : -1);
 }
 
@@ -94,6 +100,10 @@ static const cfg_key launch_keys[] = {
                    "CPU seconds x host-speed = injected flops"),
     CFG_KEY_DOUBLE("smpi/cpu-threshold", 1e-6,
                    "CPU bursts shorter than this (seconds) are not injected; -1: none is"),
+    CFG_KEY_BOOL("smpi/cpu-all-threads", false,
+                 "A CPU burst counts the CPU time of every thread of the process (the threads "
+                 "a rank started: OpenMP regions), not only the rank's own; the CPU clock is "
+                 "then read at both ends of every burst"),
     CFG_KEY_UINT("smpi/list-leaks", 0,
                  "At the end of the run, count the MPI handles the program never freed, by "
                  "kind, and list up to this many of each (0: off)"),
@@ -122,6 +132,7 @@ static void (*const smpi_config_modules[])(void) = {
     smpi_shared_declare_config,   /* emulation/ */
     smpi_privatize_declare_config,
     smpi_sample_declare_config,
+    smpi_libc_declare_config,
     smpi_p2p_declare_config, /* mpi/ */
     smpi_errhandler_declare_config,
     smpi_check_declare_config,
@@ -549,43 +560,60 @@ static void report_leaks(long max)
 
 /* ---- ranks ---- */
 
-/* exit() from a rank's code (not smpi_abort_job, which is _exit) while the simulation runs:
- * the process, and with it every rank, ends here. Say so, and do not let a job whose ranks
- * were left waiting inside MPI end with status 0 (issue 20; ending only the calling rank
- * is a change of semantics of its own). */
+/* exit() that did not go through smpi's own exit (smpi/launch/rank_exit.c): libc's error(),
+ * err() and the like call it from inside libc. The process, and with it every rank, ends
+ * here. Say so, and do not let a job whose ranks were left waiting inside MPI end with
+ * status 0 (issue 20). */
 static void on_process_exit(int status, void *arg)
 {
   (void)arg;
   smpi_rank *me = smpi_self();
   if (!launch.running || !me)
     return;
-  if (smpi_check_report_exit(me->rank, status) > 0 && status == 0) {
-    fflush(NULL);
-    _exit(1);
+  if (smpi_check_report_exit(me->rank, status, "exit") > 0 && status == 0) {
+    smpi_abort_job(1);
   }
 }
 
-/* A rank's end: what follows its main's return, or a Fortran STOP (smpi_rank_stop). */
-static void rank_done(smpi_rank *me, int code)
+bool smpi_launch_running(void) { return launch.running; }
+
+/* The end of a rank: main returned, or the rank called exit() (rank_exit.c). */
+static void rank_ended(smpi_rank *me, int code, const char *how)
 {
   me->exit_code = code;
   me->returned = true;
   smpi_progress_rank_done();
   if (me->phase == SMPI_RANK_INITIALIZED)
-    LOG_WARN("rank %d returned from main without calling MPI_Finalize", me->rank);
+    LOG_WARN("rank %d %s without calling MPI_Finalize", me->rank, how);
 }
 
-/* Fortran's STOP ends the program that runs it, i.e. one MPI process: the rank ends as if
- * its main had returned `code`, and the others go on (exit() would end every rank). Returns
- * 0 when no rank of a simulation runs (a plain run: the caller stops the process). */
+void smpi_launch_end_rank(int code, const char *how)
+{
+  smpi_rank *me = smpi_self();
+  ASSERT(me && launch.running);
+  /* Between MPI_Init and MPI_Finalize, a process that exits aborts an MPICH job (mpiexec
+   * kills the others): the ranks left waiting for this one are reported and the job ends,
+   * never with status 0 (issue 20). Elsewhere only this rank ends, as a process would. */
+  if (me->phase == SMPI_RANK_INITIALIZED && smpi_check_report_exit(me->rank, code, how) > 0) {
+    fflush(NULL);
+    smpi_abort_job(code ? code : 1);
+  }
+  rank_ended(me, code, how);
+  eng_actor_kill(me->actor); /* the rank's stack is dropped, as a process's would be */
+  UNREACHABLE();
+}
+
+/* Fortran's STOP ends the program that runs it, i.e. one MPI process: the rank ends as
+ * exit() ends it (rank_exit.c), with its C++ globals and buffered output. Returns 0 when no
+ * rank of a simulation runs (a plain run: the caller stops the process). */
 int smpi_rank_stop(int code)
 {
   smpi_rank *me = smpi_self();
   if (!launch.running || !me || eng_self() == NULL)
     return 0;
+  smpi_ctors_rank_end(me->rank);
   fflush(NULL); /* what the rank printed comes out before what follows, as at its exit */
-  rank_done(me, code);
-  eng_actor_kill(eng_self());
+  smpi_launch_end_rank(code, "STOP");
   UNREACHABLE();
 }
 
@@ -601,7 +629,10 @@ static void rank_main(void *arg)
   launch.rank_argv[me->rank] = argv;
   if (smpi_w.simulate_computation && smpi_w.cpu_threshold >= 0)
     smpi_burst_start(me);
-  rank_done(me, launch.real_main(launch.argc, argv));
+  smpi_ctors_rank_begin(launch.argc, argv);
+  int code = launch.real_main(launch.argc, argv);
+  smpi_ctors_rank_end(me->rank); /* its C++ globals and static locals, as a process's exit */
+  rank_ended(me, code, "returned from main");
   /* argv strings are the program's now; the process is about to end anyway */
 }
 
@@ -669,6 +700,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     return fail("--cfg=smpi/host-speed:%s: %s", hs, *err ? err : "must be positive");
   smpi_w.cpu_threshold = cfg_get_double("smpi/cpu-threshold");
   smpi_w.simulate_computation = cfg_get_bool("smpi/simulate-computation");
+  smpi_w.cpu_all_threads = cfg_get_bool("smpi/cpu-all-threads");
   if (cfg_get_int("smpi/np") > 0 && o.np <= 0)
     o.np = cfg_get_int("smpi/np");
   if (!o.hostfile && *cfg_get_string("smpi/hostfile"))
@@ -751,19 +783,21 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   /* per-rank globals and errno; folding options are checked before anything runs */
   if (smpi_shared_init(err, sizeof err) != 0 || smpi_privatize_init(err, sizeof err) != 0)
     return fail("%s", err);
+  smpi_ctors_settle();
+  smpi_libc_init();
   eng_on_switch(on_switch);
   if (smpi_trace_init(err, sizeof err) != 0)
     return fail("%s", err);
 
   struct timespec w0, w1;
-  clock_gettime(CLOCK_MONOTONIC, &w0);
+  smpi_host_clock_gettime(CLOCK_MONOTONIC, &w0);
   on_exit(on_process_exit, NULL);
   launch.running = true;
   smpi_progress_start();
   rc = eng_run();
   smpi_progress_end();
   launch.running = false;
-  clock_gettime(CLOCK_MONOTONIC, &w1);
+  smpi_host_clock_gettime(CLOCK_MONOTONIC, &w1);
   double wall = smpi_seconds_between(&w0, &w1);
   smpi_trace_finish(); /* traces closed and the profile printed, deadlock or not */
 

@@ -23,7 +23,14 @@
 
 typedef int (*smpi_main_fn)(int argc, char **argv);
 
-/* Ends the calling rank as if its main had returned code (Fortran's STOP: fortran_rt.c);
- * returns 0 only when no rank of a simulation is running. */
+#include <stdbool.h>
+/* Inside eng_run: the ranks run. */
+bool smpi_launch_running(void);
+/* Ends the calling rank as if its main had returned code; how ("exit", "_exit", "STOP")
+ * names the call in reports. Between MPI_Init and MPI_Finalize with other ranks still in
+ * MPI, ends the job instead (launch.c). Never returns. */
+_Noreturn void smpi_launch_end_rank(int code, const char *how);
+/* Fortran's STOP (fortran_rt.c): ends the calling rank as exit() does; returns 0 only when
+ * no rank of a simulation is running. */
 int smpi_rank_stop(int code);
 #endif

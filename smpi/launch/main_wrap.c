@@ -10,4 +10,15 @@ int __wrap_main(int argc, char **argv);
 
 __attribute__((used)) const char smpi_program_marker[] = SMPI_PROGRAM_MARKER;
 
-int __wrap_main(int argc, char **argv) { return smpi_main(argc, argv, __real_main); }
+/* the program's constructors, run again by each rank when they build C++ globals
+ * (smpi/emulation/ctors.c); provided by the linker */
+extern void (*__init_array_start[])(int, char **, char **) __attribute__((weak));
+extern void (*__init_array_end[])(int, char **, char **) __attribute__((weak));
+void smpi_ctors_set_init_array(void (**start)(int, char **, char **),
+                               void (**end)(int, char **, char **));
+
+int __wrap_main(int argc, char **argv)
+{
+  smpi_ctors_set_init_array(__init_array_start, __init_array_end);
+  return smpi_main(argc, argv, __real_main);
+}

@@ -859,32 +859,23 @@ void smpi_check_report_deadlock(void)
 
 /* ---- a rank calls exit() ---- */
 
-int smpi_check_report_exit(int rank, int code)
+int smpi_check_report_exit(int rank, int code, const char *how)
 {
-  int np = smpi_w.np, waiting = 0, finalized = 0;
-  for (int i = 0; i < np; i++) {
-    if (i == rank || smpi_w.ranks[i].returned)
-      continue;
-    if (smpi_w.ranks[i].phase == SMPI_RANK_FINALIZED)
-      finalized++;
-    else
+  int np = smpi_w.np, waiting = 0;
+  for (int i = 0; i < np; i++)
+    if (i != rank && !smpi_w.ranks[i].returned && smpi_w.ranks[i].phase != SMPI_RANK_FINALIZED)
       waiting++;
-  }
-  if (!waiting && !finalized)
+  if (!waiting)
     return 0;
   const char *call = smpi_check_calls ? smpi_check_calls[rank] : NULL;
   fflush(stdout);
-  fprintf(stderr, "smpi: rank %d called exit(%d) at simulated time %.9f s", rank, code,
+  fprintf(stderr, "smpi: rank %d called %s(%d) at simulated time %.9f s", rank, how, code,
           eng_now());
   if (call)
     fprintf(stderr, " (its last MPI call: %s%s)", call,
             smpi_check_where(smpi_check_site_of(rank)));
-  fprintf(stderr, ": that ends the whole job, ");
-  if (finalized)
-    fprintf(stderr, "%d rank%s past MPI_Finalize lose%s the rest of %s run%s", finalized,
-            finalized == 1 ? "" : "s", finalized == 1 ? "s" : "",
-            finalized == 1 ? "its" : "their", waiting ? ", and " : "\n");
-  if (waiting) {
+  fprintf(stderr, " before MPI_Finalize: that ends the whole job, as under mpiexec; ");
+  {
     fprintf(stderr, "%d rank%s still in MPI %s left waiting:\n", waiting, waiting == 1 ? "" : "s",
             waiting == 1 ? "is" : "are");
     int listed = 0;

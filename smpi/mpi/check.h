@@ -115,11 +115,10 @@ void smpi_check_req_forget(smpi_req *r);
 /* After a deadlock (the engine printed the blocked actors): the wait-for graph of the MPI
  * ranks, its cycles, ranks waiting for ranks that are gone, with call sites. */
 void smpi_check_report_deadlock(void);
-/* A rank called exit(code) while the simulation runs: the whole job (one process) ends
- * there. Prints who called it and, for every other rank that had not finished, where it
- * waits. Returns how many other ranks were still inside MPI (initialized, not finalized):
- * they were left waiting, and the job must not end with status 0. */
-int smpi_check_report_exit(int rank, int code);
+/* A rank called how(code) ("exit", "_exit") between MPI_Init and MPI_Finalize. Returns how
+ * many other ranks had neither finalized nor ended: if any, it printed who called it and where
+ * each of them waits (the caller then ends the job, never with status 0, as mpiexec would). */
+int smpi_check_report_exit(int rank, int code, const char *how);
 /* After a normal end: requests the program never completed (waited, tested or freed), with
  * the rank, call, peer, tag, size and where they were posted. Returns how many. Logs
  * (smpi_check, debug) how many communicators still have collective-matching state. */

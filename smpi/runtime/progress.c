@@ -36,7 +36,7 @@ void smpi_progress_declare_config(void)
 static double wall(void)
 {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  smpi_host_clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 

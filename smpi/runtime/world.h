@@ -35,6 +35,7 @@ typedef struct smpi_rank {
   int64_t burst_cpu;  /* thread CPU clock (ns) at the same moment, if burst_exact */
   bool burst_exact;   /* burst_cpu was read: the rank's previous burst was long (burst.c) */
   bool burst_long;    /* the rank's last burst reached smpi/cpu-threshold */
+  bool sampling;      /* a SMPI_SAMPLE_* block of the rank is being timed (emulation/sample.c) */
   double injected;    /* computation injected so far, seconds of host time (statistics) */
   void *mpi;          /* per-rank MPI state, owned by the MPI modules */
 } smpi_rank;
@@ -53,6 +54,7 @@ typedef struct smpi_world {
   const char *platform_name;
   double host_speed;    /* smpi/host-speed, flop/s of the machine running the simulation */
   double cpu_threshold; /* smpi/cpu-threshold */
+  bool cpu_all_threads; /* smpi/cpu-all-threads: bursts read the process CPU clock */
   bool simulate_computation;
   /* the OS thread running the simulation (smpi_thread_self() at start-up): the ranks are
    * user-level threads of it, and MPI calls from any other thread are refused (bindings/
@@ -88,5 +90,10 @@ _Noreturn void smpi_abort_job(int code);
 /* Run by smpi_abort_job before the process ends without atexit handlers (NULL: none). The
  * MPI-IO layer removes its temporary directory there (smpi/io/file.c). */
 extern void (*smpi_on_abort)(void);
+
+/* The host's clock_gettime, for the simulator's own measurements (CPU bursts, wall time):
+ * libsmpi.so interposes clock_gettime to give the ranks simulated time (emulation/libc.c),
+ * and the simulator's calls would land there too. */
+int smpi_host_clock_gettime(clockid_t id, struct timespec *ts);
 
 #endif

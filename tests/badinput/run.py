@@ -282,7 +282,9 @@ CASES = [
      r"rank 1 \(1048576 bytes, allocated at .*bad.c:\d+\)"),
     ("MPI_Abort with a code", ["SR", "-np", "2", "BAD", "mpi-abort"], 42,
      r"MPI_Abort called by rank 1 .*error code 42"),
-    # exit() in a rank ends the process: said, with who was left waiting, and never status 0
+    # exit() between MPI_Init and MPI_Finalize while others are in MPI ends the job: said, with
+    # who was left waiting, and never status 0 (after MPI_Finalize it ends the rank only:
+    # tests/porting/rank_exit.c)
     # (where a rank is depends on measured CPU bursts: waiting, still sending, or in MPI_Init)
     ("exit with a code", ["SR", "-np", "2", "BAD", "exit3"], 3,
      r"rank 1 called exit\(3\) at simulated time .*its last MPI call: MPI_Comm_size at "

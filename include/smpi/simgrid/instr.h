@@ -1,0 +1,26 @@
+/* simgrid/instr.h: the tracing calls of SimGrid's C interface that MPI programs written for
+ * SimGrid's SMPI use, so that they compile and link unchanged (smpicc puts this directory on
+ * the include path: <simgrid/instr.h> is this file, even when SimGrid is installed).
+ *
+ * Tracing categories (SimGrid's `tracing/categorized`) belong to smpi's tracing; until it
+ * records them, these calls are accepted and change nothing: a program's results and simulated
+ * times are the same with or without them (docs/porting.md). */
+#ifndef SMPI_SIMGRID_INSTR_H
+#define SMPI_SIMGRID_INSTR_H
+
+#include "../smpi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Declares a category (and its colour, "r g b" in [0,1]) for the tracing of categories. */
+SMPI_PUBLIC void TRACE_category(const char *category);
+SMPI_PUBLIC void TRACE_category_with_color(const char *category, const char *color);
+/* The calling rank's MPI calls from now on belong to category (NULL or "": none). */
+SMPI_PUBLIC void TRACE_smpi_set_category(const char *category);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
