@@ -137,6 +137,7 @@ typedef struct xml_capture {
   xml_issue items[32];
   size_t n;
   xmlParserCtxtPtr stop; /* parsing: stopped at the first error (see parse_xml) */
+  long hyphen_line;      /* first "--" inside a comment (0: none), tolerated (see parse_xml) */
 } xml_capture;
 
 #if LIBXML_VERSION >= 21200
@@ -148,6 +149,11 @@ static void capture_error(void *data, xmlErrorPtr e)
   xml_capture *cap = data;
   if (e->level < XML_ERR_ERROR)
     return;
+  if (cap->stop && e->code == XML_ERR_HYPHEN_IN_COMMENT) {
+    if (!cap->hyphen_line)
+      cap->hyphen_line = e->line;
+    return;
+  }
   if (cap->stop)
     xmlStopParser(cap->stop);
   if (cap->n == sizeof cap->items / sizeof cap->items[0])
@@ -542,15 +548,22 @@ static xmlDocPtr parse_xml(loader *L, const char *buf, size_t len)
    * that loops and, through 8 nested levels of 10, references an undefined one 10^8 times
    * raised as many errors, over a minute (found by fuzz_platform) */
   cap.stop = ctxt;
-  /* NONET and no DTDLOAD: the DOCTYPE's URL is never fetched nor read */
+  /* NONET and no DTDLOAD: the DOCTYPE's URL is never fetched nor read. RECOVER only so that
+   * "--" inside a comment, which SimGrid's own parser accepts (its cluster_multi.xml has
+   * one), does not drop the rest of the tree: any other error still stops the parse above. */
   xmlDocPtr doc = xmlCtxtReadMemory(ctxt, buf, (int)len, L->p->files[L->file], NULL,
                                     XML_PARSE_NONET | XML_PARSE_BIG_LINES | XML_PARSE_NOBLANKS |
-                                        XML_PARSE_COMPACT | XML_PARSE_NOWARNING);
+                                        XML_PARSE_COMPACT | XML_PARSE_NOWARNING |
+                                        XML_PARSE_RECOVER);
   capture_end(s);
-  bool well_formed = ctxt->wellFormed;
+  bool well_formed = ctxt->wellFormed || cap.hyphen_line;
   xmlFreeParserCtxt(ctxt);
-  if (doc && well_formed && cap.n == 0)
+  if (doc && well_formed && cap.n == 0) {
+    if (cap.hyphen_line)
+      LOG_WARN("%s:%ld: '--' inside a comment (not well-formed XML), accepted as SimGrid does",
+               L->p->files[L->file], cap.hyphen_line);
     return doc;
+  }
   if (doc)
     xmlFreeDoc(doc);
   if (cap.n > 0)

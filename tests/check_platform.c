@@ -798,6 +798,31 @@ START_TEST(test_include)
 }
 END_TEST
 
+/* "--" inside a comment is not well-formed XML, but SimGrid's parser takes it (its own
+ * cluster_multi.xml has one): the whole tree after it is read; any other error still fails */
+START_TEST(test_hyphen_comment)
+{
+  plat_platform *p = load_string_ok("<?xml version='1.0'?>\n"
+                                    "<platform version='4.1'>\n"
+                                    "<!-- 3 clusters -- interconnected -->\n"
+                                    "<zone id='z' routing='Full'>\n"
+                                    "<host id='h1' speed='1Gf'/><host id='h2' speed='2Gf'/>\n"
+                                    "</zone></platform>\n",
+                                    "hy.xml");
+  ck_assert_ptr_nonnull(plat_find_host(p, "h2"));
+  plat_free(p);
+  ck_assert_int_eq(
+      plat_load_string("<?xml version='1.0'?>\n"
+                       "<platform version='4.1'>\n"
+                       "<!-- a -- b -->\n"
+                       "<zone id='z' routing='Full'><host id='h' speed='1Gf'/></zone\n"
+                       "</platform>\n",
+                       "hy2.xml", &p, err, sizeof err),
+      -1);
+  ck_assert_msg(strstr(err, "hy2.xml:5: not well-formed XML"), "%s", err);
+}
+END_TEST
+
 START_TEST(test_entities)
 {
   /* an entity in attribute values is expanded once (validation sees the expanded value) */
@@ -917,6 +942,7 @@ static Suite *features_suite(void)
   tcase_add_test(tc, test_everything);
   tcase_add_test(tc, test_config_priority);
   tcase_add_test(tc, test_include);
+  tcase_add_test(tc, test_hyphen_comment);
   tcase_add_test(tc, test_entities);
   tcase_add_test(tc, test_big_cluster);
   suite_add_tcase(s, tc);
