@@ -29,6 +29,14 @@ void cpu_declare_config(void)
                      "computed exactly, incrementally"),
       CFG_KEY_BOOL("cpu/maxmin-selective-update", true,
                    "Accepted for compatibility with SimGrid; no effect"),
+      /* SimGrid users' scripts pin the models they rely on; the defaults are what we model */
+      CFG_KEY_STRING("cpu/model", "Cas01", "Cas01",
+                     "Accepted for compatibility with SimGrid: its default CPU model (Cas01, "
+                     "max-min sharing of the host's cores) is the only one here"),
+      CFG_KEY_STRING("host/model", "default", "default|compound",
+                     "SimGrid's host models: 'compound' combines cpu/model and network/model; "
+                     "'default' set explicitly is SimGrid's Cas01 + LV08, whatever "
+                     "network/model says (no ptask_L07)"),
   };
   cfg_declare_keys(keys, CFG_NKEYS(keys));
 }

@@ -16,7 +16,7 @@
 #include "kernel/activity.h"
 #include "kernel/routing.h"
 
-/* Idempotent; the CPU model has no key of its own today (cpu/model is Cas01 only). */
+/* Idempotent; cpu/model and host/model accept only the defaults (Cas01, default). */
 void cpu_declare_config(void);
 
 /* After eng_init. rt must outlive the model. Returns 0, or -1 with a message in err. */

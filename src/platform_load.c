@@ -607,9 +607,15 @@ static int speed_list(loader *L, xmlNode *n, const char *what, const char *text,
     memcpy(piece, s, len);
     piece[len] = '\0';
     double x;
-    if (positive_quantity(L, n, what, "speed", UNITS_SPEED, piece, &x)) {
+    /* 0 flop/s is a pstate SimGrid accepts (an "off" state of an energy platform): it is
+     * refused only when a rank would run there (smpi/launch/launch.c) */
+    if (quantity(L, n, what, "speed", UNITS_SPEED, piece, &x)) {
       free(v);
       return -1;
+    }
+    if (!(x >= 0)) {
+      free(v);
+      return FAIL(L, n, "%s: speed '%s' must not be negative", what, piece);
     }
     PLAT_PUSH(v, np, x);
     if (s[len] == '\0')

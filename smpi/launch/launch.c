@@ -99,8 +99,9 @@ static const cfg_key launch_keys[] = {
                    "Hostfile used to place the processes (smpirun -hostfile)"),
     CFG_KEY_BOOL("smpi/map", false, "Print the rank -> host mapping at start-up (smpirun -map)"),
     CFG_KEY_BOOL("smpi/oversubscribe", false,
-                 "Allow more processes than slots (hosts of the platform, or slots of the "
-                 "hostfile): the ranks then go round-robin, several per slot"),
+                 "Allow more processes than the hostfile's slots: the ranks then go "
+                 "round-robin, several per slot (without a hostfile they always do, with a "
+                 "note, as in SimGrid)"),
 };
 
 static void launch_declare_config(void) { cfg_declare_keys(launch_keys, CFG_NKEYS(launch_keys)); }
@@ -647,19 +648,34 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     o.np = o.hostfile ? (long)nslots : 1;
   if (o.np > INT32_MAX)
     return fail("-np %ld is too large", o.np);
-  /* SimGrid 3.32 silently puts several ranks on a slot; a typo in -np (or a short hostfile)
-   * then simulates a different machine than meant, so it takes an explicit yes here */
+  /* SimGrid 3.32 puts several ranks on a slot. A hostfile lists what the user means to use,
+   * so a short one is most likely a mistake and takes an explicit yes; without a hostfile,
+   * SimGrid's users expect its behaviour: the ranks go round-robin over the platform's hosts,
+   * with a note (SimGrid prints one too). */
   if ((size_t)o.np > nslots && !cfg_get_bool("smpi/oversubscribe")) {
-    free(slots);
-    if (o.hostfile)
+    if (o.hostfile) {
+      free(slots);
       return fail("-np %ld asks for more processes than the %zu slot%s of hostfile '%s'; add "
                   "slots ('host:slots') or pass --cfg=smpi/oversubscribe:yes to place the ranks "
                   "round-robin",
                   o.np, nslots, nslots == 1 ? "" : "s", o.hostfile);
-    return fail("-np %ld asks for more processes than the %zu host%s of platform %s; pass a "
-                "hostfile with slots ('host:slots') or --cfg=smpi/oversubscribe:yes to place "
-                "the ranks round-robin",
-                o.np, nslots, nslots == 1 ? "" : "s", smpi_w.platform_name);
+    }
+    LOG_INFO("-np %ld is more than the %zu host%s of platform %s: ranks placed round-robin, "
+             "several per host (as SimGrid does; a hostfile chooses the placement)",
+             o.np, nslots, nslots == 1 ? "" : "s", smpi_w.platform_name);
+  }
+  /* a 0 flop/s pstate (an "off" state of an energy platform) is fine until a rank runs there */
+  for (size_t r = 0; r < (size_t)o.np && r < nslots; r++) {
+    plat_host_desc d;
+    route_host_desc(launch.routes, slots[r], &d);
+    if (d.speeds[d.pstate] <= 0) {
+      char host[256];
+      route_host_name(launch.routes, slots[r], host, sizeof host);
+      free(slots);
+      return fail("rank %zu cannot run on host '%s': its pstate %zu has a speed of 0 flop/s "
+                  "(choose another pstate with pstate=\"...\" or another host)",
+                  r, host, d.pstate);
+    }
   }
 
   /* the world */

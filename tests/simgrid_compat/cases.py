@@ -1,0 +1,27 @@
+"""The SimGrid-compatibility cases (issue 22): a SimGrid user's platform, hostfile and
+command line, run by our smpirun and by SimGrid 3.32's with the same program (sgc.c).
+
+Each case: (name, smpirun arguments before the program, hostfile text or None, what our
+output must also show: a regex, or None). "{data}" stands for tests/data/simgrid-compat and
+"{hostfile}" for the case's hostfile. Every case runs with smpi/simulate-computation:no, so
+that only smpi_execute_flops computes and the time does not depend on the machine.
+
+SimGrid's times are recorded by tools/simgrid-ref/record_compat.py into
+tests/data/simgrid-ref/compat_times.txt; run.py compares ours with them.
+"""
+
+CASES = [
+    # more ranks than hosts, no hostfile: round-robin with a note, as SimGrid does
+    ("oversubscribed_pair", ["-np", "4", "-platform", "{data}/pair.xml"], None,
+     r"-np 4 is more than the 2 hosts of platform .*round-robin"),
+    # host names with spaces in a hostfile (SimGrid's syntax: the line is the name)
+    ("hostfile_spaces", ["-np", "3", "-platform", "{data}/spaces.xml", "-hostfile", "{hostfile}"],
+     "Cpu C:1\nCpu B\nCpu A:1\n", None),
+    # <config> keys SimGrid knows and we do not: one warning each; host/model:default set
+    # explicitly is SimGrid's LV08 network
+    ("config_simgrid_keys", ["-np", "2", "-platform", "{data}/config_keys.xml"], None,
+     r"configuration key 'tracing/uncategorized' \(platform file\) is a SimGrid option that "
+     r"smpi does not implement: 'tracing/uncategorized:yes' ignored"),
+    # 0 flop/s pstates are accepted where no rank runs
+    ("zero_pstate", ["-np", "2", "-platform", "{data}/zero_pstate.xml"], None, None),
+]

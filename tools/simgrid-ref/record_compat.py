@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Records SimGrid 3.32's simulated times of the SimGrid-compatibility cases
+(tests/simgrid_compat/cases.py) into tests/data/simgrid-ref/compat_times.txt.
+
+Builds tests/simgrid_compat/sgc.c with SimGrid's smpicc into a temporary directory, runs
+every case with SimGrid's smpirun (the case's arguments, then
+--cfg=smpi/simulate-computation:no and the program, from the temporary directory) and keeps
+the "time T" line rank 0 prints. Idempotent: no dates or paths in the output.
+
+Usage: tools/simgrid-ref/record_compat.py      (from anywhere; needs smpicc, smpirun)
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(root, "tests", "simgrid_compat"))
+from cases import CASES  # noqa: E402
+
+OUT = os.path.join(root, "tests", "data", "simgrid-ref", "compat_times.txt")
+DATA = os.path.join(root, "tests", "data", "simgrid-compat")
+
+
+def main():
+    version = subprocess.run(["smpirun", "-version"], stdout=subprocess.PIPE, text=True,
+                             check=True).stdout.splitlines()[0]
+    pkg = subprocess.run(["dpkg-query", "-W", "-f=${Package} ${Version}", "libsimgrid-dev"],
+                         stdout=subprocess.PIPE, text=True).stdout.strip()
+    lines = ["# SimGrid-compatibility cases (tests/simgrid_compat/cases.py): time printed by sgc.c",
+             "# simgrid: %s (%s)" % (version, pkg),
+             "# command: smpirun <the case's arguments> --cfg=smpi/simulate-computation:no sgc "
+             "(from a temporary directory holding the case's hostfile; {data} = "
+             "tests/data/simgrid-compat)",
+             "# sgc built by: smpicc -O1 -o sgc tests/simgrid_compat/sgc.c",
+             "# columns: case time_s"]
+    with tempfile.TemporaryDirectory() as tmp:
+        prog = os.path.join(tmp, "sgc")
+        subprocess.run(["smpicc", "-O1", "-o", prog,
+                        os.path.join(root, "tests", "simgrid_compat", "sgc.c")], check=True,
+                       stderr=subprocess.DEVNULL)
+        hf = os.path.join(tmp, "hostfile")
+        for name, args, hostfile, _ in CASES:
+            if hostfile is not None:
+                with open(hf, "w") as f:
+                    f.write(hostfile)
+            argv = ["smpirun"] + [a.replace("{data}", DATA).replace("{hostfile}", hf)
+                                  for a in args]
+            argv += ["--cfg=smpi/simulate-computation:no", prog]
+            print("== " + " ".join(argv), file=sys.stderr)
+            p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               cwd=tmp, timeout=300)
+            m = re.search(r"^time (\S+)$", p.stdout, re.M)
+            if p.returncode != 0 or not m:
+                print("record_compat: %s failed in SimGrid (exit %d):\n%s" % (
+                    name, p.returncode, p.stdout), file=sys.stderr)
+                return 1
+            lines.append("%s %s" % (name, m.group(1)))
+    with open(OUT, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("wrote " + OUT, file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
