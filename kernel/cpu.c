@@ -93,7 +93,7 @@ static cpu_host *host_get(size_t host)
   if (!h->cnst) {
     host_describe(host, &h->speed, &h->cores);
     h->cnst = lmm_constraint_new(kworld.cpu.model.sys, (void *)(uintptr_t)(host + 1),
-                                 h->speed * h->cores, LMM_SHARED);
+                                 (h->scaled ? h->scale : 1.0) * h->speed * h->cores, LMM_SHARED);
     kworld.cpu.nconstraints++;
   }
   return h;
@@ -128,7 +128,7 @@ act_action *cpu_exec_start(size_t host, double flops, double bound, act_finish_f
   ASSERTF(flops >= 0 && isfinite(flops), "bad amount of flops %g", flops);
   cpu_host *h = host_get(host);
   /* one core at most; a user bound only lowers that (SimGrid ignores a larger one) */
-  double b = h->speed;
+  double b = h->scaled ? h->scale * h->speed : h->speed;
   if (bound > 0 && bound < b)
     b = bound;
   act_action *a = act_action_new(&kworld.cpu.model, flops, 0.0, 1.0, b, 1, fn, data);
@@ -136,4 +136,26 @@ act_action *cpu_exec_start(size_t host, double flops, double bound, act_finish_f
   LOG_DEBUG("exec %p: %.17g flops on host %zu (speed %g, %d cores, bound %g)", (void *)a, flops,
             host, h->speed, h->cores, b);
   return a;
+}
+
+static void rebound(lmm_variable *v, void *arg)
+{
+  lmm_variable_set_bound(kworld.cpu.model.sys, v, *(double *)arg);
+}
+
+void cpu_host_set_scale(size_t host, double scale)
+{
+  ASSERTF(kworld.cpu.initialized && host < kworld.cpu.nhosts, "bad host %zu", host);
+  ASSERTF(scale >= 0 && isfinite(scale), "host %zu: speed scale %g", host, scale);
+  cpu_host *h = &kworld.cpu.hosts[host];
+  h->scaled = true;
+  h->scale = scale;
+  if (h->cnst) {
+    lmm_constraint_set_capacity(kworld.cpu.model.sys, h->cnst, scale * h->speed * h->cores);
+    /* a running execution's bound, one core, follows the speed (as in SimGrid); a user
+     * bound below it is not kept (no SMPI call sets one) */
+    double bound = scale * h->speed;
+    lmm_constraint_foreach_variable(h->cnst, rebound, &bound);
+    kworld.cpu.model.dirty = true;
+  }
 }

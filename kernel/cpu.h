@@ -38,4 +38,8 @@ size_t cpu_host_count(void);
 act_model *cpu_act_model(void);
 size_t cpu_constraint_count(void); /* hosts that have computed so far */
 
+/* A speed profile's event (kernel/profiles.c): the host now computes at scale x its peak
+ * speed (SimGrid's speed_file / availability_file values). */
+void cpu_host_set_scale(size_t host, double scale);
+
 #endif

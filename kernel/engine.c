@@ -353,6 +353,11 @@ static void report_deadlock(void)
   fflush(stderr);
 }
 
+bool eng_idle(void)
+{
+  return list_empty(&kworld.engine.runq) && heap_size(&kworld.engine.timers) == 0;
+}
+
 int eng_run(void)
 {
   ASSERT(kworld.engine.initialized && kworld.engine.self == NULL);

@@ -107,6 +107,9 @@ void eng_on_switch(void (*hook)(eng_actor *to));
  * order. */
 eng_timer *eng_timer_set(double date, eng_timer_fn cb, void *arg);
 void eng_timer_cancel(eng_timer *t); /* t must not have fired */
+/* No actor runnable and no timer pending: what a timer that fires forever (a looping
+ * availability profile, kernel/profiles.c) checks so as not to hide a deadlock. */
+bool eng_idle(void);
 
 /* Statistics for benchmarks and the end-of-run summary. */
 typedef struct eng_stats {

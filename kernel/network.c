@@ -254,6 +254,8 @@ static lmm_constraint *link_constraint(uint32_t id)
     double bw, lat;
     lmm_sharing sharing;
     route_link_info(kworld.net.rt, id, &bw, &lat, &sharing);
+    if (l->bandwidth > 0)
+      bw = l->bandwidth;
     ASSERTF(bw > 0 && isfinite(bw), "link %u: bandwidth %g", id, bw);
     l->cnst = lmm_constraint_new(kworld.net.model.sys, (void *)(uintptr_t)(id + 1), bw, sharing);
     kworld.net.nconstraints++;
@@ -385,4 +387,19 @@ act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn f
             "bw factor %g",
             (void *)a, src, dst, bytes, e->nfwd, latency, penalty, bound, bwf);
   return a;
+}
+
+void net_link_set_bandwidth(uint32_t link, double bandwidth)
+{
+  ASSERTF(kworld.net.initialized && link < kworld.net.nlinks, "bad link %u", link);
+  ASSERTF(bandwidth > 0 && isfinite(bandwidth), "link %u: bandwidth %g", link, bandwidth);
+  net_link *l = &kworld.net.links[link];
+  l->bandwidth = bandwidth;
+  if (l->cnst) {
+    /* Flows keep the sharing penalty of their start (weight-S / bandwidth of then), and the
+     * route cache the penalty of its first message: exact for lone flows and while no
+     * profile changes a link of competing flows */
+    lmm_constraint_set_capacity(kworld.net.model.sys, l->cnst, bandwidth);
+    kworld.net.model.dirty = true;
+  }
 }

@@ -54,6 +54,8 @@ typedef struct cpu_host {
   lmm_constraint *cnst; /* NULL until the host first computes */
   double speed;         /* valid once cnst is set */
   int cores;
+  bool scaled;  /* a speed profile set scale (kernel/profiles.c); else the scale is 1 */
+  double scale; /* fraction of the peak speed available now */
 } cpu_host;
 
 typedef struct cpu_state {
@@ -68,8 +70,9 @@ typedef struct cpu_state {
 /* ---- network.c ---- */
 typedef struct net_link {
   lmm_constraint *cnst; /* NULL until a flow first crosses the link */
-  uint32_t stamp;       /* == kworld.net.stamp: already an element of the flow being built */
-  uint32_t pos;         /* its index in kworld.net.el_* then */
+  double bandwidth; /* B/s set by a bandwidth profile (kernel/profiles.c), 0: the platform's */
+  uint32_t stamp;   /* == kworld.net.stamp: already an element of the flow being built */
+  uint32_t pos;     /* its index in kworld.net.el_* then */
 } net_link;
 
 typedef struct net_state {

@@ -10,6 +10,7 @@
  *   "node-12" -> prefix "node-", number 12 -> sorted[1] -> rank 0 + (12 - 10) = 2
  */
 #include "src/platform.h"
+#include "src/plat_profile.h"
 
 #include "src/invariant.h"
 #include "src/mem.h"
@@ -153,6 +154,8 @@ void plat_free(plat_platform *p)
     }
     free(h->disks);
     free(h->speed_file);
+    plat_profile_free(h->speed_profile);
+    free(h->speed_profile);
     free(h->state_file);
     free(h->coordinates);
     free(h);
@@ -168,6 +171,8 @@ void plat_free(plat_platform *p)
     free(l->id);
     free_props(&l->props);
     free(l->bandwidth_file);
+    plat_profile_free(l->bandwidth_profile);
+    free(l->bandwidth_profile);
     free(l->latency_file);
     free(l->state_file);
     free(l);

@@ -147,8 +147,9 @@ struct plat_host {
   plat_props props;
   plat_disk *disks;
   size_t ndisks;
-  char *speed_file;  /* availability profile (speed_file or availability_file), or NULL */
-  char *state_file;  /* on/off profile, or NULL */
+  char *speed_file; /* availability profile (speed_file or availability_file), or NULL */
+  struct plat_profile *speed_profile; /* its events (src/plat_profile.h: speed scales) */
+  char *state_file;                   /* on/off profile, or NULL */
   char *coordinates; /* Vivaldi coordinates as written, or NULL (not interpreted) */
   plat_loc loc;
 };
@@ -171,6 +172,7 @@ struct plat_link {
   bool backbone; /* declared with <backbone> (then also zone->backbone) */
   plat_props props;
   char *bandwidth_file, *latency_file, *state_file; /* profiles, or NULL */
+  struct plat_profile *bandwidth_profile;           /* bandwidth_file's events (B/s), or NULL */
   plat_loc loc;
 };
 

@@ -21,6 +21,7 @@
 #include "src/mem.h"
 #include "src/platform.h"
 #include "src/platform_impl.h"
+#include "src/plat_profile.h"
 #include "src/strmap.h"
 #include "src/units.h"
 
@@ -906,18 +907,43 @@ static int handle_prop(loader *L, xmlNode *n, plat_props *props)
   return 0;
 }
 
-/* Profiles (speed, availability, bandwidth, latency and state over time, read from a file)
- * are not simulated yet: a platform naming one is refused rather than run with constant
- * values, which would be a silently wrong answer. */
+/* Latency and state (on/off) profiles are not simulated yet: a platform naming one is
+ * refused rather than run with constant values, which would be a silently wrong answer.
+ * Speed and bandwidth profiles are (load_profile, kernel/profiles.c). */
 static int refuse_profile(loader *L, xmlNode *n, const char *what, const char *attr_name)
 {
   const char *v = attr(L, n, attr_name);
   if (!v)
     return 0;
   return FAIL(L, n,
-              "%s: attribute %s='%.200s' of <%s> is not supported (profiles are not "
-              "implemented yet): remove it",
+              "%s: attribute %s='%.200s' of <%s> is not supported (latency and state "
+              "profiles are not implemented yet; speed and bandwidth ones are): remove it",
               what, attr_name, v, ename(n));
+}
+
+/* Reads the profile named by attribute attr_name (relative to the platform file's directory,
+ * as <include> files) into *out; nothing when the attribute is absent. */
+static int load_profile(loader *L, xmlNode *n, const char *what, const char *attr_name,
+                        struct plat_profile **out)
+{
+  const char *file = attr(L, n, attr_name);
+  if (!file)
+    return 0;
+  if (*out)
+    return FAIL(L, n, "%s: two speed profiles (speed_file and availability_file)", what);
+  char *path = file[0] == '/' || !*L->dir ? xstrdup(file)
+               : strcmp(L->dir, "/") == 0 ? xasprintf("/%s", file)
+                                          : xasprintf("%s/%s", L->dir, file);
+  plat_profile *pr = xcalloc(1, sizeof *pr);
+  char msg[700];
+  int rc = plat_profile_read(path, pr, msg, sizeof msg);
+  free(path);
+  if (rc != 0) {
+    free(pr);
+    return FAIL(L, n, "%s: attribute %s: %s", what, attr_name, msg);
+  }
+  *out = pr;
+  return 0;
 }
 
 static int handle_host(loader *L, xmlNode *n, plat_zone *z)
@@ -953,9 +979,12 @@ static int handle_host(loader *L, xmlNode *n, plat_zone *z)
                   v, h->npstates, h->npstates == 1 ? "" : "s");
     h->pstate = (size_t)v;
   }
-  if (refuse_profile(L, n, what, "speed_file") ||
-      refuse_profile(L, n, what, "availability_file") || refuse_profile(L, n, what, "state_file"))
+  if (load_profile(L, n, what, "speed_file", &h->speed_profile) ||
+      load_profile(L, n, what, "availability_file", &h->speed_profile) ||
+      refuse_profile(L, n, what, "state_file"))
     return -1;
+  h->speed_file = opt_dup(attr(L, n, "speed_file") ? attr(L, n, "speed_file")
+                                                   : attr(L, n, "availability_file"));
   h->coordinates = opt_dup(attr(L, n, "coordinates"));
 
   for (xmlNode *c = n->children; c; c = c->next) {
@@ -1032,9 +1061,10 @@ static int handle_link(loader *L, xmlNode *n, plat_zone *z)
                         &l->bandwidth) ||
       (lat && quantity(L, n, what, "latency", UNITS_LATENCY, lat, &l->latency)))
     return -1;
-  if (refuse_profile(L, n, what, "bandwidth_file") ||
+  if (load_profile(L, n, what, "bandwidth_file", &l->bandwidth_profile) ||
       refuse_profile(L, n, what, "latency_file") || refuse_profile(L, n, what, "state_file"))
     return -1;
+  l->bandwidth_file = opt_dup(attr(L, n, "bandwidth_file"));
   for (xmlNode *c = n->children; c; c = c->next)
     if (is_elem(c, "prop"))
       handle_prop(L, c, &l->props);
@@ -1791,6 +1821,69 @@ static int resolve_host_link(loader *L, const pending_ref *pr)
              : 0;
 }
 
+static char *dir_of(const char *path);
+
+/* The profile a <trace_connect> gives: SPEED to an explicit host, BANDWIDTH to an explicit
+ * link, as if written with speed_file / bandwidth_file; the <trace>'s periodicity is its
+ * period when the events do not say. The other kinds (state, latency) are refused, as
+ * the attributes are, rather than silently ignored. */
+static int connect_trace(loader *L, const plat_trace_connect *tc, const plat_point *pt,
+                         const plat_link_ref *ref)
+{
+  plat_platform *p = L->p;
+  const plat_trace *t = NULL;
+  for (size_t i = 0; i < p->ntraces && !t; i++)
+    if (!strcmp(p->traces[i].id, tc->trace))
+      t = &p->traces[i];
+  struct plat_profile **slot = NULL;
+  if (!strcmp(tc->kind, "SPEED") && pt->kind == PLAT_POINT_HOST)
+    slot = &pt->u.host->speed_profile;
+  else if (!strcmp(tc->kind, "BANDWIDTH") && ref && ref->link)
+    slot = &ref->link->bandwidth_profile;
+  if (!slot)
+    return fail_at(L, tc->loc.file, tc->loc.line,
+                   "trace_connect kind %s on '%s': not supported (only SPEED on a <host> and "
+                   "BANDWIDTH on a <link> are simulated; state and latency profiles are not "
+                   "implemented yet)",
+                   tc->kind, tc->element);
+  if (*slot)
+    return fail_at(L, tc->loc.file, tc->loc.line, "trace_connect kind %s: '%s' already has one",
+                   tc->kind, tc->element);
+  plat_profile *pr = xcalloc(1, sizeof *pr);
+  char msg[700];
+  int rc;
+  if (t->file) {
+    char *dir = dir_of(p->files[t->loc.file]);
+    char *path = t->file[0] == '/' || !*dir ? xstrdup(t->file) : xasprintf("%s/%s", dir, t->file);
+    rc = plat_profile_read(path, pr, msg, sizeof msg);
+    free(path);
+    free(dir);
+  } else {
+    char name[300];
+    snprintf(name, sizeof name, "trace '%s'", t->id);
+    rc = plat_profile_parse(t->text, strlen(t->text), name, pr, msg, sizeof msg);
+  }
+  if (rc != 0) {
+    free(pr);
+    return fail_at(L, t->loc.file, t->loc.line, "%s", msg);
+  }
+  /* a <trace>'s periodicity is the whole period (SimGrid refuses one shorter than the
+   * events, "loop conditions are not realizable") */
+  if (pr->period == 0 && t->periodicity > 0 && pr->n > 0) {
+    double last = pr->date[pr->n - 1];
+    if (t->periodicity < last) {
+      plat_profile_free(pr);
+      free(pr);
+      return fail_at(L, t->loc.file, t->loc.line,
+                     "trace '%s': periodicity %g is shorter than its last event's date %g", t->id,
+                     t->periodicity, last);
+    }
+    pr->period = t->periodicity;
+  }
+  *slot = pr;
+  return 0;
+}
+
 static int resolve_trace_connects(loader *L)
 {
   plat_platform *p = L->p;
@@ -1813,6 +1906,8 @@ static int resolve_trace_connects(loader *L)
     if (!ok)
       return fail_at(L, tc->loc.file, tc->loc.line, "trace_connect kind %s: unknown %s '%s'",
                      tc->kind, on_host ? "host" : "link", tc->element);
+    if (connect_trace(L, tc, on_host ? &pt : NULL, on_host ? NULL : &ref))
+      return -1;
   }
   return 0;
 }

@@ -24,6 +24,7 @@
 #include "kernel/context.h"
 #include "kernel/cpu.h"
 #include "kernel/network.h"
+#include "kernel/profiles.h"
 #include "collectives/coll.h"
 #include "smpi/bindings/call.h"
 #include "smpi/mpi/check.h"
@@ -682,7 +683,8 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   if (eng_init(err, sizeof err) != 0)
     return fail("%s", err);
   if (cpu_model_init(launch.routes, err, sizeof err) != 0 ||
-      net_model_init(launch.routes, err, sizeof err) != 0)
+      net_model_init(launch.routes, err, sizeof err) != 0 ||
+      avail_start(launch.platform, launch.routes, err, sizeof err) != 0)
     return fail("%s", err);
   ctx_set_crash_hook(crash_hook, NULL);
 

@@ -24,4 +24,9 @@ CASES = [
      r"smpi does not implement: 'tracing/uncategorized:yes' ignored"),
     # 0 flop/s pstates are accepted where no rank runs
     ("zero_pstate", ["-np", "2", "-platform", "{data}/zero_pstate.xml"], None, None),
+    # availability profiles: speed_file (looping) and availability_file (once, first event
+    # after 0) on hosts; bandwidth_file on a link crossed while it changes; an inline <trace>
+    ("profile_speed", ["-np", "2", "-platform", "{data}/profile_speed.xml"], None, None),
+    ("profile_bandwidth", ["-np", "2", "-platform", "{data}/profile_bandwidth.xml"], None, None),
+    ("profile_inline", ["-np", "2", "-platform", "{data}/profile_inline.xml"], None, None),
 ]
