@@ -76,9 +76,11 @@ static void host_describe(size_t host, double *speed, int *cores)
 {
   plat_host_desc d;
   route_host_desc(kworld.cpu.rt, host, &d);
-  ASSERTF(d.npstates > 0 && d.pstate < d.npstates, "host %zu: pstate %zu of %zu", host, d.pstate,
+  const cpu_host *h = &kworld.cpu.hosts[host];
+  size_t pstate = h->pstate_set ? h->pstate : d.pstate;
+  ASSERTF(d.npstates > 0 && pstate < d.npstates, "host %zu: pstate %zu of %zu", host, pstate,
           d.npstates);
-  *speed = d.speeds[d.pstate];
+  *speed = d.speeds[pstate];
   *cores = d.cores;
   ASSERTF(*speed > 0 && isfinite(*speed) && *cores > 0, "host %zu: speed %g, %d cores", host,
           *speed, *cores);
@@ -158,4 +160,47 @@ void cpu_host_set_scale(size_t host, double scale)
     lmm_constraint_foreach_variable(h->cnst, rebound, &bound);
     kworld.cpu.model.dirty = true;
   }
+}
+
+size_t cpu_host_pstate(size_t host)
+{
+  ASSERTF(kworld.cpu.initialized && host < kworld.cpu.nhosts, "bad host %zu", host);
+  const cpu_host *h = &kworld.cpu.hosts[host];
+  if (h->pstate_set)
+    return h->pstate;
+  plat_host_desc d;
+  route_host_desc(kworld.cpu.rt, host, &d);
+  return d.pstate;
+}
+
+void cpu_host_set_pstate(size_t host, size_t pstate)
+{
+  ASSERTF(kworld.cpu.initialized && host < kworld.cpu.nhosts, "bad host %zu", host);
+  cpu_host *h = &kworld.cpu.hosts[host];
+  h->pstate_set = true;
+  h->pstate = pstate;
+  if (!h->cnst)
+    return; /* described with this pstate when it first computes */
+  double speed;
+  int cores;
+  host_describe(host, &speed, &cores);
+  h->speed = speed;
+  double scale = h->scaled ? h->scale : 1.0;
+  lmm_constraint_set_capacity(kworld.cpu.model.sys, h->cnst, scale * speed * h->cores);
+  double bound = scale * speed;
+  lmm_constraint_foreach_variable(h->cnst, rebound, &bound);
+  kworld.cpu.model.dirty = true;
+}
+
+double cpu_host_load(size_t host)
+{
+  ASSERTF(kworld.cpu.initialized && host < kworld.cpu.nhosts, "bad host %zu", host);
+  const cpu_host *h = &kworld.cpu.hosts[host];
+  if (!h->cnst)
+    return 0;
+  double cap = lmm_constraint_capacity(h->cnst);
+  if (!(cap > 0))
+    return 0;
+  double load = lmm_constraint_load(h->cnst) / cap;
+  return load > 1 ? 1 : load;
 }

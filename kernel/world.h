@@ -54,8 +54,10 @@ typedef struct cpu_host {
   lmm_constraint *cnst; /* NULL until the host first computes */
   double speed;         /* valid once cnst is set */
   int cores;
-  bool scaled;  /* a speed profile set scale (kernel/profiles.c); else the scale is 1 */
-  double scale; /* fraction of the peak speed available now */
+  bool scaled;     /* a speed profile set scale (kernel/profiles.c); else the scale is 1 */
+  double scale;    /* fraction of the peak speed available now */
+  bool pstate_set; /* cpu_host_set_pstate was called; else the platform's pstate */
+  size_t pstate;   /* valid if pstate_set */
 } cpu_host;
 
 typedef struct cpu_state {

@@ -41,7 +41,6 @@ static const char *const simgrid_only_keys[] = {
     "ns3/TcpModel",
     "ns3/seed",
     "path",
-    "plugin",
     "plugin/dvfs/governor",
     "plugin/dvfs/max-pstate",
     "plugin/dvfs/min-pstate",

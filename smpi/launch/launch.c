@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include "kernel/context.h"
 #include "kernel/cpu.h"
+#include "kernel/energy.h"
 #include "kernel/network.h"
 #include "kernel/profiles.h"
 #include "collectives/coll.h"
@@ -116,6 +117,7 @@ static void (*const smpi_config_modules[])(void) = {
     route_declare_config,
     cpu_declare_config,
     net_declare_config,
+    energy_declare_config,
     launch_declare_config,
     smpi_progress_declare_config, /* runtime/ */
     smpi_shared_declare_config,   /* emulation/ */
@@ -684,7 +686,8 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     return fail("%s", err);
   if (cpu_model_init(launch.routes, err, sizeof err) != 0 ||
       net_model_init(launch.routes, err, sizeof err) != 0 ||
-      avail_start(launch.platform, launch.routes, err, sizeof err) != 0)
+      avail_start(launch.platform, launch.routes, err, sizeof err) != 0 ||
+      energy_start(launch.routes, err, sizeof err) != 0)
     return fail("%s", err);
   ctx_set_crash_hook(crash_hook, NULL);
 
@@ -748,6 +751,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   fflush(stdout);
   if (rc != ENG_DEADLOCK && cfg_get_int("smpi/list-leaks") > 0)
     report_leaks(cfg_get_int("smpi/list-leaks"));
+  energy_report(stderr);
   if (cfg_get_bool("smpi/display-timing"))
     fprintf(stderr, "smpi: simulated time: %.9g s (wall-clock time: %.6f s, %d rank%s)\n",
             eng_now(), wall, smpi_w.np, smpi_w.np == 1 ? "" : "s");

@@ -4,11 +4,35 @@ command line, run by our smpirun and by SimGrid 3.32's with the same program (sg
 Each case: (name, smpirun arguments before the program, hostfile text or None, what our
 output must also show: a regex, or None). "{data}" stands for tests/data/simgrid-compat and
 "{hostfile}" for the case's hostfile. Every case runs with smpi/simulate-computation:no, so
-that only smpi_execute_flops computes and the time does not depend on the machine.
+that only smpi_execute_flops computes and the time does not depend on the machine. The
+program is sgc.c, or sge.c (energy and pstates) for the cases named energy_*.
 
-SimGrid's times are recorded by tools/simgrid-ref/record_compat.py into
-tests/data/simgrid-ref/compat_times.txt; run.py compares ours with them.
+What is compared (values(), the same parser for both simulators): every "KEY VALUE" line the
+program prints (time, per-rank energies...), and the energy plugin's end-of-run lines
+("Total energy consumption", "Energy consumption of host H"). SimGrid's values are recorded
+by tools/simgrid-ref/record_compat.py into tests/data/simgrid-ref/compat_times.txt; run.py
+compares ours with them.
 """
+import re
+
+
+def program(name):
+    return "sge" if name.startswith("energy_") else "sgc"
+
+
+def values(output):
+    """{key: float} of one run's output (stdout and stderr together)."""
+    out = {}
+    for m in re.finditer(r"^(\w+) ([-+0-9.e]+)$", output, re.M):
+        out[m.group(1)] = float(m.group(2))
+    m = re.search(r"\[host_energy/INFO\] Total energy consumption: (\S+) Joules", output)
+    if m:
+        out["total_energy"] = float(m.group(1))
+    for m in re.finditer(r"\[host_energy/INFO\] Energy consumption of host (.+): (\S+) Joules",
+                         output):
+        out["host_energy:" + m.group(1).replace(" ", "_")] = float(m.group(2))
+    return out
+
 
 CASES = [
     # more ranks than hosts, no hostfile: round-robin with a note, as SimGrid does
@@ -32,6 +56,16 @@ CASES = [
     # smpirun options of SimGrid users' scripts: accepted, with a note when not needed here
     # (not -tmpdir DIR: SimGrid 3.32's smpirun shifts only the option, then takes DIR for
     # the program and fails; ours takes the value)
+    # SimGrid's host energy plugin: pstates, both wattage forms, multi-core loads, and
+    # sg_host_set_pstate / sg_host_get_consumed_energy from the program
+    ("energy_hosts", ["-np", "2", "-platform", "{data}/energy.xml",
+                      "--cfg=plugin:host_energy"], None, None),
+    # (every host that starts in a pstate other than 0 is used from date 0: SimGrid counts
+    # such a host with pstate 0's wattage until its first activity, see kernel/energy.c)
+    ("energy_multicore", ["-np", "4", "-platform", "{data}/energy.xml", "-hostfile",
+                          "{hostfile}", "--cfg=plugin:host_energy"], "C:3\nB:1\n", None),
+    ("energy_cluster", ["-np", "3", "-platform", "{data}/energy_cluster.xml",
+                        "--cfg=plugin:host_energy"], None, None),
     ("launcher_options", ["-quiet", "-keep-temps", "-foreground", "-analyze",
                           "-np", "2", "-platform", "{data}/pair.xml"], None,
      r"-keep-temps accepted for SimGrid compatibility: not needed here[\s\S]*"

@@ -4,8 +4,8 @@ smpirun and must print the simulated time SimGrid 3.32 printed for it
 (tests/data/simgrid-ref/compat_times.txt, relative difference <= 1e-7), plus the case's
 message if it has one. Then a few setups that must be refused with a clear message.
 
-Usage: run.py SMPIRUN PROG DATADIR [-k NAME] [-v]
-  PROG     tests/simgrid_compat/sgc.c built with our smpicc; DATADIR tests/data.
+Usage: run.py SMPIRUN PROGDIR DATADIR [-k NAME] [-v]
+  PROGDIR  where sgc.c and sge.c were built with our smpicc (sgc, sge); DATADIR tests/data.
 """
 import os
 import re
@@ -14,7 +14,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cases import CASES  # noqa: E402
+from cases import CASES, program, values  # noqa: E402
 
 TOL = 1e-7
 # (name, arguments, hostfile, regex of the message; the run must fail)
@@ -32,9 +32,25 @@ REFUSED = [
     ("a bad profile names its file and line",
      ["-np", "2", "-platform", "{data}/profile_bad.xml"], None,
      r"host 'A': attribute speed_file: .*bad.profile:2: bad value: '1 fast'"),
+    ("wattage_per_state for fewer pstates",
+     ["-np", "2", "-platform", "{data}/energy_bad.xml", "--cfg=plugin:host_energy"], None,
+     r"host 'B': wattage_per_state '100.0:200.0' lists 1 power range for 2 pstates"),
     ("host/model ptask_L07 is not offered",
      ["-np", "2", "-platform", "{data}/pair.xml", "--cfg=host/model:ptask_L07"], None,
      r"host/model"),
+]
+
+
+# (name, arguments, hostfile, regex): runs that must succeed and print regex
+EXTRA = [
+    ("energy in the profile",
+     ["-np", "2", "-platform", "{data}/energy.xml", "--cfg=plugin:host_energy",
+      "--cfg=smpi/profile:yes"], None,
+     r"@ energy of the hosts running ranks[^\n]*\n[^\n]*\nA +1 +477\.331477\n"
+     r"B +1 +396\.831066\n\* +2 +874\.162543\n"),
+    ("-tmpdir takes its directory", ["-tmpdir", "/nonexistent", "-np", "2", "-platform",
+                                     "{data}/pair.xml"], None,
+     r"-tmpdir /nonexistent accepted for SimGrid compatibility: not needed here"),
 ]
 
 
@@ -43,12 +59,13 @@ def read_refs(path):
     for line in open(path):
         if line.startswith("#") or not line.strip():
             continue
-        name, t = line.split()
-        refs[name] = float(t)
+        name, key, v = line.split()
+        refs.setdefault(name, {})[key] = float(v)
     return refs
 
 
 def run(smpirun, prog, datadir, args, hostfile, tmp):
+    """prog: the program's path"""
     hf = os.path.join(tmp, "hostfile")
     if hostfile is not None:
         with open(hf, "w") as f:
@@ -71,40 +88,46 @@ def main():
         i = args.index("-k")
         only = args[i + 1]
         del args[i:i + 2]
-    smpirun, prog, datadir = (os.path.abspath(a) for a in args)
+    smpirun, progdir, datadir = (os.path.abspath(a) for a in args)
     refs = read_refs(os.path.join(datadir, "simgrid-ref", "compat_times.txt"))
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         for name, cargs, hostfile, regex in CASES:
             if only and only not in name:
                 continue
-            argv, rc, out = run(smpirun, prog, datadir, cargs, hostfile, tmp)
-            m = re.search(r"^time (\S+)$", out, re.M)
+            argv, rc, out = run(smpirun, os.path.join(progdir, program(name)), datadir, cargs,
+                                hostfile, tmp)
+            got = values(out)
             problem = None
             if name not in refs:
                 problem = "no SimGrid reference (run tools/simgrid-ref/record_compat.py)"
-            elif rc != 0 or not m:
+            elif rc != 0 or "time" not in got:
                 problem = "exit %d, no time printed" % rc
+            elif set(got) != set(refs[name]):
+                problem = "values %s, SimGrid printed %s" % (sorted(got), sorted(refs[name]))
             else:
-                t, ref = float(m.group(1)), refs[name]
-                err = abs(t - ref) / ref
-                if err > TOL:
-                    problem = "time %.17g, SimGrid %.17g (relative difference %.2e > %g)" % (
-                        t, ref, err, TOL)
-                elif regex and not re.search(regex, out):
+                for key, ref in sorted(refs[name].items()):
+                    err = abs(got[key] - ref) / abs(ref) if ref else abs(got[key])
+                    if err > TOL:
+                        problem = "%s %.17g, SimGrid %.17g (relative difference %.2e > %g)" % (
+                            key, got[key], ref, err, TOL)
+                        break
+                if not problem and regex and not re.search(regex, out):
                     problem = "message /%s/ not printed" % regex
             if problem or verbose:
                 print("%s %s: %s\n  %s\n%s" % ("FAIL" if problem else "ok", name,
                                                problem or "", " ".join(argv), out),
                       file=sys.stderr)
             failures += problem is not None
-        for name, cargs, hostfile, regex in REFUSED:
+        for name, cargs, hostfile, regex, ok in ([c + (False,) for c in REFUSED] +
+                                                 [c + (True,) for c in EXTRA]):
             if only and only not in name:
                 continue
+            prog = os.path.join(progdir, "sge" if "energy" in name else "sgc")
             argv, rc, out = run(smpirun, prog, datadir, cargs, hostfile, tmp)
             problem = None
-            if rc == 0:
-                problem = "ran (exit 0), should be refused"
+            if (rc == 0) != ok:
+                problem = "exit %d, expected %s" % (rc, "0" if ok else "a refusal")
             elif not re.search(regex, out):
                 problem = "message /%s/ not printed" % regex
             if problem or verbose:

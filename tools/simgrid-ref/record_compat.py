@@ -10,14 +10,13 @@ the "time T" line rank 0 prints. Idempotent: no dates or paths in the output.
 Usage: tools/simgrid-ref/record_compat.py      (from anywhere; needs smpicc, smpirun)
 """
 import os
-import re
 import subprocess
 import sys
 import tempfile
 
 root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(root, "tests", "simgrid_compat"))
-from cases import CASES  # noqa: E402
+from cases import CASES, program, values  # noqa: E402
 
 OUT = os.path.join(root, "tests", "data", "simgrid-ref", "compat_times.txt")
 DATA = os.path.join(root, "tests", "data", "simgrid-compat")
@@ -33,13 +32,15 @@ def main():
              "# command: smpirun <the case's arguments> --cfg=smpi/simulate-computation:no sgc "
              "(from a temporary directory holding the case's hostfile; {data} = "
              "tests/data/simgrid-compat)",
-             "# sgc built by: smpicc -O1 -o sgc tests/simgrid_compat/sgc.c",
-             "# columns: case time_s"]
+             "# sgc, sge built by: smpicc -O1 -o sgc tests/simgrid_compat/sgc.c (sge: sge.c); "
+             "sge for the energy_* cases",
+             "# columns: case key value (cases.py values(): the program's KEY VALUE lines and "
+             "the energy plugin's lines; time in s, energies in J)"]
     with tempfile.TemporaryDirectory() as tmp:
-        prog = os.path.join(tmp, "sgc")
-        subprocess.run(["smpicc", "-O1", "-o", prog,
-                        os.path.join(root, "tests", "simgrid_compat", "sgc.c")], check=True,
-                       stderr=subprocess.DEVNULL)
+        for p in ("sgc", "sge"):
+            subprocess.run(["smpicc", "-O1", "-o", os.path.join(tmp, p),
+                            os.path.join(root, "tests", "simgrid_compat", p + ".c")],
+                           check=True, stderr=subprocess.DEVNULL)
         hf = os.path.join(tmp, "hostfile")
         for name, args, hostfile, _ in CASES:
             if hostfile is not None:
@@ -47,16 +48,17 @@ def main():
                     f.write(hostfile)
             argv = ["smpirun"] + [a.replace("{data}", DATA).replace("{hostfile}", hf)
                                   for a in args]
-            argv += ["--cfg=smpi/simulate-computation:no", prog]
+            argv += ["--cfg=smpi/simulate-computation:no", os.path.join(tmp, program(name))]
             print("== " + " ".join(argv), file=sys.stderr)
             p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                cwd=tmp, timeout=300)
-            m = re.search(r"^time (\S+)$", p.stdout, re.M)
-            if p.returncode != 0 or not m:
+            vals = values(p.stdout)
+            if p.returncode != 0 or "time" not in vals:
                 print("record_compat: %s failed in SimGrid (exit %d):\n%s" % (
                     name, p.returncode, p.stdout), file=sys.stderr)
                 return 1
-            lines.append("%s %s" % (name, m.group(1)))
+            for key, v in vals.items():
+                lines.append("%s %s %r" % (name, key, v))
     with open(OUT, "w") as f:
         f.write("\n".join(lines) + "\n")
     print("wrote " + OUT, file=sys.stderr)
