@@ -26,6 +26,7 @@
 
 #include "kernel/cpu.h"
 #include "kernel/engine.h"
+#include "kernel/network.h"
 #include "src/cfg.h"
 #include "src/invariant.h"
 #include "src/log.h"
@@ -42,24 +43,54 @@ typedef struct energy_host {
   bool used;    /* computed at some point (SimGrid's "used hosts") */
 } energy_host;
 
+typedef struct energy_link {
+  bool metered;      /* has wattage_range */
+  double idle, busy; /* W at load 0 and 1 */
+  double joules;
+  double watts;
+} energy_link;
+
 static struct energy_state {
-  bool on;
+  bool on;         /* host_energy */
+  bool links_on;   /* link_energy */
+  bool registered; /* model in the engine's list */
   eng_model model;
+  energy_link *links; /* [nlinks] by link id (kernel/routing.h) */
+  size_t nlinks;
   const route_table *rt;
   energy_host *hosts;
   size_t nhosts;
   double last; /* date up to which joules are counted, s */
 } energy;
 
+/* Each setting of "plugin" loads one more plugin, as in SimGrid (--cfg=plugin:host_energy
+ * --cfg=plugin:link_energy loads both): the values are gathered here. */
+static struct energy_plugins {
+  char list[256]; /* every value set, ' ' separated */
+} plugins_set;
+
+static void on_plugin(const char *key, void *data)
+{
+  (void)data;
+  size_t n = strlen(plugins_set.list);
+  snprintf(plugins_set.list + n, sizeof plugins_set.list - n, " %s", cfg_get_string(key));
+}
+
 void energy_declare_config(void)
 {
+  if (cfg_is_declared("plugin"))
+    return;
   static const cfg_key keys[] = {
       CFG_KEY_STRING("plugin", "", NULL,
-                     "SimGrid plugins to load, ',' or ' ' separated: host_energy (energy of "
-                     "each host, from its wattage_per_state property, printed at the end) is "
-                     "simulated; others are warned about and ignored"),
+                     "SimGrid plugin to load (each setting loads one more; ',' or ' ' separate "
+                     "several in one value): host_energy (energy of "
+                     "each host, from its wattage_per_state property) and link_energy (of each "
+                     "link, from wattage_range), printed at the end; others are warned about "
+                     "and ignored"),
   };
   cfg_declare_keys(keys, CFG_NKEYS(keys));
+  plugins_set.list[0] = 0;
+  cfg_on_change("plugin", on_plugin, NULL);
 }
 
 /* "idle:eps:max, idle:max, ..." -> the arrays; -1 with a message when malformed. */
@@ -137,6 +168,12 @@ static double energy_next_event(eng_model *m, double now)
 {
   (void)m;
   (void)now;
+  /* SimGrid's link_energy: idle + (busy - idle) x usage / bandwidth */
+  for (size_t i = 0; i < energy.nlinks; i++) {
+    energy_link *l = &energy.links[i];
+    if (l->metered)
+      l->watts = l->idle + (l->busy - l->idle) * net_link_load((uint32_t)i);
+  }
   for (size_t i = 0; i < energy.nhosts; i++) {
     energy_host *h = &energy.hosts[i];
     if (!h->idle)
@@ -156,6 +193,8 @@ static void energy_advance(eng_model *m, double now)
     return;
   for (size_t i = 0; i < energy.nhosts; i++)
     energy.hosts[i].joules += energy.hosts[i].watts * dt;
+  for (size_t i = 0; i < energy.nlinks; i++)
+    energy.links[i].joules += energy.links[i].watts * dt;
   energy.last = now;
 }
 
@@ -175,52 +214,95 @@ static bool plugin_listed(const char *list, const char *name)
   return false;
 }
 
-int energy_start(const route_table *rt, char *err, size_t errlen)
+/* wattage_range "idle:busy" of each explicit, not split-duplex link (SimGrid 3.32 does not
+ * give a SPLITDUPLEX link's property to its _UP and _DOWN halves: they draw 0 W) */
+static int start_links(const plat_platform *p, const route_table *rt, char *err, size_t errlen)
 {
-  energy_stop();
-  energy_declare_config();
-  const char *plugins = cfg_get_string("plugin");
+  energy.nlinks = route_link_count(rt);
+  energy.links = xcalloc(energy.nlinks ? energy.nlinks : 1, sizeof *energy.links);
+  for (size_t i = 0; i < p->nlinks; i++) {
+    const plat_link *l = p->links[i];
+    const char *w = plat_props_get(&l->props, "wattage_range");
+    if (!w || l->sharing == PLAT_SHARING_SPLITDUPLEX)
+      continue;
+    long id = route_link_by_name(rt, l->id);
+    if (id < 0)
+      continue;
+    char *e1, *e2 = NULL;
+    double idle = strtod(w, &e1), busy = -1;
+    if (e1 != w && *e1 == ':')
+      busy = strtod(e1 + 1, &e2);
+    if (e1 == w || !e2 || e2 == e1 + 1 || e2[strspn(e2, " ")] || !(idle >= 0) || !(busy >= 0)) {
+      snprintf(err, errlen, "link '%s': wattage_range '%s' is not 'idle:busy' (watts)", l->id, w);
+      return -1;
+    }
+    energy.links[id] = (energy_link){.metered = true, .idle = idle, .busy = busy};
+  }
+  return 0;
+}
+
+static void start_warnings(const char *plugins)
+{
   for (const char *s = plugins; *s;) {
     s += strspn(s, ", ");
     size_t len = strcspn(s, ", ");
-    if (len && !(len == 11 && !strncmp(s, "host_energy", 11)))
+    if (len && !(len == 11 && !strncmp(s, "host_energy", 11)) &&
+        !(len == 11 && !strncmp(s, "link_energy", 11)))
       LOG_WARN("plugin '%.*s' is a SimGrid plugin that smpi does not implement: ignored",
                (int)len, s);
     s += len;
   }
-  if (!plugin_listed(plugins, "host_energy"))
-    return 0;
+}
+
+int energy_start(const plat_platform *p, const route_table *rt, char *err, size_t errlen)
+{
+  energy_stop();
+  energy_declare_config();
+  const char *plugins = plugins_set.list;
+  start_warnings(plugins);
   energy.rt = rt;
-  energy.nhosts = route_host_count(rt);
-  energy.hosts = xcalloc(energy.nhosts ? energy.nhosts : 1, sizeof *energy.hosts);
-  size_t missing = 0;
-  for (size_t i = 0; i < energy.nhosts; i++) {
-    plat_host_desc d;
-    route_host_desc(rt, i, &d);
-    energy_host *h = &energy.hosts[i];
-    const char *w = plat_props_get(d.props, "wattage_per_state");
-    char name[256];
-    route_host_name(rt, i, name, sizeof name);
-    if (!w) {
-      /* as SimGrid 3.32, which no longer reads the old name watt_per_state either */
-      if (++missing <= 5)
-        LOG_WARN("no wattage_per_state property for host %s%s: it draws 0 W", name,
-                 plat_props_get(d.props, "watt_per_state")
-                     ? " (watt_per_state is the name older SimGrid versions read)"
-                     : "");
-      continue;
-    }
-    if (parse_wattage(w, d.npstates, h, name, err, errlen) != 0) {
+  if (plugin_listed(plugins, "link_energy")) {
+    if (start_links(p, rt, err, errlen) != 0) {
       energy_stop();
       return -1;
     }
+    energy.links_on = true;
   }
-  if (missing > 5)
-    LOG_WARN("... and %zu more hosts without wattage_per_state (0 W each)", missing - 5);
-  energy.model.ops = &energy_ops;
-  eng_model_register(&energy.model);
-  energy.last = eng_now();
-  energy.on = true;
+  if (plugin_listed(plugins, "host_energy")) {
+    energy.nhosts = route_host_count(rt);
+    energy.hosts = xcalloc(energy.nhosts ? energy.nhosts : 1, sizeof *energy.hosts);
+    size_t missing = 0;
+    for (size_t i = 0; i < energy.nhosts; i++) {
+      plat_host_desc d;
+      route_host_desc(rt, i, &d);
+      energy_host *h = &energy.hosts[i];
+      const char *w = plat_props_get(d.props, "wattage_per_state");
+      char name[256];
+      route_host_name(rt, i, name, sizeof name);
+      if (!w) {
+        /* as SimGrid 3.32, which no longer reads the old name watt_per_state either */
+        if (++missing <= 5)
+          LOG_WARN("no wattage_per_state property for host %s%s: it draws 0 W", name,
+                   plat_props_get(d.props, "watt_per_state")
+                       ? " (watt_per_state is the name older SimGrid versions read)"
+                       : "");
+        continue;
+      }
+      if (parse_wattage(w, d.npstates, h, name, err, errlen) != 0) {
+        energy_stop();
+        return -1;
+      }
+    }
+    if (missing > 5)
+      LOG_WARN("... and %zu more hosts without wattage_per_state (0 W each)", missing - 5);
+    energy.on = true;
+  }
+  if (energy.on || energy.links_on) {
+    energy.model.ops = &energy_ops;
+    eng_model_register(&energy.model);
+    energy.registered = true;
+    energy.last = eng_now();
+  }
   return 0;
 }
 
@@ -263,11 +345,35 @@ static int cmp_name(const void *a, const void *b)
   return strcmp(((const named_host *)a)->name, ((const named_host *)b)->name);
 }
 
+static void report_links(FILE *out)
+{
+  named_host *ls = xmalloc((energy.nlinks ? energy.nlinks : 1) * sizeof *ls);
+  double total = 0;
+  size_t n = 0;
+  for (size_t i = 0; i < energy.nlinks; i++) {
+    route_link_name(energy.rt, (uint32_t)i, ls[n].name, sizeof ls[n].name);
+    if (!strncmp(ls[n].name, "__", 2))
+      continue; /* the routing's own loopback, which SimGrid does not list */
+    ls[n++].index = i;
+    total += energy.links[i].joules;
+  }
+  qsort(ls, n, sizeof *ls, cmp_name);
+  fprintf(out, "[link_energy/INFO] Total energy over all links: %f\n", total);
+  for (size_t i = 0; i < n; i++)
+    fprintf(out, "[link_energy/INFO] Energy consumption of link '%s': %f Joules\n", ls[i].name,
+            energy.links[ls[i].index].joules);
+  free(ls);
+}
+
 void energy_report(FILE *out)
 {
-  if (!energy.on)
+  if (!energy.registered)
     return;
   energy_advance(&energy.model, eng_now());
+  if (energy.links_on)
+    report_links(out);
+  if (!energy.on)
+    return;
   named_host *hs = xmalloc((energy.nhosts ? energy.nhosts : 1) * sizeof *hs);
   double total = 0, used = 0;
   for (size_t i = 0; i < energy.nhosts; i++) {
@@ -291,8 +397,9 @@ void energy_report(FILE *out)
 
 void energy_stop(void)
 {
-  if (energy.on && eng_initialized()) /* eng_shutdown forgets the models itself */
+  if (energy.registered && eng_initialized()) /* eng_shutdown forgets the models itself */
     eng_model_unregister(&energy.model);
+  free(energy.links);
   for (size_t i = 0; i < energy.nhosts; i++) {
     free(energy.hosts[i].idle);
     free(energy.hosts[i].eps);

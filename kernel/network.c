@@ -403,3 +403,13 @@ void net_link_set_bandwidth(uint32_t link, double bandwidth)
     kworld.net.model.dirty = true;
   }
 }
+
+double net_link_load(uint32_t link)
+{
+  ASSERTF(kworld.net.initialized && link < kworld.net.nlinks, "bad link %u", link);
+  const net_link *l = &kworld.net.links[link];
+  if (!l->cnst)
+    return 0;
+  double cap = lmm_constraint_capacity(l->cnst);
+  return cap > 0 ? lmm_constraint_load(l->cnst) / cap : 0;
+}

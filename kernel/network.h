@@ -75,4 +75,8 @@ void net_route_cache_stats(size_t *computed, size_t *mirrored);
 /* A bandwidth profile's event (kernel/profiles.c): link now carries bandwidth B/s. */
 void net_link_set_bandwidth(uint32_t link, double bandwidth);
 
+/* Usage of the link over its bandwidth (the flows' shares, cross-traffic included), as of
+ * the last solve: what the link energy model integrates (kernel/energy.c). */
+double net_link_load(uint32_t link);
+
 #endif

@@ -687,7 +687,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   if (cpu_model_init(launch.routes, err, sizeof err) != 0 ||
       net_model_init(launch.routes, err, sizeof err) != 0 ||
       avail_start(launch.platform, launch.routes, err, sizeof err) != 0 ||
-      energy_start(launch.routes, err, sizeof err) != 0)
+      energy_start(launch.platform, launch.routes, err, sizeof err) != 0)
     return fail("%s", err);
   ctx_set_crash_hook(crash_hook, NULL);
 

@@ -31,6 +31,12 @@ def values(output):
     for m in re.finditer(r"\[host_energy/INFO\] Energy consumption of host (.+): (\S+) Joules",
                          output):
         out["host_energy:" + m.group(1).replace(" ", "_")] = float(m.group(2))
+    m = re.search(r"\[link_energy/INFO\] Total energy over all links: (\S+)", output)
+    if m:
+        out["total_link_energy"] = float(m.group(1))
+    for m in re.finditer(r"\[link_energy/INFO\] Energy consumption of link '(.+)': (\S+) Joules",
+                         output):
+        out["link_energy:" + m.group(1).replace(" ", "_")] = float(m.group(2))
     return out
 
 
@@ -66,6 +72,10 @@ CASES = [
                           "{hostfile}", "--cfg=plugin:host_energy"], "C:3\nB:1\n", None),
     ("energy_cluster", ["-np", "3", "-platform", "{data}/energy_cluster.xml",
                         "--cfg=plugin:host_energy"], None, None),
+    # SimGrid's link energy plugin (zero latencies: see link_energy.xml), with host_energy
+    # on too (hosts without wattage: 0 W)
+    ("link_energy", ["-np", "3", "-platform", "{data}/link_energy.xml",
+                     "--cfg=plugin:link_energy", "--cfg=plugin:host_energy"], None, None),
     ("launcher_options", ["-quiet", "-keep-temps", "-foreground", "-analyze",
                           "-np", "2", "-platform", "{data}/pair.xml"], None,
      r"-keep-temps accepted for SimGrid compatibility: not needed here[\s\S]*"
