@@ -798,10 +798,16 @@ void plat_link_ref_props(const plat_link_ref *ref, double *bandwidth, double *la
  * Default platform
  * ---------------------------------------------------------------------------------------- */
 
-char *plat_default_xml(int nhosts)
+char *plat_default_xml(int nhosts) { return plat_default_xml_net(nhosts, NULL, NULL); }
+
+char *plat_default_xml_net(int nhosts, const char *bandwidth, const char *latency)
 {
   if (nhosts < 1)
     nhosts = 1;
+  if (!bandwidth)
+    bandwidth = "10Gbps";
+  if (!latency)
+    latency = "1us";
   /* A small commodity cluster, sized for a laptop's first run: one host per rank, each a
    * 1 Gflop/s core with a private full-duplex 10 Gb/s, 1 us link to a non-blocking switch
    * (no shared backbone), and a fast loopback for messages a host sends to itself.
@@ -813,8 +819,8 @@ char *plat_default_xml(int nhosts)
       "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
       "<platform version=\"4.1\">\n"
       "  <cluster id=\"default\" prefix=\"host\" suffix=\"\" radical=\"1-%d\"\n"
-      "           speed=\"1Gf\" bw=\"10Gbps\" lat=\"1us\" sharing_policy=\"SPLITDUPLEX\"\n"
+      "           speed=\"1Gf\" bw=\"%s\" lat=\"%s\" sharing_policy=\"SPLITDUPLEX\"\n"
       "           loopback_bw=\"50GBps\" loopback_lat=\"0.1us\"/>\n"
       "</platform>\n",
-      nhosts);
+      nhosts, bandwidth, latency);
 }

@@ -71,6 +71,10 @@ void plat_free(plat_platform *p); /* NULL is fine */
  * hosts crosses two links, 2 us) and a 50 GB/s, 0.1 us loopback for messages to self.
  * Returns a fresh string (free() it) loadable with plat_load_string. */
 char *plat_default_xml(int nhosts);
+/* The same with the hosts' links set (smpirun -bandwidth / -latency, as SimGrid's smpirun sets
+ * its generated platform's): values with their unit ("1GBps", "5us"; NULL: the defaults
+ * above), inserted as written, so the caller keeps quotes and '<', '&' out. */
+char *plat_default_xml_net(int nhosts, const char *bandwidth, const char *latency);
 
 /* The DTD embedded in the library (platforms/smpi.dtd at build time), NUL-terminated. */
 const char *plat_dtd_text(void);

@@ -50,7 +50,9 @@ static void usage(FILE *out)
       "                       --vgdb-error=0\")\n"
       "  -analyze             timings and leaks at the end (= --cfg=smpi/display-timing:yes\n"
       "                       --cfg=smpi/list-leaks:50)\n"
-      "  -keep-temps, -tmpdir DIR, -foreground, -quiet\n"
+      "  -bandwidth BW, -latency LAT  links of the built-in platform (without -platform;\n"
+      "                       with units, e.g. 1GBps, 5us; default 10Gbps, 1us)\n"
+      "  -keep-temps, -tmpdir DIR, -foreground, -quiet, -trace-resource\n"
       "                       SimGrid's, accepted: smpirun writes no temporary files and\n"
       "                       prints no launch lines (a note says so, except for -quiet)\n"
       "  -trace               write a Paje trace (default smpi_simgrid.trace; = "
@@ -272,6 +274,17 @@ int main(int argc, char **argv)
               "%s: note: -tmpdir %s accepted for SimGrid compatibility: not needed here "
               "(smpirun writes no temporary files)\n",
               prog, dir);
+    } else if (!strcmp(a, "-bandwidth") || !strcmp(a, "-latency")) {
+      /* the links of the built-in platform (SimGrid: of its generated one) */
+      const char *v = need_value(argc, argv, &i);
+      if (!*v || strpbrk(v, "\"'<>&"))
+        die("%s needs a value with its unit, e.g. 1GBps or 5us", a);
+      add_field(a + 1, v);
+    } else if (!strcmp(a, "-trace-resource")) {
+      fprintf(stderr,
+              "%s: note: -trace-resource accepted for SimGrid compatibility: the resources' "
+              "use is not traced here (tracing/categorized, tracing/uncategorized)\n",
+              prog);
     } else if (!strcmp(a, "-quiet")) {
       /* SimGrid's hides its launch lines: smpirun prints none */
     } else if (!strcmp(a, "-version") || !strcmp(a, "--version")) {

@@ -256,6 +256,7 @@ typedef struct launch_opts {
   bool map;
   bool help_cfg;
   bool from_smpirun;
+  char *bandwidth, *latency; /* of the built-in platform's links (-bandwidth, -latency) */
 } launch_opts;
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -449,6 +450,10 @@ static int parse_launch(launch_opts *o)
       o->hostfile = xstrdup(v);
     } else if (!strcmp(k, "map")) {
       o->map = true;
+    } else if (!strcmp(k, "bandwidth")) {
+      o->bandwidth = xstrdup(v);
+    } else if (!strcmp(k, "latency")) {
+      o->latency = xstrdup(v);
     } else if (!strcmp(k, "help")) {
       o->help_cfg = true;
     } else if (!strcmp(k, "cfg")) {
@@ -610,13 +615,19 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     smpi_w.platform_name = o.platform;
   } else {
     long n = o.np > 0 ? o.np : 1;
-    char *xml = plat_default_xml((int)n);
+    char *xml = plat_default_xml_net((int)n, o.bandwidth, o.latency);
     rc = plat_load_string(xml, "<built-in platform>", &launch.platform, err, sizeof err);
     free(xml);
     smpi_w.platform_name = "<built-in platform>";
   }
+  if (rc != 0 && !o.platform && (o.bandwidth || o.latency))
+    return fail("-bandwidth %s / -latency %s: %s", o.bandwidth ? o.bandwidth : "(default)",
+                o.latency ? o.latency : "(default)", err);
   if (rc != 0)
     return fail("%s", err);
+  if (o.platform && (o.bandwidth || o.latency))
+    LOG_WARN("-bandwidth and -latency set the links of the built-in platform: ignored with "
+             "-platform (as in SimGrid)");
   if (route_table_build(launch.platform, &launch.routes, err, sizeof err) != 0)
     return fail("%s", err);
   smpi_w.routes = launch.routes;

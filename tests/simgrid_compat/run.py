@@ -48,6 +48,12 @@ EXTRA = [
       "--cfg=smpi/profile:yes"], None,
      r"@ energy of the hosts running ranks[^\n]*\n[^\n]*\nA +1 +477\.331477\n"
      r"B +1 +396\.831066\n\* +2 +874\.162543\n"),
+    # without -platform: 0.20023330049089039 s with the built-in 10 Gb/s, 1 us links
+    ("-bandwidth and -latency set the built-in platform's links",
+     ["-np", "2", "-bandwidth", "10MBps", "-latency", "1ms"], None, r"time 0\.2769665063613"),
+    ("-trace-resource is accepted", ["-trace-resource", "-np", "2", "-platform",
+                                     "{data}/pair.xml"], None,
+     r"-trace-resource accepted for SimGrid compatibility"),
     ("-tmpdir takes its directory", ["-tmpdir", "/nonexistent", "-np", "2", "-platform",
                                      "{data}/pair.xml"], None,
      r"-tmpdir /nonexistent accepted for SimGrid compatibility: not needed here"),
