@@ -610,6 +610,10 @@ static int leaf_route(rt_ctx *x, const plat_zone *z, const plat_point *src, cons
     return rt_hostlink_route(x, z, src, dst, path);
   case PLAT_ROUTING_NONE:
     return rt_fail(x, z, "zone '%s' has routing None: nothing is routed in it", z->id);
+  case PLAT_ROUTING_VIVALDI:
+    if (!plat_point_equal(src, dst))
+      return rt_vivaldi_route(x, z, src, dst, path);
+    break; /* to self: the loopback, as in any zone */
   case PLAT_ROUTING_FULL:
   case PLAT_ROUTING_FLOYD:
   case PLAT_ROUTING_DIJKSTRA:
@@ -789,8 +793,9 @@ int route_get(const route_table *rt, size_t src, size_t dst, route_path *path, c
     path->latency = lat;
     return -1;
   }
-  if (path->count == mark) {
-    /* SimGrid gives no link here (e.g. a TORUS host to itself without loopback nor
+  if (path->count == mark && !(path->latency > lat && src != dst)) {
+    /* (a Vivaldi zone's route may be latency only: SimGrid runs it, the message then pays
+     * the latency and no bandwidth) SimGrid gives no link here (e.g. a TORUS host to itself without loopback nor
      * limiter) and then refuses to communicate; a message to oneself gets the model
      * loopback instead. Between two hosts, an empty route is an error. */
     if (src == dst) {
@@ -879,15 +884,16 @@ static int add_entries(route_table *rt, char *err, size_t errlen)
       const plat_route *r = z->routes[k];
       bool bypass = r->kind == PLAT_BYPASS_ROUTE || r->kind == PLAT_BYPASS_ZONE_ROUTE;
       if (!bypass && (z->routing == PLAT_ROUTING_CLUSTER || z->routing == PLAT_ROUTING_STAR ||
-                      z->routing == PLAT_ROUTING_NONE))
+                      z->routing == PLAT_ROUTING_NONE || z->routing == PLAT_ROUTING_VIVALDI))
         return build_fail(err, errlen, p, r->loc,
                           "%s %s -> %s: zone '%s' has routing %s, which takes no declared "
                           "routes%s",
                           route_elem(r), pname(&r->src, na, sizeof na),
                           pname(&r->dst, nb, sizeof nb), z->id, plat_routing_name(z->routing),
-                          z->routing == PLAT_ROUTING_NONE
-                              ? ""
-                              : " (hosts reach the backbone through <host_link>)");
+                          z->routing == PLAT_ROUTING_NONE      ? ""
+                          : z->routing == PLAT_ROUTING_VIVALDI ? " (coordinates give the routes)"
+                                                               : " (hosts reach the backbone "
+                                                                 "through <host_link>)");
       if (route_is_zone_kind(r)) { /* the loader checks these; a broken one would loop */
         const plat_point *ends[2][2] = {{&r->src, &r->gw_src}, {&r->dst, &r->gw_dst}};
         for (int i = 0; i < 2; i++) {
@@ -1090,6 +1096,11 @@ static void build_dijkstra(route_table *rt, const plat_zone *z)
 static int check_zone(route_table *rt, const plat_zone *z, char *err, size_t errlen)
 {
   const plat_platform *p = rt->p;
+  if (z->routing == PLAT_ROUTING_VIVALDI && z->nchildren)
+    return build_fail(err, errlen, p, z->loc,
+                      "Vivaldi zone '%s' contains sub-zones ('%s'): not supported here yet (the "
+                      "hosts and peers of one Vivaldi zone are)",
+                      z->id, z->children[0]->id);
   if ((z->routing == PLAT_ROUTING_CLUSTER || z->routing == PLAT_ROUTING_STAR) && !z->cluster &&
       z->nchildren)
     return build_fail(err, errlen, p, z->loc,

@@ -217,7 +217,7 @@ void plat_free(plat_platform *p)
 const char *plat_routing_name(plat_routing r)
 {
   static const char *const names[] = {"Full",    "Floyd", "Dijkstra", "DijkstraCache",
-                                      "Cluster", "Star",  "None"};
+                                      "Cluster", "Star",  "None",     "Vivaldi"};
   ASSERT((size_t)r < sizeof names / sizeof names[0]);
   return names[r];
 }

@@ -96,6 +96,7 @@ typedef enum {
   PLAT_ROUTING_CLUSTER, /* <zone routing="Cluster"> (host_link/backbone) or any <cluster> */
   PLAT_ROUTING_STAR,
   PLAT_ROUTING_NONE,
+  PLAT_ROUTING_VIVALDI, /* hosts placed by coordinates; <peer>s (kernel/routing_vivaldi.c) */
 } plat_routing;
 
 typedef enum {
@@ -154,7 +155,9 @@ struct plat_host {
   char *speed_file; /* availability profile (speed_file or availability_file), or NULL */
   struct plat_profile *speed_profile; /* its events (src/plat_profile.h: speed scales) */
   char *state_file;                   /* on/off profile, or NULL */
-  char *coordinates; /* Vivaldi coordinates as written, or NULL (not interpreted) */
+  char *coordinates;                  /* Vivaldi coordinates as written, or NULL */
+  bool has_coords;                    /* coordinates parsed: x y height (ms) */
+  double coords[3];
   plat_loc loc;
 };
 

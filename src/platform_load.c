@@ -859,7 +859,7 @@ static int parse_routing(loader *L, xmlNode *n, const char *id, const char *text
       {"Full", PLAT_ROUTING_FULL},         {"Floyd", PLAT_ROUTING_FLOYD},
       {"Dijkstra", PLAT_ROUTING_DIJKSTRA}, {"DijkstraCache", PLAT_ROUTING_DIJKSTRA_CACHE},
       {"Cluster", PLAT_ROUTING_CLUSTER},   {"Star", PLAT_ROUTING_STAR},
-      {"None", PLAT_ROUTING_NONE},
+      {"None", PLAT_ROUTING_NONE},         {"Vivaldi", PLAT_ROUTING_VIVALDI},
   };
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
     if (strcasecmp(text, known[i].name) == 0) {
@@ -867,8 +867,7 @@ static int parse_routing(loader *L, xmlNode *n, const char *id, const char *text
       return 0;
     }
   }
-  if (strcasecmp(text, "Vivaldi") == 0 || strcasecmp(text, "Wi-Fi") == 0 ||
-      strcasecmp(text, "WiFi") == 0)
+  if (strcasecmp(text, "Wi-Fi") == 0 || strcasecmp(text, "WiFi") == 0)
     return FAIL(L, n, "zone '%s': routing '%s' is known (SimGrid) but not supported here", id,
                 text);
   if (strcasecmp(text, "ClusterTorus") == 0 || strcasecmp(text, "ClusterFatTree") == 0 ||
@@ -946,6 +945,26 @@ static int load_profile(loader *L, xmlNode *n, const char *what, const char *att
   return 0;
 }
 
+/* Vivaldi coordinates "x y height": three numbers (SimGrid's syntax; height >= 0 in ms). */
+static int parse_coords(loader *L, xmlNode *n, const char *what, plat_host *h)
+{
+  const char *s = h->coordinates;
+  for (int i = 0; i < 3; i++) {
+    char *end;
+    errno = 0;
+    h->coords[i] = strtod(s, &end);
+    if (end == s || errno || !isfinite(h->coords[i]))
+      return FAIL(L, n, "%s: coordinates '%s' are not three numbers 'x y height'", what,
+                  h->coordinates);
+    s = end;
+  }
+  if (s[strspn(s, " \t")])
+    return FAIL(L, n, "%s: coordinates '%s' are not three numbers 'x y height'", what,
+                h->coordinates);
+  h->has_coords = true;
+  return 0;
+}
+
 static int handle_host(loader *L, xmlNode *n, plat_zone *z)
 {
   const char *id = attr(L, n, "id");
@@ -986,6 +1005,11 @@ static int handle_host(loader *L, xmlNode *n, plat_zone *z)
   h->speed_file = opt_dup(attr(L, n, "speed_file") ? attr(L, n, "speed_file")
                                                    : attr(L, n, "availability_file"));
   h->coordinates = opt_dup(attr(L, n, "coordinates"));
+  if (h->coordinates && parse_coords(L, n, what, h))
+    return -1;
+  if (z->routing == PLAT_ROUTING_VIVALDI && !h->has_coords)
+    return FAIL(L, n, "%s: a host of Vivaldi zone '%s' needs coordinates=\"x y height\"", what,
+                z->id);
 
   for (xmlNode *c = n->children; c; c = c->next) {
     if (is_elem(c, "prop")) {
@@ -1342,6 +1366,8 @@ static int handle_trace_connect(loader *L, xmlNode *n)
 static int handle_include(loader *L, xmlNode *n, plat_zone *zone);
 
 /* Elements that may appear both in <platform> (zone == NULL) and in zones. */
+static int handle_peer(loader *L, xmlNode *n, plat_zone *z);
+
 static int handle_common(loader *L, xmlNode *c, plat_zone *zone, bool *handled)
 {
   *handled = true;
@@ -1358,10 +1384,45 @@ static int handle_common(loader *L, xmlNode *c, plat_zone *zone, bool *handled)
   if (is_elem(c, "trace_connect"))
     return handle_trace_connect(L, c);
   if (is_elem(c, "peer"))
-    return FAIL(L, c,
-                "<peer> is known (SimGrid's Vivaldi zones) but not supported here: describe the "
-                "host with <host> and its links with <link>");
+    return handle_peer(L, c, zone);
   *handled = false;
+  return 0;
+}
+
+/* <peer id speed coordinates bw_in bw_out>, SimGrid's shorthand in a Vivaldi zone: a host
+ * with two private links, link_<id>_UP (bw_out, what it sends crosses) and link_<id>_DOWN
+ * (bw_in), latency 0: the latency comes from the coordinates. SimGrid 3.32 ignores the
+ * deprecated lat attribute (it warns, as here). */
+static int handle_peer(loader *L, xmlNode *n, plat_zone *z)
+{
+  const char *id = attr(L, n, "id");
+  if (!z || z->routing != PLAT_ROUTING_VIVALDI)
+    return FAIL(L, n, "<peer id='%s'> must be inside a zone with routing=\"Vivaldi\"", id);
+  if (handle_host(L, n, z))
+    return -1;
+  plat_host *h = z->hosts[z->nhosts - 1];
+  const char *lat = attr(L, n, "lat");
+  if (lat && strcmp(lat, "0s") && strcmp(lat, "0"))
+    LOG_WARN("%s:%ld: peer '%s': the lat attribute is deprecated and ignored (as in SimGrid): "
+             "use the height, the third coordinate",
+             L->p->files[L->file], node_line(n), id);
+  char what[300];
+  snprintf(what, sizeof what, "peer '%s'", id);
+  plat_link *l[2];
+  const char *dir[2] = {"UP", "DOWN"}, *bw[2] = {"bw_out", "bw_in"};
+  for (int i = 0; i < 2; i++) {
+    char name[300];
+    snprintf(name, sizeof name, "link_%s_%s", id, dir[i]);
+    if (!(l[i] = add_link(L, n, name, z, PLAT_SHARING_SHARED)))
+      return -1;
+    if (positive_quantity(L, n, what, bw[i], UNITS_BANDWIDTH, attr(L, n, bw[i]),
+                          &l[i]->bandwidth))
+      return -1;
+  }
+  plat_host_link hl = {.host = h, .loc = loc_of(L, n)};
+  hl.up.link = l[0];
+  hl.down.link = l[1];
+  PLAT_PUSH(z->host_links, z->nhost_links, hl);
   return 0;
 }
 

@@ -76,6 +76,10 @@ CASES = [
     # on too (hosts without wattage: 0 W)
     ("link_energy", ["-np", "3", "-platform", "{data}/link_energy.xml",
                      "--cfg=plugin:link_energy", "--cfg=plugin:host_energy"], None, None),
+    # Vivaldi zones: hosts by coordinates (latency-only routes), <peer>s with private links
+    ("vivaldi_hosts", ["-np", "4", "-platform", "{data}/vivaldi_hosts.xml"], None, None),
+    ("vivaldi_peers", ["-np", "3", "-platform", "{data}/vivaldi_peers.xml"], None,
+     r"peer '100030591': the lat attribute is deprecated and ignored"),
     ("launcher_options", ["-quiet", "-keep-temps", "-foreground", "-analyze",
                           "-np", "2", "-platform", "{data}/pair.xml"], None,
      r"-keep-temps accepted for SimGrid compatibility: not needed here[\s\S]*"

@@ -35,6 +35,10 @@ REFUSED = [
     ("wattage_per_state for fewer pstates",
      ["-np", "2", "-platform", "{data}/energy_bad.xml", "--cfg=plugin:host_energy"], None,
      r"host 'B': wattage_per_state '100.0:200.0' lists 1 power range for 2 pstates"),
+    ("a Vivaldi host needs coordinates",
+     ["-np", "2", "-platform", "{data}/vivaldi_nocoords.xml"], None,
+     r"vivaldi_nocoords.xml:6: host 'b': a host of Vivaldi zone 'AS0' needs "
+     r"coordinates=\"x y height\""),
     ("host/model ptask_L07 is not offered",
      ["-np", "2", "-platform", "{data}/pair.xml", "--cfg=host/model:ptask_L07"], None,
      r"host/model"),
