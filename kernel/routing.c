@@ -698,6 +698,50 @@ static int32_t find_bypass(const route_table *rt, const plat_zone *z, const plat
   return -1;
 }
 
+/* Between two sub-zones (or a sub-zone and a host) of a Vivaldi zone, as SimGrid: a sub-zone
+ * Z is entered at its router "router_Z", which has coordinates; the Vivaldi part's latency
+ * counts first, then src -> gateway, the private links of host ends, gateway -> dst. */
+static int vivaldi_zones(rt_ctx *x, const plat_zone *z, const plat_point *src,
+                         const plat_point *dst, const plat_zone *ca, const plat_zone *cb,
+                         route_path *path)
+{
+  const plat_zone *sub[2] = {ca, cb};
+  const plat_point *end[2] = {src, dst};
+  plat_point gw[2];
+  const double *co[2];
+  for (int i = 0; i < 2; i++) {
+    if (!sub[i]) {
+      if (end[i]->kind != PLAT_POINT_HOST || !end[i]->u.host->has_coords)
+        return rt_fail(x, z, "Vivaldi zone '%s' routes between hosts with coordinates only",
+                       z->id);
+      gw[i] = *end[i];
+      co[i] = end[i]->u.host->coords;
+      continue;
+    }
+    char name[300];
+    snprintf(name, sizeof name, "router_%s", sub[i]->id);
+    plat_router *r = plat_find_router(x->rt->p, name);
+    if (!r || !r->has_coords)
+      return rt_fail(x, z,
+                     "Vivaldi zone '%s': its sub-zone '%s' is entered at a router '%s' with "
+                     "coordinates, which the platform lacks",
+                     z->id, sub[i]->id, name);
+    gw[i] = (plat_point){.kind = PLAT_POINT_ROUTER, .u.router = r};
+    co[i] = r->coords;
+  }
+  path->latency += rt_vivaldi_latency(co[0], co[1]);
+  if (ca && global_route(x, src, &gw[0], path) != 0)
+    return -1;
+  route_path links;
+  route_path_init(&links);
+  rt_vivaldi_links(x->rt, &gw[0], &gw[1], &links);
+  path_append_links(path, links.links, links.count);
+  route_path_free(&links);
+  if (cb && global_route(x, &gw[1], dst, path) != 0)
+    return -1;
+  return 0;
+}
+
 static int global_route(rt_ctx *x, const plat_point *src, const plat_point *dst, route_path *path)
 {
   const route_table *rt = x->rt;
@@ -742,6 +786,11 @@ static int global_route(rt_ctx *x, const plat_point *src, const plat_point *dst,
   }
   if (!ca && !cb) {
     int rc = leaf_route(x, z, src, dst, path);
+    x->depth--;
+    return rc;
+  }
+  if (z->routing == PLAT_ROUTING_VIVALDI) {
+    int rc = vivaldi_zones(x, z, src, dst, ca, cb, path);
     x->depth--;
     return rc;
   }
@@ -1096,11 +1145,6 @@ static void build_dijkstra(route_table *rt, const plat_zone *z)
 static int check_zone(route_table *rt, const plat_zone *z, char *err, size_t errlen)
 {
   const plat_platform *p = rt->p;
-  if (z->routing == PLAT_ROUTING_VIVALDI && z->nchildren)
-    return build_fail(err, errlen, p, z->loc,
-                      "Vivaldi zone '%s' contains sub-zones ('%s'): not supported here yet (the "
-                      "hosts and peers of one Vivaldi zone are)",
-                      z->id, z->children[0]->id);
   if ((z->routing == PLAT_ROUTING_CLUSTER || z->routing == PLAT_ROUTING_STAR) && !z->cluster &&
       z->nchildren)
     return build_fail(err, errlen, p, z->loc,

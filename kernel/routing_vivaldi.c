@@ -12,15 +12,19 @@
 
 #include "kernel/routing_private.h"
 
-int rt_vivaldi_route(rt_ctx *x, const plat_zone *z, const plat_point *a, const plat_point *b,
-                     route_path *path)
+double rt_vivaldi_latency(const double a[3], const double b[3])
 {
-  const route_table *rt = x->rt;
-  if (a->kind != PLAT_POINT_HOST || b->kind != PLAT_POINT_HOST)
-    return rt_fail(x, z, "Vivaldi zone '%s' routes between its hosts only", z->id);
-  const plat_host *ha = a->u.host, *hb = b->u.host;
-  const plat_host_link *la = rt->host_link_of[ha->index];
-  const plat_host_link *lb = rt->host_link_of[hb->index];
+  double dx = a[0] - b[0], dy = a[1] - b[1];
+  return (sqrt(dx * dx + dy * dy) + fabs(a[2]) + fabs(b[2])) / 1000;
+}
+
+void rt_vivaldi_links(const route_table *rt, const plat_point *a, const plat_point *b,
+                      route_path *path)
+{
+  const plat_host_link *la = a->kind == PLAT_POINT_HOST ? rt->host_link_of[a->u.host->index]
+                                                        : NULL;
+  const plat_host_link *lb = b->kind == PLAT_POINT_HOST ? rt->host_link_of[b->u.host->index]
+                                                        : NULL;
   if (la) {
     uint32_t id = rt_ref_id(rt, &la->up);
     rt_path_push(path, id, rt_link_latency(rt, id));
@@ -29,7 +33,14 @@ int rt_vivaldi_route(rt_ctx *x, const plat_zone *z, const plat_point *a, const p
     uint32_t id = rt_ref_id(rt, &lb->down);
     rt_path_push(path, id, rt_link_latency(rt, id));
   }
-  double dx = ha->coords[0] - hb->coords[0], dy = ha->coords[1] - hb->coords[1];
-  path->latency += (sqrt(dx * dx + dy * dy) + fabs(ha->coords[2]) + fabs(hb->coords[2])) / 1000;
+}
+
+int rt_vivaldi_route(rt_ctx *x, const plat_zone *z, const plat_point *a, const plat_point *b,
+                     route_path *path)
+{
+  if (a->kind != PLAT_POINT_HOST || b->kind != PLAT_POINT_HOST)
+    return rt_fail(x, z, "Vivaldi zone '%s' routes between its hosts only", z->id);
+  rt_vivaldi_links(x->rt, a, b, path);
+  path->latency += rt_vivaldi_latency(a->u.host->coords, b->u.host->coords);
   return 0;
 }

@@ -164,8 +164,10 @@ struct plat_host {
 struct plat_router {
   char *id;
   plat_zone *zone;
-  size_t index;   /* position in plat_platform.routers */
-  bool generated; /* made by the loader for a <cluster> (its zone->cluster->router) */
+  size_t index;    /* position in plat_platform.routers */
+  bool generated;  /* made by the loader for a <cluster> (its zone->cluster->router) */
+  bool has_coords; /* coordinates="x y height" given (a Vivaldi zone's gateway) */
+  double coords[3];
   plat_loc loc;
 };
 

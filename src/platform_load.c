@@ -945,23 +945,22 @@ static int load_profile(loader *L, xmlNode *n, const char *what, const char *att
   return 0;
 }
 
-/* Vivaldi coordinates "x y height": three numbers (SimGrid's syntax; height >= 0 in ms). */
-static int parse_coords(loader *L, xmlNode *n, const char *what, plat_host *h)
+/* Vivaldi coordinates "x y height": three numbers (SimGrid's syntax; height in ms). */
+static int parse_coords(loader *L, xmlNode *n, const char *what, const char *text,
+                        double coords[3], bool *has)
 {
-  const char *s = h->coordinates;
+  const char *s = text;
   for (int i = 0; i < 3; i++) {
     char *end;
     errno = 0;
-    h->coords[i] = strtod(s, &end);
-    if (end == s || errno || !isfinite(h->coords[i]))
-      return FAIL(L, n, "%s: coordinates '%s' are not three numbers 'x y height'", what,
-                  h->coordinates);
+    coords[i] = strtod(s, &end);
+    if (end == s || errno || !isfinite(coords[i]))
+      return FAIL(L, n, "%s: coordinates '%s' are not three numbers 'x y height'", what, text);
     s = end;
   }
   if (s[strspn(s, " \t")])
-    return FAIL(L, n, "%s: coordinates '%s' are not three numbers 'x y height'", what,
-                h->coordinates);
-  h->has_coords = true;
+    return FAIL(L, n, "%s: coordinates '%s' are not three numbers 'x y height'", what, text);
+  *has = true;
   return 0;
 }
 
@@ -1005,7 +1004,7 @@ static int handle_host(loader *L, xmlNode *n, plat_zone *z)
   h->speed_file = opt_dup(attr(L, n, "speed_file") ? attr(L, n, "speed_file")
                                                    : attr(L, n, "availability_file"));
   h->coordinates = opt_dup(attr(L, n, "coordinates"));
-  if (h->coordinates && parse_coords(L, n, what, h))
+  if (h->coordinates && parse_coords(L, n, what, h->coordinates, h->coords, &h->has_coords))
     return -1;
   if (z->routing == PLAT_ROUTING_VIVALDI && !h->has_coords)
     return FAIL(L, n, "%s: a host of Vivaldi zone '%s' needs coordinates=\"x y height\"", what,
@@ -1050,6 +1049,17 @@ static plat_router *add_router(loader *L, xmlNode *n, const char *id, plat_zone 
   PLAT_PUSH(z->routers, z->nrouters, r);
   strmap_insert(L->p->index->routers, id, r);
   return r;
+}
+
+static int handle_router(loader *L, xmlNode *n, plat_zone *z)
+{
+  plat_router *r = add_router(L, n, attr(L, n, "id"), z, false);
+  if (!r)
+    return -1;
+  const char *c = attr(L, n, "coordinates");
+  char what[300];
+  snprintf(what, sizeof what, "router '%s'", r->id);
+  return c ? parse_coords(L, n, what, c, r->coords, &r->has_coords) : 0;
 }
 
 static plat_link *add_link(loader *L, xmlNode *n, const char *id, plat_zone *z,
@@ -1443,7 +1453,7 @@ static int walk_zone_children(loader *L, xmlNode *n, plat_zone *z)
     else if (is_elem(c, "host"))
       rc = handle_host(L, c, z);
     else if (is_elem(c, "router"))
-      rc = add_router(L, c, attr(L, c, "id"), z, false) ? 0 : -1;
+      rc = handle_router(L, c, z);
     else if (is_elem(c, "link"))
       rc = handle_link(L, c, z);
     else if (is_elem(c, "backbone"))

@@ -80,6 +80,9 @@ CASES = [
     ("vivaldi_hosts", ["-np", "4", "-platform", "{data}/vivaldi_hosts.xml"], None, None),
     ("vivaldi_peers", ["-np", "3", "-platform", "{data}/vivaldi_peers.xml"], None,
      r"peer '100030591': the lat attribute is deprecated and ignored"),
+    # sub-zones of a Vivaldi zone, ranks inside one (SimGrid aborts between them)
+    ("vivaldi_zones", ["-np", "2", "-platform", "{data}/vivaldi_zones.xml", "-hostfile",
+                       "{hostfile}"], "a1\na2\n", None),
     ("launcher_options", ["-quiet", "-keep-temps", "-foreground", "-analyze",
                           "-np", "2", "-platform", "{data}/pair.xml"], None,
      r"-keep-temps accepted for SimGrid compatibility: not needed here[\s\S]*"
