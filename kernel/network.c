@@ -315,6 +315,12 @@ static int route_compute(size_t src, size_t dst, rc_entry *e, char *err, size_t 
       route_get(kworld.net.rt, dst, src, &kworld.net.back, err, errlen) != 0)
     return -1; /* err says "no route from 'b' to 'a'": the reverse one, for cross-traffic */
 
+  if (kworld.net.lat_profiled) { /* latency profiles: the links' current latencies */
+    for (size_t i = 0; i < kworld.net.fwd.count; i++)
+      kworld.net.fwd.latency += kworld.net.links[kworld.net.fwd.links[i]].lat_delta;
+    for (size_t i = 0; i < kworld.net.back.count; i++)
+      kworld.net.back.latency += kworld.net.links[kworld.net.back.links[i]].lat_delta;
+  }
   /* elements, merged per link (see the top of this file) */
   next_stamp();
   size_t n = 0;
@@ -412,4 +418,20 @@ double net_link_load(uint32_t link)
     return 0;
   double cap = lmm_constraint_capacity(l->cnst);
   return cap > 0 ? lmm_constraint_load(l->cnst) / cap : 0;
+}
+
+void net_link_set_latency(uint32_t link, double latency)
+{
+  ASSERTF(kworld.net.initialized && link < kworld.net.nlinks, "bad link %u", link);
+  ASSERTF(latency >= 0 && isfinite(latency), "link %u: latency %g", link, latency);
+  double bw, lat;
+  lmm_sharing sharing;
+  route_link_info(kworld.net.rt, link, &bw, &lat, &sharing);
+  kworld.net.links[link].lat_delta = latency - lat;
+  kworld.net.lat_profiled = true;
+  /* messages from now on see the new latency: the cached routes are recomputed (flows under
+   * way keep theirs; SimGrid also updates their sharing penalty and TCP-gamma bound) */
+  route_cache_free(&kworld.net.rc);
+  route_cache_init(&kworld.net.rc, route_host_count(kworld.net.rt), kworld.net.weight_s,
+                   kworld.net.crosstraffic, route_compute);
 }

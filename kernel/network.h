@@ -72,6 +72,9 @@ size_t net_constraint_count(void); /* links crossed so far */
 /* Route cache misses since init: routes looked up, and entries made from the reverse pair's */
 void net_route_cache_stats(size_t *computed, size_t *mirrored);
 
+/* A latency profile's event (kernel/profiles.c): messages starting from now on see this
+ * latency (s) on the link. */
+void net_link_set_latency(uint32_t link, double latency);
 /* A bandwidth profile's event (kernel/profiles.c): link now carries bandwidth B/s. */
 void net_link_set_bandwidth(uint32_t link, double bandwidth);
 

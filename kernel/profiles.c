@@ -1,5 +1,5 @@
-/* Availability profiles over time (src/plat_profile.h): a host's speed scale and a link's
- * bandwidth, changed at the dates of their profile's events by engine timers.
+/* Availability profiles over time (src/plat_profile.h): a host's speed scale, a link's
+ * bandwidth and latency, changed at the dates of their profile's events by engine timers.
  *
  *   platform: <host id="A" speed="1Gf" speed_file="a.profile"/>   a.profile: 0 1.0
  *                                                                           5 0.5
@@ -29,7 +29,7 @@
 LOG_NEW_SUBCATEGORY(profiles, kernel, "availability profiles (speed and bandwidth over time)");
 LOG_DEFAULT_CATEGORY(profiles);
 
-typedef enum { AVAIL_SPEED, AVAIL_BANDWIDTH } avail_kind;
+typedef enum { AVAIL_SPEED, AVAIL_BANDWIDTH, AVAIL_LATENCY } avail_kind;
 
 typedef struct avail_track {
   avail_kind kind;
@@ -50,9 +50,12 @@ static void apply(avail_track *t, double value)
   if (t->kind == AVAIL_SPEED) {
     LOG_DEBUG("host %zu: speed scale %g at %.17g", t->resource, value, eng_now());
     cpu_host_set_scale(t->resource, value);
-  } else {
+  } else if (t->kind == AVAIL_BANDWIDTH) {
     LOG_DEBUG("link %zu: bandwidth %g at %.17g", t->resource, value, eng_now());
     net_link_set_bandwidth((uint32_t)t->resource, value);
+  } else {
+    LOG_DEBUG("link %zu: latency %g at %.17g", t->resource, value, eng_now());
+    net_link_set_latency((uint32_t)t->resource, value);
   }
 }
 
@@ -90,11 +93,12 @@ static int check_values(const plat_profile *pr, avail_kind kind, const char *own
 {
   for (size_t i = 0; i < pr->n; i++) {
     double v = pr->value[i];
-    if (kind == AVAIL_SPEED ? !(v >= 0) : !(v > 0)) {
+    if (kind == AVAIL_BANDWIDTH ? !(v > 0) : !(v >= 0)) {
       snprintf(err, errlen, "%s: profile %s: value %g at date %g must be %s", owner, pr->name, v,
                pr->date[i],
-               kind == AVAIL_SPEED ? ">= 0 (a fraction of the peak speed)"
-                                   : "> 0 (a bandwidth in bytes/s)");
+               kind == AVAIL_SPEED       ? ">= 0 (a fraction of the peak speed)"
+               : kind == AVAIL_BANDWIDTH ? "> 0 (a bandwidth in bytes/s)"
+                                         : ">= 0 (a latency in seconds)");
       return -1;
     }
   }
@@ -129,7 +133,7 @@ int avail_start(const plat_platform *p, const route_table *rt, char *err, size_t
   }
   for (size_t i = 0; i < p->nlinks; i++) {
     const plat_link *l = p->links[i];
-    if (!l->bandwidth_profile)
+    if (!l->bandwidth_profile && !l->latency_profile)
       continue;
     char owner[300];
     snprintf(owner, sizeof owner, "link '%s'", l->id);
@@ -143,7 +147,8 @@ int avail_start(const plat_platform *p, const route_table *rt, char *err, size_t
       if (id < 0)
         continue;
       found = true;
-      if (add(AVAIL_BANDWIDTH, (size_t)id, l->bandwidth_profile, owner, err, errlen) != 0)
+      if (add(AVAIL_BANDWIDTH, (size_t)id, l->bandwidth_profile, owner, err, errlen) != 0 ||
+          add(AVAIL_LATENCY, (size_t)id, l->latency_profile, owner, err, errlen) != 0)
         return -1;
     }
     ASSERTF(found, "link '%s' of the platform has no id", l->id);

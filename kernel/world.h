@@ -73,6 +73,7 @@ typedef struct cpu_state {
 typedef struct net_link {
   lmm_constraint *cnst; /* NULL until a flow first crosses the link */
   double bandwidth; /* B/s set by a bandwidth profile (kernel/profiles.c), 0: the platform's */
+  double lat_delta; /* s, a latency profile's value - the platform's latency (else 0) */
   uint32_t stamp;   /* == kworld.net.stamp: already an element of the flow being built */
   uint32_t pos;     /* its index in kworld.net.el_* then */
 } net_link;
@@ -90,6 +91,7 @@ typedef struct net_state {
   double weight_s;
   double tcp_gamma;
   bool crosstraffic;
+  bool lat_profiled; /* a latency profile changed a link: routes add the links' lat_delta */
   /* links, lazily given a constraint */
   net_link *links;
   size_t nlinks;

@@ -173,6 +173,8 @@ void plat_free(plat_platform *p)
     free(l->bandwidth_file);
     plat_profile_free(l->bandwidth_profile);
     free(l->bandwidth_profile);
+    plat_profile_free(l->latency_profile);
+    free(l->latency_profile);
     free(l->latency_file);
     free(l->state_file);
     free(l);

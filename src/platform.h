@@ -182,6 +182,7 @@ struct plat_link {
   plat_props props;
   char *bandwidth_file, *latency_file, *state_file; /* profiles, or NULL */
   struct plat_profile *bandwidth_profile;           /* bandwidth_file's events (B/s), or NULL */
+  struct plat_profile *latency_profile;             /* latency_file's events (s), or NULL */
   plat_loc loc;
 };
 

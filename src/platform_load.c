@@ -906,17 +906,17 @@ static int handle_prop(loader *L, xmlNode *n, plat_props *props)
   return 0;
 }
 
-/* Latency and state (on/off) profiles are not simulated yet: a platform naming one is
- * refused rather than run with constant values, which would be a silently wrong answer.
- * Speed and bandwidth profiles are (load_profile, kernel/profiles.c). */
+/* State (on/off) profiles are not simulated yet: a platform naming one is refused rather
+ * than run with constant values, which would be a silently wrong answer. Speed, bandwidth
+ * and latency profiles are (load_profile, kernel/profiles.c). */
 static int refuse_profile(loader *L, xmlNode *n, const char *what, const char *attr_name)
 {
   const char *v = attr(L, n, attr_name);
   if (!v)
     return 0;
   return FAIL(L, n,
-              "%s: attribute %s='%.200s' of <%s> is not supported (latency and state "
-              "profiles are not implemented yet; speed and bandwidth ones are): remove it",
+              "%s: attribute %s='%.200s' of <%s> is not supported (state profiles are not "
+              "implemented yet; speed, bandwidth and latency ones are): remove it",
               what, attr_name, v, ename(n));
 }
 
@@ -1096,9 +1096,11 @@ static int handle_link(loader *L, xmlNode *n, plat_zone *z)
       (lat && quantity(L, n, what, "latency", UNITS_LATENCY, lat, &l->latency)))
     return -1;
   if (load_profile(L, n, what, "bandwidth_file", &l->bandwidth_profile) ||
-      refuse_profile(L, n, what, "latency_file") || refuse_profile(L, n, what, "state_file"))
+      load_profile(L, n, what, "latency_file", &l->latency_profile) ||
+      refuse_profile(L, n, what, "state_file"))
     return -1;
   l->bandwidth_file = opt_dup(attr(L, n, "bandwidth_file"));
+  l->latency_file = opt_dup(attr(L, n, "latency_file"));
   for (xmlNode *c = n->children; c; c = c->next)
     if (is_elem(c, "prop"))
       handle_prop(L, c, &l->props);
@@ -1911,10 +1913,12 @@ static int connect_trace(loader *L, const plat_trace_connect *tc, const plat_poi
     slot = &pt->u.host->speed_profile;
   else if (!strcmp(tc->kind, "BANDWIDTH") && ref && ref->link)
     slot = &ref->link->bandwidth_profile;
+  else if (!strcmp(tc->kind, "LATENCY") && ref && ref->link)
+    slot = &ref->link->latency_profile;
   if (!slot)
     return fail_at(L, tc->loc.file, tc->loc.line,
-                   "trace_connect kind %s on '%s': not supported (only SPEED on a <host> and "
-                   "BANDWIDTH on a <link> are simulated; state and latency profiles are not "
+                   "trace_connect kind %s on '%s': not supported (only SPEED on a <host>, "
+                   "BANDWIDTH and LATENCY on a <link> are simulated; state profiles are not "
                    "implemented yet)",
                    tc->kind, tc->element);
   if (*slot)

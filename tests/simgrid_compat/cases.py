@@ -59,6 +59,7 @@ CASES = [
     ("profile_speed", ["-np", "2", "-platform", "{data}/profile_speed.xml"], None, None),
     ("profile_bandwidth", ["-np", "2", "-platform", "{data}/profile_bandwidth.xml"], None, None),
     ("profile_inline", ["-np", "2", "-platform", "{data}/profile_inline.xml"], None, None),
+    ("profile_latency", ["-np", "2", "-platform", "{data}/profile_latency.xml"], None, None),
     # smpirun options of SimGrid users' scripts: accepted, with a note when not needed here
     # (not -tmpdir DIR: SimGrid 3.32's smpirun shifts only the option, then takes DIR for
     # the program and fails; ours takes the value)

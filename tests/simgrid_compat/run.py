@@ -28,7 +28,7 @@ REFUSED = [
     ("state profiles are not simulated yet",
      ["-np", "2", "-platform", "{data}/profile_state.xml"], None,
      r"profile_state.xml:6: host 'A': attribute state_file='profiles/b_speed.profile' of <host> "
-     r"is not supported \(latency and state profiles are not implemented yet"),
+     r"is not supported \(state profiles are not implemented yet"),
     ("a bad profile names its file and line",
      ["-np", "2", "-platform", "{data}/profile_bad.xml"], None,
      r"host 'A': attribute speed_file: .*bad.profile:2: bad value: '1 fast'"),
