@@ -235,6 +235,8 @@ static void wait_on_kill(eng_actor *who, void *data)
   act_action *a = data;
   a->on_finish = NULL;
   a->data = NULL;
+  /* nobody will use what is left of it: a killed actor's execution stops using its CPU */
+  act_action_cancel(a, ACT_CANCELED);
 }
 
 act_state act_wait(act_action *a)

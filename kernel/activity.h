@@ -55,6 +55,7 @@ struct act_action {
   act_finish_fn on_finish;
   void *data;
   act_action *free_next; /* activity.c's list of freed actions */
+  uint32_t src, dst;     /* a flow's hosts (network.c: a host that goes down fails it) */
 };
 
 /* The model registers itself with the engine. precision: lmm precision (work-amount). */

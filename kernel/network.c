@@ -217,6 +217,7 @@ void net_model_shutdown(void)
   route_path_free(&kworld.net.fwd);
   route_path_free(&kworld.net.back);
   free(kworld.net.links);
+  free(kworld.net.host_down);
   free(kworld.net.el_link);
   free(kworld.net.el_coef);
   route_cache_free(&kworld.net.rc);
@@ -382,6 +383,8 @@ act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn f
   act_action *a = act_action_new(&kworld.net.model, work, latency, penalty, bound, e->n, fn,
                                  data);
   act_action_set_rate_factor(a, bwf);
+  a->src = (uint32_t)src;
+  a->dst = (uint32_t)dst;
   if (e->n <= RC_ELEMS)
     for (size_t i = 0; i < e->n; i++)
       lmm_expand(kworld.net.model.sys, e->el[i].cnst, a->var, e->el[i].coef);
@@ -435,3 +438,105 @@ void net_link_set_latency(uint32_t link, double latency)
   route_cache_init(&kworld.net.rc, route_host_count(kworld.net.rt), kworld.net.weight_s,
                    kworld.net.crosstraffic, route_compute);
 }
+
+/* ---- state profiles ---- */
+
+/* Fails the running flows that pred selects. They are collected first: failing one calls
+ * its owner, which may start or end others. */
+static void fail_flows(bool (*pred)(const act_action *a, size_t arg), size_t arg)
+{
+  lmm_system *sys = kworld.net.model.sys;
+  size_t n = lmm_variable_count(sys), k = 0;
+  act_action **doomed = xcalloc(n ? n : 1, sizeof *doomed);
+  for (size_t i = 0; i < n; i++) {
+    act_action *a = lmm_variable_id(lmm_variable_at(sys, i));
+    if (a && a->state == ACT_RUNNING && pred(a, arg))
+      doomed[k++] = a;
+  }
+  for (size_t i = 0; i < k; i++)
+    act_action_cancel(doomed[i], ACT_FAILED);
+  if (k)
+    kworld.net.model.dirty = true;
+  free(doomed);
+}
+
+static bool touches_host(const act_action *a, size_t host)
+{
+  return a->src == host || a->dst == host;
+}
+
+static bool crosses_link(const act_action *a, size_t link)
+{
+  for (size_t i = 0; i < lmm_variable_element_count(a->var); i++) {
+    lmm_constraint *c = lmm_variable_constraint(a->var, i, NULL);
+    if ((uintptr_t)lmm_constraint_id(c) == link + 1)
+      return true;
+  }
+  return false;
+}
+
+void net_host_set_up(size_t host, bool up)
+{
+  size_t nhosts = route_host_count(kworld.net.rt);
+  ASSERTF(kworld.net.initialized && host < nhosts, "bad host %zu", host);
+  if (!kworld.net.host_down)
+    kworld.net.host_down = xcalloc(nhosts, sizeof *kworld.net.host_down);
+  kworld.net.host_down[host] = !up;
+  if (up)
+    return;
+  kworld.net.failures = true;
+  char name[256];
+  route_host_name(kworld.net.rt, host, name, sizeof name);
+  snprintf(kworld.net.failure, sizeof kworld.net.failure, "host '%s' went down", name);
+  fail_flows(touches_host, host);
+}
+
+void net_link_set_up(uint32_t link, bool up)
+{
+  ASSERTF(kworld.net.initialized && link < kworld.net.nlinks, "bad link %u", link);
+  kworld.net.links[link].down = !up;
+  if (up)
+    return;
+  kworld.net.failures = true;
+  char name[256];
+  route_link_name(kworld.net.rt, link, name, sizeof name);
+  snprintf(kworld.net.failure, sizeof kworld.net.failure, "link '%s' went down", name);
+  fail_flows(crosses_link, link);
+}
+
+bool net_host_is_up(size_t host) { return !kworld.net.host_down || !kworld.net.host_down[host]; }
+
+bool net_path_down(size_t src, size_t dst, char *why, size_t len)
+{
+  if (!kworld.net.failures)
+    return false;
+  if (!why) { /* the caller only asks */
+    static char scratch[8];
+    why = scratch;
+    len = sizeof scratch;
+  }
+  char name[256];
+  for (int i = 0; i < 2; i++) {
+    size_t h = i ? dst : src;
+    if (!net_host_is_up(h)) {
+      route_host_name(kworld.net.rt, h, name, sizeof name);
+      snprintf(why, len, "host '%s' is down", name);
+      return true;
+    }
+  }
+  route_path p;
+  route_path_init(&p);
+  char err[256];
+  bool down = false;
+  if (route_get(kworld.net.rt, src, dst, &p, err, sizeof err) == 0)
+    for (size_t i = 0; i < p.count && !down; i++)
+      if (kworld.net.links[p.links[i]].down) {
+        route_link_name(kworld.net.rt, p.links[i], name, sizeof name);
+        snprintf(why, len, "link '%s' is down", name);
+        down = true;
+      }
+  route_path_free(&p);
+  return down;
+}
+
+const char *net_failure(void) { return kworld.net.failure; }

@@ -6,6 +6,11 @@
  *                                                                           LOOPAFTER 5
  *   timers:   0 s: A at 1 Gf/s | 5 s: 0.5 Gf/s | 10 s: 1 Gf/s | 15 s: 0.5 Gf/s | ...
  *
+ * State profiles (state_file, HOST_AVAIL / LINK_AVAIL): 0 turns the host or link off, any
+ * other value on. A host going off kills its ranks (the hook of avail_on_host_down) and
+ * fails the flows from and to it; a link going off fails the flows crossing it
+ * (kernel/network.c). A host coming back does not bring its ranks back (as in SimGrid).
+ *
  * One timer per profiled resource is pending at a time; each event arms the next. A looping
  * profile would arm timers forever: when nothing else can happen (no actor runnable, no
  * other timer, no running activity), the next one is not armed, so that the end of a run or
@@ -29,7 +34,13 @@
 LOG_NEW_SUBCATEGORY(profiles, kernel, "availability profiles (speed and bandwidth over time)");
 LOG_DEFAULT_CATEGORY(profiles);
 
-typedef enum { AVAIL_SPEED, AVAIL_BANDWIDTH, AVAIL_LATENCY } avail_kind;
+typedef enum {
+  AVAIL_SPEED,
+  AVAIL_BANDWIDTH,
+  AVAIL_LATENCY,
+  AVAIL_HOST_STATE,
+  AVAIL_LINK_STATE
+} avail_kind;
 
 typedef struct avail_track {
   avail_kind kind;
@@ -43,7 +54,10 @@ typedef struct avail_track {
 static struct avail_state {
   avail_track *tracks; /* one per profiled resource */
   size_t ntracks;
+  void (*host_down)(size_t host); /* avail_on_host_down */
 } avail;
+
+void avail_on_host_down(void (*hook)(size_t host)) { avail.host_down = hook; }
 
 static void apply(avail_track *t, double value)
 {
@@ -53,9 +67,19 @@ static void apply(avail_track *t, double value)
   } else if (t->kind == AVAIL_BANDWIDTH) {
     LOG_DEBUG("link %zu: bandwidth %g at %.17g", t->resource, value, eng_now());
     net_link_set_bandwidth((uint32_t)t->resource, value);
-  } else {
+  } else if (t->kind == AVAIL_LATENCY) {
     LOG_DEBUG("link %zu: latency %g at %.17g", t->resource, value, eng_now());
     net_link_set_latency((uint32_t)t->resource, value);
+  } else if (t->kind == AVAIL_LINK_STATE) {
+    LOG_DEBUG("link %zu: %s at %.17g", t->resource, value != 0 ? "up" : "down", eng_now());
+    net_link_set_up((uint32_t)t->resource, value != 0);
+  } else {
+    /* the ranks are killed first (reported), then the flows from and to the host fail */
+    LOG_DEBUG("host %zu: %s at %.17g", t->resource, value != 0 ? "up" : "down", eng_now());
+    bool was_up = net_host_is_up(t->resource);
+    if (value == 0 && was_up && avail.host_down)
+      avail.host_down(t->resource);
+    net_host_set_up(t->resource, value != 0);
   }
 }
 
@@ -87,7 +111,7 @@ static void arm(avail_track *t)
 }
 
 /* Values are checked here, where their meaning is known: a speed scale >= 0, a bandwidth
- * > 0 (the link model divides by it). */
+ * > 0 (the link model divides by it), a state >= 0 (0: off, else on, as SimGrid reads it). */
 static int check_values(const plat_profile *pr, avail_kind kind, const char *owner, char *err,
                         size_t errlen)
 {
@@ -98,7 +122,8 @@ static int check_values(const plat_profile *pr, avail_kind kind, const char *own
                pr->date[i],
                kind == AVAIL_SPEED       ? ">= 0 (a fraction of the peak speed)"
                : kind == AVAIL_BANDWIDTH ? "> 0 (a bandwidth in bytes/s)"
-                                         : ">= 0 (a latency in seconds)");
+               : kind == AVAIL_LATENCY   ? ">= 0 (a latency in seconds)"
+                                         : ">= 0 (0: off, else on)");
       return -1;
     }
   }
@@ -122,18 +147,19 @@ int avail_start(const plat_platform *p, const route_table *rt, char *err, size_t
   avail_stop();
   for (size_t i = 0; i < p->nhosts; i++) {
     const plat_host *h = p->hosts[i];
-    if (!h->speed_profile)
+    if (!h->speed_profile && !h->state_profile)
       continue;
     long idx = route_host_by_name(rt, h->id);
     ASSERTF(idx >= 0, "host '%s' of the platform has no index", h->id);
     char owner[300];
     snprintf(owner, sizeof owner, "host '%s'", h->id);
-    if (add(AVAIL_SPEED, (size_t)idx, h->speed_profile, owner, err, errlen) != 0)
+    if (add(AVAIL_SPEED, (size_t)idx, h->speed_profile, owner, err, errlen) != 0 ||
+        add(AVAIL_HOST_STATE, (size_t)idx, h->state_profile, owner, err, errlen) != 0)
       return -1;
   }
   for (size_t i = 0; i < p->nlinks; i++) {
     const plat_link *l = p->links[i];
-    if (!l->bandwidth_profile && !l->latency_profile)
+    if (!l->bandwidth_profile && !l->latency_profile && !l->state_profile)
       continue;
     char owner[300];
     snprintf(owner, sizeof owner, "link '%s'", l->id);
@@ -148,7 +174,8 @@ int avail_start(const plat_platform *p, const route_table *rt, char *err, size_t
         continue;
       found = true;
       if (add(AVAIL_BANDWIDTH, (size_t)id, l->bandwidth_profile, owner, err, errlen) != 0 ||
-          add(AVAIL_LATENCY, (size_t)id, l->latency_profile, owner, err, errlen) != 0)
+          add(AVAIL_LATENCY, (size_t)id, l->latency_profile, owner, err, errlen) != 0 ||
+          add(AVAIL_LINK_STATE, (size_t)id, l->state_profile, owner, err, errlen) != 0)
         return -1;
     }
     ASSERTF(found, "link '%s' of the platform has no id", l->id);

@@ -13,6 +13,9 @@
  * arms a timer for the next event of each profile. Returns 0, or -1 with a message in err
  * (a value that makes no sense for its resource). */
 int avail_start(const plat_platform *p, const route_table *rt, char *err, size_t errlen);
+/* Called when a host goes down, before the flows from and to it fail: the MPI layer kills
+ * the ranks on it. Set before avail_start. */
+void avail_on_host_down(void (*hook)(size_t host));
 /* Forgets the profiles (their timers die with the engine). */
 void avail_stop(void);
 

@@ -76,6 +76,7 @@ typedef struct net_link {
   double lat_delta; /* s, a latency profile's value - the platform's latency (else 0) */
   uint32_t stamp;   /* == kworld.net.stamp: already an element of the flow being built */
   uint32_t pos;     /* its index in kworld.net.el_* then */
+  bool down;        /* a state profile turned it off (kernel/profiles.c) */
 } net_link;
 
 typedef struct net_state {
@@ -92,6 +93,11 @@ typedef struct net_state {
   double tcp_gamma;
   bool crosstraffic;
   bool lat_profiled; /* a latency profile changed a link: routes add the links' lat_delta */
+  /* state profiles: hosts and links that are off; set once one has been turned off, so
+   * that runs without them never look */
+  bool failures;
+  bool *host_down;   /* [route_host_count], or NULL */
+  char failure[512]; /* why the last flow failed */
   /* links, lazily given a constraint */
   net_link *links;
   size_t nlinks;

@@ -157,6 +157,8 @@ void plat_free(plat_platform *p)
     plat_profile_free(h->speed_profile);
     free(h->speed_profile);
     free(h->state_file);
+    plat_profile_free(h->state_profile);
+    free(h->state_profile);
     free(h->coordinates);
     free(h);
   }
@@ -177,6 +179,8 @@ void plat_free(plat_platform *p)
     free(l->latency_profile);
     free(l->latency_file);
     free(l->state_file);
+    plat_profile_free(l->state_profile);
+    free(l->state_profile);
     free(l);
   }
   free(p->links);

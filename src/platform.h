@@ -155,6 +155,7 @@ struct plat_host {
   char *speed_file; /* availability profile (speed_file or availability_file), or NULL */
   struct plat_profile *speed_profile; /* its events (src/plat_profile.h: speed scales) */
   char *state_file;                   /* on/off profile, or NULL */
+  struct plat_profile *state_profile; /* its events (0: down, else up), or NULL */
   char *coordinates;                  /* Vivaldi coordinates as written, or NULL */
   bool has_coords;                    /* coordinates parsed: x y height (ms) */
   double coords[3];
@@ -183,6 +184,7 @@ struct plat_link {
   char *bandwidth_file, *latency_file, *state_file; /* profiles, or NULL */
   struct plat_profile *bandwidth_profile;           /* bandwidth_file's events (B/s), or NULL */
   struct plat_profile *latency_profile;             /* latency_file's events (s), or NULL */
+  struct plat_profile *state_profile;               /* state_file's events (0: down), or NULL */
   plat_loc loc;
 };
 

@@ -906,20 +906,6 @@ static int handle_prop(loader *L, xmlNode *n, plat_props *props)
   return 0;
 }
 
-/* State (on/off) profiles are not simulated yet: a platform naming one is refused rather
- * than run with constant values, which would be a silently wrong answer. Speed, bandwidth
- * and latency profiles are (load_profile, kernel/profiles.c). */
-static int refuse_profile(loader *L, xmlNode *n, const char *what, const char *attr_name)
-{
-  const char *v = attr(L, n, attr_name);
-  if (!v)
-    return 0;
-  return FAIL(L, n,
-              "%s: attribute %s='%.200s' of <%s> is not supported (state profiles are not "
-              "implemented yet; speed, bandwidth and latency ones are): remove it",
-              what, attr_name, v, ename(n));
-}
-
 /* Reads the profile named by attribute attr_name (relative to the platform file's directory,
  * as <include> files) into *out; nothing when the attribute is absent. */
 static int load_profile(loader *L, xmlNode *n, const char *what, const char *attr_name,
@@ -999,7 +985,7 @@ static int handle_host(loader *L, xmlNode *n, plat_zone *z)
   }
   if (load_profile(L, n, what, "speed_file", &h->speed_profile) ||
       load_profile(L, n, what, "availability_file", &h->speed_profile) ||
-      refuse_profile(L, n, what, "state_file"))
+      load_profile(L, n, what, "state_file", &h->state_profile))
     return -1;
   h->speed_file = opt_dup(attr(L, n, "speed_file") ? attr(L, n, "speed_file")
                                                    : attr(L, n, "availability_file"));
@@ -1097,7 +1083,7 @@ static int handle_link(loader *L, xmlNode *n, plat_zone *z)
     return -1;
   if (load_profile(L, n, what, "bandwidth_file", &l->bandwidth_profile) ||
       load_profile(L, n, what, "latency_file", &l->latency_profile) ||
-      refuse_profile(L, n, what, "state_file"))
+      load_profile(L, n, what, "state_file", &l->state_profile))
     return -1;
   l->bandwidth_file = opt_dup(attr(L, n, "bandwidth_file"));
   l->latency_file = opt_dup(attr(L, n, "latency_file"));
@@ -1898,8 +1884,8 @@ static char *dir_of(const char *path);
 
 /* The profile a <trace_connect> gives: SPEED to an explicit host, BANDWIDTH to an explicit
  * link, as if written with speed_file / bandwidth_file; the <trace>'s periodicity is its
- * period when the events do not say. The other kinds (state, latency) are refused, as
- * the attributes are, rather than silently ignored. */
+ * period when the events do not say; LATENCY, and HOST_AVAIL / LINK_AVAIL (the on/off
+ * state, as state_file) likewise. */
 static int connect_trace(loader *L, const plat_trace_connect *tc, const plat_point *pt,
                          const plat_link_ref *ref)
 {
@@ -1915,11 +1901,14 @@ static int connect_trace(loader *L, const plat_trace_connect *tc, const plat_poi
     slot = &ref->link->bandwidth_profile;
   else if (!strcmp(tc->kind, "LATENCY") && ref && ref->link)
     slot = &ref->link->latency_profile;
+  else if (!strcmp(tc->kind, "HOST_AVAIL") && pt && pt->kind == PLAT_POINT_HOST)
+    slot = &pt->u.host->state_profile;
+  else if (!strcmp(tc->kind, "LINK_AVAIL") && ref && ref->link)
+    slot = &ref->link->state_profile;
   if (!slot)
     return fail_at(L, tc->loc.file, tc->loc.line,
-                   "trace_connect kind %s on '%s': not supported (only SPEED on a <host>, "
-                   "BANDWIDTH and LATENCY on a <link> are simulated; state profiles are not "
-                   "implemented yet)",
+                   "trace_connect kind %s on '%s': not supported (SPEED and HOST_AVAIL, the "
+                   "on/off state, on a <host>; BANDWIDTH, LATENCY and LINK_AVAIL on a <link>)",
                    tc->kind, tc->element);
   if (*slot)
     return fail_at(L, tc->loc.file, tc->loc.line, "trace_connect kind %s: '%s' already has one",

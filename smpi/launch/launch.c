@@ -558,6 +558,31 @@ static void on_process_exit(int status, void *arg)
   }
 }
 
+/* A host goes down (state profile, kernel/profiles.c): its ranks are killed where they
+ * stand, as SimGrid kills the actors of a host turned off. A rank that already returned
+ * from main is left alone. What happens to messages from and to them: comm_failed in
+ * mpi/request.c. */
+static void host_went_down(size_t host)
+{
+  if (!smpi_w.ranks)
+    return; /* down at date 0: refused when the ranks are placed */
+  char name[256];
+  route_host_name(smpi_w.routes, host, name, sizeof name);
+  for (int r = 0; r < smpi_w.np; r++) {
+    smpi_rank *rk = &smpi_w.ranks[r];
+    if (rk->host != host || rk->returned || rk->killed)
+      continue;
+    fprintf(stderr,
+            "smpi: rank %d killed at simulated date %.17g: its host '%s' went down "
+            "(state profile)\n",
+            r, eng_now(), name);
+    rk->killed = true;
+    rk->killed_at = eng_now();
+    smpi_progress_rank_done();
+    eng_actor_kill(rk->actor);
+  }
+}
+
 static void rank_main(void *arg)
 {
   smpi_rank *me = arg;
@@ -695,6 +720,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   /* the world */
   if (eng_init(err, sizeof err) != 0)
     return fail("%s", err);
+  avail_on_host_down(host_went_down);
   if (cpu_model_init(launch.routes, err, sizeof err) != 0 ||
       net_model_init(launch.routes, err, sizeof err) != 0 ||
       avail_start(launch.platform, launch.routes, err, sizeof err) != 0 ||
@@ -708,6 +734,13 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     smpi_rank *rk = &smpi_w.ranks[r];
     rk->rank = r;
     rk->host = slots[(size_t)r % nslots];
+    if (!net_host_is_up(rk->host)) {
+      char host[256];
+      route_host_name(launch.routes, rk->host, host, sizeof host);
+      free(slots);
+      return fail("rank %d cannot run on host '%s': its state profile turns it off at date 0", r,
+                  host);
+    }
     if (o.map) {
       char host[256];
       route_host_name(launch.routes, rk->host, host, sizeof host);

@@ -171,8 +171,8 @@ CASES = [
      r"'.*no_such_profile.txt': No such file"),
     ("platform link state profile", ["SR", "-np", "2", "-platform",
                                      data_platform("link_state_file.xml"), "BAD"], NZ,
-     r"link_state_file.xml:7: link 'l1': attribute state_file='no_such_profile.txt' of <link> "
-     r"is not supported"),
+     r"link_state_file.xml:7: link 'l1': attribute state_file: cannot open profile "
+     r"'.*no_such_profile.txt': No such file"),
     ("platform unknown routing", ["SR", "-np", "2", "-platform",
                                   data_platform("routing_unknown.xml"), "BAD"], NZ,
      r"zone 'z': unknown routing 'Fulll'"),

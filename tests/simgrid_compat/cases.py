@@ -25,6 +25,18 @@ def values(output):
     out = {}
     for m in re.finditer(r"^(\w+) ([-+0-9.e]+)$", output, re.M):
         out[m.group(1)] = float(m.group(2))
+    # state profiles: the date a failed communication ended the job, or of a deadlock on a
+    # killed rank (ours: our reports; SimGrid's: its log lines, with the date format that
+    # record_compat.py gives the state_* cases)
+    m = re.search(r"^smpi: communication failure at simulated date (\S+):", output, re.M) or \
+        re.search(r"^\[(\S+)\] \S+ (Actor pid=\d+ is gone|Actor killed by an uncaught "
+                  r"exception \S*NetworkFailureException)", output, re.M)
+    if m:
+        out["failed_at"] = float(m.group(1))
+    m = re.search(r"^smpi: deadlock at simulated time (\S+) s", output, re.M) or \
+        re.search(r"^\[(\S+)\] maestro Oops! Deadlock detected", output, re.M)
+    if m:
+        out["deadlock_at"] = float(m.group(1))
     m = re.search(r"\[host_energy/INFO\] Total energy consumption: (\S+) Joules", output)
     if m:
         out["total_energy"] = float(m.group(1))
@@ -84,6 +96,24 @@ CASES = [
     # sub-zones of a Vivaldi zone, ranks inside one (SimGrid aborts between them)
     ("vivaldi_zones", ["-np", "2", "-platform", "{data}/vivaldi_zones.xml", "-hostfile",
                        "{hostfile}"], "a1\na2\n", None),
+    # state profiles (state_file, HOST_AVAIL): a host turned off kills its ranks; SimGrid
+    # 3.32 then aborts the job at the first communication with one of them (posted to it,
+    # or under way), and a link turned off fails the messages crossing it (under way, or
+    # posted while it is off). Host C, without ranks, goes off and on forever in each.
+    ("state_host_compute", ["-np", "2", "-platform", "{data}/state_host_compute.xml"], None,
+     r"smpi: rank 1 killed at simulated date 0.050000000000000003: its host 'B' went down"
+     r"[\s\S]*MPI_Sendrecv of 100000 bytes from rank 0 \(host 'A'\) to rank 1 \(host 'B'\): "
+     r"rank 1 was killed at 0.050000000000000003 when its host went down"),
+    ("state_host_transfer", ["-np", "2", "-platform", "{data}/state_host_transfer.xml"], None,
+     r"host 'B' went down; the job ends"),
+    ("state_host_later", ["-np", "2", "-platform", "{data}/state_host_later.xml"], None,
+     r"rank 1 killed at simulated date 0.14999999999999999"),
+    ("state_host_idle", ["-np", "2", "-platform", "{data}/state_host_idle.xml"], None, None),
+    ("state_host_inline", ["-np", "2", "-platform", "{data}/state_host_inline.xml"], None,
+     r"rank 1 killed at simulated date 0.050000000000000003"),
+    ("state_link_transfer", ["-np", "2", "-platform", "{data}/state_link_transfer.xml"], None,
+     r"link 'L' went down; the job ends"),
+    ("state_link_blip", ["-np", "2", "-platform", "{data}/state_link_blip.xml"], None, None),
     ("launcher_options", ["-quiet", "-keep-temps", "-foreground", "-analyze",
                           "-np", "2", "-platform", "{data}/pair.xml"], None,
      r"-keep-temps accepted for SimGrid compatibility: not needed here[\s\S]*"

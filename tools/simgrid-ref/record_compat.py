@@ -5,7 +5,9 @@
 Builds tests/simgrid_compat/sgc.c with SimGrid's smpicc into a temporary directory, runs
 every case with SimGrid's smpirun (the case's arguments, then
 --cfg=smpi/simulate-computation:no and the program, from the temporary directory) and keeps
-the "time T" line rank 0 prints. Idempotent: no dates or paths in the output.
+the "time T" line rank 0 prints (state_* cases: the date at which SimGrid ended the job
+on a failed communication, or reported a deadlock, read from its log with a 17-digit date
+format). Idempotent: no dates or paths in the output.
 
 Usage: tools/simgrid-ref/record_compat.py      (from anywhere; needs smpicc, smpirun)
 """
@@ -49,11 +51,14 @@ def main():
             argv = ["smpirun"] + [a.replace("{data}", DATA).replace("{hostfile}", hf)
                                   for a in args]
             argv += ["--cfg=smpi/simulate-computation:no", os.path.join(tmp, program(name))]
+            if name.startswith("state_"):  # dates of the failure lines, to 17 digits
+                argv[-1:-1] = ["--log=root.fmt:[%.17d]%e%a%e%m%n"]
             print("== " + " ".join(argv), file=sys.stderr)
             p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                cwd=tmp, timeout=300)
             vals = values(p.stdout)
-            if p.returncode != 0 or "time" not in vals:
+            failed = "failed_at" in vals or "deadlock_at" in vals
+            if (p.returncode != 0 and not failed) or not ("time" in vals or failed):
                 print("record_compat: %s failed in SimGrid (exit %d):\n%s" % (
                     name, p.returncode, p.stdout), file=sys.stderr)
                 return 1
