@@ -34,6 +34,8 @@ static void action_end(act_action *a, act_state state, double now)
   a->finish = now;
   a->remaining = state == ACT_DONE ? 0 : act_action_remaining(a);
   m->running--;
+  if (m->on_end)
+    m->on_end(a);
   if (a->on_finish)
     a->on_finish(a, a->data);
 }

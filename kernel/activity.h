@@ -35,6 +35,8 @@ struct act_model {
   const char *name;
   size_t running; /* actions in ACT_RUNNING */
   bool dirty;     /* lmm changed since the last solve (else solving would find nothing) */
+  /* called first when one of its actions ends (the InfiniBand model's degree counts) */
+  void (*on_end)(act_action *a);
 };
 
 struct act_action {

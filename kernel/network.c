@@ -56,9 +56,10 @@ void net_declare_config(void)
 {
   static const cfg_key keys[] = {
       CFG_KEY_STRING(
-          "network/model", "SMPI", "SMPI|CM02|LV08|Constant",
+          "network/model", "SMPI", "SMPI|IB|CM02|LV08|Constant",
           "Network model. SMPI (default here, what smpirun uses): piecewise "
-          "smpi/bw-factor and smpi/lat-factor, weight-S 8775. LV08 (SimGrid's default "
+          "smpi/bw-factor and smpi/lat-factor, weight-S 8775. IB: SMPI plus InfiniBand "
+          "contention penalties (smpi/IB-penalty-factors). LV08 (SimGrid's default "
           "outside smpirun): bandwidth x0.97, latency x13.01, weight-S 20537. CM02: no "
           "correction, weight-S 0. Constant: every message takes "
           "network/latency-factor seconds (13.01 unless set), whatever its size"),
@@ -93,6 +94,11 @@ void net_declare_config(void)
                      "Bandwidth factors of the SMPI network model, "
                      "'threshold:value;...': a message of s bytes uses the value of the largest "
                      "threshold strictly below s (1 if none)"),
+      CFG_KEY_STRING("smpi/IB-penalty-factors", "0.965;0.925;1.35", NULL,
+                     "Penalties of network/model:IB, 'betae;betas;gammar': a flow's rate bound "
+                     "is divided by max(ps, pe), ps = out-degree of its source x betas (x "
+                     "gammar when that node also receives 3 or more flows), pe = distinct "
+                     "sources of its destination x betae x flows from its source there"),
       CFG_KEY_STRING("smpi/lat-factor", DEFAULT_SMPI_LAT_FACTOR, NULL,
                      "Latency factors of the SMPI network model, 'threshold:value;...', same "
                      "lookup rule as smpi/bw-factor"),
@@ -109,6 +115,7 @@ static const struct net_model_params {
   double weight_s, bw_factor, lat_factor;
 } net_models[] = {
     {"SMPI", NET_MODEL_SMPI, NET_SMPI_WEIGHT_S, 1, 1},
+    {"IB", NET_MODEL_SMPI, NET_SMPI_WEIGHT_S, 1, 1}, /* + penalties (ib_* below) */
     {"CM02", NET_MODEL_CM02, 0, 1, 1},
     {"LV08", NET_MODEL_LV08, 20537, 0.97, 13.01},
     {"Constant", NET_MODEL_CONSTANT, 0, 1, 13.01},
@@ -138,6 +145,107 @@ static int read_double(const char *key, double def, double min, bool strict, dou
 
 static int route_compute(size_t src, size_t dst, rc_entry *e, char *err, size_t errlen);
 
+/* ---- network/model:IB ----
+ *
+ * SimGrid's InfiniBand model (its documentation of smpi/IB-penalty-factors, after J.-F.
+ * Vienne's thesis): the SMPI model, plus a penalty p per flow from s to e, recomputed
+ * whenever a flow starts or ends at one of its ends:
+ *
+ *   ps = 1 if out(s) = 1; out(s) x betas x gammar if out(s) >= 2 and in(s) >= 3;
+ *        else out(s) x betas
+ *   pe = 1 if in(e) = 1; else srcs(e) x betae x flows(s, e)
+ *   p  = max(ps, pe);  the flow's rate bound (TCP-gamma / 2 lat) becomes bound / p
+ *
+ * out/in count the flows under way (latency phase included) leaving / reaching a host,
+ * srcs(e) the distinct hosts sending to e. Example, betas = 0.925: one host sending 1 MB
+ * to three others at once has out = 3, so each flow's bound is divided by 2.775 (measured
+ * on SimGrid 3.32: tests/simgrid_compat ib_* cases). A flow without a bound is not
+ * slowed, as in SimGrid. */
+typedef struct net_ib_flow {
+  act_action *a;
+  double bound; /* the flow's own bound, < 0: none */
+} net_ib_flow;
+
+static int ib_parse(const char *s, double out[3], char *err, size_t errlen)
+{
+  char *end;
+  const char *p = s;
+  for (int i = 0; i < 3; i++) {
+    out[i] = strtod(p, &end);
+    if (end == p || !(out[i] > 0) || !isfinite(out[i]) || (i < 2 ? *end != ';' : *end != 0)) {
+      snprintf(err, errlen,
+               "invalid value '%s' for 'smpi/IB-penalty-factors': three positive numbers "
+               "'betae;betas;gammar' (e.g. 0.965;0.925;1.35)",
+               s);
+      return -1;
+    }
+    p = end + 1;
+  }
+  return 0;
+}
+
+static void ib_apply(net_ib_flow *f)
+{
+  if (f->bound < 0)
+    return;
+  size_t s = f->a->src, e = f->a->dst;
+  size_t out_s = 0, in_s = 0, in_e = 0, se = 0, srcs_e = 0;
+  for (size_t i = 0; i < kworld.net.ib_n; i++) {
+    const act_action *b = kworld.net.ib_flows[i].a;
+    out_s += b->src == s;
+    in_s += b->dst == s;
+    in_e += b->dst == e;
+    se += b->src == s && b->dst == e;
+    if (b->dst == e) { /* a source counted once: at its first flow to e */
+      size_t j = 0;
+      while (j < i &&
+             !(kworld.net.ib_flows[j].a->dst == e && kworld.net.ib_flows[j].a->src == b->src))
+        j++;
+      srcs_e += j == i;
+    }
+  }
+  double ps = out_s <= 1  ? 1.0
+              : in_s >= 3 ? (double)out_s * kworld.net.ib_bs * kworld.net.ib_gr
+                          : (double)out_s * kworld.net.ib_bs;
+  double pe = in_e <= 1 ? 1.0 : (double)srcs_e * kworld.net.ib_be * (double)se;
+  double p = ps > pe ? ps : pe;
+  lmm_variable_set_bound(kworld.net.model.sys, f->a->var, f->bound / p);
+  kworld.net.model.dirty = true;
+}
+
+/* The flows with an end at host a or b get their penalty again. */
+static void ib_update(size_t a, size_t b)
+{
+  for (size_t i = 0; i < kworld.net.ib_n; i++) {
+    const act_action *f = kworld.net.ib_flows[i].a;
+    if (f->src == a || f->dst == a || f->src == b || f->dst == b)
+      ib_apply(&kworld.net.ib_flows[i]);
+  }
+}
+
+static void ib_flow_start(act_action *a, double bound)
+{
+  if (kworld.net.ib_n == kworld.net.ib_cap) {
+    kworld.net.ib_cap = kworld.net.ib_cap ? 2 * kworld.net.ib_cap : 16;
+    kworld.net.ib_flows = xrealloc(kworld.net.ib_flows,
+                                   kworld.net.ib_cap * sizeof *kworld.net.ib_flows);
+  }
+  kworld.net.ib_flows[kworld.net.ib_n++] = (net_ib_flow){a, bound};
+  ib_update(a->src, a->dst);
+}
+
+static void ib_flow_end(act_action *a)
+{
+  for (size_t i = 0; i < kworld.net.ib_n; i++)
+    if (kworld.net.ib_flows[i].a == a) {
+      memmove(&kworld.net.ib_flows[i], &kworld.net.ib_flows[i + 1],
+              (kworld.net.ib_n - i - 1) * sizeof *kworld.net.ib_flows);
+      kworld.net.ib_n--;
+      ib_update(a->src, a->dst);
+      return;
+    }
+}
+
 int net_model_init(const route_table *rt, char *err, size_t errlen)
 {
   ASSERTF(!kworld.net.initialized, "net_model_init called twice without net_model_shutdown");
@@ -153,7 +261,7 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
   const struct net_model_params *model = find_model(name);
   if (!model) {
     snprintf(err, errlen,
-             "invalid value '%s' for 'network/model' (one of: SMPI, CM02, LV08, "
+             "invalid value '%s' for 'network/model' (one of: SMPI, IB, CM02, LV08, "
              "Constant)",
              name);
     return -1;
@@ -180,7 +288,19 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
     }
   }
 
+  double ibf[3] = {0};
+  if (!strcmp(model->name, "IB") &&
+      ib_parse(cfg_get_string("smpi/IB-penalty-factors"), ibf, err, errlen) != 0) {
+    fac_free(&bwf);
+    fac_free(&latf);
+    return -1;
+  }
+
   memset(&kworld.net, 0, sizeof kworld.net);
+  kworld.net.ib = !strcmp(model->name, "IB");
+  kworld.net.ib_be = ibf[0];
+  kworld.net.ib_bs = ibf[1];
+  kworld.net.ib_gr = ibf[2];
   kworld.net.rt = rt;
   kworld.net.kind = kind;
   kworld.net.piecewise = kind == NET_MODEL_SMPI;
@@ -201,6 +321,8 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
   route_path_init(&kworld.net.fwd);
   route_path_init(&kworld.net.back);
   act_model_init(&kworld.net.model, "network", eng_work_precision());
+  if (kworld.net.ib)
+    kworld.net.model.on_end = ib_flow_end;
   kworld.net.initialized = true;
   LOG_VERB("network model %s: weight-S %g, TCP-gamma %g, crosstraffic %d", name, weight_s, gamma,
            kworld.net.crosstraffic);
@@ -218,6 +340,7 @@ void net_model_shutdown(void)
   route_path_free(&kworld.net.back);
   free(kworld.net.links);
   free(kworld.net.host_down);
+  free(kworld.net.ib_flows);
   free(kworld.net.el_link);
   free(kworld.net.el_coef);
   route_cache_free(&kworld.net.rc);
@@ -385,6 +508,8 @@ act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn f
   act_action_set_rate_factor(a, bwf);
   a->src = (uint32_t)src;
   a->dst = (uint32_t)dst;
+  if (kworld.net.ib && src != dst)
+    ib_flow_start(a, bound);
   if (e->n <= RC_ELEMS)
     for (size_t i = 0; i < e->n; i++)
       lmm_expand(kworld.net.model.sys, e->el[i].cnst, a->var, e->el[i].coef);

@@ -96,6 +96,11 @@ typedef struct net_state {
   /* state profiles: hosts and links that are off; set once one has been turned off, so
    * that runs without them never look */
   bool failures;
+  /* network/model:IB: the flows under way, for their degree-based penalties (network.c) */
+  bool ib;
+  double ib_be, ib_bs, ib_gr; /* smpi/IB-penalty-factors: betae;betas;gammar */
+  struct net_ib_flow *ib_flows;
+  size_t ib_n, ib_cap;
   bool *host_down;   /* [route_host_count], or NULL */
   char failure[512]; /* why the last flow failed */
   /* links, lazily given a constraint */

@@ -45,7 +45,6 @@ static const char *const simgrid_only_keys[] = {
     "plugin/dvfs/max-pstate",
     "plugin/dvfs/min-pstate",
     "plugin/dvfs/sampling-rate",
-    "smpi/IB-penalty-factors",
     "smpi/auto-shared-malloc-thresh",
     "smpi/barrier-collectives",
     "smpi/comp-adjustment-file",

@@ -17,7 +17,7 @@ import re
 
 
 def program(name):
-    return "sge" if name.startswith("energy_") else "sgc"
+    return "sge" if name.startswith("energy_") else "sgi" if name.startswith("ib_") else "sgc"
 
 
 def values(output):
@@ -114,6 +114,15 @@ CASES = [
     ("state_link_transfer", ["-np", "2", "-platform", "{data}/state_link_transfer.xml"], None,
      r"link 'L' went down; the job ends"),
     ("state_link_blip", ["-np", "2", "-platform", "{data}/state_link_blip.xml"], None, None),
+    # network/model:IB (SimGrid's InfiniBand penalties), sgi.c: a 3-neighbour exchange,
+    # a fan-out and a fan-in; with 3 ranks some flows are self-sends (not counted, as in
+    # SimGrid); other penalty factors
+    ("ib_default", ["-np", "8", "-platform", "{data}/ib_cluster.xml", "--cfg=network/model:IB"],
+     None, None),
+    ("ib_selfsends", ["-np", "3", "-platform", "{data}/ib_cluster.xml",
+                      "--cfg=network/model:IB"], None, None),
+    ("ib_factors", ["-np", "5", "-platform", "{data}/ib_cluster.xml", "--cfg=network/model:IB",
+                    "--cfg=smpi/IB-penalty-factors:0.5;0.7;2"], None, None),
     ("launcher_options", ["-quiet", "-keep-temps", "-foreground", "-analyze",
                           "-np", "2", "-platform", "{data}/pair.xml"], None,
      r"-keep-temps accepted for SimGrid compatibility: not needed here[\s\S]*"

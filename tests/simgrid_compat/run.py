@@ -5,7 +5,7 @@ smpirun and must print the simulated time SimGrid 3.32 printed for it
 message if it has one. Then a few setups that must be refused with a clear message.
 
 Usage: run.py SMPIRUN PROGDIR DATADIR [-k NAME] [-v]
-  PROGDIR  where sgc.c and sge.c were built with our smpicc (sgc, sge); DATADIR tests/data.
+  PROGDIR  where sgc.c, sge.c, sgi.c were built with our smpicc (sgc, sge, sgi); DATADIR tests/data.
 """
 import os
 import re
@@ -45,6 +45,10 @@ REFUSED = [
      ["-np", "2", "-platform", "{data}/vivaldi_nocoords.xml"], None,
      r"vivaldi_nocoords.xml:6: host 'b': a host of Vivaldi zone 'AS0' needs "
      r"coordinates=\"x y height\""),
+    ("IB penalty factors are three numbers",
+     ["-np", "2", "-platform", "{data}/pair.xml", "--cfg=network/model:IB",
+      "--cfg=smpi/IB-penalty-factors:0.965;0.925"], None,
+     r"invalid value '0.965;0.925' for 'smpi/IB-penalty-factors': three positive numbers"),
     ("host/model ptask_L07 is not offered",
      ["-np", "2", "-platform", "{data}/pair.xml", "--cfg=host/model:ptask_L07"], None,
      r"host/model"),
