@@ -105,9 +105,15 @@ static void fire(void *arg)
     arm(t);
 }
 
+static bool activity_under_way(void)
+{
+  return kworld.cpu.model.running > 0 || kworld.net.model.running > 0;
+}
+
 static void arm(avail_track *t)
 {
-  eng_timer_set(t->cycle_start + t->prof->date[t->next], fire, t);
+  eng_timer_set_daemon(eng_timer_set(t->cycle_start + t->prof->date[t->next], fire, t),
+                       activity_under_way);
 }
 
 /* Values are checked here, where their meaning is known: a speed scale >= 0, a bandwidth

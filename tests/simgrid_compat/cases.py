@@ -17,6 +17,8 @@ import re
 
 
 def program(name):
+    if name.startswith("state_recv"):
+        return "sgd"
     return "sge" if name.startswith("energy_") else "sgi" if name.startswith("ib_") else "sgc"
 
 
@@ -111,6 +113,9 @@ CASES = [
     ("state_host_idle", ["-np", "2", "-platform", "{data}/state_host_idle.xml"], None, None),
     ("state_host_inline", ["-np", "2", "-platform", "{data}/state_host_inline.xml"], None,
      r"rank 1 killed at simulated date 0.050000000000000003"),
+    # a receive from a killed rank waits forever: a deadlock, reported at 0.1 s by both
+    ("state_recv_killed", ["-np", "2", "-platform", "{data}/state_host_compute.xml"], None,
+     r"rank 1 was killed at simulated date 0.050000000000000003: its host went down"),
     ("state_link_transfer", ["-np", "2", "-platform", "{data}/state_link_transfer.xml"], None,
      r"link 'L' went down; the job ends"),
     ("state_link_blip", ["-np", "2", "-platform", "{data}/state_link_blip.xml"], None, None),

@@ -5,7 +5,7 @@ smpirun and must print the simulated time SimGrid 3.32 printed for it
 message if it has one. Then a few setups that must be refused with a clear message.
 
 Usage: run.py SMPIRUN PROGDIR DATADIR [-k NAME] [-v]
-  PROGDIR  where sgc.c, sge.c, sgi.c were built with our smpicc (sgc, sge, sgi); DATADIR tests/data.
+  PROGDIR  where sgc.c, sge.c, sgi.c, sgd.c were built with our smpicc (sgc, ...); DATADIR tests/data.
 """
 import os
 import re

@@ -34,12 +34,13 @@ def main():
              "# command: smpirun <the case's arguments> --cfg=smpi/simulate-computation:no sgc "
              "(from a temporary directory holding the case's hostfile; {data} = "
              "tests/data/simgrid-compat)",
-             "# sgc, sge, sgi built by: smpicc -O1 -o sgc tests/simgrid_compat/sgc.c (sge: sge.c); "
-             "sge for the energy_* cases, sgi for the ib_* ones",
+             "# sgc, sge, sgi, sgd built by: smpicc -O1 -o sgc tests/simgrid_compat/sgc.c (sge: sge.c); "
+             "sge for the energy_* cases, sgi for the ib_* ones, sgd for "
+             "state_recv_*",
              "# columns: case key value (cases.py values(): the program's KEY VALUE lines and "
              "the energy plugin's lines; time in s, energies in J)"]
     with tempfile.TemporaryDirectory() as tmp:
-        for p in ("sgc", "sge", "sgi"):
+        for p in ("sgc", "sge", "sgi", "sgd"):
             subprocess.run(["smpicc", "-O1", "-o", os.path.join(tmp, p),
                             os.path.join(root, "tests", "simgrid_compat", p + ".c")],
                            check=True, stderr=subprocess.DEVNULL)
