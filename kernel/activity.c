@@ -34,6 +34,8 @@ static void action_end(act_action *a, act_state state, double now)
   a->finish = now;
   a->remaining = state == ACT_DONE ? 0 : act_action_remaining(a);
   m->running--;
+  if (m->on_end)
+    m->on_end(a);
   if (a->on_finish)
     a->on_finish(a, a->data);
 }
@@ -235,6 +237,8 @@ static void wait_on_kill(eng_actor *who, void *data)
   act_action *a = data;
   a->on_finish = NULL;
   a->data = NULL;
+  /* nobody will use what is left of it: a killed actor's execution stops using its CPU */
+  act_action_cancel(a, ACT_CANCELED);
 }
 
 act_state act_wait(act_action *a)

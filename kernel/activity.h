@@ -35,6 +35,8 @@ struct act_model {
   const char *name;
   size_t running; /* actions in ACT_RUNNING */
   bool dirty;     /* lmm changed since the last solve (else solving would find nothing) */
+  /* called first when one of its actions ends (the InfiniBand model's degree counts) */
+  void (*on_end)(act_action *a);
 };
 
 struct act_action {
@@ -55,6 +57,7 @@ struct act_action {
   act_finish_fn on_finish;
   void *data;
   act_action *free_next; /* activity.c's list of freed actions */
+  uint32_t src, dst;     /* a flow's hosts (network.c: a host that goes down fails it) */
 };
 
 /* The model registers itself with the engine. precision: lmm precision (work-amount). */

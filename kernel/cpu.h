@@ -16,7 +16,7 @@
 #include "kernel/activity.h"
 #include "kernel/routing.h"
 
-/* Idempotent; the CPU model has no key of its own today (cpu/model is Cas01 only). */
+/* Idempotent; cpu/model and host/model accept only the defaults (Cas01, default). */
 void cpu_declare_config(void);
 
 /* After eng_init. rt must outlive the model. Returns 0, or -1 with a message in err. */
@@ -37,5 +37,18 @@ size_t cpu_host_count(void);
 /* For tests and benchmarks. */
 act_model *cpu_act_model(void);
 size_t cpu_constraint_count(void); /* hosts that have computed so far */
+
+/* A speed profile's event (kernel/profiles.c): the host now computes at scale x its peak
+ * speed (SimGrid's speed_file / availability_file values). */
+void cpu_host_set_scale(size_t host, double scale);
+
+/* Performance states (SimGrid's pstates, <host speed="1Gf,500Mf" pstate="0">): the current
+ * one, and a switch to another (pstate < the host's count; its speed must be > 0 if an
+ * execution runs there). Running executions continue at the new speed. */
+size_t cpu_host_pstate(size_t host);
+void cpu_host_set_pstate(size_t host, size_t pstate);
+/* Fraction of the host's current capacity (all cores) in use, 0 .. 1, as of the last solve:
+ * what the energy model integrates (kernel/energy.c). */
+double cpu_host_load(size_t host);
 
 #endif

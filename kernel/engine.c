@@ -50,7 +50,22 @@ struct eng_timer {
   heap_node hnode;
   eng_timer_fn cb;
   void *arg;
+  bool daemon; /* eng_timer_set_daemon */
 };
+
+/* Daemon timers pending, and what tells whether they may still matter. */
+static struct eng_daemon_timers {
+  size_t pending;
+  bool (*matters)(void);
+} daemons;
+
+void eng_timer_set_daemon(eng_timer *t, bool (*matters)(void))
+{
+  if (!t->daemon)
+    daemons.pending++;
+  t->daemon = true;
+  daemons.matters = matters;
+}
 
 void eng_declare_config(void)
 {
@@ -81,6 +96,7 @@ int eng_init(char *err, size_t errlen)
   if (ctx_factory_init(NULL, 0, err, errlen) != 0)
     return -1;
   memset(&kworld.engine, 0, sizeof kworld.engine);
+  memset(&daemons, 0, sizeof daemons);
   kworld.engine.prec_timing = cfg_get_double("precision/timing");
   kworld.engine.prec_work = cfg_get_double("precision/work-amount");
   kworld.engine.direct_switch = cfg_get_bool("contexts/direct-switch");
@@ -296,6 +312,7 @@ eng_timer *eng_timer_set(double date, eng_timer_fn cb, void *arg)
   heap_node_init(&t->hnode);
   t->cb = cb;
   t->arg = arg;
+  t->daemon = false;
   heap_push(&kworld.engine.timers, &t->hnode, date);
   return t;
 }
@@ -304,6 +321,8 @@ void eng_timer_cancel(eng_timer *t)
 {
   ASSERT(heap_contains(&t->hnode));
   heap_remove(&kworld.engine.timers, &t->hnode);
+  if (t->daemon)
+    daemons.pending--;
   free(t);
 }
 
@@ -353,6 +372,11 @@ static void report_deadlock(void)
   fflush(stderr);
 }
 
+bool eng_idle(void)
+{
+  return list_empty(&kworld.engine.runq) && heap_size(&kworld.engine.timers) == 0;
+}
+
 int eng_run(void)
 {
   ASSERT(kworld.engine.initialized && kworld.engine.self == NULL);
@@ -376,7 +400,14 @@ int eng_run(void)
       if (d >= 0 && d < next)
         next = d;
     }
-    if (heap_size(&kworld.engine.timers) && heap_top_key(&kworld.engine.timers) < next)
+    /* only daemon timers left, nobody runnable and nothing under way that they could change:
+     * a deadlock now, not at their next date */
+    bool only_daemons = next == INFINITY && list_empty(&kworld.engine.runq) &&
+                        daemons.pending > 0 &&
+                        heap_size(&kworld.engine.timers) == daemons.pending &&
+                        !(daemons.matters && daemons.matters());
+    if (!only_daemons && heap_size(&kworld.engine.timers) &&
+        heap_top_key(&kworld.engine.timers) < next)
       next = heap_top_key(&kworld.engine.timers);
     if (next == INFINITY) {
       if (!list_empty(&kworld.engine.runq)) /* a model callback woke somebody */
@@ -397,6 +428,8 @@ int eng_run(void)
     while (heap_size(&kworld.engine.timers) &&
            heap_top_key(&kworld.engine.timers) <= kworld.engine.now) {
       eng_timer *t = container_of(heap_pop(&kworld.engine.timers), eng_timer, hnode);
+      if (t->daemon)
+        daemons.pending--;
       t->cb(t->arg);
       free(t);
     }

@@ -107,6 +107,15 @@ void eng_on_switch(void (*hook)(eng_actor *to));
  * order. */
 eng_timer *eng_timer_set(double date, eng_timer_fn cb, void *arg);
 void eng_timer_cancel(eng_timer *t); /* t must not have fired */
+/* A daemon timer (availability profiles) does not keep a stuck simulation going: when every
+ * actor is blocked, no model has an event and only daemon timers are pending, that is a
+ * deadlock now, unless matters() says an activity under way could still be changed by them
+ * (a CPU at speed 0 waiting for its profile). As SimGrid, whose profiles do not delay a
+ * deadlock report. */
+void eng_timer_set_daemon(eng_timer *t, bool (*matters)(void));
+/* No actor runnable and no timer pending: what a timer that fires forever (a looping
+ * availability profile, kernel/profiles.c) checks so as not to hide a deadlock. */
+bool eng_idle(void);
 
 /* Statistics for benchmarks and the end-of-run summary. */
 typedef struct eng_stats {

@@ -51,6 +51,10 @@ lmm_constraint *lmm_constraint_new(lmm_system *sys, void *id, double capacity,
 void lmm_constraint_free(lmm_system *sys, lmm_constraint *c); /* its elements are removed */
 void lmm_constraint_set_capacity(lmm_system *sys, lmm_constraint *c, double capacity);
 double lmm_constraint_capacity(const lmm_constraint *c);
+/* Calls fn on every variable that uses c (enabled or not); fn must not change c's elements
+ * (setting a bound is fine). */
+void lmm_constraint_foreach_variable(lmm_constraint *c, void (*fn)(lmm_variable *v, void *arg),
+                                     void *arg);
 lmm_sharing lmm_constraint_sharing(const lmm_constraint *c);
 void *lmm_constraint_id(const lmm_constraint *c);
 /* current load: sum (SHARED) or max (FATPIPE) of coef * value over enabled elements */

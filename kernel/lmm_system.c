@@ -214,6 +214,15 @@ void lmm_constraint_set_capacity(lmm_system *sys, lmm_constraint *c, double capa
 
 double lmm_constraint_capacity(const lmm_constraint *c) { return c->capacity; }
 
+void lmm_constraint_foreach_variable(lmm_constraint *c, void (*fn)(lmm_variable *v, void *arg),
+                                     void *arg)
+{
+  list_node *lists[2] = {&c->active, &c->idle};
+  for (int i = 0; i < 2; i++)
+    list_foreach (n, lists[i])
+      fn(list_entry(n, lmm_element, cnode)->var, arg);
+}
+
 lmm_sharing lmm_constraint_sharing(const lmm_constraint *c) { return c->policy; }
 
 void *lmm_constraint_id(const lmm_constraint *c) { return c->id; }

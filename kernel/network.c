@@ -56,9 +56,10 @@ void net_declare_config(void)
 {
   static const cfg_key keys[] = {
       CFG_KEY_STRING(
-          "network/model", "SMPI", "SMPI|CM02|LV08|Constant",
+          "network/model", "SMPI", "SMPI|IB|CM02|LV08|Constant",
           "Network model. SMPI (default here, what smpirun uses): piecewise "
-          "smpi/bw-factor and smpi/lat-factor, weight-S 8775. LV08 (SimGrid's default "
+          "smpi/bw-factor and smpi/lat-factor, weight-S 8775. IB: SMPI plus InfiniBand "
+          "contention penalties (smpi/IB-penalty-factors). LV08 (SimGrid's default "
           "outside smpirun): bandwidth x0.97, latency x13.01, weight-S 20537. CM02: no "
           "correction, weight-S 0. Constant: every message takes "
           "network/latency-factor seconds (13.01 unless set), whatever its size"),
@@ -93,6 +94,11 @@ void net_declare_config(void)
                      "Bandwidth factors of the SMPI network model, "
                      "'threshold:value;...': a message of s bytes uses the value of the largest "
                      "threshold strictly below s (1 if none)"),
+      CFG_KEY_STRING("smpi/IB-penalty-factors", "0.965;0.925;1.35", NULL,
+                     "Penalties of network/model:IB, 'betae;betas;gammar': a flow's rate bound "
+                     "is divided by max(ps, pe), ps = out-degree of its source x betas (x "
+                     "gammar when that node also receives 3 or more flows), pe = distinct "
+                     "sources of its destination x betae x flows from its source there"),
       CFG_KEY_STRING("smpi/lat-factor", DEFAULT_SMPI_LAT_FACTOR, NULL,
                      "Latency factors of the SMPI network model, 'threshold:value;...', same "
                      "lookup rule as smpi/bw-factor"),
@@ -109,6 +115,7 @@ static const struct net_model_params {
   double weight_s, bw_factor, lat_factor;
 } net_models[] = {
     {"SMPI", NET_MODEL_SMPI, NET_SMPI_WEIGHT_S, 1, 1},
+    {"IB", NET_MODEL_SMPI, NET_SMPI_WEIGHT_S, 1, 1}, /* + penalties (ib_* below) */
     {"CM02", NET_MODEL_CM02, 0, 1, 1},
     {"LV08", NET_MODEL_LV08, 20537, 0.97, 13.01},
     {"Constant", NET_MODEL_CONSTANT, 0, 1, 13.01},
@@ -138,6 +145,107 @@ static int read_double(const char *key, double def, double min, bool strict, dou
 
 static int route_compute(size_t src, size_t dst, rc_entry *e, char *err, size_t errlen);
 
+/* ---- network/model:IB ----
+ *
+ * SimGrid's InfiniBand model (its documentation of smpi/IB-penalty-factors, after J.-F.
+ * Vienne's thesis): the SMPI model, plus a penalty p per flow from s to e, recomputed
+ * whenever a flow starts or ends at one of its ends:
+ *
+ *   ps = 1 if out(s) = 1; out(s) x betas x gammar if out(s) >= 2 and in(s) >= 3;
+ *        else out(s) x betas
+ *   pe = 1 if in(e) = 1; else srcs(e) x betae x flows(s, e)
+ *   p  = max(ps, pe);  the flow's rate bound (TCP-gamma / 2 lat) becomes bound / p
+ *
+ * out/in count the flows under way (latency phase included) leaving / reaching a host,
+ * srcs(e) the distinct hosts sending to e. Example, betas = 0.925: one host sending 1 MB
+ * to three others at once has out = 3, so each flow's bound is divided by 2.775 (measured
+ * on SimGrid 3.32: tests/simgrid_compat ib_* cases). A flow without a bound is not
+ * slowed, as in SimGrid. */
+typedef struct net_ib_flow {
+  act_action *a;
+  double bound; /* the flow's own bound, < 0: none */
+} net_ib_flow;
+
+static int ib_parse(const char *s, double out[3], char *err, size_t errlen)
+{
+  char *end;
+  const char *p = s;
+  for (int i = 0; i < 3; i++) {
+    out[i] = strtod(p, &end);
+    if (end == p || !(out[i] > 0) || !isfinite(out[i]) || (i < 2 ? *end != ';' : *end != 0)) {
+      snprintf(err, errlen,
+               "invalid value '%s' for 'smpi/IB-penalty-factors': three positive numbers "
+               "'betae;betas;gammar' (e.g. 0.965;0.925;1.35)",
+               s);
+      return -1;
+    }
+    p = end + 1;
+  }
+  return 0;
+}
+
+static void ib_apply(net_ib_flow *f)
+{
+  if (f->bound < 0)
+    return;
+  size_t s = f->a->src, e = f->a->dst;
+  size_t out_s = 0, in_s = 0, in_e = 0, se = 0, srcs_e = 0;
+  for (size_t i = 0; i < kworld.net.ib_n; i++) {
+    const act_action *b = kworld.net.ib_flows[i].a;
+    out_s += b->src == s;
+    in_s += b->dst == s;
+    in_e += b->dst == e;
+    se += b->src == s && b->dst == e;
+    if (b->dst == e) { /* a source counted once: at its first flow to e */
+      size_t j = 0;
+      while (j < i &&
+             !(kworld.net.ib_flows[j].a->dst == e && kworld.net.ib_flows[j].a->src == b->src))
+        j++;
+      srcs_e += j == i;
+    }
+  }
+  double ps = out_s <= 1  ? 1.0
+              : in_s >= 3 ? (double)out_s * kworld.net.ib_bs * kworld.net.ib_gr
+                          : (double)out_s * kworld.net.ib_bs;
+  double pe = in_e <= 1 ? 1.0 : (double)srcs_e * kworld.net.ib_be * (double)se;
+  double p = ps > pe ? ps : pe;
+  lmm_variable_set_bound(kworld.net.model.sys, f->a->var, f->bound / p);
+  kworld.net.model.dirty = true;
+}
+
+/* The flows with an end at host a or b get their penalty again. */
+static void ib_update(size_t a, size_t b)
+{
+  for (size_t i = 0; i < kworld.net.ib_n; i++) {
+    const act_action *f = kworld.net.ib_flows[i].a;
+    if (f->src == a || f->dst == a || f->src == b || f->dst == b)
+      ib_apply(&kworld.net.ib_flows[i]);
+  }
+}
+
+static void ib_flow_start(act_action *a, double bound)
+{
+  if (kworld.net.ib_n == kworld.net.ib_cap) {
+    kworld.net.ib_cap = kworld.net.ib_cap ? 2 * kworld.net.ib_cap : 16;
+    kworld.net.ib_flows = xrealloc(kworld.net.ib_flows,
+                                   kworld.net.ib_cap * sizeof *kworld.net.ib_flows);
+  }
+  kworld.net.ib_flows[kworld.net.ib_n++] = (net_ib_flow){a, bound};
+  ib_update(a->src, a->dst);
+}
+
+static void ib_flow_end(act_action *a)
+{
+  for (size_t i = 0; i < kworld.net.ib_n; i++)
+    if (kworld.net.ib_flows[i].a == a) {
+      memmove(&kworld.net.ib_flows[i], &kworld.net.ib_flows[i + 1],
+              (kworld.net.ib_n - i - 1) * sizeof *kworld.net.ib_flows);
+      kworld.net.ib_n--;
+      ib_update(a->src, a->dst);
+      return;
+    }
+}
+
 int net_model_init(const route_table *rt, char *err, size_t errlen)
 {
   ASSERTF(!kworld.net.initialized, "net_model_init called twice without net_model_shutdown");
@@ -145,10 +253,15 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
   net_declare_config();
 
   const char *name = cfg_get_string("network/model");
+  /* SimGrid's host/model:default, when set explicitly, is Cas01 + LV08 whatever network/model
+   * says (checked: a platform's <config> with it gives LV08's times under smpirun) */
+  if (cfg_is_declared("host/model") && cfg_get_origin("host/model") != CFG_ORIGIN_DEFAULT &&
+      !strcmp(cfg_get_string("host/model"), "default"))
+    name = "LV08";
   const struct net_model_params *model = find_model(name);
   if (!model) {
     snprintf(err, errlen,
-             "invalid value '%s' for 'network/model' (one of: SMPI, CM02, LV08, "
+             "invalid value '%s' for 'network/model' (one of: SMPI, IB, CM02, LV08, "
              "Constant)",
              name);
     return -1;
@@ -175,7 +288,19 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
     }
   }
 
+  double ibf[3] = {0};
+  if (!strcmp(model->name, "IB") &&
+      ib_parse(cfg_get_string("smpi/IB-penalty-factors"), ibf, err, errlen) != 0) {
+    fac_free(&bwf);
+    fac_free(&latf);
+    return -1;
+  }
+
   memset(&kworld.net, 0, sizeof kworld.net);
+  kworld.net.ib = !strcmp(model->name, "IB");
+  kworld.net.ib_be = ibf[0];
+  kworld.net.ib_bs = ibf[1];
+  kworld.net.ib_gr = ibf[2];
   kworld.net.rt = rt;
   kworld.net.kind = kind;
   kworld.net.piecewise = kind == NET_MODEL_SMPI;
@@ -196,6 +321,8 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
   route_path_init(&kworld.net.fwd);
   route_path_init(&kworld.net.back);
   act_model_init(&kworld.net.model, "network", eng_work_precision());
+  if (kworld.net.ib)
+    kworld.net.model.on_end = ib_flow_end;
   kworld.net.initialized = true;
   LOG_VERB("network model %s: weight-S %g, TCP-gamma %g, crosstraffic %d", name, weight_s, gamma,
            kworld.net.crosstraffic);
@@ -212,6 +339,8 @@ void net_model_shutdown(void)
   route_path_free(&kworld.net.fwd);
   route_path_free(&kworld.net.back);
   free(kworld.net.links);
+  free(kworld.net.host_down);
+  free(kworld.net.ib_flows);
   free(kworld.net.el_link);
   free(kworld.net.el_coef);
   route_cache_free(&kworld.net.rc);
@@ -249,6 +378,8 @@ static lmm_constraint *link_constraint(uint32_t id)
     double bw, lat;
     lmm_sharing sharing;
     route_link_info(kworld.net.rt, id, &bw, &lat, &sharing);
+    if (l->bandwidth > 0)
+      bw = l->bandwidth;
     ASSERTF(bw > 0 && isfinite(bw), "link %u: bandwidth %g", id, bw);
     l->cnst = lmm_constraint_new(kworld.net.model.sys, (void *)(uintptr_t)(id + 1), bw, sharing);
     kworld.net.nconstraints++;
@@ -308,6 +439,12 @@ static int route_compute(size_t src, size_t dst, rc_entry *e, char *err, size_t 
       route_get(kworld.net.rt, dst, src, &kworld.net.back, err, errlen) != 0)
     return -1; /* err says "no route from 'b' to 'a'": the reverse one, for cross-traffic */
 
+  if (kworld.net.lat_profiled) { /* latency profiles: the links' current latencies */
+    for (size_t i = 0; i < kworld.net.fwd.count; i++)
+      kworld.net.fwd.latency += kworld.net.links[kworld.net.fwd.links[i]].lat_delta;
+    for (size_t i = 0; i < kworld.net.back.count; i++)
+      kworld.net.back.latency += kworld.net.links[kworld.net.back.links[i]].lat_delta;
+  }
   /* elements, merged per link (see the top of this file) */
   next_stamp();
   size_t n = 0;
@@ -369,6 +506,10 @@ act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn f
   act_action *a = act_action_new(&kworld.net.model, work, latency, penalty, bound, e->n, fn,
                                  data);
   act_action_set_rate_factor(a, bwf);
+  a->src = (uint32_t)src;
+  a->dst = (uint32_t)dst;
+  if (kworld.net.ib && src != dst)
+    ib_flow_start(a, bound);
   if (e->n <= RC_ELEMS)
     for (size_t i = 0; i < e->n; i++)
       lmm_expand(kworld.net.model.sys, e->el[i].cnst, a->var, e->el[i].coef);
@@ -381,3 +522,146 @@ act_action *net_comm_start(size_t src, size_t dst, double bytes, act_finish_fn f
             (void *)a, src, dst, bytes, e->nfwd, latency, penalty, bound, bwf);
   return a;
 }
+
+void net_link_set_bandwidth(uint32_t link, double bandwidth)
+{
+  ASSERTF(kworld.net.initialized && link < kworld.net.nlinks, "bad link %u", link);
+  ASSERTF(bandwidth > 0 && isfinite(bandwidth), "link %u: bandwidth %g", link, bandwidth);
+  net_link *l = &kworld.net.links[link];
+  l->bandwidth = bandwidth;
+  if (l->cnst) {
+    /* Flows keep the sharing penalty of their start (weight-S / bandwidth of then), and the
+     * route cache the penalty of its first message: exact for lone flows and while no
+     * profile changes a link of competing flows */
+    lmm_constraint_set_capacity(kworld.net.model.sys, l->cnst, bandwidth);
+    kworld.net.model.dirty = true;
+  }
+}
+
+double net_link_load(uint32_t link)
+{
+  ASSERTF(kworld.net.initialized && link < kworld.net.nlinks, "bad link %u", link);
+  const net_link *l = &kworld.net.links[link];
+  if (!l->cnst)
+    return 0;
+  double cap = lmm_constraint_capacity(l->cnst);
+  return cap > 0 ? lmm_constraint_load(l->cnst) / cap : 0;
+}
+
+void net_link_set_latency(uint32_t link, double latency)
+{
+  ASSERTF(kworld.net.initialized && link < kworld.net.nlinks, "bad link %u", link);
+  ASSERTF(latency >= 0 && isfinite(latency), "link %u: latency %g", link, latency);
+  double bw, lat;
+  lmm_sharing sharing;
+  route_link_info(kworld.net.rt, link, &bw, &lat, &sharing);
+  kworld.net.links[link].lat_delta = latency - lat;
+  kworld.net.lat_profiled = true;
+  /* messages from now on see the new latency: the cached routes are recomputed (flows under
+   * way keep theirs; SimGrid also updates their sharing penalty and TCP-gamma bound) */
+  route_cache_free(&kworld.net.rc);
+  route_cache_init(&kworld.net.rc, route_host_count(kworld.net.rt), kworld.net.weight_s,
+                   kworld.net.crosstraffic, route_compute);
+}
+
+/* ---- state profiles ---- */
+
+/* Fails the running flows that pred selects. They are collected first: failing one calls
+ * its owner, which may start or end others. */
+static void fail_flows(bool (*pred)(const act_action *a, size_t arg), size_t arg)
+{
+  lmm_system *sys = kworld.net.model.sys;
+  size_t n = lmm_variable_count(sys), k = 0;
+  act_action **doomed = xcalloc(n ? n : 1, sizeof *doomed);
+  for (size_t i = 0; i < n; i++) {
+    act_action *a = lmm_variable_id(lmm_variable_at(sys, i));
+    if (a && a->state == ACT_RUNNING && pred(a, arg))
+      doomed[k++] = a;
+  }
+  for (size_t i = 0; i < k; i++)
+    act_action_cancel(doomed[i], ACT_FAILED);
+  if (k)
+    kworld.net.model.dirty = true;
+  free(doomed);
+}
+
+static bool touches_host(const act_action *a, size_t host)
+{
+  return a->src == host || a->dst == host;
+}
+
+static bool crosses_link(const act_action *a, size_t link)
+{
+  for (size_t i = 0; i < lmm_variable_element_count(a->var); i++) {
+    lmm_constraint *c = lmm_variable_constraint(a->var, i, NULL);
+    if ((uintptr_t)lmm_constraint_id(c) == link + 1)
+      return true;
+  }
+  return false;
+}
+
+void net_host_set_up(size_t host, bool up)
+{
+  size_t nhosts = route_host_count(kworld.net.rt);
+  ASSERTF(kworld.net.initialized && host < nhosts, "bad host %zu", host);
+  if (!kworld.net.host_down)
+    kworld.net.host_down = xcalloc(nhosts, sizeof *kworld.net.host_down);
+  kworld.net.host_down[host] = !up;
+  if (up)
+    return;
+  kworld.net.failures = true;
+  char name[256];
+  route_host_name(kworld.net.rt, host, name, sizeof name);
+  snprintf(kworld.net.failure, sizeof kworld.net.failure, "host '%s' went down", name);
+  fail_flows(touches_host, host);
+}
+
+void net_link_set_up(uint32_t link, bool up)
+{
+  ASSERTF(kworld.net.initialized && link < kworld.net.nlinks, "bad link %u", link);
+  kworld.net.links[link].down = !up;
+  if (up)
+    return;
+  kworld.net.failures = true;
+  char name[256];
+  route_link_name(kworld.net.rt, link, name, sizeof name);
+  snprintf(kworld.net.failure, sizeof kworld.net.failure, "link '%s' went down", name);
+  fail_flows(crosses_link, link);
+}
+
+bool net_host_is_up(size_t host) { return !kworld.net.host_down || !kworld.net.host_down[host]; }
+
+bool net_path_down(size_t src, size_t dst, char *why, size_t len)
+{
+  if (!kworld.net.failures)
+    return false;
+  if (!why) { /* the caller only asks */
+    static char scratch[8];
+    why = scratch;
+    len = sizeof scratch;
+  }
+  char name[256];
+  for (int i = 0; i < 2; i++) {
+    size_t h = i ? dst : src;
+    if (!net_host_is_up(h)) {
+      route_host_name(kworld.net.rt, h, name, sizeof name);
+      snprintf(why, len, "host '%s' is down", name);
+      return true;
+    }
+  }
+  route_path p;
+  route_path_init(&p);
+  char err[256];
+  bool down = false;
+  if (route_get(kworld.net.rt, src, dst, &p, err, sizeof err) == 0)
+    for (size_t i = 0; i < p.count && !down; i++)
+      if (kworld.net.links[p.links[i]].down) {
+        route_link_name(kworld.net.rt, p.links[i], name, sizeof name);
+        snprintf(why, len, "link '%s' is down", name);
+        down = true;
+      }
+  route_path_free(&p);
+  return down;
+}
+
+const char *net_failure(void) { return kworld.net.failure; }

@@ -72,4 +72,26 @@ size_t net_constraint_count(void); /* links crossed so far */
 /* Route cache misses since init: routes looked up, and entries made from the reverse pair's */
 void net_route_cache_stats(size_t *computed, size_t *mirrored);
 
+/* A latency profile's event (kernel/profiles.c): messages starting from now on see this
+ * latency (s) on the link. */
+void net_link_set_latency(uint32_t link, double latency);
+/* A bandwidth profile's event (kernel/profiles.c): link now carries bandwidth B/s. */
+void net_link_set_bandwidth(uint32_t link, double bandwidth);
+
+/* State profiles (kernel/profiles.c): a host or link goes down or up. Going down fails
+ * every flow under way from or to the host, or crossing the link: they end in ACT_FAILED,
+ * with net_failure() saying why. SimGrid's rule: a flow started while a host or link of its
+ * path is down fails too; the caller asks net_path_down first. */
+void net_host_set_up(size_t host, bool up);
+void net_link_set_up(uint32_t link, bool up);
+bool net_host_is_up(size_t host);
+/* True, with why ("host 'B' is down", "link 'L' is down"), if src -> dst cannot be used now. */
+bool net_path_down(size_t src, size_t dst, char *why, size_t len);
+/* Why the last flow failed by net_host_set_up / net_link_set_up. */
+const char *net_failure(void);
+
+/* Usage of the link over its bandwidth (the flows' shares, cross-traffic included), as of
+ * the last solve: what the link energy model integrates (kernel/energy.c). */
+double net_link_load(uint32_t link);
+
 #endif

@@ -610,6 +610,10 @@ static int leaf_route(rt_ctx *x, const plat_zone *z, const plat_point *src, cons
     return rt_hostlink_route(x, z, src, dst, path);
   case PLAT_ROUTING_NONE:
     return rt_fail(x, z, "zone '%s' has routing None: nothing is routed in it", z->id);
+  case PLAT_ROUTING_VIVALDI:
+    if (!plat_point_equal(src, dst))
+      return rt_vivaldi_route(x, z, src, dst, path);
+    break; /* to self: the loopback, as in any zone */
   case PLAT_ROUTING_FULL:
   case PLAT_ROUTING_FLOYD:
   case PLAT_ROUTING_DIJKSTRA:
@@ -694,6 +698,50 @@ static int32_t find_bypass(const route_table *rt, const plat_zone *z, const plat
   return -1;
 }
 
+/* Between two sub-zones (or a sub-zone and a host) of a Vivaldi zone, as SimGrid: a sub-zone
+ * Z is entered at its router "router_Z", which has coordinates; the Vivaldi part's latency
+ * counts first, then src -> gateway, the private links of host ends, gateway -> dst. */
+static int vivaldi_zones(rt_ctx *x, const plat_zone *z, const plat_point *src,
+                         const plat_point *dst, const plat_zone *ca, const plat_zone *cb,
+                         route_path *path)
+{
+  const plat_zone *sub[2] = {ca, cb};
+  const plat_point *end[2] = {src, dst};
+  plat_point gw[2];
+  const double *co[2];
+  for (int i = 0; i < 2; i++) {
+    if (!sub[i]) {
+      if (end[i]->kind != PLAT_POINT_HOST || !end[i]->u.host->has_coords)
+        return rt_fail(x, z, "Vivaldi zone '%s' routes between hosts with coordinates only",
+                       z->id);
+      gw[i] = *end[i];
+      co[i] = end[i]->u.host->coords;
+      continue;
+    }
+    char name[300];
+    snprintf(name, sizeof name, "router_%s", sub[i]->id);
+    plat_router *r = plat_find_router(x->rt->p, name);
+    if (!r || !r->has_coords)
+      return rt_fail(x, z,
+                     "Vivaldi zone '%s': its sub-zone '%s' is entered at a router '%s' with "
+                     "coordinates, which the platform lacks",
+                     z->id, sub[i]->id, name);
+    gw[i] = (plat_point){.kind = PLAT_POINT_ROUTER, .u.router = r};
+    co[i] = r->coords;
+  }
+  path->latency += rt_vivaldi_latency(co[0], co[1]);
+  if (ca && global_route(x, src, &gw[0], path) != 0)
+    return -1;
+  route_path links;
+  route_path_init(&links);
+  rt_vivaldi_links(x->rt, &gw[0], &gw[1], &links);
+  path_append_links(path, links.links, links.count);
+  route_path_free(&links);
+  if (cb && global_route(x, &gw[1], dst, path) != 0)
+    return -1;
+  return 0;
+}
+
 static int global_route(rt_ctx *x, const plat_point *src, const plat_point *dst, route_path *path)
 {
   const route_table *rt = x->rt;
@@ -738,6 +786,11 @@ static int global_route(rt_ctx *x, const plat_point *src, const plat_point *dst,
   }
   if (!ca && !cb) {
     int rc = leaf_route(x, z, src, dst, path);
+    x->depth--;
+    return rc;
+  }
+  if (z->routing == PLAT_ROUTING_VIVALDI) {
+    int rc = vivaldi_zones(x, z, src, dst, ca, cb, path);
     x->depth--;
     return rc;
   }
@@ -789,8 +842,9 @@ int route_get(const route_table *rt, size_t src, size_t dst, route_path *path, c
     path->latency = lat;
     return -1;
   }
-  if (path->count == mark) {
-    /* SimGrid gives no link here (e.g. a TORUS host to itself without loopback nor
+  if (path->count == mark && !(path->latency > lat && src != dst)) {
+    /* (a Vivaldi zone's route may be latency only: SimGrid runs it, the message then pays
+     * the latency and no bandwidth) SimGrid gives no link here (e.g. a TORUS host to itself without loopback nor
      * limiter) and then refuses to communicate; a message to oneself gets the model
      * loopback instead. Between two hosts, an empty route is an error. */
     if (src == dst) {
@@ -879,15 +933,16 @@ static int add_entries(route_table *rt, char *err, size_t errlen)
       const plat_route *r = z->routes[k];
       bool bypass = r->kind == PLAT_BYPASS_ROUTE || r->kind == PLAT_BYPASS_ZONE_ROUTE;
       if (!bypass && (z->routing == PLAT_ROUTING_CLUSTER || z->routing == PLAT_ROUTING_STAR ||
-                      z->routing == PLAT_ROUTING_NONE))
+                      z->routing == PLAT_ROUTING_NONE || z->routing == PLAT_ROUTING_VIVALDI))
         return build_fail(err, errlen, p, r->loc,
                           "%s %s -> %s: zone '%s' has routing %s, which takes no declared "
                           "routes%s",
                           route_elem(r), pname(&r->src, na, sizeof na),
                           pname(&r->dst, nb, sizeof nb), z->id, plat_routing_name(z->routing),
-                          z->routing == PLAT_ROUTING_NONE
-                              ? ""
-                              : " (hosts reach the backbone through <host_link>)");
+                          z->routing == PLAT_ROUTING_NONE      ? ""
+                          : z->routing == PLAT_ROUTING_VIVALDI ? " (coordinates give the routes)"
+                                                               : " (hosts reach the backbone "
+                                                                 "through <host_link>)");
       if (route_is_zone_kind(r)) { /* the loader checks these; a broken one would loop */
         const plat_point *ends[2][2] = {{&r->src, &r->gw_src}, {&r->dst, &r->gw_dst}};
         for (int i = 0; i < 2; i++) {

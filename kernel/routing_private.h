@@ -153,6 +153,15 @@ long rt_cluster_link_by_name(const rt_cluster *cl, const char *name);
 int rt_cluster_route(rt_ctx *x, const rt_cluster *cl, const plat_point *a, const plat_point *b,
                      route_path *path);
 /* route inside a routing="Cluster"/"Star" zone built with <host_link> and <backbone> */
+/* A Vivaldi zone (kernel/routing_vivaldi.c): a's UP and b's DOWN private links, if any,
+ * and the latency of their coordinates' distance. */
+int rt_vivaldi_route(rt_ctx *x, const plat_zone *z, const plat_point *a, const plat_point *b,
+                     route_path *path);
+/* The pieces: latency (s) between two coordinates; a's UP and b's DOWN private links, if
+ * they are hosts with some (the latencies of those links are added too). */
+double rt_vivaldi_latency(const double a[3], const double b[3]);
+void rt_vivaldi_links(const route_table *rt, const plat_point *a, const plat_point *b,
+                      route_path *path);
 int rt_hostlink_route(rt_ctx *x, const plat_zone *z, const plat_point *a, const plat_point *b,
                       route_path *path);
 

@@ -54,6 +54,10 @@ typedef struct cpu_host {
   lmm_constraint *cnst; /* NULL until the host first computes */
   double speed;         /* valid once cnst is set */
   int cores;
+  bool scaled;     /* a speed profile set scale (kernel/profiles.c); else the scale is 1 */
+  double scale;    /* fraction of the peak speed available now */
+  bool pstate_set; /* cpu_host_set_pstate was called; else the platform's pstate */
+  size_t pstate;   /* valid if pstate_set */
 } cpu_host;
 
 typedef struct cpu_state {
@@ -68,8 +72,11 @@ typedef struct cpu_state {
 /* ---- network.c ---- */
 typedef struct net_link {
   lmm_constraint *cnst; /* NULL until a flow first crosses the link */
-  uint32_t stamp;       /* == kworld.net.stamp: already an element of the flow being built */
-  uint32_t pos;         /* its index in kworld.net.el_* then */
+  double bandwidth; /* B/s set by a bandwidth profile (kernel/profiles.c), 0: the platform's */
+  double lat_delta; /* s, a latency profile's value - the platform's latency (else 0) */
+  uint32_t stamp;   /* == kworld.net.stamp: already an element of the flow being built */
+  uint32_t pos;     /* its index in kworld.net.el_* then */
+  bool down;        /* a state profile turned it off (kernel/profiles.c) */
 } net_link;
 
 typedef struct net_state {
@@ -85,6 +92,17 @@ typedef struct net_state {
   double weight_s;
   double tcp_gamma;
   bool crosstraffic;
+  bool lat_profiled; /* a latency profile changed a link: routes add the links' lat_delta */
+  /* state profiles: hosts and links that are off; set once one has been turned off, so
+   * that runs without them never look */
+  bool failures;
+  /* network/model:IB: the flows under way, for their degree-based penalties (network.c) */
+  bool ib;
+  double ib_be, ib_bs, ib_gr; /* smpi/IB-penalty-factors: betae;betas;gammar */
+  struct net_ib_flow *ib_flows;
+  size_t ib_n, ib_cap;
+  bool *host_down;   /* [route_host_count], or NULL */
+  char failure[512]; /* why the last flow failed */
   /* links, lazily given a constraint */
   net_link *links;
   size_t nlinks;

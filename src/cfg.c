@@ -16,6 +16,7 @@
 
 #include "src/errbuf.h"
 #include "src/invariant.h"
+#include "src/log.h"
 #include "src/mem.h"
 
 #include <errno.h>
@@ -26,6 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+LOG_NEW_CATEGORY(config, "configuration registry");
+LOG_DEFAULT_CATEGORY(config);
 
 typedef union cfg_value {
   bool b;
@@ -570,10 +574,30 @@ static cfg_entry *find_for_set(const char *key, char *err, size_t errlen)
   return k;
 }
 
+static const char *origin_place(cfg_origin origin)
+{
+  return origin == CFG_ORIGIN_PLATFORM  ? " (platform file)"
+         : origin == CFG_ORIGIN_CMDLINE ? " (command line)"
+                                        : "";
+}
+
+/* A key of SimGrid's that smpi lacks (cfg_simgrid.c): one warning, then ignored. */
+static bool ignore_simgrid_only(const char *key, const char *value, cfg_origin origin)
+{
+  if (!cfg_simgrid_only(key))
+    return false;
+  LOG_WARN("configuration key '%s'%s is a SimGrid option that smpi does not implement: "
+           "'%s:%s' ignored",
+           key, origin_place(origin), key, value ? value : "");
+  return true;
+}
+
 int cfg_set(const char *key, const char *value, cfg_origin origin, char *err, size_t errlen)
 {
   ASSERTF(origin >= CFG_ORIGIN_DEFAULT && origin <= CFG_ORIGIN_CMDLINE, "bad origin %d",
           (int)origin);
+  if (ignore_simgrid_only(key, value, origin))
+    return 0;
   cfg_entry *k = find_for_set(key, err, errlen);
   if (!k)
     return -1;
@@ -602,7 +626,7 @@ int cfg_parse(const char *setting, cfg_origin origin, char *err, size_t errlen)
   ASSERTF(origin >= CFG_ORIGIN_DEFAULT && origin <= CFG_ORIGIN_CMDLINE, "bad origin %d",
           (int)origin);
   parsed_setting *ps = NULL;
-  size_t n = 0, cap = 0;
+  size_t n = 0, cap = 0, ignored = 0;
   int rc = 0;
   const char *p = setting ? setting : "";
   while (rc == 0) {
@@ -626,6 +650,11 @@ int cfg_parse(const char *setting, cfg_origin origin, char *err, size_t errlen)
       rc = -1;
     } else {
       *colon = '\0';
+      if (ignore_simgrid_only(tok, colon + 1, origin)) {
+        ignored++;
+        free(tok);
+        continue;
+      }
       cfg_entry *k = find_for_set(tok, err, errlen);
       XGROW(ps, cap, n + 1);
       if (!k || parse_value(k, colon + 1, &ps[n].value, err, errlen) != 0) {
@@ -637,7 +666,7 @@ int cfg_parse(const char *setting, cfg_origin origin, char *err, size_t errlen)
     }
     free(tok);
   }
-  if (rc == 0 && n == 0) {
+  if (rc == 0 && n == 0 && ignored == 0) {
     errbuf_set(
         err, errlen,
         "empty configuration setting (expected key:value, e.g. 'contexts/stack-size:64k')");

@@ -113,6 +113,10 @@ int cfg_parse(const char *setting, cfg_origin origin, char *err, size_t errlen);
 /* Called after each successful change of key (not when the value is only declared). */
 void cfg_on_change(const char *key, cfg_hook hook, void *data);
 
+/* True for a key that SimGrid 3.32 knows and smpi does not declare (src/cfg_simgrid.c):
+ * cfg_set and cfg_parse then warn once per setting and ignore it instead of failing. */
+bool cfg_simgrid_only(const char *key);
+
 /* Print every key, sorted, with type, default, current value when different, description. */
 void cfg_help(FILE *out);
 /* Back to defaults (for tests); declarations stay. */

@@ -10,6 +10,7 @@
  *   "node-12" -> prefix "node-", number 12 -> sorted[1] -> rank 0 + (12 - 10) = 2
  */
 #include "src/platform.h"
+#include "src/plat_profile.h"
 
 #include "src/invariant.h"
 #include "src/mem.h"
@@ -153,7 +154,11 @@ void plat_free(plat_platform *p)
     }
     free(h->disks);
     free(h->speed_file);
+    plat_profile_free(h->speed_profile);
+    free(h->speed_profile);
     free(h->state_file);
+    plat_profile_free(h->state_profile);
+    free(h->state_profile);
     free(h->coordinates);
     free(h);
   }
@@ -168,8 +173,14 @@ void plat_free(plat_platform *p)
     free(l->id);
     free_props(&l->props);
     free(l->bandwidth_file);
+    plat_profile_free(l->bandwidth_profile);
+    free(l->bandwidth_profile);
+    plat_profile_free(l->latency_profile);
+    free(l->latency_profile);
     free(l->latency_file);
     free(l->state_file);
+    plat_profile_free(l->state_profile);
+    free(l->state_profile);
     free(l);
   }
   free(p->links);
@@ -212,7 +223,7 @@ void plat_free(plat_platform *p)
 const char *plat_routing_name(plat_routing r)
 {
   static const char *const names[] = {"Full",    "Floyd", "Dijkstra", "DijkstraCache",
-                                      "Cluster", "Star",  "None"};
+                                      "Cluster", "Star",  "None",     "Vivaldi"};
   ASSERT((size_t)r < sizeof names / sizeof names[0]);
   return names[r];
 }
@@ -793,10 +804,16 @@ void plat_link_ref_props(const plat_link_ref *ref, double *bandwidth, double *la
  * Default platform
  * ---------------------------------------------------------------------------------------- */
 
-char *plat_default_xml(int nhosts)
+char *plat_default_xml(int nhosts) { return plat_default_xml_net(nhosts, NULL, NULL); }
+
+char *plat_default_xml_net(int nhosts, const char *bandwidth, const char *latency)
 {
   if (nhosts < 1)
     nhosts = 1;
+  if (!bandwidth)
+    bandwidth = "10Gbps";
+  if (!latency)
+    latency = "1us";
   /* A small commodity cluster, sized for a laptop's first run: one host per rank, each a
    * 1 Gflop/s core with a private full-duplex 10 Gb/s, 1 us link to a non-blocking switch
    * (no shared backbone), and a fast loopback for messages a host sends to itself.
@@ -808,8 +825,8 @@ char *plat_default_xml(int nhosts)
       "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
       "<platform version=\"4.1\">\n"
       "  <cluster id=\"default\" prefix=\"host\" suffix=\"\" radical=\"1-%d\"\n"
-      "           speed=\"1Gf\" bw=\"10Gbps\" lat=\"1us\" sharing_policy=\"SPLITDUPLEX\"\n"
+      "           speed=\"1Gf\" bw=\"%s\" lat=\"%s\" sharing_policy=\"SPLITDUPLEX\"\n"
       "           loopback_bw=\"50GBps\" loopback_lat=\"0.1us\"/>\n"
       "</platform>\n",
-      nhosts);
+      nhosts, bandwidth, latency);
 }

@@ -71,6 +71,10 @@ void plat_free(plat_platform *p); /* NULL is fine */
  * hosts crosses two links, 2 us) and a 50 GB/s, 0.1 us loopback for messages to self.
  * Returns a fresh string (free() it) loadable with plat_load_string. */
 char *plat_default_xml(int nhosts);
+/* The same with the hosts' links set (smpirun -bandwidth / -latency, as SimGrid's smpirun sets
+ * its generated platform's): values with their unit ("1GBps", "5us"; NULL: the defaults
+ * above), inserted as written, so the caller keeps quotes and '<', '&' out. */
+char *plat_default_xml_net(int nhosts, const char *bandwidth, const char *latency);
 
 /* The DTD embedded in the library (platforms/smpi.dtd at build time), NUL-terminated. */
 const char *plat_dtd_text(void);
@@ -92,6 +96,7 @@ typedef enum {
   PLAT_ROUTING_CLUSTER, /* <zone routing="Cluster"> (host_link/backbone) or any <cluster> */
   PLAT_ROUTING_STAR,
   PLAT_ROUTING_NONE,
+  PLAT_ROUTING_VIVALDI, /* hosts placed by coordinates; <peer>s (kernel/routing_vivaldi.c) */
 } plat_routing;
 
 typedef enum {
@@ -147,17 +152,23 @@ struct plat_host {
   plat_props props;
   plat_disk *disks;
   size_t ndisks;
-  char *speed_file;  /* availability profile (speed_file or availability_file), or NULL */
-  char *state_file;  /* on/off profile, or NULL */
-  char *coordinates; /* Vivaldi coordinates as written, or NULL (not interpreted) */
+  char *speed_file; /* availability profile (speed_file or availability_file), or NULL */
+  struct plat_profile *speed_profile; /* its events (src/plat_profile.h: speed scales) */
+  char *state_file;                   /* on/off profile, or NULL */
+  struct plat_profile *state_profile; /* its events (0: down, else up), or NULL */
+  char *coordinates;                  /* Vivaldi coordinates as written, or NULL */
+  bool has_coords;                    /* coordinates parsed: x y height (ms) */
+  double coords[3];
   plat_loc loc;
 };
 
 struct plat_router {
   char *id;
   plat_zone *zone;
-  size_t index;   /* position in plat_platform.routers */
-  bool generated; /* made by the loader for a <cluster> (its zone->cluster->router) */
+  size_t index;    /* position in plat_platform.routers */
+  bool generated;  /* made by the loader for a <cluster> (its zone->cluster->router) */
+  bool has_coords; /* coordinates="x y height" given (a Vivaldi zone's gateway) */
+  double coords[3];
   plat_loc loc;
 };
 
@@ -171,6 +182,9 @@ struct plat_link {
   bool backbone; /* declared with <backbone> (then also zone->backbone) */
   plat_props props;
   char *bandwidth_file, *latency_file, *state_file; /* profiles, or NULL */
+  struct plat_profile *bandwidth_profile;           /* bandwidth_file's events (B/s), or NULL */
+  struct plat_profile *latency_profile;             /* latency_file's events (s), or NULL */
+  struct plat_profile *state_profile;               /* state_file's events (0: down), or NULL */
   plat_loc loc;
 };
 

@@ -22,6 +22,7 @@
 #include "src/platform.h"
 #include "src/platform_impl.h"
 #include "src/platform_set.h"
+#include "src/plat_profile.h"
 #include "src/strmap.h"
 #include "src/units.h"
 
@@ -621,9 +622,15 @@ static int speed_list(loader *L, xmlNode *n, const char *what, const char *text,
     memcpy(piece, s, len);
     piece[len] = '\0';
     double x;
-    if (positive_quantity(L, n, what, "speed", UNITS_SPEED, piece, &x)) {
+    /* 0 flop/s is a pstate SimGrid accepts (an "off" state of an energy platform): it is
+     * refused only when a rank would run there (smpi/launch/launch.c) */
+    if (quantity(L, n, what, "speed", UNITS_SPEED, piece, &x)) {
       free(v);
       return -1;
+    }
+    if (!(x >= 0)) {
+      free(v);
+      return FAIL(L, n, "%s: speed '%s' must not be negative", what, piece);
     }
     PLAT_PUSH(v, np, x);
     if (s[len] == '\0')
@@ -866,7 +873,7 @@ static int parse_routing(loader *L, xmlNode *n, const char *id, const char *text
       {"Full", PLAT_ROUTING_FULL},         {"Floyd", PLAT_ROUTING_FLOYD},
       {"Dijkstra", PLAT_ROUTING_DIJKSTRA}, {"DijkstraCache", PLAT_ROUTING_DIJKSTRA_CACHE},
       {"Cluster", PLAT_ROUTING_CLUSTER},   {"Star", PLAT_ROUTING_STAR},
-      {"None", PLAT_ROUTING_NONE},
+      {"None", PLAT_ROUTING_NONE},         {"Vivaldi", PLAT_ROUTING_VIVALDI},
   };
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
     if (strcasecmp(text, known[i].name) == 0) {
@@ -874,8 +881,7 @@ static int parse_routing(loader *L, xmlNode *n, const char *id, const char *text
       return 0;
     }
   }
-  if (strcasecmp(text, "Vivaldi") == 0 || strcasecmp(text, "Wi-Fi") == 0 ||
-      strcasecmp(text, "WiFi") == 0)
+  if (strcasecmp(text, "Wi-Fi") == 0 || strcasecmp(text, "WiFi") == 0)
     return FAIL(L, n, "zone '%s': routing '%s' is known (SimGrid) but not supported here", id,
                 text);
   if (strcasecmp(text, "ClusterTorus") == 0 || strcasecmp(text, "ClusterFatTree") == 0 ||
@@ -914,18 +920,48 @@ static int handle_prop(loader *L, xmlNode *n, plat_props *props)
   return 0;
 }
 
-/* Profiles (speed, availability, bandwidth, latency and state over time, read from a file)
- * are not simulated yet: a platform naming one is refused rather than run with constant
- * values, which would be a silently wrong answer. */
-static int refuse_profile(loader *L, xmlNode *n, const char *what, const char *attr_name)
+/* Reads the profile named by attribute attr_name (relative to the platform file's directory,
+ * as <include> files) into *out; nothing when the attribute is absent. */
+static int load_profile(loader *L, xmlNode *n, const char *what, const char *attr_name,
+                        struct plat_profile **out)
 {
-  const char *v = attr(L, n, attr_name);
-  if (!v)
+  const char *file = attr(L, n, attr_name);
+  if (!file)
     return 0;
-  return FAIL(L, n,
-              "%s: attribute %s='%.200s' of <%s> is not supported (profiles are not "
-              "implemented yet): remove it",
-              what, attr_name, v, ename(n));
+  if (*out)
+    return FAIL(L, n, "%s: two speed profiles (speed_file and availability_file)", what);
+  char *path = file[0] == '/' || !*L->dir ? xstrdup(file)
+               : strcmp(L->dir, "/") == 0 ? xasprintf("/%s", file)
+                                          : xasprintf("%s/%s", L->dir, file);
+  plat_profile *pr = xcalloc(1, sizeof *pr);
+  char msg[700];
+  int rc = plat_profile_read(path, pr, msg, sizeof msg);
+  free(path);
+  if (rc != 0) {
+    free(pr);
+    return FAIL(L, n, "%s: attribute %s: %s", what, attr_name, msg);
+  }
+  *out = pr;
+  return 0;
+}
+
+/* Vivaldi coordinates "x y height": three numbers (SimGrid's syntax; height in ms). */
+static int parse_coords(loader *L, xmlNode *n, const char *what, const char *text,
+                        double coords[3], bool *has)
+{
+  const char *s = text;
+  for (int i = 0; i < 3; i++) {
+    char *end;
+    errno = 0;
+    coords[i] = strtod(s, &end);
+    if (end == s || errno || !isfinite(coords[i]))
+      return FAIL(L, n, "%s: coordinates '%s' are not three numbers 'x y height'", what, text);
+    s = end;
+  }
+  if (s[strspn(s, " \t")])
+    return FAIL(L, n, "%s: coordinates '%s' are not three numbers 'x y height'", what, text);
+  *has = true;
+  return 0;
 }
 
 static int handle_host(loader *L, xmlNode *n, plat_zone *z)
@@ -961,10 +997,18 @@ static int handle_host(loader *L, xmlNode *n, plat_zone *z)
                   v, h->npstates, h->npstates == 1 ? "" : "s");
     h->pstate = (size_t)v;
   }
-  if (refuse_profile(L, n, what, "speed_file") ||
-      refuse_profile(L, n, what, "availability_file") || refuse_profile(L, n, what, "state_file"))
+  if (load_profile(L, n, what, "speed_file", &h->speed_profile) ||
+      load_profile(L, n, what, "availability_file", &h->speed_profile) ||
+      load_profile(L, n, what, "state_file", &h->state_profile))
     return -1;
+  h->speed_file = opt_dup(attr(L, n, "speed_file") ? attr(L, n, "speed_file")
+                                                   : attr(L, n, "availability_file"));
   h->coordinates = opt_dup(attr(L, n, "coordinates"));
+  if (h->coordinates && parse_coords(L, n, what, h->coordinates, h->coords, &h->has_coords))
+    return -1;
+  if (z->routing == PLAT_ROUTING_VIVALDI && !h->has_coords)
+    return FAIL(L, n, "%s: a host of Vivaldi zone '%s' needs coordinates=\"x y height\"", what,
+                z->id);
 
   for (xmlNode *c = n->children; c; c = c->next) {
     if (is_elem(c, "prop")) {
@@ -1007,6 +1051,17 @@ static plat_router *add_router(loader *L, xmlNode *n, const char *id, plat_zone 
   return r;
 }
 
+static int handle_router(loader *L, xmlNode *n, plat_zone *z)
+{
+  plat_router *r = add_router(L, n, attr(L, n, "id"), z, false);
+  if (!r)
+    return -1;
+  const char *c = attr(L, n, "coordinates");
+  char what[300];
+  snprintf(what, sizeof what, "router '%s'", r->id);
+  return c ? parse_coords(L, n, what, c, r->coords, &r->has_coords) : 0;
+}
+
 static plat_link *add_link(loader *L, xmlNode *n, const char *id, plat_zone *z,
                            plat_sharing sharing)
 {
@@ -1040,9 +1095,12 @@ static int handle_link(loader *L, xmlNode *n, plat_zone *z)
                         &l->bandwidth) ||
       (lat && quantity(L, n, what, "latency", UNITS_LATENCY, lat, &l->latency)))
     return -1;
-  if (refuse_profile(L, n, what, "bandwidth_file") ||
-      refuse_profile(L, n, what, "latency_file") || refuse_profile(L, n, what, "state_file"))
+  if (load_profile(L, n, what, "bandwidth_file", &l->bandwidth_profile) ||
+      load_profile(L, n, what, "latency_file", &l->latency_profile) ||
+      load_profile(L, n, what, "state_file", &l->state_profile))
     return -1;
+  l->bandwidth_file = opt_dup(attr(L, n, "bandwidth_file"));
+  l->latency_file = opt_dup(attr(L, n, "latency_file"));
   for (xmlNode *c = n->children; c; c = c->next)
     if (is_elem(c, "prop"))
       handle_prop(L, c, &l->props);
@@ -1320,6 +1378,8 @@ static int handle_trace_connect(loader *L, xmlNode *n)
 static int handle_include(loader *L, xmlNode *n, plat_zone *zone);
 
 /* Elements that may appear both in <platform> (zone == NULL) and in zones. */
+static int handle_peer(loader *L, xmlNode *n, plat_zone *z);
+
 static int handle_common(loader *L, xmlNode *c, plat_zone *zone, bool *handled)
 {
   *handled = true;
@@ -1336,10 +1396,45 @@ static int handle_common(loader *L, xmlNode *c, plat_zone *zone, bool *handled)
   if (is_elem(c, "trace_connect"))
     return handle_trace_connect(L, c);
   if (is_elem(c, "peer"))
-    return FAIL(L, c,
-                "<peer> is known (SimGrid's Vivaldi zones) but not supported here: describe the "
-                "host with <host> and its links with <link>");
+    return handle_peer(L, c, zone);
   *handled = false;
+  return 0;
+}
+
+/* <peer id speed coordinates bw_in bw_out>, SimGrid's shorthand in a Vivaldi zone: a host
+ * with two private links, link_<id>_UP (bw_out, what it sends crosses) and link_<id>_DOWN
+ * (bw_in), latency 0: the latency comes from the coordinates. SimGrid 3.32 ignores the
+ * deprecated lat attribute (it warns, as here). */
+static int handle_peer(loader *L, xmlNode *n, plat_zone *z)
+{
+  const char *id = attr(L, n, "id");
+  if (!z || z->routing != PLAT_ROUTING_VIVALDI)
+    return FAIL(L, n, "<peer id='%s'> must be inside a zone with routing=\"Vivaldi\"", id);
+  if (handle_host(L, n, z))
+    return -1;
+  plat_host *h = z->hosts[z->nhosts - 1];
+  const char *lat = attr(L, n, "lat");
+  if (lat && strcmp(lat, "0s") && strcmp(lat, "0"))
+    LOG_WARN("%s:%ld: peer '%s': the lat attribute is deprecated and ignored (as in SimGrid): "
+             "use the height, the third coordinate",
+             L->p->files[L->file], node_line(n), id);
+  char what[300];
+  snprintf(what, sizeof what, "peer '%s'", id);
+  plat_link *l[2];
+  const char *dir[2] = {"UP", "DOWN"}, *bw[2] = {"bw_out", "bw_in"};
+  for (int i = 0; i < 2; i++) {
+    char name[300];
+    snprintf(name, sizeof name, "link_%s_%s", id, dir[i]);
+    if (!(l[i] = add_link(L, n, name, z, PLAT_SHARING_SHARED)))
+      return -1;
+    if (positive_quantity(L, n, what, bw[i], UNITS_BANDWIDTH, attr(L, n, bw[i]),
+                          &l[i]->bandwidth))
+      return -1;
+  }
+  plat_host_link hl = {.host = h, .loc = loc_of(L, n)};
+  hl.up.link = l[0];
+  hl.down.link = l[1];
+  PLAT_PUSH(z->host_links, z->nhost_links, hl);
   return 0;
 }
 
@@ -1360,7 +1455,7 @@ static int walk_zone_children(loader *L, xmlNode *n, plat_zone *z)
     else if (is_elem(c, "host"))
       rc = handle_host(L, c, z);
     else if (is_elem(c, "router"))
-      rc = add_router(L, c, attr(L, c, "id"), z, false) ? 0 : -1;
+      rc = handle_router(L, c, z);
     else if (is_elem(c, "link"))
       rc = handle_link(L, c, z);
     else if (is_elem(c, "backbone"))
@@ -1799,6 +1894,74 @@ static int resolve_host_link(loader *L, const pending_ref *pr)
              : 0;
 }
 
+static char *dir_of(const char *path);
+
+/* The profile a <trace_connect> gives: SPEED to an explicit host, BANDWIDTH to an explicit
+ * link, as if written with speed_file / bandwidth_file; the <trace>'s periodicity is its
+ * period when the events do not say; LATENCY, and HOST_AVAIL / LINK_AVAIL (the on/off
+ * state, as state_file) likewise. */
+static int connect_trace(loader *L, const plat_trace_connect *tc, const plat_point *pt,
+                         const plat_link_ref *ref)
+{
+  plat_platform *p = L->p;
+  const plat_trace *t = NULL;
+  for (size_t i = 0; i < p->ntraces && !t; i++)
+    if (!strcmp(p->traces[i].id, tc->trace))
+      t = &p->traces[i];
+  struct plat_profile **slot = NULL;
+  if (!strcmp(tc->kind, "SPEED") && pt->kind == PLAT_POINT_HOST)
+    slot = &pt->u.host->speed_profile;
+  else if (!strcmp(tc->kind, "BANDWIDTH") && ref && ref->link)
+    slot = &ref->link->bandwidth_profile;
+  else if (!strcmp(tc->kind, "LATENCY") && ref && ref->link)
+    slot = &ref->link->latency_profile;
+  else if (!strcmp(tc->kind, "HOST_AVAIL") && pt && pt->kind == PLAT_POINT_HOST)
+    slot = &pt->u.host->state_profile;
+  else if (!strcmp(tc->kind, "LINK_AVAIL") && ref && ref->link)
+    slot = &ref->link->state_profile;
+  if (!slot)
+    return fail_at(L, tc->loc.file, tc->loc.line,
+                   "trace_connect kind %s on '%s': not supported (SPEED and HOST_AVAIL, the "
+                   "on/off state, on a <host>; BANDWIDTH, LATENCY and LINK_AVAIL on a <link>)",
+                   tc->kind, tc->element);
+  if (*slot)
+    return fail_at(L, tc->loc.file, tc->loc.line, "trace_connect kind %s: '%s' already has one",
+                   tc->kind, tc->element);
+  plat_profile *pr = xcalloc(1, sizeof *pr);
+  char msg[700];
+  int rc;
+  if (t->file) {
+    char *dir = dir_of(p->files[t->loc.file]);
+    char *path = t->file[0] == '/' || !*dir ? xstrdup(t->file) : xasprintf("%s/%s", dir, t->file);
+    rc = plat_profile_read(path, pr, msg, sizeof msg);
+    free(path);
+    free(dir);
+  } else {
+    char name[300];
+    snprintf(name, sizeof name, "trace '%s'", t->id);
+    rc = plat_profile_parse(t->text, strlen(t->text), name, pr, msg, sizeof msg);
+  }
+  if (rc != 0) {
+    free(pr);
+    return fail_at(L, t->loc.file, t->loc.line, "%s", msg);
+  }
+  /* a <trace>'s periodicity is the whole period (SimGrid refuses one shorter than the
+   * events, "loop conditions are not realizable") */
+  if (pr->period == 0 && t->periodicity > 0 && pr->n > 0) {
+    double last = pr->date[pr->n - 1];
+    if (t->periodicity < last) {
+      plat_profile_free(pr);
+      free(pr);
+      return fail_at(L, t->loc.file, t->loc.line,
+                     "trace '%s': periodicity %g is shorter than its last event's date %g", t->id,
+                     t->periodicity, last);
+    }
+    pr->period = t->periodicity;
+  }
+  *slot = pr;
+  return 0;
+}
+
 static int resolve_trace_connects(loader *L)
 {
   plat_platform *p = L->p;
@@ -1821,6 +1984,8 @@ static int resolve_trace_connects(loader *L)
     if (!ok)
       return fail_at(L, tc->loc.file, tc->loc.line, "trace_connect kind %s: unknown %s '%s'",
                      tc->kind, on_host ? "host" : "link", tc->element);
+    if (connect_trace(L, tc, on_host ? &pt : NULL, on_host ? NULL : &ref))
+      return -1;
   }
   return 0;
 }

@@ -48,6 +48,16 @@ static void usage(FILE *out)
       "  -replay TRACE        replay a time-independent trace (SimGrid's TI format)\n"
       "                       instead of running a program (docs/replay.md)\n"
       "  -wrapper CMD         run the program under CMD (e.g. \"valgrind\", \"gdb --args\")\n"
+      "  -gdb, -lldb, -vgdb   run the program under gdb, lldb, or valgrind's gdb server\n"
+      "                       (= -wrapper \"gdb --args\", \"lldb --\", \"valgrind --vgdb=yes\n"
+      "                       --vgdb-error=0\")\n"
+      "  -analyze             timings and leaks at the end (= --cfg=smpi/display-timing:yes\n"
+      "                       --cfg=smpi/list-leaks:50)\n"
+      "  -bandwidth BW, -latency LAT  links of the built-in platform (without -platform;\n"
+      "                       with units, e.g. 1GBps, 5us; default 10Gbps, 1us)\n"
+      "  -keep-temps, -tmpdir DIR, -foreground, -quiet, -trace-resource\n"
+      "                       SimGrid's, accepted: smpirun writes no temporary files and\n"
+      "                       prints no launch lines (a note says so, except for -quiet)\n"
       "  -trace               write a Paje trace (default smpi_simgrid.trace; = "
       "--cfg=tracing:yes;\n"
       "                       --cfg=tracing/format:json for Perfetto, see docs/tracing.md)\n"
@@ -249,6 +259,42 @@ int main(int argc, char **argv)
       trace_grouped = true;
     } else if (!strcmp(a, "-wrapper")) {
       wrapper = need_value(argc, argv, &i);
+    } else if (!strcmp(a, "-gdb")) { /* SimGrid's debugger shortcuts, same commands */
+      wrapper = "gdb --args";
+    } else if (!strcmp(a, "-lldb")) {
+      wrapper = "lldb --";
+    } else if (!strcmp(a, "-vgdb")) {
+      wrapper = "valgrind --vgdb=yes --vgdb-error=0";
+    } else if (!strcmp(a, "-analyze")) {
+      /* SimGrid's also sets smpi/display-allocs and smpi/pedantic, which smpi lacks */
+      add_field("cfg", "smpi/display-timing:yes");
+      add_field("cfg", "smpi/list-leaks:50");
+    } else if (!strcmp(a, "-keep-temps") || !strcmp(a, "-foreground")) {
+      /* SimGrid's smpirun writes a platform, a hostfile and program copies to a temporary
+       * directory, and runs the program in the background; smpi needs neither */
+      fprintf(stderr, "%s: note: %s accepted for SimGrid compatibility: not needed here (%s)\n",
+              prog, a,
+              a[1] == 'k' ? "smpirun writes no temporary files"
+                          : "the program always runs in the foreground");
+    } else if (!strcmp(a, "-tmpdir")) {
+      const char *dir = need_value(argc, argv, &i);
+      fprintf(stderr,
+              "%s: note: -tmpdir %s accepted for SimGrid compatibility: not needed here "
+              "(smpirun writes no temporary files)\n",
+              prog, dir);
+    } else if (!strcmp(a, "-bandwidth") || !strcmp(a, "-latency")) {
+      /* the links of the built-in platform (SimGrid: of its generated one) */
+      const char *v = need_value(argc, argv, &i);
+      if (!*v || strpbrk(v, "\"'<>&"))
+        die("%s needs a value with its unit, e.g. 1GBps or 5us", a);
+      add_field(a + 1, v);
+    } else if (!strcmp(a, "-trace-resource")) {
+      fprintf(stderr,
+              "%s: note: -trace-resource accepted for SimGrid compatibility: the resources' "
+              "use is not traced here (tracing/categorized, tracing/uncategorized)\n",
+              prog);
+    } else if (!strcmp(a, "-quiet")) {
+      /* SimGrid's hides its launch lines: smpirun prints none */
     } else if (!strcmp(a, "-version") || !strcmp(a, "--version")) {
       printf("smpirun (smpi) %s\n", SMPI_VERSION_STRING);
       return 0;

@@ -24,7 +24,9 @@
 #include "kernel/context.h"
 #include "kernel/cpu.h"
 #include "kernel/disk.h"
+#include "kernel/energy.h"
 #include "kernel/network.h"
+#include "kernel/profiles.h"
 #include "collectives/coll.h"
 #include "smpi/bindings/call.h"
 #include "smpi/io/file.h"
@@ -112,8 +114,9 @@ static const cfg_key launch_keys[] = {
                    "Hostfile used to place the processes (smpirun -hostfile)"),
     CFG_KEY_BOOL("smpi/map", false, "Print the rank -> host mapping at start-up (smpirun -map)"),
     CFG_KEY_BOOL("smpi/oversubscribe", false,
-                 "Allow more processes than slots (hosts of the platform, or slots of the "
-                 "hostfile): the ranks then go round-robin, several per slot"),
+                 "Allow more processes than the hostfile's slots: the ranks then go "
+                 "round-robin, several per slot (without a hostfile they always do, with a "
+                 "note, as in SimGrid)"),
 };
 
 static void launch_declare_config(void) { cfg_declare_keys(launch_keys, CFG_NKEYS(launch_keys)); }
@@ -127,6 +130,7 @@ static void (*const smpi_config_modules[])(void) = {
     route_declare_config,
     cpu_declare_config,
     net_declare_config,
+    energy_declare_config,
     launch_declare_config,
     smpi_progress_declare_config, /* runtime/ */
     smpi_shared_declare_config,   /* emulation/ */
@@ -270,6 +274,7 @@ typedef struct launch_opts {
   bool from_smpirun;
   plat_set *sets; /* --platform-set overrides, in command-line order */
   size_t nsets, capsets;
+  char *bandwidth, *latency; /* of the built-in platform's links (-bandwidth, -latency) */
 } launch_opts;
 
 static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -469,6 +474,10 @@ static int parse_launch(launch_opts *o)
         o->nsets++;
     } else if (!strcmp(k, "map")) {
       o->map = true;
+    } else if (!strcmp(k, "bandwidth")) {
+      o->bandwidth = xstrdup(v);
+    } else if (!strcmp(k, "latency")) {
+      o->latency = xstrdup(v);
     } else if (!strcmp(k, "help")) {
       if (!strcmp(v, "coll"))
         o->help_coll = true;
@@ -617,6 +626,31 @@ int smpi_rank_stop(int code)
   UNREACHABLE();
 }
 
+/* A host goes down (state profile, kernel/profiles.c): its ranks are killed where they
+ * stand, as SimGrid kills the actors of a host turned off. A rank that already returned
+ * from main is left alone. What happens to messages from and to them: comm_failed in
+ * mpi/request.c. */
+static void host_went_down(size_t host)
+{
+  if (!smpi_w.ranks)
+    return; /* down at date 0: refused when the ranks are placed */
+  char name[256];
+  route_host_name(smpi_w.routes, host, name, sizeof name);
+  for (int r = 0; r < smpi_w.np; r++) {
+    smpi_rank *rk = &smpi_w.ranks[r];
+    if (rk->host != host || rk->returned || rk->killed)
+      continue;
+    fprintf(stderr,
+            "smpi: rank %d killed at simulated date %.17g: its host '%s' went down "
+            "(state profile)\n",
+            r, eng_now(), name);
+    rk->killed = true;
+    rk->killed_at = eng_now();
+    smpi_progress_rank_done();
+    eng_actor_kill(rk->actor);
+  }
+}
+
 static void rank_main(void *arg)
 {
   smpi_rank *me = arg;
@@ -676,7 +710,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     smpi_w.platform_name = o.platform;
   } else {
     long n = o.np > 0 ? o.np : 1;
-    char *xml = plat_default_xml((int)n), *edited = NULL;
+    char *xml = plat_default_xml_net((int)n, o.bandwidth, o.latency), *edited = NULL;
     rc = plat_set_apply(xml, strlen(xml), "<built-in platform>", o.sets, o.nsets, &edited, err,
                         sizeof err);
     if (rc == 0)
@@ -688,8 +722,14 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   for (size_t k = 0; k < o.nsets; k++)
     plat_set_clear(&o.sets[k]);
   free(o.sets);
+  if (rc != 0 && !o.platform && (o.bandwidth || o.latency))
+    return fail("-bandwidth %s / -latency %s: %s", o.bandwidth ? o.bandwidth : "(default)",
+                o.latency ? o.latency : "(default)", err);
   if (rc != 0)
     return fail("%s", err);
+  if (o.platform && (o.bandwidth || o.latency))
+    LOG_WARN("-bandwidth and -latency set the links of the built-in platform: ignored with "
+             "-platform (as in SimGrid)");
   if (route_table_build(launch.platform, &launch.routes, err, sizeof err) != 0)
     return fail("%s", err);
   smpi_w.routes = launch.routes;
@@ -725,26 +765,44 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     o.np = o.hostfile ? (long)nslots : 1;
   if (o.np > INT32_MAX)
     return fail("-np %ld is too large", o.np);
-  /* SimGrid 3.32 silently puts several ranks on a slot; a typo in -np (or a short hostfile)
-   * then simulates a different machine than meant, so it takes an explicit yes here */
+  /* SimGrid 3.32 puts several ranks on a slot. A hostfile lists what the user means to use,
+   * so a short one is most likely a mistake and takes an explicit yes; without a hostfile,
+   * SimGrid's users expect its behaviour: the ranks go round-robin over the platform's hosts,
+   * with a note (SimGrid prints one too). */
   if ((size_t)o.np > nslots && !cfg_get_bool("smpi/oversubscribe")) {
-    free(slots);
-    if (o.hostfile)
+    if (o.hostfile) {
+      free(slots);
       return fail("-np %ld asks for more processes than the %zu slot%s of hostfile '%s'; add "
                   "slots ('host:slots') or pass --cfg=smpi/oversubscribe:yes to place the ranks "
                   "round-robin",
                   o.np, nslots, nslots == 1 ? "" : "s", o.hostfile);
-    return fail("-np %ld asks for more processes than the %zu host%s of platform %s; pass a "
-                "hostfile with slots ('host:slots') or --cfg=smpi/oversubscribe:yes to place "
-                "the ranks round-robin",
-                o.np, nslots, nslots == 1 ? "" : "s", smpi_w.platform_name);
+    }
+    LOG_INFO("-np %ld is more than the %zu host%s of platform %s: ranks placed round-robin, "
+             "several per host (as SimGrid does; a hostfile chooses the placement)",
+             o.np, nslots, nslots == 1 ? "" : "s", smpi_w.platform_name);
+  }
+  /* a 0 flop/s pstate (an "off" state of an energy platform) is fine until a rank runs there */
+  for (size_t r = 0; r < (size_t)o.np && r < nslots; r++) {
+    plat_host_desc d;
+    route_host_desc(launch.routes, slots[r], &d);
+    if (d.speeds[d.pstate] <= 0) {
+      char host[256];
+      route_host_name(launch.routes, slots[r], host, sizeof host);
+      free(slots);
+      return fail("rank %zu cannot run on host '%s': its pstate %zu has a speed of 0 flop/s "
+                  "(choose another pstate with pstate=\"...\" or another host)",
+                  r, host, d.pstate);
+    }
   }
 
   /* the world */
   if (eng_init(err, sizeof err) != 0)
     return fail("%s", err);
+  avail_on_host_down(host_went_down);
   if (cpu_model_init(launch.routes, err, sizeof err) != 0 ||
-      net_model_init(launch.routes, err, sizeof err) != 0)
+      net_model_init(launch.routes, err, sizeof err) != 0 ||
+      avail_start(launch.platform, launch.routes, err, sizeof err) != 0 ||
+      energy_start(launch.platform, launch.routes, err, sizeof err) != 0)
     return fail("%s", err);
   /* only platforms with disks have a disk model: the others run exactly as before */
   bool disks = false;
@@ -760,6 +818,13 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     smpi_rank *rk = &smpi_w.ranks[r];
     rk->rank = r;
     rk->host = slots[(size_t)r % nslots];
+    if (!net_host_is_up(rk->host)) {
+      char host[256];
+      route_host_name(launch.routes, rk->host, host, sizeof host);
+      free(slots);
+      return fail("rank %d cannot run on host '%s': its state profile turns it off at date 0", r,
+                  host);
+    }
     if (o.map) {
       char host[256];
       route_host_name(launch.routes, rk->host, host, sizeof host);
@@ -816,6 +881,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   fflush(stdout);
   if (rc != ENG_DEADLOCK && cfg_get_int("smpi/list-leaks") > 0)
     report_leaks(cfg_get_int("smpi/list-leaks"));
+  energy_report(stderr);
   if (cfg_get_bool("smpi/display-timing"))
     fprintf(stderr, "smpi: simulated time: %.9g s (wall-clock time: %.6f s, %d rank%s)\n",
             eng_now(), wall, smpi_w.np, smpi_w.np == 1 ? "" : "s");

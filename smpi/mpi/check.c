@@ -723,6 +723,12 @@ static void hint_unreceived(int w, const smpi_req *r)
 /* extra (may be NULL): a line printed between the wait and the hint */
 static void print_rank_wait(int w, int target, const char *extra)
 {
+  if (w < smpi_w.np && smpi_w.ranks[w].killed) {
+    /* its host went down (state profile): whoever waits for it waits forever */
+    fprintf(stderr, "  rank %d was killed at simulated date %.17g: its host went down\n", w,
+            smpi_w.ranks[w].killed_at);
+    return;
+  }
   const p2p_waiter *pw = waiter_of(w);
   const smpi_req *r = pw ? pending_to(pw, target) : NULL;
   const char *call = smpi_check_calls && smpi_check_calls[w] ? smpi_check_calls[w] : "?";

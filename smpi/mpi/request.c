@@ -414,9 +414,42 @@ static void deliver(p2p_msg *m)
   }
 }
 
+/* A message whose host or link is down (state profiles, kernel/profiles.c). SimGrid 3.32
+ * ends the whole job there (an uncaught NetworkFailureException, or "Actor is gone" for a
+ * send to a killed rank), and so do we: MPI without fault tolerance has no way to go on,
+ * and returning MPI_ERR_OTHER would only move the abort to the program's error handler. */
+static _Noreturn void comm_failed(const p2p_msg *m, const char *why)
+{
+  char a[128], b[128];
+  route_host_name(smpi_w.routes, smpi_w.ranks[m->src_world].host, a, sizeof a);
+  route_host_name(smpi_w.routes, smpi_w.ranks[m->dst_world].host, b, sizeof b);
+  fprintf(stderr,
+          "smpi: communication failure at simulated date %.17g: %s of %zu bytes from rank %d "
+          "(host '%s') to rank %d (host '%s'): %s; the job ends, as in SimGrid (a failed "
+          "communication aborts an SMPI job)\n",
+          eng_now(), m->call ? m->call : "message", m->bytes, m->src_world, a, m->dst_world, b,
+          why);
+  smpi_abort_job(1);
+}
+
+/* Why m cannot start: its receiver was killed, or a host or link of its path is down. */
+static _Noreturn void peer_failed(const p2p_msg *m)
+{
+  char why[512];
+  const smpi_rank *d = &smpi_w.ranks[m->dst_world], *s = &smpi_w.ranks[m->src_world];
+  if (d->killed || s->killed)
+    snprintf(why, sizeof why, "rank %d was killed at %.17g when its host went down",
+             d->killed ? m->dst_world : m->src_world, d->killed ? d->killed_at : s->killed_at);
+  else if (!net_path_down(s->host, d->host, why, sizeof why))
+    ASSERTF(false, "message to rank %d: nothing failed", m->dst_world);
+  comm_failed(m, why);
+}
+
 static void transfer_done(act_action *a, void *data)
 {
   p2p_msg *m = data;
+  if (a->state == ACT_FAILED)
+    comm_failed(m, net_failure());
   if (a->state != ACT_DONE)
     return; /* cancelled: whoever cancelled it cleans up */
   m->action = NULL;
@@ -441,6 +474,9 @@ static void start_transfer(p2p_msg *m)
     bsend_release(m);
   p2p.stats.transfers++;
   size_t src = smpi_w.ranks[m->src_world].host, dst = smpi_w.ranks[m->dst_world].host;
+  if (smpi_w.ranks[m->dst_world].killed || smpi_w.ranks[m->src_world].killed ||
+      net_path_down(src, dst, NULL, 0))
+    peer_failed(m);
   m->action = net_comm_start(src, dst, (double)m->bytes + 16.0, transfer_done, m, err,
                              sizeof err);
   if (!m->action) {
@@ -516,6 +552,9 @@ static void post_send(smpi_req *r)
   smpi_comm_ref(m->comm); /* for reports about it */
   m->call = r->call;
   m->site = r->site;
+  if (smpi_w.ranks[m->dst_world].killed ||
+      net_path_down(smpi_w.ranks[m->src_world].host, smpi_w.ranks[m->dst_world].host, NULL, 0))
+    peer_failed(m); /* SimGrid fails a send to a killed rank when it is posted */
   if (r->mode == MODE_BUFFERED) {
     p2p_rank *rk = p2p_rank_of(r->owner);
     m->buffered = true;

@@ -16,7 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/energy.h"
+#include "kernel/routing.h"
 #include "smpi/observe/trace_private.h"
+#include "smpi/runtime/world.h"
 #include "src/cfg.h"
 #include "src/mem.h"
 
@@ -219,6 +222,25 @@ void prof_report(double end)
       fprintf(o, "%-24s %16llu %16llu %14.9g %12.2f\n", tracer.names[order[j]], a->io_read,
               a->io_written, a->tmax, mbs);
     }
+  }
+  if (energy_enabled()) { /* plugin:host_energy: the hosts the ranks ran on */
+    fprintf(o, "@ energy of the hosts running ranks (plugin:host_energy; all hosts: the "
+               "end-of-run lines)\n");
+    fprintf(o, "%-24s %8s %16s\n", "host", "ranks", "energy (J)");
+    double total = 0;
+    for (size_t h = 0; h < route_host_count(smpi_w.routes); h++) {
+      int nr = 0;
+      for (int r = 0; r < smpi_w.np; r++)
+        nr += smpi_w.ranks[r].host == h;
+      if (!nr)
+        continue;
+      char name[256];
+      route_host_name(smpi_w.routes, h, name, sizeof name);
+      double j = energy_host_joules(h);
+      total += j;
+      fprintf(o, "%-24s %8d %16.6f\n", name, nr, j);
+    }
+    fprintf(o, "%-24s %8d %16.6f\n", "*", smpi_w.np, total);
   }
   const char *csv = cfg_get_string("smpi/profile-file");
   if (*csv) {

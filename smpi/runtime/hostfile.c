@@ -91,15 +91,8 @@ int smpi_hostfile_parse(const char *text, size_t len, const char *name, smpi_hos
                name, lineno, shown);
       goto fail;
     }
-    for (const char *c = s; c < ne; c++)
-      if (is_blank(*c)) {
-        quote(shown, sizeof shown, s, (size_t)(e - s));
-        snprintf(err, errlen,
-                 "%s:%d: '%s' is not a host name (no spaces inside; expected "
-                 "'host' or 'host:slots', one per line)",
-                 name, lineno, shown);
-        goto fail;
-      }
+    /* a name may hold spaces ("Cpu A" in SimGrid's two_hosts_profiles.xml): as in
+     * SimGrid's hostfiles, the whole line up to ':' is the name, trimmed at both ends */
     long slots = 1;
     if (colon) {
       const char *ss = colon + 1;

@@ -4,9 +4,10 @@
  *   node-0                    one slot on node-0
  *   node-1:4                  four slots on node-1 (slots: 1 .. SMPI_HOSTFILE_MAX_SLOTS)
  *     node-2 : 2   # spaces   around the name and the ':' are ignored
+ *   Cpu A:1                   a name with spaces inside (SimGrid's syntax: the line is the name)
  *
- * gives the slot list node-0, node-1, node-1, node-1, node-1, node-2, node-2; rank r runs on
- * slot r mod 7. The parser only reads text: whether a name is a host of the platform is the
+ * gives the slot list node-0, node-1, node-1, node-1, node-1, node-2, node-2, Cpu A; rank r
+ * runs on slot r mod 8. The parser only reads text: whether a name is a host of the platform is the
  * runtime's question (smpi/launch/launch.c), so the parser can be fuzzed alone
  * (tests/fuzz/fuzz_hostfile.c). */
 #ifndef SMPI_SMPI_HOSTFILE_H
@@ -22,7 +23,8 @@
 #define SMPI_HOSTFILE_MAX_BYTES (64L << 20)
 
 typedef struct smpi_hostfile_entry {
-  char *name; /* NUL-terminated, non-empty, no whitespace at either end, no ':' or '#' */
+  char *name; /* NUL-terminated, non-empty, no whitespace at either end (maybe
+                inside), no ':' or '#' */
   long slots; /* 1 .. SMPI_HOSTFILE_MAX_SLOTS */
   int line;   /* 1-based line of the file, for messages */
 } smpi_hostfile_entry;

@@ -30,6 +30,8 @@ typedef struct smpi_rank {
   smpi_rank_phase phase;
   int exit_code;      /* main's return value */
   bool returned;      /* main returned */
+  bool killed;        /* its host went down (state profile): it runs no more */
+  double killed_at;   /* simulated date of that */
   int call_depth;     /* nesting of MPI calls: the CPU burst timer runs only at depth 0 */
   int64_t burst_wall; /* CLOCK_MONOTONIC (ns) when the rank left its last MPI call */
   int64_t burst_cpu;  /* thread CPU clock (ns) at the same moment, if burst_exact */

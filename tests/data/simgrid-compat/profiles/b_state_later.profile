@@ -1,0 +1,2 @@
+# B turned off during its second computation
+0.15 0

@@ -1,0 +1,2 @@
+# off from the start
+0 0

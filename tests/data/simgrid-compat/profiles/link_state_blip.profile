@@ -1,0 +1,3 @@
+# L off and back before anything crosses it
+0.05 0
+0.08 1
