@@ -37,6 +37,7 @@
 #include "smpi/launch/launch.h"
 #include "smpi/mpi/op.h"
 #include "smpi/mpi/p2p.h"
+#include "smpi/emulation/auto_malloc.h"
 #include "smpi/emulation/ctors.h"
 #include "smpi/emulation/libc.h"
 #include "smpi/emulation/privatize.h"
@@ -785,6 +786,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     return fail("%s", err);
   smpi_ctors_settle();
   smpi_libc_init();
+  smpi_auto_malloc_init();
   eng_on_switch(on_switch);
   if (smpi_trace_init(err, sizeof err) != 0)
     return fail("%s", err);
@@ -816,6 +818,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   fflush(stdout);
   if (rc != ENG_DEADLOCK && cfg_get_int("smpi/list-leaks") > 0)
     report_leaks(cfg_get_int("smpi/list-leaks"));
+  smpi_auto_malloc_report();
   if (cfg_get_bool("smpi/display-timing"))
     fprintf(stderr, "smpi: simulated time: %.9g s (wall-clock time: %.6f s, %d rank%s)\n",
             eng_now(), wall, smpi_w.np, smpi_w.np == 1 ? "" : "s");

@@ -121,6 +121,31 @@ def case_cxx_globals(smpirun, prog):
     return problems
 
 
+def case_auto_malloc(smpirun, prog, source):
+    problems = []
+    base = [smpirun, "-np", "4"]
+    rc, out, err = run(base + [prog, "plain"])
+    if rc != 0 or "auto_malloc plain: OK" not in out:
+        problems.append(f"without the key: status {rc}\n{out}{err[-1500:]}")
+    if "smpi: allocations" in err:
+        problems.append(f"allocations reported without smpi/display-allocs:\n{err[-1500:]}")
+    rc, out, err = run(base + ["--cfg=smpi/auto-shared-malloc-thresh:1M",
+                               "--cfg=smpi/display-allocs:yes", prog, "folded"])
+    if rc != 0 or "auto_malloc folded: OK" not in out:
+        problems.append(f"smpi/auto-shared-malloc-thresh:1M: status {rc}\n{out}{err[-1500:]}")
+    with open(source) as fh:
+        line = next(i for i, l in enumerate(fh, 1) if "malloc(8 * MIB)" in l)
+    listed = [l for l in err.splitlines() if "bytes at once" in l]
+    want = f"auto_malloc.c:{line}"
+    if not listed or "8388608 bytes at once, 4 calls" not in listed[0] or want not in listed[0]:
+        problems.append(f"display-allocs does not list {want} (8 MiB, 4 calls) first:\n{err}")
+    m = re.search(r"(\d+) of them \((\d+) bytes\) folded", err)
+    # per rank: 8 + 2 + 3 MiB, and 200 x 4 MiB
+    if not m or int(m.group(1)) != 4 * 203:
+        problems.append(f"folded allocations not counted as 4 x 203:\n{err[-1500:]}")
+    return problems
+
+
 def main():
     case = sys.argv[1]
     problems = globals()["case_" + case](*[os.path.abspath(a) for a in sys.argv[2:]])
