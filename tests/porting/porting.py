@@ -146,6 +146,28 @@ def case_auto_malloc(smpirun, prog, source):
     return problems
 
 
+def case_privatize_libs(smpirun, prog):
+    problems = []
+    for mode, cfg in [("private", ["--cfg=smpi/privatize-libs:libprivlib.so"]),
+                      ("private", ["--cfg=smpi/privatize-libs:libprivlib.so",
+                                   "--cfg=smpi/privatization:mmap"]),
+                      ("private", ["--cfg=smpi/privatize-libs:libprivlib.so",
+                                   "--cfg=smpi/privatization:copy"]),
+                      ("shared", [])]:
+        rc, out, err = run([smpirun, "-np", "4"] + cfg + [prog, mode])
+        if rc != 0 or f"privlib {mode}: OK" not in out:
+            problems.append(f"{cfg}: status {rc}\n{out}{err[-1500:]}")
+    for lib, what in [("libc.so.6", "must never be privatized"),
+                      ("libsmpi.so", "must never be privatized"),
+                      ("libnothere.so", "not among the libraries")]:
+        rc, out, err = run([smpirun, "-np", "2", f"--cfg=smpi/privatize-libs:{lib}", prog,
+                            "shared"])
+        if rc == 0 or what not in err or "rank 0" in out:
+            problems.append(f"privatize-libs:{lib}: status {rc}, not refused before the "
+                            f"ranks ran with '{what}':\n{out}{err[-1500:]}")
+    return problems
+
+
 def main():
     case = sys.argv[1]
     problems = globals()["case_" + case](*[os.path.abspath(a) for a in sys.argv[2:]])
