@@ -71,10 +71,14 @@ def case_rank_exit(smpirun, prog):
     return problems
 
 
-def case_link_probes(smpicc, functions_h):
+def case_link_probes(smpicc, functions_h, libsmpi=None):
     """configure's AC_CHECK_FUNC way: declare the function without the header, call it, link.
-    Every implemented function links; every STUB is an undefined reference."""
+    Every implemented function links; every STUB is an undefined reference. The same for the
+    Fortran bindings (mpi_send_, pmpi_send_): libsmpi.so exports those of IMPL entries only,
+    so a Fortran configure probe answers as a C one does."""
     problems = []
+    if libsmpi:
+        problems += fortran_exports(functions_h, libsmpi)
     entries = re.findall(r"^SMPI_FN\([^,]+, (\w+),.*(IMPL|STUB)\)\s*$", open(functions_h).read(),
                          re.M)
     impl = [n for n, st in entries if st == "IMPL"]
@@ -103,6 +107,27 @@ def case_link_probes(smpicc, functions_h):
                 missing = [n for n in names if f"undefined reference to `MPI_{n}'" not in err]
                 if missing:
                     problems.append(f"not reported undefined: {missing[:5]}\n{err[-1000:]}")
+    return problems
+
+
+def fortran_exports(functions_h, libsmpi):
+    entries = re.findall(r"^SMPI_FN\([^,]+, (\w+),.*(IMPL|STUB)\)\s*$", open(functions_h).read(),
+                         re.M)
+    rc, out, err = run(["nm", "-D", "--defined-only", libsmpi])
+    if rc != 0:
+        return [f"nm -D {libsmpi} failed: {err}"]
+    exported = {line.split()[-1].split("@")[0] for line in out.splitlines() if line.strip()}
+    problems = []
+    stubs = [n for n, st in entries if st == "STUB"]
+    leaked = [f"{p}mpi_{n.lower()}_" for n in stubs for p in ("", "p")
+              if f"{p}mpi_{n.lower()}_" in exported]
+    if leaked:
+        problems.append(f"Fortran bindings of functions not implemented are exported by "
+                        f"libsmpi.so (a Fortran configure probe would link them): {leaked[:8]}")
+    impl_bound = [n for n, st in entries if st == "IMPL" and f"mpi_{n.lower()}_" in exported]
+    if len(impl_bound) < 100 or "mpi_send_" not in exported:
+        problems.append(f"only {len(impl_bound)} Fortran bindings of implemented functions "
+                        "are exported (mpi_send_ among them?)")
     return problems
 
 
