@@ -416,42 +416,15 @@ F_NULL_DELETE(win_null_delete_fn)
 
 /* ---- what the generator leaves out but a program may still call ---- */
 
-/* argument vectors and C callbacks of functions that are stubs in C too: the binding says
- * so at run time, as the C stub does, instead of failing the link */
-F_DEFINE(void, comm_spawn,
-         (char *command, char *argv, MPI_Fint *maxprocs, MPI_Fint *info, MPI_Fint *root,
-          MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes, MPI_Fint *ierr,
-          size_t command_len, size_t argv_len))
-{
-  (void)command, (void)argv, (void)maxprocs, (void)info, (void)root, (void)comm;
-  (void)intercomm, (void)errcodes, (void)command_len, (void)argv_len;
-  *ierr = smpi_unsupported("MPI_Comm_spawn");
-}
-
-F_DEFINE(void, comm_spawn_multiple,
-         (MPI_Fint * count, char *commands, char *argvs, MPI_Fint *maxprocs, MPI_Fint *infos,
-          MPI_Fint *root, MPI_Fint *comm, MPI_Fint *intercomm, MPI_Fint *errcodes, MPI_Fint *ierr,
-          size_t commands_len, size_t argvs_len))
-{
-  (void)count, (void)commands, (void)argvs, (void)maxprocs, (void)infos, (void)root;
-  (void)comm, (void)intercomm, (void)errcodes, (void)commands_len, (void)argvs_len;
-  *ierr = smpi_unsupported("MPI_Comm_spawn_multiple");
-}
-
+/* C callbacks the generator cannot bind. (The stubs of include/smpi/mpi_functions.h, such as
+ * MPI_Comm_spawn, have no Fortran binding at all, as they have no exported C function: a
+ * Fortran configure probe answers no, as a C one does; tests/porting, link_probes.) */
 F_DEFINE(void, grequest_start,
          (void (*query)(void), void (*free_fn)(void), void (*cancel)(void), MPI_Aint *extra,
           MPI_Fint *request, MPI_Fint *ierr))
 {
   (void)query, (void)free_fn, (void)cancel, (void)extra, (void)request;
   *ierr = smpi_unsupported("MPI_Grequest_start");
-}
-
-F_DEFINE(void, register_datarep,
-         (char *datarep, void (*read)(void), void (*write)(void), void (*extent)(void),
-          MPI_Aint *extra, MPI_Fint *ierr, size_t datarep_len))
-{
-  (void)datarep, (void)read, (void)write, (void)extent, (void)extra, (void)datarep_len;
-  *ierr = smpi_unsupported("MPI_Register_datarep");
 }
 
 /* MPI_F_SYNC_REG (MPI-3, Fortran only): a call the compiler cannot see through is all it

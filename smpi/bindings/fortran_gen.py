@@ -7,8 +7,9 @@
     fortran_gen.py mpif include/smpi/mpi.h OUT.h                 mpif.h (fixed and free form)
 
 Bindings: one C function per entry of THE list (mpi_functions.h), STUB or IMPL alike, so a
-function gets its Fortran binding the day it is implemented, and a Fortran program that calls
-a stub links and is told at run time, as a C program is. For
+function gets its Fortran binding the day it is implemented. A STUB's binding is compiled but
+not exported (no SMPI_PUBLIC), like the C stub itself: a Fortran program (or configure probe)
+calling it does not link, as a C one does not. For
 
     SMPI_FN(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source, int tag,
                         MPI_Comm comm, MPI_Status *status), (...), IMPL)
@@ -161,8 +162,11 @@ def gen_bindings(list_path, out_path):
             continue
         lname = name.lower()
         params = ', '.join(decls + ['MPI_Fint *ierr'] + lens)
-        out.append(f'SMPI_PUBLIC void pmpi_{lname}_({params});')
-        out.append(f'SMPI_PUBLIC void mpi_{lname}_({params}) '
+        # a STUB's binding is not exported, as its C function is not (include/smpi/mpi.h):
+        # a Fortran configure probe answers no, as a C one does
+        vis = 'SMPI_PUBLIC ' if status == 'IMPL' else ''
+        out.append(f'{vis}void pmpi_{lname}_({params});')
+        out.append(f'{vis}void mpi_{lname}_({params}) '
                    f'__attribute__((weak, alias("pmpi_{lname}_")));')
         out.append(f'void pmpi_{lname}_({params})')
         out.append('{')

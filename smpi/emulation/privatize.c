@@ -40,6 +40,7 @@
 
 #include "smpi/emulation/ctors.h"
 
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <getopt.h>
@@ -62,9 +63,6 @@
 #if __has_feature(address_sanitizer)
 #define PRIV_ASAN 1
 #endif
-#endif
-#ifdef PRIV_ASAN
-#include <dlfcn.h>
 #endif
 
 /* Copies of the program's data segment as whole ranges: the segment's globals sit between
@@ -148,6 +146,10 @@ static const cfg_key privatize_keys[] = {
                  "With smpi/privatization:yes, writable globals of at most this many bytes are "
                  "copied in and out at each context switch; larger ones are remapped (one mmap "
                  "per switch)"),
+    CFG_KEY_STRING("smpi/privatize-libs", "", NULL,
+                   "Shared libraries whose globals each rank gets its own copy of, like the "
+                   "program's (names or paths separated by ';', e.g. libfoo.so;libbar.so.2); "
+                   "never libc or libsmpi"),
 };
 
 void smpi_privatize_declare_config(void)
@@ -602,11 +604,32 @@ static void push_span(smpi_priv_span **v, size_t *n, size_t *cap, uintptr_t addr
   (*v)[(*n)++] = (smpi_priv_span){addr, len};
 }
 
+/* The libraries of smpi/privatize-libs, once found: a copy relocation of one of their
+ * variables (the program reads `extern int counter;` of libfoo.so: the linker moved counter
+ * into the program's .bss) is privatized with the program's data, not left shared. */
+#define PRIV_LIBS_MAX 32
+static struct priv_libs {
+  int n;
+  void *handle[PRIV_LIBS_MAX];
+  uintptr_t base[PRIV_LIBS_MAX];
+} privlibs;
+
+static bool copy_of_private_lib(const char *name)
+{
+  for (int i = 0; i < privlibs.n; i++) {
+    void *a = dlsym(privlibs.handle[i], name);
+    Dl_info di;
+    if (a && dladdr(a, &di) && (uintptr_t)di.dli_fbase == privlibs.base[i])
+      return true;
+  }
+  return false;
+}
+
 /* The dynamic section's holes: copy relocations and .got.plt. */
 static void dynamic_holes(const exe_info *x, const ElfW(Dyn) * dyn, smpi_priv_layout *out,
                           size_t *cap)
 {
-  uintptr_t rela = 0, symtab = 0, pltgot = 0;
+  uintptr_t rela = 0, symtab = 0, pltgot = 0, strtab = 0;
   size_t relasz = 0, relaent = sizeof(ElfW(Rela)), syment = sizeof(ElfW(Sym)), pltrelsz = 0;
   long pltrel = DT_RELA;
   /* ld.so may have relocated these addresses in place, or not: a link-time address of a
@@ -625,6 +648,9 @@ static void dynamic_holes(const exe_info *x, const ElfW(Dyn) * dyn, smpi_priv_la
       break;
     case DT_SYMTAB:
       symtab = PRIV_FIX(d->d_un.d_ptr);
+      break;
+    case DT_STRTAB:
+      strtab = PRIV_FIX(d->d_un.d_ptr);
       break;
     case DT_SYMENT:
       syment = d->d_un.d_val;
@@ -650,6 +676,8 @@ static void dynamic_holes(const exe_info *x, const ElfW(Dyn) * dyn, smpi_priv_la
       if (ELF64_R_TYPE(r->r_info) != PRIV_R_COPY)
         continue;
       const ElfW(Sym) *s = (const ElfW(Sym) *)(symtab + ELF64_R_SYM(r->r_info) * syment);
+      if (privlibs.n && strtab && copy_of_private_lib((const char *)strtab + s->st_name))
+        continue;
       push_span(&out->holes, &out->nholes, cap, x->bias + r->r_offset, s->st_size);
     }
 #else
@@ -658,6 +686,7 @@ static void dynamic_holes(const exe_info *x, const ElfW(Dyn) * dyn, smpi_priv_la
   (void)relasz;
   (void)relaent;
   (void)syment;
+  (void)strtab;
   LOG_WARN("privatization: copy relocations are not detected on this architecture; libc "
            "variables such as stdout may be privatized by mistake");
 #endif
@@ -715,6 +744,128 @@ int smpi_privatize_discover(smpi_priv_layout *out, char *err, size_t errlen)
   return 0;
 }
 
+/* smpi/privatize-libs: a loaded library whose file name is the one asked, or starts with it
+ * followed by '.' (libfoo.so finds libfoo.so.1), or whose path is the one asked. */
+typedef struct lib_find {
+  const char *want;
+  smpi_priv_layout *out;
+  size_t *dcap, *hcap;
+  const char *found; /* its path */
+  uintptr_t base;    /* its load address */
+  bool simulator;    /* the library holds this module: libsmpi */
+} lib_find;
+
+static bool lib_matches(const char *path, const char *want)
+{
+  if (!path || !*path)
+    return false;
+  if (strchr(want, '/'))
+    return strcmp(path, want) == 0;
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t n = strlen(want);
+  return strncmp(base, want, n) == 0 && (base[n] == 0 || base[n] == '.');
+}
+
+static int one_lib(struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void)size;
+  lib_find *f = data;
+  if (!lib_matches(info->dlpi_name, f->want))
+    return 0;
+  f->found = info->dlpi_name;
+  f->base = info->dlpi_addr;
+  exe_info x = {.found = true,
+                .bias = info->dlpi_addr,
+                .phdr = info->dlpi_phdr,
+                .phnum = info->dlpi_phnum};
+  uintptr_t relro_s = 0, relro_e = 0;
+  const ElfW(Dyn) *dyn = NULL;
+  for (size_t i = 0; i < x.phnum; i++) {
+    if (x.phdr[i].p_type == PT_GNU_RELRO) {
+      relro_s = x.bias + x.phdr[i].p_vaddr;
+      relro_e = relro_s + x.phdr[i].p_memsz;
+    } else if (x.phdr[i].p_type == PT_DYNAMIC) {
+      dyn = (const ElfW(Dyn) *)(x.bias + x.phdr[i].p_vaddr);
+    }
+  }
+  uintptr_t self = (uintptr_t)&priv;
+  for (size_t i = 0; i < x.phnum; i++) {
+    const ElfW(Phdr) *ph = &x.phdr[i];
+    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W))
+      continue;
+    uintptr_t s = x.bias + ph->p_vaddr, e = s + ph->p_memsz;
+    if (self >= s && self < e)
+      f->simulator = true;
+    if (relro_e > s && relro_s < e) {
+      push_span(&f->out->data, &f->out->ndata, f->dcap, s, relro_s > s ? relro_s - s : 0);
+      s = relro_e;
+    }
+    if (s < e)
+      push_span(&f->out->data, &f->out->ndata, f->dcap, s, e - s);
+  }
+  /* its .got.plt (lazy binding) stays shared, as the executable's */
+  if (dyn)
+    dynamic_holes(&x, dyn, f->out, f->hcap);
+  return 1;
+}
+
+/* libc's state is the process's (stdio, malloc's arenas, the dynamic linker's lists): one
+ * copy per rank would hand each rank half-updated lists of the others */
+static const char *const never_private[] = {"libc.so",      "ld-linux",   "libpthread.so",
+                                            "libdl.so",     "libm.so",    "libsmpi",
+                                            "libstdc++.so", "libgcc_s.so"};
+
+int smpi_privatize_add_libs(smpi_priv_layout *l, const char *list, char *err, size_t errlen)
+{
+  char *copy = xstrdup(list), *save = NULL;
+  size_t dcap = l->ndata, hcap = l->nholes;
+  int rc = 0;
+  for (char *w = strtok_r(copy, ";", &save); w && rc == 0; w = strtok_r(NULL, ";", &save)) {
+    while (*w == ' ')
+      w++;
+    if (!*w)
+      continue;
+    const char *base = strrchr(w, '/') ? strrchr(w, '/') + 1 : w;
+    for (size_t i = 0; i < sizeof never_private / sizeof *never_private; i++)
+      if (!strncmp(base, never_private[i], strlen(never_private[i]))) {
+        snprintf(err, errlen,
+                 "smpi/privatize-libs: %s must never be privatized: its state is the "
+                 "process's (libc, the dynamic linker, the C++ runtime) or the simulator's "
+                 "(libsmpi); list only the program's own libraries",
+                 w);
+        rc = -1;
+      }
+    if (rc)
+      break;
+    lib_find f = {.want = w, .out = l, .dcap = &dcap, .hcap = &hcap};
+    dl_iterate_phdr(one_lib, &f);
+    if (f.found && !f.simulator && privlibs.n < PRIV_LIBS_MAX) {
+      void *h = dlopen(f.found, RTLD_LAZY | RTLD_NOLOAD);
+      if (h) {
+        privlibs.handle[privlibs.n] = h;
+        privlibs.base[privlibs.n++] = f.base;
+      }
+    }
+    if (!f.found) {
+      snprintf(err, errlen,
+               "smpi/privatize-libs: %s is not among the libraries the program loaded at "
+               "start-up (a library opened later with dlopen cannot be privatized; check the "
+               "name with ldd)",
+               w);
+      rc = -1;
+    } else if (f.simulator) {
+      snprintf(err, errlen, "smpi/privatize-libs: %s (%s) holds the simulator itself", w,
+               f.found);
+      rc = -1;
+    } else {
+      LOG_VERB("privatization: the globals of %s are per rank", f.found);
+    }
+  }
+  free(copy);
+  return rc;
+}
+
 void smpi_privatize_layout_free(smpi_priv_layout *l)
 {
   free(l->data);
@@ -732,11 +883,23 @@ int smpi_privatize_init(char *err, size_t errlen)
                         : !strcmp(v, "copy") ? SMPI_PRIV_COPY
                                              : SMPI_PRIV_AUTO;
   int np = smpi_w.np;
+  if (mode == SMPI_PRIV_OFF && *cfg_get_string("smpi/privatize-libs"))
+    LOG_WARN("smpi/privatize-libs ignored: smpi/privatization is no (the libraries' globals "
+             "are privatized like the program's)");
   if (mode == SMPI_PRIV_OFF || np <= 1)
     return smpi_privatize_setup(NULL, np, SMPI_PRIV_OFF, 0, err, errlen);
-  smpi_priv_layout l;
-  if (smpi_privatize_discover(&l, err, errlen) != 0)
+  /* the libraries first: the program's copies of their variables are then not holes */
+  smpi_priv_layout libl = {0};
+  const char *libs = cfg_get_string("smpi/privatize-libs");
+  if (libs && *libs && smpi_privatize_add_libs(&libl, libs, err, errlen) != 0) {
+    smpi_privatize_layout_free(&libl);
     return -1;
+  }
+  smpi_priv_layout l;
+  if (smpi_privatize_discover(&l, err, errlen) != 0) {
+    smpi_privatize_layout_free(&libl);
+    return -1;
+  }
   if (l.simulator_inside) {
     /* the simulator is linked into the executable (not through libsmpi.so): its own state
      * would be swapped with the program's */
@@ -745,9 +908,16 @@ int smpi_privatize_init(char *err, size_t errlen)
                "statically; link the program with smpicc to privatize its globals",
                v);
     smpi_privatize_layout_free(&l);
+    smpi_privatize_layout_free(&libl);
     return smpi_privatize_setup(NULL, np, SMPI_PRIV_OFF, 0, err, errlen);
   }
   smpi_ctors_prepare(&l); /* C++ globals: each rank constructs its own */
+  size_t dcap = l.ndata, hcap = l.nholes;
+  for (size_t i = 0; i < libl.ndata; i++)
+    push_span(&l.data, &l.ndata, &dcap, libl.data[i].addr, libl.data[i].len);
+  for (size_t i = 0; i < libl.nholes; i++)
+    push_span(&l.holes, &l.nholes, &hcap, libl.holes[i].addr, libl.holes[i].len);
+  smpi_privatize_layout_free(&libl);
   long cm = cfg_get_int("smpi/privatization-copy-max");
   int rc = smpi_privatize_setup(&l, np, mode, cm > 0 ? (size_t)cm : 0, err, errlen);
   smpi_privatize_layout_free(&l);

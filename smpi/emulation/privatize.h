@@ -72,6 +72,10 @@ typedef struct smpi_priv_layout {
 /* The main executable's layout (dl_iterate_phdr, its program headers and dynamic section). */
 int smpi_privatize_discover(smpi_priv_layout *out, char *err, size_t errlen);
 void smpi_privatize_layout_free(smpi_priv_layout *l);
+/* Adds the writable data of the shared libraries named in list ("libfoo.so;libbar.so.2",
+ * smpi/privatize-libs) to l; -1 with a message if one is not loaded, or must never be
+ * privatized (libc, the dynamic linker, the C++ runtime, libsmpi). */
+int smpi_privatize_add_libs(smpi_priv_layout *l, const char *list, char *err, size_t errlen);
 /* Whether the program's memory in [lo, hi) is all zero (read without ASan instrumentation:
  * the data segment holds redzones between globals). */
 bool smpi_privatize_all_zero(const void *lo, const void *hi);

@@ -140,6 +140,13 @@ static const cfg_key shared_keys[] = {
     CFG_KEY_STRING("smpi/shared-malloc-hugepage", "", NULL,
                    "Directory where a hugetlbfs is mounted: back folded memory with huge pages "
                    "(smaller page tables); empty: ordinary pages"),
+    CFG_KEY_UINT("smpi/auto-shared-malloc-thresh", 0,
+                 "Fold every malloc, calloc and realloc of at least this many bytes that the "
+                 "program makes, as SMPI_SHARED_MALLOC would (its content becomes "
+                 "meaningless); 0: off"),
+    CFG_KEY_BOOL("smpi/display-allocs", false,
+                 "At the end of the run, print how much the program allocated with malloc, "
+                 "calloc and realloc, and the call sites of its largest allocations"),
 };
 
 void smpi_shared_declare_config(void) { cfg_declare_keys(shared_keys, CFG_NKEYS(shared_keys)); }
@@ -337,6 +344,17 @@ static shm_alloc *alloc_containing(uintptr_t a)
 {
   uintptr_t next;
   return locate(a, &next);
+}
+
+bool smpi_shared_block(const void *p, size_t *size)
+{
+  if (!folding.root)
+    return false;
+  shm_alloc *a = alloc_containing((uintptr_t)p);
+  if (!a || a->base != (uintptr_t)p)
+    return false;
+  *size = a->size;
+  return true;
 }
 
 /* ---- configuration ---- */

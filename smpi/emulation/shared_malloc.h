@@ -37,6 +37,10 @@ bool smpi_shared_touches(const void *buf, size_t len);
  * when neither buffer touches folded memory. */
 void smpi_shared_aware_copy(void *dst, const void *src, size_t len);
 
+/* Whether p is the start of a live folded allocation; if so, *size is what was asked for.
+ * O(1) when nothing is folded. */
+bool smpi_shared_block(const void *p, size_t *size);
+
 /* Whether every byte of [buf, buf + len) lies in folded memory (false for len 0). */
 bool smpi_shared_all_folded(const void *buf, size_t len);
 

@@ -39,6 +39,7 @@
 #include "smpi/launch/launch.h"
 #include "smpi/mpi/op.h"
 #include "smpi/mpi/p2p.h"
+#include "smpi/emulation/auto_malloc.h"
 #include "smpi/emulation/ctors.h"
 #include "smpi/emulation/libc.h"
 #include "smpi/emulation/privatize.h"
@@ -850,6 +851,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     return fail("%s", err);
   smpi_ctors_settle();
   smpi_libc_init();
+  smpi_auto_malloc_init();
   eng_on_switch(on_switch);
   if (smpi_trace_init(err, sizeof err) != 0)
     return fail("%s", err);
@@ -882,6 +884,7 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   if (rc != ENG_DEADLOCK && cfg_get_int("smpi/list-leaks") > 0)
     report_leaks(cfg_get_int("smpi/list-leaks"));
   energy_report(stderr);
+  smpi_auto_malloc_report();
   if (cfg_get_bool("smpi/display-timing"))
     fprintf(stderr, "smpi: simulated time: %.9g s (wall-clock time: %.6f s, %d rank%s)\n",
             eng_now(), wall, smpi_w.np, smpi_w.np == 1 ? "" : "s");

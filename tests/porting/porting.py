@@ -71,10 +71,14 @@ def case_rank_exit(smpirun, prog):
     return problems
 
 
-def case_link_probes(smpicc, functions_h):
+def case_link_probes(smpicc, functions_h, libsmpi=None):
     """configure's AC_CHECK_FUNC way: declare the function without the header, call it, link.
-    Every implemented function links; every STUB is an undefined reference."""
+    Every implemented function links; every STUB is an undefined reference. The same for the
+    Fortran bindings (mpi_send_, pmpi_send_): libsmpi.so exports those of IMPL entries only,
+    so a Fortran configure probe answers as a C one does."""
     problems = []
+    if libsmpi:
+        problems += fortran_exports(functions_h, libsmpi)
     entries = re.findall(r"^SMPI_FN\([^,]+, (\w+),.*(IMPL|STUB)\)\s*$", open(functions_h).read(),
                          re.M)
     impl = [n for n, st in entries if st == "IMPL"]
@@ -106,6 +110,27 @@ def case_link_probes(smpicc, functions_h):
     return problems
 
 
+def fortran_exports(functions_h, libsmpi):
+    entries = re.findall(r"^SMPI_FN\([^,]+, (\w+),.*(IMPL|STUB)\)\s*$", open(functions_h).read(),
+                         re.M)
+    rc, out, err = run(["nm", "-D", "--defined-only", libsmpi])
+    if rc != 0:
+        return [f"nm -D {libsmpi} failed: {err}"]
+    exported = {line.split()[-1].split("@")[0] for line in out.splitlines() if line.strip()}
+    problems = []
+    stubs = [n for n, st in entries if st == "STUB"]
+    leaked = [f"{p}mpi_{n.lower()}_" for n in stubs for p in ("", "p")
+              if f"{p}mpi_{n.lower()}_" in exported]
+    if leaked:
+        problems.append(f"Fortran bindings of functions not implemented are exported by "
+                        f"libsmpi.so (a Fortran configure probe would link them): {leaked[:8]}")
+    impl_bound = [n for n, st in entries if st == "IMPL" and f"mpi_{n.lower()}_" in exported]
+    if len(impl_bound) < 100 or "mpi_send_" not in exported:
+        problems.append(f"only {len(impl_bound)} Fortran bindings of implemented functions "
+                        "are exported (mpi_send_ among them?)")
+    return problems
+
+
 def case_cxx_globals(smpirun, prog):
     problems = []
     for priv in ["yes", "mmap", "copy"]:
@@ -118,6 +143,53 @@ def case_cxx_globals(smpirun, prog):
         dtors = re.findall(r"cxx_globals: destructor of rank (\d+)", out)
         if sorted(int(r) for r in dtors) != list(range(np)):
             problems.append(f"{where}: destructors ran for ranks {dtors}, one per rank wanted")
+    return problems
+
+
+def case_auto_malloc(smpirun, prog, source):
+    problems = []
+    base = [smpirun, "-np", "4"]
+    rc, out, err = run(base + [prog, "plain"])
+    if rc != 0 or "auto_malloc plain: OK" not in out:
+        problems.append(f"without the key: status {rc}\n{out}{err[-1500:]}")
+    if "smpi: allocations" in err:
+        problems.append(f"allocations reported without smpi/display-allocs:\n{err[-1500:]}")
+    rc, out, err = run(base + ["--cfg=smpi/auto-shared-malloc-thresh:1M",
+                               "--cfg=smpi/display-allocs:yes", prog, "folded"])
+    if rc != 0 or "auto_malloc folded: OK" not in out:
+        problems.append(f"smpi/auto-shared-malloc-thresh:1M: status {rc}\n{out}{err[-1500:]}")
+    with open(source) as fh:
+        line = next(i for i, l in enumerate(fh, 1) if "malloc(8 * MIB)" in l)
+    listed = [l for l in err.splitlines() if "bytes at once" in l]
+    want = f"auto_malloc.c:{line}"
+    if not listed or "8388608 bytes at once, 4 calls" not in listed[0] or want not in listed[0]:
+        problems.append(f"display-allocs does not list {want} (8 MiB, 4 calls) first:\n{err}")
+    m = re.search(r"(\d+) of them \((\d+) bytes\) folded", err)
+    # per rank: 8 + 2 + 3 MiB, and 200 x 4 MiB
+    if not m or int(m.group(1)) != 4 * 203:
+        problems.append(f"folded allocations not counted as 4 x 203:\n{err[-1500:]}")
+    return problems
+
+
+def case_privatize_libs(smpirun, prog):
+    problems = []
+    for mode, cfg in [("private", ["--cfg=smpi/privatize-libs:libprivlib.so"]),
+                      ("private", ["--cfg=smpi/privatize-libs:libprivlib.so",
+                                   "--cfg=smpi/privatization:mmap"]),
+                      ("private", ["--cfg=smpi/privatize-libs:libprivlib.so",
+                                   "--cfg=smpi/privatization:copy"]),
+                      ("shared", [])]:
+        rc, out, err = run([smpirun, "-np", "4"] + cfg + [prog, mode])
+        if rc != 0 or f"privlib {mode}: OK" not in out:
+            problems.append(f"{cfg}: status {rc}\n{out}{err[-1500:]}")
+    for lib, what in [("libc.so.6", "must never be privatized"),
+                      ("libsmpi.so", "must never be privatized"),
+                      ("libnothere.so", "not among the libraries")]:
+        rc, out, err = run([smpirun, "-np", "2", f"--cfg=smpi/privatize-libs:{lib}", prog,
+                            "shared"])
+        if rc == 0 or what not in err or "rank 0" in out:
+            problems.append(f"privatize-libs:{lib}: status {rc}, not refused before the "
+                            f"ranks ran with '{what}':\n{out}{err[-1500:]}")
     return problems
 
 
