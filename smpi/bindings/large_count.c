@@ -12,6 +12,7 @@
  * queries (smpi/bindings/datatype.c) take large counts whole. Negative counts pass through:
  * the MPI 3.1 function reports them as it always does. */
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -78,6 +79,19 @@ static int lc_ranks(MPI_Comm comm)
   else
     PMPI_Comm_size(comm, &n);
   return n;
+}
+
+/* whether the root's arrays of a rooted v-collective are significant here (MPI_ROOT on an
+ * intercommunicator); elsewhere they may be anything, even unreadable, and are not read */
+static bool lc_at_root(MPI_Comm comm, int root)
+{
+  int inter = 0, me = -1;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+    return true; /* the MPI 3.1 function reports the communicator */
+  if (inter)
+    return root == MPI_ROOT;
+  PMPI_Comm_rank(comm, &me);
+  return me == root;
 }
 
 #define ARRAY(comm, var, n)                                                                  \
@@ -174,7 +188,7 @@ int PMPI_Gatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendty
 {
   LC_ENTER(Gatherv);
   NARROW(comm, sendcount);
-  int n = lc_ranks(comm);
+  int n = lc_at_root(comm, root) ? lc_ranks(comm) : 0;
   ARRAY(comm, recvcounts, n);
   int lrc;
   int *i_displs = lc_array(comm, (const long long *)displs, n, "displs", smpi_fname_, narrow_,
@@ -196,7 +210,7 @@ int PMPI_Scatterv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI
 {
   LC_ENTER(Scatterv);
   NARROW(comm, recvcount);
-  int n = lc_ranks(comm);
+  int n = lc_at_root(comm, root) ? lc_ranks(comm) : 0;
   ARRAY(comm, sendcounts, n);
   int lrc;
   int *i_displs = lc_array(comm, (const long long *)displs, n, "displs", smpi_fname_, narrow_,
