@@ -382,7 +382,9 @@ extern SMPI_PUBLIC int smpi_weights_empty_[];
 #define MPI_THREAD_SERIALIZED 2
 #define MPI_THREAD_MULTIPLE 3
 
-#define MPI_COMM_TYPE_SHARED 1 /* MPI_Comm_split_type */
+#define MPI_COMM_TYPE_SHARED 1      /* MPI_Comm_split_type */
+#define MPI_COMM_TYPE_HW_GUIDED 2   /* MPI 4.0 */
+#define MPI_COMM_TYPE_HW_UNGUIDED 3 /* MPI 4.0 */
 
 /* ---- datatype constructors and decoding ---- */
 #define MPI_COMBINER_NAMED 1

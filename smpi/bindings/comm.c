@@ -4,6 +4,8 @@
  * smpi/mpi/comm.c that does the work (the collective creations and their simulated cost). */
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
+#include <strings.h>
 
 #include "smpi/bindings/call.h"
 #include "smpi/mpi/comm_impl.h"
@@ -198,25 +200,74 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
   SMPI_RETURN(split_checked(comm, color, key, newcomm, smpi_fname_));
 }
 
+/* MPI 4.0 section 7.4.2: the hardware levels smpi knows are the simulated hosts (a host is
+ * one shared memory). MPI_COMM_TYPE_HW_GUIDED names the level in the info key
+ * "mpi_hw_resource_type": "mpi_shared_memory" (the standard's name) or hwloc's "Machine";
+ * without the key, or with another value, the caller gets MPI_COMM_NULL.
+ * MPI_COMM_TYPE_HW_UNGUIDED picks the level itself: hosts, if the communicator spans more
+ * than one (each part must be a strict subset), else MPI_COMM_NULL; the new communicator's
+ * info holds the key with the level's name. */
+#define HW_KEY "mpi_hw_resource_type"
+#define HW_SHARED "mpi_shared_memory"
+
+static bool hw_level_is_host(MPI_Info info)
+{
+  smpi_info *i = info == MPI_INFO_NULL ? NULL : smpi_info_get(info);
+  char v[MPI_MAX_INFO_VAL + 1];
+  int flag = 0;
+  if (!i || smpi_info_value(i, HW_KEY, MPI_MAX_INFO_VAL, v, &flag) != MPI_SUCCESS || !flag)
+    return false;
+  return strcmp(v, HW_SHARED) == 0 || strcasecmp(v, "Machine") == 0 ||
+         strcasecmp(v, "hwloc://Machine") == 0;
+}
+
+static void hw_name_level(MPI_Comm h, const char *level)
+{
+  smpi_comm *n = smpi_comm_get(h);
+  if (!n)
+    return;
+  MPI_Info info = smpi_info_new_handle();
+  smpi_info_set(smpi_info_get(info), HW_KEY, level);
+  smpi_comm_set_info(n, info);
+  smpi_info_free_handle(info);
+}
+
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
   SMPI_ENTER("MPI_Comm_split_type");
-  (void)info; /* no hint is meaningful for MPI_COMM_TYPE_SHARED */
   smpi_comm *c = smpi_comm_get(comm);
   if (c && smpi_comm_is_inter(c))
     SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_COMM, smpi_fname_,
                                  "MPI_Comm_split_type takes an intracommunicator"));
+  if (info != MPI_INFO_NULL && !smpi_info_valid(info))
+    SMPI_RETURN(smpi_comm_errorf(comm, MPI_ERR_INFO, smpi_fname_, "invalid info handle %#x",
+                                 (unsigned)info));
+  /* processes on the same simulated host share memory */
+  int host = c ? (int)smpi_self()->host : 0;
   int color;
   if (split_type == MPI_UNDEFINED) {
     color = MPI_UNDEFINED;
-  } else if (split_type == MPI_COMM_TYPE_SHARED) {
-    /* processes on the same simulated host share memory */
-    color = (int)smpi_self()->host;
+  } else if (split_type == MPI_COMM_TYPE_SHARED || split_type == MPI_COMM_TYPE_HW_UNGUIDED) {
+    color = host;
+  } else if (split_type == MPI_COMM_TYPE_HW_GUIDED) {
+    color = hw_level_is_host(info) ? host : MPI_UNDEFINED;
   } else {
     SMPI_RETURN(
         smpi_comm_errorf(comm, MPI_ERR_ARG, smpi_fname_, "unknown split type %d", split_type));
   }
-  SMPI_RETURN(split_checked(comm, color, key, newcomm, smpi_fname_));
+  int rc = split_checked(comm, color, key, newcomm, smpi_fname_);
+  if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL)
+    SMPI_RETURN(rc);
+  if (split_type == MPI_COMM_TYPE_HW_UNGUIDED &&
+      smpi_comm_size(smpi_comm_get(*newcomm)) == smpi_comm_size(c)) {
+    /* one host holds them all: no strict subset at a level smpi knows (same on every rank) */
+    smpi_comm_free(smpi_comm_get(*newcomm));
+    *newcomm = MPI_COMM_NULL;
+    SMPI_RETURN(MPI_SUCCESS);
+  }
+  if (split_type == MPI_COMM_TYPE_HW_UNGUIDED)
+    hw_name_level(*newcomm, HW_SHARED);
+  SMPI_RETURN(MPI_SUCCESS);
 }
 
 /* ---- creation from groups ---- */

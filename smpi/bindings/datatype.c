@@ -26,6 +26,11 @@ int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
   DT_WRAP("MPI_Type_contiguous", smpi_type_contiguous(count, oldtype, newtype));
 }
 
+int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+  DT_WRAP("MPI_Type_contiguous_c", smpi_type_contiguous_c(count, oldtype, newtype));
+}
+
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                      MPI_Datatype *newtype)
 {
@@ -431,4 +436,54 @@ int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int coun
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count)
 {
   DT_WRAP("MPI_Status_set_elements_x", smpi_status_set_elements(status, datatype, count));
+}
+
+/* ---- MPI 4.0 large-count queries: the _x ones under their MPI 4.0 names ---- */
+
+int PMPI_Type_size_c(MPI_Datatype datatype, MPI_Count *size)
+{
+  SMPI_ENTER("MPI_Type_size_c");
+  smpi_dt *dt = QUERY_TYPE(datatype);
+  QUERY_OUT(size);
+  *size = (MPI_Count)smpi_dt_size(dt);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Type_get_extent_c(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent)
+{
+  SMPI_ENTER("MPI_Type_get_extent_c");
+  smpi_dt *dt = QUERY_TYPE(datatype);
+  QUERY_OUT(lb);
+  QUERY_OUT(extent);
+  *lb = smpi_dt_lb(dt);
+  *extent = smpi_dt_extent(dt);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Type_get_true_extent_c(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent)
+{
+  SMPI_ENTER("MPI_Type_get_true_extent_c");
+  smpi_dt *dt = QUERY_TYPE(datatype);
+  QUERY_OUT(true_lb);
+  QUERY_OUT(true_extent);
+  *true_lb = smpi_dt_true_lb(dt);
+  *true_extent = smpi_dt_true_extent(dt);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+  SMPI_ENTER("MPI_Get_count_c");
+  MPI_Count c = 0;
+  int rc = smpi_status_get_count(status, datatype, &c);
+  if (rc)
+    SMPI_FAIL(MPI_COMM_WORLD, rc);
+  QUERY_OUT(count);
+  *count = c;
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count)
+{
+  DT_WRAP("MPI_Get_elements_c", smpi_status_get_elements(status, datatype, count));
 }

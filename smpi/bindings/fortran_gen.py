@@ -36,7 +36,9 @@ without argc/argv, MPI_Wtime as a function, attribute values and keyval callback
 INTEGER addresses, 1-based indices) is written by hand in fortran.c and listed in HAND here.
 Functions the standard gives no Fortran binding (MPI_T_*, the f2c/c2f conversions) are left
 out; the stubs taking argument vectors or C-only callbacks (spawn, generalized requests,
-datareps) have hand-written not-implemented bindings in fortran.c (SKIP). """
+datareps) have hand-written not-implemented bindings in fortran.c (SKIP). The MPI 4.0
+large-count functions (names ending in _c) get none: Fortran has them only as mpi_f08's
+generic names, and smpi provides mpif.h and `use mpi`. """
 import re
 import sys
 
@@ -142,6 +144,8 @@ def gen_bindings(list_path, out_path):
     bound, skipped = 0, []
     for ret, name, plist, status in fns:
         if name in HAND or name in SKIP or name.startswith(SKIP_PREFIX) or ret != 'int':
+            continue
+        if name.endswith('_c'):  # MPI 4.0 large counts: mpi_f08's generic names only
             continue
         count_arg = next((f'*{p}' for t, p in plist if p in ('count', 'incount')), '0')
         decls, args, pre, post, lens = [], [], [], [], []

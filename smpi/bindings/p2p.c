@@ -37,11 +37,13 @@ static int peer_count(const smpi_comm *c)
  * and the nested calls cost more than the tests themselves. */
 #define P2P_INLINE static inline __attribute__((always_inline))
 
-P2P_INLINE int check_buffer(const void *buf, int count, MPI_Datatype type, const smpi_dt **out,
-                            why *w)
+/* count: an int, or the MPI_Count of a large-count (_c) function (MPI 4.0), which the
+ * internals take whole (size_t counts) */
+P2P_INLINE int check_buffer(const void *buf, MPI_Count count, MPI_Datatype type,
+                            const smpi_dt **out, why *w)
 {
   if (count < 0)
-    return WHY(w, "count %d", count), MPI_ERR_COUNT;
+    return WHY(w, "count %lld", count), MPI_ERR_COUNT;
   const smpi_dt *dt = smpi_dt_get(type);
   if (!dt)
     return WHY(w, "datatype %#x is not a valid datatype", (unsigned)type), MPI_ERR_TYPE;
@@ -50,7 +52,7 @@ P2P_INLINE int check_buffer(const void *buf, int count, MPI_Datatype type, const
            MPI_ERR_TYPE;
   /* MPI_BOTTOM (NULL) is legitimate with a datatype of absolute addresses (true lb != 0) */
   if (!buf && count > 0 && smpi_dt_size(dt) > 0 && smpi_dt_true_lb(dt) == 0)
-    return WHY(w, "NULL buffer for %d elements of %s", count, smpi_dt_name(dt)), MPI_ERR_BUFFER;
+    return WHY(w, "NULL buffer for %lld elements of %s", count, smpi_dt_name(dt)), MPI_ERR_BUFFER;
   if (buf == MPI_IN_PLACE)
     return WHY(w, "MPI_IN_PLACE is not a buffer for point-to-point calls"), MPI_ERR_BUFFER;
   *out = dt;
@@ -79,7 +81,7 @@ P2P_INLINE int check_tag(int tag, bool any_ok, why *w)
   return 0;
 }
 
-P2P_INLINE int check_send(const smpi_comm *c, const void *buf, int count, MPI_Datatype type,
+P2P_INLINE int check_send(const smpi_comm *c, const void *buf, MPI_Count count, MPI_Datatype type,
                           int dst, int tag, const smpi_dt **dt, why *w)
 {
   int rc = check_buffer(buf, count, type, dt, w);
@@ -90,7 +92,7 @@ P2P_INLINE int check_send(const smpi_comm *c, const void *buf, int count, MPI_Da
   return rc;
 }
 
-P2P_INLINE int check_recv(const smpi_comm *c, const void *buf, int count, MPI_Datatype type,
+P2P_INLINE int check_recv(const smpi_comm *c, const void *buf, MPI_Count count, MPI_Datatype type,
                           int src, int tag, const smpi_dt **dt, why *w)
 {
   int rc = check_buffer(buf, count, type, dt, w);
@@ -699,6 +701,225 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *messag
                 MPI_Request *request)
 {
   SMPI_ENTER("MPI_Imrecv");
+  SMPI_CHECK(request, MPI_COMM_WORLD, MPI_ERR_ARG);
+  MRECV_ARGS();
+  smpi_p2p_mpi_imrecv(buf, (size_t)count, dt, message, smpi_fname_, request);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+/* ---- MPI 4.0 large-count forms: the same calls with MPI_Count counts, taken whole ---- */
+
+int PMPI_Send_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Send_c");
+  SEND_BODY(0);
+}
+
+int PMPI_Ssend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Ssend_c");
+  SEND_BODY(SMPI_P2P_SYNC);
+}
+
+int PMPI_Rsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Rsend_c");
+  SEND_BODY(SMPI_P2P_READY);
+}
+
+int PMPI_Bsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm)
+{
+  SMPI_ENTER("MPI_Bsend_c");
+  SEND_BODY(SMPI_P2P_BUFFERED);
+}
+
+int PMPI_Isend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                 MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Isend_c");
+  ISEND_BODY(0);
+}
+
+int PMPI_Issend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Issend_c");
+  ISEND_BODY(SMPI_P2P_SYNC);
+}
+
+int PMPI_Irsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Irsend_c");
+  ISEND_BODY(SMPI_P2P_READY);
+}
+
+int PMPI_Ibsend_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Ibsend_c");
+  ISEND_BODY(SMPI_P2P_BUFFERED);
+}
+
+int PMPI_Recv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                MPI_Comm comm, MPI_Status *status)
+{
+  SMPI_ENTER("MPI_Recv_c");
+  P2P_ARGS(check_recv, source, true);
+  rc = smpi_p2p_mpi_recv(c, buf, (size_t)count, dt, source, tag, smpi_fname_, status, &w);
+  if (rc)
+    SMPI_FAILW(comm, rc, &w);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Irecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                 MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Irecv_c");
+  P2P_ARGS(check_recv, source, request);
+  smpi_p2p_mpi_irecv(c, buf, (size_t)count, dt, source, tag, smpi_fname_, request);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Send_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                     MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Send_init_c");
+  SEND_INIT_BODY(0);
+}
+
+int PMPI_Ssend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Ssend_init_c");
+  SEND_INIT_BODY(SMPI_P2P_SYNC);
+}
+
+int PMPI_Rsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Rsend_init_c");
+  SEND_INIT_BODY(SMPI_P2P_READY);
+}
+
+int PMPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Bsend_init_c");
+  SEND_INIT_BODY(SMPI_P2P_BUFFERED);
+}
+
+int PMPI_Recv_init_c(void *buf, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                     MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Recv_init_c");
+  P2P_ARGS(check_recv, source, request);
+  smpi_p2p_mpi_recv_init(c, buf, (size_t)count, dt, source, tag, smpi_fname_, request);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Sendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                    int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                    int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+  SMPI_ENTER("MPI_Sendrecv_c");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  const smpi_dt *sdt = NULL, *rdt = NULL;
+  why w;
+  w.s[0] = '\0';
+  int rc = check_send(c, sendbuf, sendcount, sendtype, dest, sendtag, &sdt, &w);
+  if (!rc)
+    rc = check_recv(c, recvbuf, recvcount, recvtype, source, recvtag, &rdt, &w);
+  if (rc)
+    SMPI_FAILW(comm, rc, &w);
+  rc = smpi_p2p_mpi_sendrecv(c, sendbuf, (size_t)sendcount, sdt, dest, sendtag, recvbuf,
+                             (size_t)recvcount, rdt, source, recvtag, smpi_fname_, status);
+  if (rc)
+    SMPI_FAIL(comm, rc);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Isendrecv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest,
+                     int sendtag, void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+                     int source, int recvtag, MPI_Comm comm, MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Isendrecv_c");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(request, comm, MPI_ERR_ARG);
+  const smpi_dt *sdt = NULL, *rdt = NULL;
+  why w;
+  w.s[0] = '\0';
+  int rc = check_send(c, sendbuf, sendcount, sendtype, dest, sendtag, &sdt, &w);
+  if (!rc)
+    rc = check_recv(c, recvbuf, recvcount, recvtype, source, recvtag, &rdt, &w);
+  if (rc)
+    SMPI_FAILW(comm, rc, &w);
+  SMPI_RETURN(smpi_p2p_mpi_isendrecv(c, sendbuf, (size_t)sendcount, sdt, dest, sendtag, recvbuf,
+                                     (size_t)recvcount, rdt, source, recvtag, false, smpi_fname_,
+                                     request));
+}
+
+int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                             int sendtag, int source, int recvtag, MPI_Comm comm,
+                             MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Isendrecv_replace_c");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  SMPI_CHECK(request, comm, MPI_ERR_ARG);
+  const smpi_dt *dt = NULL;
+  why w;
+  w.s[0] = '\0';
+  int rc = check_send(c, buf, count, datatype, dest, sendtag, &dt, &w);
+  if (!rc)
+    rc = check_recv(c, buf, count, datatype, source, recvtag, &dt, &w);
+  if (rc)
+    SMPI_FAILW(comm, rc, &w);
+  SMPI_RETURN(smpi_p2p_mpi_isendrecv(c, NULL, 0, NULL, dest, sendtag, buf, (size_t)count, dt,
+                                     source, recvtag, true, smpi_fname_, request));
+}
+
+int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+                            int sendtag, int source, int recvtag, MPI_Comm comm,
+                            MPI_Status *status)
+{
+  SMPI_ENTER("MPI_Sendrecv_replace_c");
+  smpi_comm *c = SMPI_CHECK_COMM(comm);
+  const smpi_dt *dt = NULL;
+  why w;
+  w.s[0] = '\0';
+  int rc = check_send(c, buf, count, datatype, dest, sendtag, &dt, &w);
+  if (!rc)
+    rc = check_recv(c, buf, count, datatype, source, recvtag, &dt, &w);
+  if (rc)
+    SMPI_FAILW(comm, rc, &w);
+  rc = smpi_p2p_mpi_sendrecv_replace(c, buf, (size_t)count, dt, dest, sendtag, source, recvtag,
+                                     smpi_fname_, status);
+  if (rc)
+    SMPI_FAIL(comm, rc);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                 MPI_Status *status)
+{
+  SMPI_ENTER("MPI_Mrecv_c");
+  MRECV_ARGS();
+  why w;
+  w.s[0] = '\0';
+  int rc = smpi_p2p_mpi_mrecv(buf, (size_t)count, dt, message, smpi_fname_, status, &w);
+  if (rc)
+    SMPI_FAILW(ch, rc, &w);
+  SMPI_RETURN(MPI_SUCCESS);
+}
+
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
+                  MPI_Request *request)
+{
+  SMPI_ENTER("MPI_Imrecv_c");
   SMPI_CHECK(request, MPI_COMM_WORLD, MPI_ERR_ARG);
   MRECV_ARGS();
   smpi_p2p_mpi_imrecv(buf, (size_t)count, dt, message, smpi_fname_, request);

@@ -14,6 +14,7 @@
  *                                                       lb -4, ub 16 (9 padded to 16) */
 #include "smpi/mpi/datatype_impl.h"
 
+#include <limits.h>
 #include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -817,6 +818,29 @@ int smpi_type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype)
   return MPI_SUCCESS;
 }
 
+/* MPI 4.0's MPI_Type_contiguous_c: the type machinery counts in MPI_Count, so a count
+ * beyond INT_MAX is taken whole; only its decoding needs the large-count MPI_Type_get_
+ * envelope_c/contents_c, which smpi lacks: such a type records no integer, and
+ * MPI_Type_get_envelope/contents refuse it with MPI_ERR_COUNT. */
+int smpi_type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype)
+{
+  if (count <= INT_MAX)
+    return smpi_type_contiguous((int)count, oldtype, newtype);
+  int rc = MPI_SUCCESS;
+  smpi_dt *old = arg_oldtype(oldtype, "MPI_Type_contiguous_c", newtype, &rc);
+  if (!old)
+    return rc;
+  smpi_dt *dt = smpi_dt_make_hvector(1, count, 0, old);
+  smpi_dt_set_contents(dt, MPI_COMBINER_CONTIGUOUS, 0, NULL, 0, NULL, 1, &old);
+  *newtype = smpi_dt_publish(dt);
+  return MPI_SUCCESS;
+}
+
+static bool large_contents(const smpi_dt *dt)
+{
+  return dt->combiner == MPI_COMBINER_CONTIGUOUS && dt->ni == 0;
+}
+
 int smpi_type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                      MPI_Datatype *newtype)
 {
@@ -1019,6 +1043,11 @@ int smpi_type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_ad
   smpi_dt *dt = arg_type(datatype, "MPI_Type_get_envelope", &rc);
   if (!dt)
     return rc;
+  if (large_contents(dt))
+    return DT_ERR(MPI_ERR_COUNT,
+                  "MPI_Type_get_envelope: %s was built with a count beyond "
+                  "INT_MAX (MPI_Type_contiguous_c); smpi has no MPI_Type_get_envelope_c",
+                  smpi_dt_name(dt));
   CHECK_OUT(num_integers);
   CHECK_OUT(num_addresses);
   CHECK_OUT(num_datatypes);
@@ -1038,6 +1067,11 @@ int smpi_type_get_contents(MPI_Datatype datatype, int max_integers, int max_addr
   smpi_dt *dt = arg_type(datatype, "MPI_Type_get_contents", &rc);
   if (!dt)
     return rc;
+  if (large_contents(dt))
+    return DT_ERR(MPI_ERR_COUNT,
+                  "MPI_Type_get_contents: %s was built with a count beyond "
+                  "INT_MAX (MPI_Type_contiguous_c); smpi has no MPI_Type_get_contents_c",
+                  smpi_dt_name(dt));
   if (dt->combiner == MPI_COMBINER_NAMED)
     return DT_ERR(MPI_ERR_TYPE, "MPI_Type_get_contents: %s is a named type (no contents)",
                   smpi_dt_name(dt));

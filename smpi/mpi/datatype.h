@@ -68,6 +68,7 @@ int smpi_dt_signature(const smpi_dt *dt);
  * a PMPI_Type_* (SMPI_ENTER, error through the handler); the replay and
  * tests/check_datatype.c call them directly. */
 int smpi_type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int smpi_type_contiguous_c(MPI_Count count, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int smpi_type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                      MPI_Datatype *newtype);
 int smpi_type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,

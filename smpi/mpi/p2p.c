@@ -64,8 +64,7 @@ MPI_Comm smpi_p2p_req_comm(const smpi_req *r) { return req_comm_handle(r); }
 
 static void status_proc_null(MPI_Status *st)
 {
-  if (p2p_status_wanted(st))
-    *st = (MPI_Status){.MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG};
+  p2p_status_out(st, &(MPI_Status){.MPI_SOURCE = MPI_PROC_NULL, .MPI_TAG = MPI_ANY_TAG});
 }
 
 static send_mode mode_of(unsigned m) { return (send_mode)m; }
@@ -445,15 +444,17 @@ static int collect(int i, smpi_req **rs, MPI_Request *hs, MPI_Status *st)
 }
 
 /* collect() inside a loop that reports MPI_ERR_IN_STATUS at the end, on the communicator
- * of the first request that failed (*ch, noted once *failed turns true). */
-static void collect_noting(int i, smpi_req **rs, MPI_Request *hs, MPI_Status *st, bool *failed,
-                           MPI_Comm *ch)
+ * of the first request that failed (*ch, noted at the first failure); the error goes to
+ * slot k of e (the status index). */
+static void collect_noting(int i, smpi_req **rs, MPI_Request *hs, MPI_Status *st, p2p_errs *e,
+                           size_t k, MPI_Comm *ch)
 {
   MPI_Comm c = req_comm_handle(rs[i]);
-  if (collect(i, rs, hs, st) != MPI_SUCCESS) {
-    if (!*failed)
+  int err = collect(i, rs, hs, st);
+  if (err != MPI_SUCCESS) {
+    if (!e->errs)
       *ch = c;
-    *failed = true;
+    p2p_errs_note(e, k, err);
   }
 }
 
@@ -468,9 +469,10 @@ int smpi_p2p_mpi_waitsome(int incount, MPI_Request *hs, smpi_req **rs, const cha
     *outcount = MPI_UNDEFINED;
     return MPI_SUCCESS;
   }
-  bool failed = err != MPI_SUCCESS;
-  if (failed && rs[first])
+  p2p_errs errs = {.n = (size_t)incount};
+  if (err != MPI_SUCCESS && rs[first])
     ch = req_comm_handle(rs[first]);
+  p2p_errs_note(&errs, 0, err);
   if (!rs[first])
     hs[first] = MPI_REQUEST_NULL;
   int k = 0;
@@ -481,11 +483,11 @@ int smpi_p2p_mpi_waitsome(int incount, MPI_Request *hs, smpi_req **rs, const cha
       continue;
     if (!look(rs[i]))
       continue;
-    collect_noting(i, rs, hs, want ? &statuses[k] : NULL, &failed, &ch);
+    collect_noting(i, rs, hs, want ? &statuses[k] : NULL, &errs, (size_t)k, &ch);
     indices[k++] = i;
   }
   *outcount = k;
-  if (!failed)
+  if (!p2p_errs_end(&errs, statuses, (size_t)k))
     return MPI_SUCCESS;
   *err_comm = ch;
   return MPI_ERR_IN_STATUS;
@@ -516,7 +518,7 @@ int smpi_p2p_mpi_testall(int count, MPI_Request *hs, smpi_req **rs, int *flag,
   if (!all)
     return MPI_SUCCESS;
   bool want = p2p_status_wanted(statuses);
-  bool failed = false;
+  p2p_errs errs = {.n = (size_t)count};
   MPI_Comm ch = MPI_COMM_WORLD;
   for (int i = 0; i < count; i++) {
     if (!rs[i] || !rs[i]->active) {
@@ -524,9 +526,9 @@ int smpi_p2p_mpi_testall(int count, MPI_Request *hs, smpi_req **rs, int *flag,
         p2p_status_empty(&statuses[i]);
       continue;
     }
-    collect_noting(i, rs, hs, want ? &statuses[i] : NULL, &failed, &ch);
+    collect_noting(i, rs, hs, want ? &statuses[i] : NULL, &errs, (size_t)i, &ch);
   }
-  if (!failed)
+  if (!p2p_errs_end(&errs, statuses, (size_t)count))
     return MPI_SUCCESS;
   *err_comm = ch;
   return MPI_ERR_IN_STATUS;
@@ -577,7 +579,8 @@ int smpi_p2p_mpi_testsome(int incount, MPI_Request *hs, smpi_req **rs, int *outc
                           int *indices, MPI_Status *statuses, MPI_Comm *err_comm)
 {
   bool want = p2p_status_wanted(statuses);
-  bool any_active = false, failed = false;
+  bool any_active = false;
+  p2p_errs errs = {.n = (size_t)incount};
   MPI_Comm ch = MPI_COMM_WORLD;
   int k = 0;
   for (int i = 0; i < incount; i++) {
@@ -586,11 +589,11 @@ int smpi_p2p_mpi_testsome(int incount, MPI_Request *hs, smpi_req **rs, int *outc
     any_active = true;
     if (!look(rs[i]))
       continue;
-    collect_noting(i, rs, hs, want ? &statuses[k] : NULL, &failed, &ch);
+    collect_noting(i, rs, hs, want ? &statuses[k] : NULL, &errs, (size_t)k, &ch);
     indices[k++] = i;
   }
   *outcount = any_active ? k : MPI_UNDEFINED;
-  if (!failed)
+  if (!p2p_errs_end(&errs, statuses, (size_t)k))
     return MPI_SUCCESS;
   *err_comm = ch;
   return MPI_ERR_IN_STATUS;
@@ -617,8 +620,7 @@ void smpi_p2p_mpi_request_get_status(smpi_req *r, int *flag, MPI_Status *status)
     *flag = 1;
     if (r->greq) /* MPI 3.1 section 12.2: the query callback answers here too */
       r->status.MPI_ERROR = p2p_greq_query(r);
-    if (p2p_status_wanted(status))
-      *status = r->status;
+    p2p_status_out(status, &r->status);
   } else {
     *flag = 0;
   }
@@ -657,11 +659,10 @@ int smpi_p2p_mpi_cancel(smpi_req *r, MPI_Comm *err_comm, smpi_p2p_why *w)
 
 static void status_of_msg(const p2p_msg *m, MPI_Status *st)
 {
-  if (p2p_status_wanted(st))
-    *st = (MPI_Status){.MPI_SOURCE = m->src,
-                       .MPI_TAG = m->tag,
-                       .MPI_ERROR = MPI_SUCCESS,
-                       .smpi_count = (long long)m->bytes};
+  p2p_status_out(st, &(MPI_Status){.MPI_SOURCE = m->src,
+                                   .MPI_TAG = m->tag,
+                                   .MPI_ERROR = MPI_SUCCESS,
+                                   .smpi_count = (long long)m->bytes});
 }
 
 /* One MPI_Iprobe: its cost, then a look at the queues. */

@@ -234,6 +234,15 @@ void p2p_wait_complete(smpi_req *r, const char *call);
 /* collects a complete request: pays smpi/or if due, copies its status, deactivates it and
  * destroys it unless persistent. Returns its error code. */
 int p2p_req_finish(smpi_req *r, MPI_Status *st);
+void p2p_status_out(MPI_Status *st, const MPI_Status *from);
+/* The MPI_ERROR of each status of a multiple-completion call, written only when one failed
+ * (MPI_ERR_IN_STATUS): p2p_errs_note each finished slot, p2p_errs_end for true if one failed. */
+typedef struct p2p_errs {
+  size_t n;
+  int *errs; /* NULL until a slot fails */
+} p2p_errs;
+void p2p_errs_note(p2p_errs *e, size_t i, int err);
+bool p2p_errs_end(p2p_errs *e, MPI_Status *sts, size_t done);
 void p2p_pay_or(smpi_req *r);
 int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call);
 /* index finished, or -1 when no request is active; *err = its error */

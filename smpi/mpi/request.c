@@ -842,6 +842,38 @@ bool p2p_status_wanted(const MPI_Status *st)
   return st && st != MPI_STATUS_IGNORE && st != MPI_STATUSES_IGNORE;
 }
 
+/* MPI 3.1 section 3.2.5: "message-passing calls do not modify the value of the error code
+ * field of status variables", except the multiple-completion calls when they return
+ * MPI_ERR_IN_STATUS (p2p_errs_*). So a status goes out with the program's MPI_ERROR kept. */
+void p2p_status_out(MPI_Status *st, const MPI_Status *from)
+{
+  if (!p2p_status_wanted(st))
+    return;
+  int keep = st->MPI_ERROR;
+  *st = *from;
+  st->MPI_ERROR = keep;
+}
+
+void p2p_errs_note(p2p_errs *e, size_t i, int err)
+{
+  if (err == MPI_SUCCESS)
+    return;
+  if (!e->errs)
+    e->errs = xcalloc(e->n, sizeof *e->errs); /* MPI_SUCCESS is 0 */
+  e->errs[i] = err;
+}
+
+bool p2p_errs_end(p2p_errs *e, MPI_Status *sts, size_t done)
+{
+  bool failed = e->errs != NULL;
+  if (failed && p2p_status_wanted(sts))
+    for (size_t i = 0; i < done; i++)
+      sts[i].MPI_ERROR = e->errs[i];
+  free(e->errs);
+  e->errs = NULL;
+  return failed;
+}
+
 void p2p_status_empty(MPI_Status *st)
 {
   if (p2p_status_wanted(st))
@@ -868,8 +900,7 @@ int p2p_req_finish(smpi_req *r, MPI_Status *st)
   if (r->greq)
     r->status.MPI_ERROR = p2p_greq_query(r);
   int err = r->status.MPI_ERROR;
-  if (p2p_status_wanted(st))
-    *st = r->status;
+  p2p_status_out(st, &r->status);
   r->active = false;
   if (!r->persistent)
     p2p_req_destroy(r);
@@ -883,7 +914,7 @@ int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
   p2p_waiter w;
   p2p_waiter_init(&w, call, rs, n);
   size_t pending = 0;
-  bool failed = false;
+  p2p_errs errs = {.n = n};
   for (size_t i = 0; i < n; i++) {
     smpi_req *r = rs[i];
     if (!r || !r->active) {
@@ -902,8 +933,7 @@ int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
     smpi_req *r = rs[i];
     if (r && r->active && r->complete && r->waiter != &w) {
       bool keep = r->persistent;
-      if (p2p_req_finish(r, want ? &sts[i] : NULL) != MPI_SUCCESS)
-        failed = true;
+      p2p_errs_note(&errs, i, p2p_req_finish(r, want ? &sts[i] : NULL));
       if (!keep)
         rs[i] = NULL;
     }
@@ -914,12 +944,11 @@ int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
     pending--;
     size_t i = r->widx;
     bool keep = r->persistent;
-    if (p2p_req_finish(r, want ? &sts[i] : NULL) != MPI_SUCCESS)
-      failed = true;
+    p2p_errs_note(&errs, i, p2p_req_finish(r, want ? &sts[i] : NULL));
     if (!keep)
       rs[i] = NULL;
   }
-  return failed ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+  return p2p_errs_end(&errs, sts, n) ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
 }
 
 long p2p_waitany(size_t n, smpi_req **rs, MPI_Status *st, const char *call, int *err)
@@ -1116,24 +1145,22 @@ int p2p_sendrecv(smpi_comm *c, const void *sbuf, size_t scount, const smpi_dt *s
     size_t sbytes = scount * smpi_dt_size(sdt);
     size_t n = smpi_dt_copy(sbuf, scount, sdt, rbuf, rcount, rdt);
     int err = sbytes > n ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    if (p2p_status_wanted(status))
-      *status = (MPI_Status){.MPI_SOURCE = src,
-                             .MPI_TAG = stag,
-                             .MPI_ERROR = err,
-                             .smpi_count = (long long)n};
+    p2p_status_out(status, &(MPI_Status){.MPI_SOURCE = src,
+                                         .MPI_TAG = stag,
+                                         .MPI_ERROR = err,
+                                         .smpi_count = (long long)n});
     return err;
   }
   /* both sides nonblocking: the send pays smpi/ois, as SimGrid's sendrecv does */
   unsigned f = flags & ~(unsigned)(SMPI_P2P_BLOCKING | SMPI_P2P_SYNC);
   smpi_req *r[2];
-  MPI_Status st[2];
+  MPI_Status st[2] = {{.MPI_ERROR = MPI_SUCCESS}, {.MPI_ERROR = MPI_SUCCESS}};
   r[0] = p2p_req_new(REQ_SEND, (void *)sbuf, scount, sdt, dst, stag, c, f, call);
   r[1] = p2p_req_new(REQ_RECV, rbuf, rcount, rdt, src, rtag, c, f, call);
   p2p_req_start(r[0]);
   p2p_req_start(r[1]);
   p2p_waitall(2, r, st, call ? call : "sendrecv");
-  if (p2p_status_wanted(status))
-    *status = st[1];
+  p2p_status_out(status, &st[1]);
   return st[1].MPI_ERROR != MPI_SUCCESS ? st[1].MPI_ERROR : st[0].MPI_ERROR;
 }
 
