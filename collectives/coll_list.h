@@ -221,6 +221,10 @@
             "recursive-halving reduce-scatter, then the selected allgather")                     \
   COLL_ALGO(allreduce, rab2, COLL_F_COMMUTATIVE | COLL_SG,                                       \
             "the selected alltoall, local reduction, the selected allgather")                    \
+  COLL_ALGO(allreduce, mvapich2_rs, COLL_F_COMMUTATIVE | COLL_SG,                                \
+            "MVAPICH2: rdb below p elements, else recursive halving + doubling")                 \
+  COLL_ALGO(allreduce, mvapich2_two_level, COLL_F_SMP | COLL_SG,                                 \
+            "allreduce in hosts (rdb/rab_rdb), rdb among leaders, bcast in hosts")               \
   /* ---- reduce_scatter ---- */                                                                 \
   COLL_ALGO(reduce_scatter, reduce_scatterv, 0, "reduce to rank 0, then scatterv")               \
   COLL_ALGO(reduce_scatter, ompi_basic_recursivehalving, COLL_F_COMMUTATIVE | COLL_SG,           \

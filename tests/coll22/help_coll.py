@@ -13,8 +13,6 @@ import sys
 # SimGrid 3.32 names smpi does not have yet (docs/collectives.md, "SimGrid names")
 NOT_YET = set("""
 allgather mvapich2_smp
-allreduce mvapich2_rs
-allreduce mvapich2_two_level
 allreduce rab
 allreduce smp_rsag_rab
 alltoall pair_rma

@@ -6,11 +6,11 @@
 #define COLL_CHECK_LIST "barrier", "bcast", "allgather", "reduce", "allreduce"
 #include <string.h>
 #include <strings.h>
-/* SimGrid's SMP-aware names: smp_*, SMP_*, mpich_smp, loosely_lr */
+/* SimGrid's SMP-aware names: smp_*, SMP_*, mpich_smp, loosely_lr, mvapich2_two_level* */
 static int smp_aware(const char *algo)
 {
   return !strncasecmp(algo, "smp_", 4) || !strcmp(algo, "mpich_smp") ||
-         !strcmp(algo, "loosely_lr");
+         !strcmp(algo, "loosely_lr") || !strncmp(algo, "mvapich2_two_level", 18);
 }
 #define COLL_CHECK_ONLY(algo) smp_aware(algo)
 #include "coll_check.h"
