@@ -197,6 +197,8 @@
             "binomial inside each host, then binomial among host leaders")                       \
   COLL_ALGO(reduce, mvapich2_knomial, COLL_F_COMMUTATIVE | COLL_SG,                              \
             "4-nomial tree, all children received at once (MVAPICH2)")                           \
+  COLL_ALGO(reduce, mvapich2_two_level, COLL_F_SMP | COLL_SG,                                    \
+            "reduce in hosts, then among leaders (binomial/scatter_gather each)")                \
   /* ---- allreduce ---- */                                                                      \
   COLL_ALGO(allreduce, redbcast, COLL_SG, "reduce to rank 0 (selected reduce), then bcast")      \
   COLL_ALGO(allreduce, rdb, COLL_SG, "recursive doubling (MPICH short messages)")                \

@@ -25,7 +25,6 @@ bcast mvapich2_inter_node
 bcast mvapich2_intra_node
 gather mvapich2_two_level
 reduce arrival_pattern_aware
-reduce mvapich2_two_level
 reduce rab
 scatter mvapich2_two_level_binomial
 scatter mvapich2_two_level_direct
