@@ -79,6 +79,8 @@
   COLL_ALGO(gather, ompi_binomial, COLL_SG, "in-order binomial tree, subtrees forwarded whole")  \
   COLL_ALGO(gather, ompi_linear_sync, COLL_SG,                                                   \
             "root asks each rank in turn; first segment synchronous")                            \
+  COLL_ALGO(gather, mvapich2_two_level, COLL_F_SMP | COLL_SG,                                    \
+            "binomial gather in hosts, leaders send to the root's leader one by one")            \
   /* ---- gatherv ---- */                                                                        \
   COLL_ALGO(gatherv, linear, 0, "root posts every receive at once")                              \
   /* ---- scatter ---- */                                                                        \

@@ -23,7 +23,6 @@ bcast arrival_pattern_aware_wait
 bcast arrival_scatter
 bcast mvapich2_inter_node
 bcast mvapich2_intra_node
-gather mvapich2_two_level
 reduce arrival_pattern_aware
 reduce rab
 scatter mvapich2_two_level_binomial
