@@ -36,6 +36,18 @@ void coll_group_bcast_binomial(coll_ctx *x, const coll_group *g, void *buf, size
  * extra members beyond the largest power of two fold into their odd neighbours first. */
 void coll_group_allreduce_rdb(coll_ctx *x, const coll_args *a, const coll_group *g, void *buf,
                               size_t count, int tag);
+/* Reductions to member root (buf: contribution in, result out at root; scratch elsewhere):
+ * SimGrid's reduce binomial (reduce_binomial.c) and MPICH's Rabenseifner reduce
+ * (scatter_gather, reduce_scatter_gather.c; commutative ops only). */
+void coll_group_reduce_binomial_root(coll_ctx *x, const coll_args *a, const coll_group *g,
+                                     void *buf, size_t count, int root, int tag);
+void coll_group_reduce_scatter_gather(coll_ctx *x, const coll_args *a, const coll_group *g,
+                                      void *buf, size_t count, int root, int tag);
+/* Rabenseifner's allreduce over the group, as MPICH's long-message allreduce (recursive
+ * halving, then doubling; rdb when count < the largest power of two <= n; commutative ops
+ * only). In collectives/allreduce/allreduce_rab_rdb.c. */
+void coll_group_allreduce_rab_rdb(coll_ctx *x, const coll_args *a, const coll_group *g, void *buf,
+                                  size_t count, int tag);
 /* Ring reduce-scatter + ring allgather over the group on blocks of count / n elements
  * (the last block takes the rest); commutative ops only. */
 void coll_group_allreduce_ring(coll_ctx *x, const coll_args *a, const coll_group *g, void *buf,

@@ -9,6 +9,17 @@ void coll_halving_init(coll_halving *h, int n, int survivor)
   h->cnts = h->disps = NULL;
   h->send_idx = h->recv_idx = 0;
   h->last_idx = h->p;
+  h->base = 0;
+  h->stride = 1;
+  h->me = -1; /* x->rank */
+}
+
+void coll_halving_init_sub(coll_halving *h, int n, int survivor, int base, int stride, int me)
+{
+  coll_halving_init(h, n, survivor);
+  h->base = base;
+  h->stride = stride;
+  h->me = me;
 }
 
 void coll_halving_even_blocks(coll_ctx *x, coll_halving *h, size_t count)
@@ -26,10 +37,10 @@ void coll_halving_even_blocks(coll_ctx *x, coll_halving *h, size_t count)
 int coll_halving_fold(coll_ctx *x, const coll_args *a, const coll_halving *h, void *buf,
                       void *tmp, size_t count, const smpi_dt *dt, int tag)
 {
-  int me = x->rank;
+  int me = h->me >= 0 ? h->me : x->rank;
   if (me >= 2 * h->rem)
     return me - h->rem;
-  int partner = me % 2 ? me - 1 : me + 1;
+  int partner = h->base + h->stride * (me % 2 ? me - 1 : me + 1);
   if (me % 2 != h->survivor) {
     coll_send(x, buf, count, dt, partner, tag);
     return -1;

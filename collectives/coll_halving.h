@@ -27,6 +27,7 @@ typedef struct coll_halving {
   int survivor;                     /* 1: the odd rank of a pair survives, 0: the even one */
   const size_t *cnts, *disps;       /* block i: cnts[i] elements at disps[i] (i < p) */
   int send_idx, recv_idx, last_idx; /* block indexes of the current step */
+  int base, stride, me; /* the ranks base + i * stride, caller = index me (coll_group) */
 } coll_halving;
 
 /* One exchange of a step: what to send and what to receive (offsets in elements). */
@@ -34,8 +35,11 @@ typedef struct coll_halving_step {
   size_t soff, scnt, roff, rcnt;
 } coll_halving_step;
 
-/* Sets up h for n ranks, no blocks yet (cnts and disps NULL). */
+/* Sets up h for the n ranks of the communicator, no blocks yet (cnts and disps NULL). */
 void coll_halving_init(coll_halving *h, int n, int survivor);
+/* The same on a regular subset of it (an SMP-aware algorithm's host): the caller's index
+ * me among the ranks base, base + stride, ... (collectives/coll_group.h). */
+void coll_halving_init_sub(coll_halving *h, int n, int survivor, int base, int stride, int me);
 /* Blocks of count / p elements, the last one taking the rest (MPICH's cut). */
 void coll_halving_even_blocks(coll_ctx *x, coll_halving *h, size_t count);
 /* The fold: buf holds the rank's vector of count elements (the survivor's receives the
@@ -45,7 +49,7 @@ int coll_halving_fold(coll_ctx *x, const coll_args *a, const coll_halving *h, vo
 /* The communicator rank of new rank nr. */
 static inline int coll_halving_real(const coll_halving *h, int nr)
 {
-  return nr < h->rem ? nr * 2 + h->survivor : nr + h->rem;
+  return h->base + h->stride * (nr < h->rem ? nr * 2 + h->survivor : nr + h->rem);
 }
 /* A halving step of `half` blocks: keep_low if the caller has the lower new rank. */
 coll_halving_step coll_halving_split(coll_halving *h, bool keep_low, int half);

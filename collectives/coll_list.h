@@ -79,6 +79,8 @@
   COLL_ALGO(gather, ompi_binomial, COLL_SG, "in-order binomial tree, subtrees forwarded whole")  \
   COLL_ALGO(gather, ompi_linear_sync, COLL_SG,                                                   \
             "root asks each rank in turn; first segment synchronous")                            \
+  COLL_ALGO(gather, mvapich2_two_level, COLL_F_SMP | COLL_SG,                                    \
+            "binomial gather in hosts, leaders send to the root's leader one by one")            \
   /* ---- gatherv ---- */                                                                        \
   COLL_ALGO(gatherv, linear, 0, "root posts every receive at once")                              \
   /* ---- scatter ---- */                                                                        \
@@ -197,6 +199,8 @@
             "binomial inside each host, then binomial among host leaders")                       \
   COLL_ALGO(reduce, mvapich2_knomial, COLL_F_COMMUTATIVE | COLL_SG,                              \
             "4-nomial tree, all children received at once (MVAPICH2)")                           \
+  COLL_ALGO(reduce, mvapich2_two_level, COLL_F_SMP | COLL_SG,                                    \
+            "reduce in hosts, then among leaders (binomial/scatter_gather each)")                \
   /* ---- allreduce ---- */                                                                      \
   COLL_ALGO(allreduce, redbcast, COLL_SG, "reduce to rank 0 (selected reduce), then bcast")      \
   COLL_ALGO(allreduce, rdb, COLL_SG, "recursive doubling (MPICH short messages)")                \
@@ -221,6 +225,10 @@
             "recursive-halving reduce-scatter, then the selected allgather")                     \
   COLL_ALGO(allreduce, rab2, COLL_F_COMMUTATIVE | COLL_SG,                                       \
             "the selected alltoall, local reduction, the selected allgather")                    \
+  COLL_ALGO(allreduce, mvapich2_rs, COLL_F_COMMUTATIVE | COLL_SG,                                \
+            "MVAPICH2: rdb below p elements, else recursive halving + doubling")                 \
+  COLL_ALGO(allreduce, mvapich2_two_level, COLL_F_SMP | COLL_SG,                                 \
+            "allreduce in hosts (rdb/rab_rdb), rdb among leaders, bcast in hosts")               \
   /* ---- reduce_scatter ---- */                                                                 \
   COLL_ALGO(reduce_scatter, reduce_scatterv, 0, "reduce to rank 0, then scatterv")               \
   COLL_ALGO(reduce_scatter, ompi_basic_recursivehalving, COLL_F_COMMUTATIVE | COLL_SG,           \

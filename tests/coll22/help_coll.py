@@ -13,8 +13,6 @@ import sys
 # SimGrid 3.32 names smpi does not have yet (docs/collectives.md, "SimGrid names")
 NOT_YET = set("""
 allgather mvapich2_smp
-allreduce mvapich2_rs
-allreduce mvapich2_two_level
 allreduce rab
 allreduce smp_rsag_rab
 alltoall pair_rma
@@ -25,9 +23,7 @@ bcast arrival_pattern_aware_wait
 bcast arrival_scatter
 bcast mvapich2_inter_node
 bcast mvapich2_intra_node
-gather mvapich2_two_level
 reduce arrival_pattern_aware
-reduce mvapich2_two_level
 reduce rab
 scatter mvapich2_two_level_binomial
 scatter mvapich2_two_level_direct
