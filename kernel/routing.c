@@ -85,6 +85,8 @@ void rt_path_push(route_path *path, uint32_t id, double latency)
 /* the links only: their latencies were counted elsewhere */
 static void path_append_links(route_path *path, const uint32_t *ids, size_t n)
 {
+  if (n == 0)
+    return; /* a latency-only hop (Vivaldi): ids may be NULL, not for memcpy */
   if (path->count + n > path->cap)
     XGROW(path->links, path->cap, path->count + n);
   memcpy(path->links + path->count, ids, n * sizeof *ids);

@@ -723,14 +723,19 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   for (size_t k = 0; k < o.nsets; k++)
     plat_set_clear(&o.sets[k]);
   free(o.sets);
-  if (rc != 0 && !o.platform && (o.bandwidth || o.latency))
-    return fail("-bandwidth %s / -latency %s: %s", o.bandwidth ? o.bandwidth : "(default)",
-                o.latency ? o.latency : "(default)", err);
-  if (rc != 0)
-    return fail("%s", err);
-  if (o.platform && (o.bandwidth || o.latency))
+  bool net_failed = rc != 0 && !o.platform && (o.bandwidth || o.latency);
+  if (net_failed)
+    fail("-bandwidth %s / -latency %s: %s", o.bandwidth ? o.bandwidth : "(default)",
+         o.latency ? o.latency : "(default)", err);
+  if (rc == 0 && o.platform && (o.bandwidth || o.latency))
     LOG_WARN("-bandwidth and -latency set the links of the built-in platform: ignored with "
              "-platform (as in SimGrid)");
+  free(o.bandwidth);
+  free(o.latency);
+  if (net_failed)
+    return 1;
+  if (rc != 0)
+    return fail("%s", err);
   if (route_table_build(launch.platform, &launch.routes, err, sizeof err) != 0)
     return fail("%s", err);
   smpi_w.routes = launch.routes;
