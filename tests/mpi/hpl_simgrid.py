@@ -21,19 +21,11 @@ import subprocess
 import sys
 import tempfile
 
-from simgrid_ref import ROOT, simgrid_build, simgrid_version
+from simgrid_ref import ROOT, compare_args, hostfile, read_refs, simgrid_build, simgrid_version
 PLATFORM = "tests/data/simgrid-ref/platforms/cluster16.xml"
 CONFIGS = [(256, 32, 2, 2), (256, 32, 2, 4), (384, 32, 3, 4), (512, 32, 4, 4)]
 CFG = ["--cfg=smpi/simulate-computation:no"]
 TIME = re.compile(r"hpl_like: N \d+ NB \d+ \d+x\d+ time (\S+) s gflops \S+ OK")
-
-
-def hostfile(tmp, n):
-    """node-0 .. node-(n-1): SimGrid's smpirun without a hostfile sorts the hosts by name."""
-    path = os.path.join(tmp, "hosts%d" % n)
-    with open(path, "w") as f:
-        f.write("".join("node-%d\n" % i for i in range(n)))
-    return path
 
 
 def run(smpirun, prog, cfg, tmp, extra=()):
@@ -73,22 +65,8 @@ def main():
     if len(argv) == 2 and argv[0] == "--record":
         record(argv[1])
         return 0
-    tol = 1e-3
-    if "--tol" in argv:
-        i = argv.index("--tol")
-        tol = float(argv[i + 1])
-        del argv[i:i + 2]
-    if len(argv) != 3:
-        raise SystemExit(__doc__)
-    smpirun, prog, ref = os.path.abspath(argv[0]), os.path.abspath(argv[1]), argv[2]
-    refs = []
-    with open(ref) as f:
-        for line in f:
-            if line.startswith("hpl "):
-                v = line.split()
-                refs.append((tuple(int(x) for x in v[1:5]), float(v[5])))
-    if not refs:
-        raise SystemExit("hpl_simgrid: %s: no 'hpl' line" % ref)
+    smpirun, prog, ref, tol = compare_args(argv, 1e-3, __doc__)
+    refs = read_refs(ref, "hpl", "hpl_simgrid")
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         for cfg, sg in refs:

@@ -18,7 +18,10 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "tests", "mpi"))
+from simgrid_ref import ROOT, compare_args, hostfile, read_refs, simgrid_version  # noqa: E402
+
 PLATFORM = "tests/data/simgrid-ref/platforms/cluster16.xml"
 SOURCE = "tests/fortran/cg.f90"
 CASES = [(4, 1024, 1024, 40), (8, 1024, 1024, 40), (16, 1024, 1024, 40),
@@ -29,10 +32,7 @@ LINE = re.compile(r"cg: (\d+)x(\d+) (\d+) ranks (\d+) iterations error +\S+ time
 
 def run(smpirun, prog, case, tmp, extra=()):
     np_, nx, ny, iters = case
-    hosts = os.path.join(tmp, "hosts")
-    with open(hosts, "w") as f:  # SimGrid sorts hosts by name without a hostfile
-        f.write("".join("node-%d\n" % i for i in range(16)))
-    cmd = [smpirun, "-np", str(np_), "-platform", PLATFORM, "-hostfile", hosts] + list(extra) \
+    cmd = [smpirun, "-np", str(np_), "-platform", PLATFORM, "-hostfile", hostfile(tmp, 16)] + list(extra) \
         + CFG + [prog, str(nx), str(ny), str(iters)]
     r = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        text=True, timeout=300)
@@ -44,8 +44,7 @@ def run(smpirun, prog, case, tmp, extra=()):
 
 
 def record(out):
-    version = subprocess.run(["smpirun", "-version"], stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True).stdout.splitlines()[0]
+    version = simgrid_version()
     with tempfile.TemporaryDirectory() as tmp:
         prog = os.path.join(tmp, "cg")
         build = ["smpif90", "-O2", os.path.join(ROOT, SOURCE), "-o", prog]
@@ -72,22 +71,8 @@ def main():
     if len(argv) == 2 and argv[0] == "--record":
         record(argv[1])
         return 0
-    tol = 1e-6
-    if "--tol" in argv:
-        i = argv.index("--tol")
-        tol = float(argv[i + 1])
-        del argv[i:i + 2]
-    if len(argv) != 3:
-        raise SystemExit(__doc__)
-    smpirun, prog, ref = os.path.abspath(argv[0]), os.path.abspath(argv[1]), argv[2]
-    refs = []
-    with open(ref) as f:
-        for line in f:
-            if line.startswith("cg "):
-                v = line.split()
-                refs.append((tuple(int(x) for x in v[1:5]), float(v[5])))
-    if not refs:
-        raise SystemExit("fortran_cg: %s: no 'cg' line" % ref)
+    smpirun, prog, ref, tol = compare_args(argv, 1e-6, __doc__)
+    refs = read_refs(ref, "cg", "fortran_cg")
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         for case, sg in refs:
