@@ -50,7 +50,8 @@ struct eng_timer {
   heap_node hnode;
   eng_timer_fn cb;
   void *arg;
-  bool daemon; /* eng_timer_set_daemon */
+  bool daemon;   /* eng_timer_set_daemon */
+  bool embedded; /* part of its owner's state (a sleep's, on the actor's stack): not freed */
 };
 
 /* Daemon timers pending, and what tells whether they may still matter. */
@@ -79,6 +80,10 @@ void eng_declare_config(void)
       CFG_KEY_BOOL("contexts/direct-switch", true,
                    "An actor that stops running hands control straight to the next runnable "
                    "actor (no: always through the maestro; for measurements)"),
+      CFG_KEY_BOOL("contexts/inline-steps", true,
+                   "The last runnable actor of a round moves the clock to the next event "
+                   "itself and runs on when that wakes only it (no: always through the "
+                   "maestro; same simulated times, for measurements)"),
   };
   cfg_declare_keys(keys, CFG_NKEYS(keys));
   cfg_alias("surf/precision", "precision/timing");
@@ -100,6 +105,7 @@ int eng_init(char *err, size_t errlen)
   kworld.engine.prec_timing = cfg_get_double("precision/timing");
   kworld.engine.prec_work = cfg_get_double("precision/work-amount");
   kworld.engine.direct_switch = cfg_get_bool("contexts/direct-switch");
+  kworld.engine.inline_steps = cfg_get_bool("contexts/inline-steps");
   list_init(&kworld.engine.alive);
   list_init(&kworld.engine.dead);
   list_init(&kworld.engine.runq);
@@ -224,16 +230,93 @@ void eng_yield(void)
   switch_away(self);
 }
 
+/* Inline steps. When the actor that stops running is the last runnable one of its round, the
+ * maestro would only compute the next event date, move the clock there and fire what is due,
+ * and, when that wakes this actor alone, switch straight back to it. The actor does those
+ * same calls itself, in the same order, and goes on without two context switches: a polling
+ * loop (MPI_Wtime, a failed MPI_Test or MPI_Iprobe) costs its injected time and no round
+ * through the scheduler while no other event comes first. The callbacks run with self NULL
+ * and the switch hook told, as in the maestro. Anything else (somebody else woken first, an
+ * actor ended, no event at all) goes back to the ordinary path, whose maestro then sees
+ * exactly the state it would have seen.
+ *
+ *   ordinary:  A blocks -S-> maestro: next_event_date, step_to(t) wakes A -S-> A
+ *   inline:    A blocks, next_event_date, step_to(t) wakes A, A goes on      (no S)
+ *
+ * Returns true when self runs on (state RUNNING); false when it must switch away. */
+static double next_event_date(void);
+static void step_to(double next);
+
+static bool may_step_inline(void)
+{
+  return kworld.engine.inline_steps && list_empty(&kworld.engine.runq) &&
+         list_empty(&kworld.engine.dead);
+}
+
+static void leave_for_maestro(void)
+{
+  kworld.engine.self = NULL;
+  if (kworld.engine.on_switch)
+    kworld.engine.on_switch(NULL);
+}
+
+/* self is first in the run queue: it runs on, as the maestro would have switched to it */
+static bool resume_inline(eng_actor *self)
+{
+  if (list_empty(&kworld.engine.runq) ||
+      list_entry(list_first(&kworld.engine.runq), eng_actor, runq_link) != self)
+    return false;
+  list_pop_front(&kworld.engine.runq);
+  self->state = A_RUNNING;
+  kworld.engine.self = self;
+  if (kworld.engine.on_switch)
+    kworld.engine.on_switch(self);
+  return true;
+}
+
+/* next: the next event date when the caller has just computed it, NAN otherwise */
+static bool block_inline(eng_actor *self, double next)
+{
+  if (!may_step_inline())
+    return false;
+  leave_for_maestro();
+  for (;;) {
+    if (isnan(next)) {
+      next = next_event_date();
+      ASSERT(list_empty(&kworld.engine.runq)); /* next_event never wakes anybody */
+    }
+    if (next == INFINITY)
+      break;
+    step_to(next);
+    kworld.engine.stats.inline_steps++;
+    if (!list_empty(&kworld.engine.runq) || !list_empty(&kworld.engine.dead))
+      break;
+    next = NAN;
+  }
+  if (self->state == A_DEAD) { /* killed by a callback: never resumed, as in eng_actor_kill */
+    ctx_switch(self->context, handoff_context());
+    UNREACHABLE();
+  }
+  /* the maestro reaps ended actors after the round, and this actor is the round */
+  return resume_inline(self);
+}
+
+static void block(eng_actor *self, eng_describe_fn describe, void *data, double next)
+{
+  self->state = A_BLOCKED;
+  self->describe = describe;
+  self->describe_data = data;
+  if (!block_inline(self, next))
+    switch_away(self);
+  self->describe = NULL;
+  self->describe_data = NULL;
+}
+
 void eng_block(eng_describe_fn describe, void *data)
 {
   eng_actor *self = kworld.engine.self;
   ASSERTF(self, "eng_block called from the maestro");
-  self->state = A_BLOCKED;
-  self->describe = describe;
-  self->describe_data = data;
-  switch_away(self);
-  self->describe = NULL;
-  self->describe_data = NULL;
+  block(self, describe, data, NAN);
 }
 
 void eng_unblock(eng_actor *a)
@@ -276,14 +359,25 @@ void eng_actor_kill(eng_actor *a)
 static void sleep_wake(void *arg) { eng_unblock(arg); }
 
 struct sleep_state {
-  eng_timer *timer;
+  eng_timer timer; /* embedded: a sleep costs no allocation */
   double until;
 };
+
+static void timer_push(eng_timer *t, double date, eng_timer_fn cb, void *arg)
+{
+  ASSERTF(date >= kworld.engine.now && !isnan(date), "timer date %.17g is before now (%.17g)",
+          date, kworld.engine.now);
+  heap_node_init(&t->hnode);
+  t->cb = cb;
+  t->arg = arg;
+  t->daemon = false;
+  heap_push(&kworld.engine.timers, &t->hnode, date);
+}
 
 static void sleep_on_kill(eng_actor *a, void *data)
 {
   struct sleep_state *s = data;
-  eng_timer_cancel(s->timer);
+  eng_timer_cancel(&s->timer);
 }
 
 static void sleep_describe(eng_actor *a, void *data, char *buf, size_t len)
@@ -298,22 +392,50 @@ void eng_sleep(double duration)
   ASSERTF(self, "eng_sleep called from the maestro");
   ASSERTF(duration >= 0 && isfinite(duration), "bad sleep duration %g", duration);
   struct sleep_state s = {.until = kworld.engine.now + duration};
-  s.timer = eng_timer_set(s.until, sleep_wake, self);
+  /* Nothing happens before the wake-up date (ties included: the timer would fire after
+   * others of its date): the clock moves there with no timer, as block_inline would. */
+  double next = NAN;
+  if (may_step_inline()) {
+    next = next_event_date();
+    ASSERT(list_empty(&kworld.engine.runq)); /* next_event never wakes anybody */
+    if (next > s.until + kworld.engine.prec_timing) {
+      /* nothing falls due there (models fire what is within the precision): no callback
+       * runs, so nothing to tell the switch hook either */
+      step_to(s.until);
+      kworld.engine.stats.inline_steps++;
+      return;
+    }
+    if (s.until < next) {
+      leave_for_maestro();
+      self->state = A_BLOCKED; /* what a callback killing it expects; no timer to cancel */
+      step_to(s.until);
+      kworld.engine.stats.inline_steps++;
+      if (self->state == A_DEAD) {
+        ctx_switch(self->context, handoff_context());
+        UNREACHABLE();
+      }
+      /* a model's event within the timing precision after s.until may have woken others:
+       * they run first, then this actor, as its timer would have queued it after them */
+      self->state = A_RUNNABLE;
+      list_push_back(&kworld.engine.runq, &self->runq_link);
+      if (!resume_inline(self))
+        switch_away(self);
+      return;
+    }
+    /* an event comes first, at next: the timer does not change that date */
+  }
+  s.timer.embedded = true;
+  timer_push(&s.timer, s.until, sleep_wake, self);
   eng_actor_on_kill(self, sleep_on_kill, &s);
-  eng_block(sleep_describe, &s);
+  block(self, sleep_describe, &s, next);
 }
 
 /* Timers */
 eng_timer *eng_timer_set(double date, eng_timer_fn cb, void *arg)
 {
-  ASSERTF(date >= kworld.engine.now && !isnan(date), "timer date %.17g is before now (%.17g)",
-          date, kworld.engine.now);
   eng_timer *t = xmalloc(sizeof *t);
-  heap_node_init(&t->hnode);
-  t->cb = cb;
-  t->arg = arg;
-  t->daemon = false;
-  heap_push(&kworld.engine.timers, &t->hnode, date);
+  t->embedded = false;
+  timer_push(t, date, cb, arg);
   return t;
 }
 
@@ -323,7 +445,8 @@ void eng_timer_cancel(eng_timer *t)
   heap_remove(&kworld.engine.timers, &t->hnode);
   if (t->daemon)
     daemons.pending--;
-  free(t);
+  if (!t->embedded)
+    free(t);
 }
 
 /* Destroys the contexts that reap_dead set aside. */
@@ -377,6 +500,55 @@ bool eng_idle(void)
   return list_empty(&kworld.engine.runq) && heap_size(&kworld.engine.timers) == 0;
 }
 
+/* The date of the next event: the earliest of the models' and the timers'; INFINITY when
+ * there is none (or only daemon timers that cannot matter). */
+static double next_event_date(void)
+{
+  double next = INFINITY;
+  list_foreach (n, &kworld.engine.models) {
+    eng_model *m = list_entry(n, eng_model, link);
+    double d = m->ops->next_event(m, kworld.engine.now);
+    if (d >= 0 && d < next)
+      next = d;
+  }
+  /* only daemon timers left, nobody runnable and nothing under way that they could change:
+   * a deadlock now, not at their next date */
+  bool only_daemons = next == INFINITY && list_empty(&kworld.engine.runq) &&
+                      daemons.pending > 0 &&
+                      heap_size(&kworld.engine.timers) == daemons.pending &&
+                      !(daemons.matters && daemons.matters());
+  if (!only_daemons && heap_size(&kworld.engine.timers) &&
+      heap_top_key(&kworld.engine.timers) < next)
+    next = heap_top_key(&kworld.engine.timers);
+  return next;
+}
+
+/* Moves the clock to `next` and fires what is due there: the models' events, then the
+ * timers (so an actor woken by a model runs before one woken by a timer of the same date). */
+static void step_to(double next)
+{
+  ASSERTF(next >= kworld.engine.now - kworld.engine.prec_timing,
+          "next event %.17g is in the past (now %.17g)", next, kworld.engine.now);
+  if (next > kworld.engine.now)
+    kworld.engine.now = next;
+  kworld.engine.stats.events++;
+  LOG_DEBUG("clock -> %.17g", kworld.engine.now);
+  list_foreach (n, &kworld.engine.models) {
+    eng_model *m = list_entry(n, eng_model, link);
+    m->ops->advance(m, kworld.engine.now);
+  }
+  while (heap_size(&kworld.engine.timers) &&
+         heap_top_key(&kworld.engine.timers) <= kworld.engine.now) {
+    eng_timer *t = container_of(heap_pop(&kworld.engine.timers), eng_timer, hnode);
+    if (t->daemon)
+      daemons.pending--;
+    bool embedded = t->embedded; /* the callback may end its owner */
+    t->cb(t->arg);
+    if (!embedded)
+      free(t);
+  }
+}
+
 int eng_run(void)
 {
   ASSERT(kworld.engine.initialized && kworld.engine.self == NULL);
@@ -390,49 +562,21 @@ int eng_run(void)
     }
     if (!list_empty(&kworld.engine.dead))
       reap_dead();
-    if (kworld.engine.alive_count == 0)
+    if (kworld.engine.alive_count == 0) {
+      LOG_VERB("%lu events (%lu of them inline steps), %lu scheduling rounds, %lu actor "
+               "switches",
+               kworld.engine.stats.events, kworld.engine.stats.inline_steps,
+               kworld.engine.stats.scheduling_rounds, kworld.engine.stats.actor_switches);
       return ENG_OK;
-
-    double next = INFINITY;
-    list_foreach (n, &kworld.engine.models) {
-      eng_model *m = list_entry(n, eng_model, link);
-      double d = m->ops->next_event(m, kworld.engine.now);
-      if (d >= 0 && d < next)
-        next = d;
     }
-    /* only daemon timers left, nobody runnable and nothing under way that they could change:
-     * a deadlock now, not at their next date */
-    bool only_daemons = next == INFINITY && list_empty(&kworld.engine.runq) &&
-                        daemons.pending > 0 &&
-                        heap_size(&kworld.engine.timers) == daemons.pending &&
-                        !(daemons.matters && daemons.matters());
-    if (!only_daemons && heap_size(&kworld.engine.timers) &&
-        heap_top_key(&kworld.engine.timers) < next)
-      next = heap_top_key(&kworld.engine.timers);
+    double next = next_event_date();
     if (next == INFINITY) {
       if (!list_empty(&kworld.engine.runq)) /* a model callback woke somebody */
         continue;
       report_deadlock();
       return ENG_DEADLOCK;
     }
-    ASSERTF(next >= kworld.engine.now - kworld.engine.prec_timing,
-            "next event %.17g is in the past (now %.17g)", next, kworld.engine.now);
-    if (next > kworld.engine.now)
-      kworld.engine.now = next;
-    kworld.engine.stats.events++;
-    LOG_DEBUG("clock -> %.17g", kworld.engine.now);
-    list_foreach (n, &kworld.engine.models) {
-      eng_model *m = list_entry(n, eng_model, link);
-      m->ops->advance(m, kworld.engine.now);
-    }
-    while (heap_size(&kworld.engine.timers) &&
-           heap_top_key(&kworld.engine.timers) <= kworld.engine.now) {
-      eng_timer *t = container_of(heap_pop(&kworld.engine.timers), eng_timer, hnode);
-      if (t->daemon)
-        daemons.pending--;
-      t->cb(t->arg);
-      free(t);
-    }
+    step_to(next);
   }
 }
 
@@ -441,6 +585,14 @@ void eng_shutdown(void)
   if (!kworld.engine.initialized)
     return;
   ASSERTF(kworld.engine.self == NULL, "eng_shutdown called from an actor");
+  /* before the stacks go: the timers of sleeping actors live there */
+  heap_node *h;
+  while ((h = heap_pop(&kworld.engine.timers))) {
+    eng_timer *t = container_of(h, eng_timer, hnode);
+    if (!t->embedded)
+      free(t);
+  }
+  heap_destroy(&kworld.engine.timers);
   /* actors left alive (deadlock, early stop) are discarded without running their hooks */
   list_node *n;
   while ((n = list_pop_front(&kworld.engine.alive))) {
@@ -456,10 +608,6 @@ void eng_shutdown(void)
   free(kworld.engine.graveyard);
   kworld.engine.graveyard = NULL;
   kworld.engine.grave_cap = 0;
-  heap_node *h;
-  while ((h = heap_pop(&kworld.engine.timers)))
-    free(container_of(h, eng_timer, hnode));
-  heap_destroy(&kworld.engine.timers);
   while ((n = list_pop_front(&kworld.engine.models)))
     ;
   log_set_clock(NULL);

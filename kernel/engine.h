@@ -121,7 +121,8 @@ bool eng_idle(void);
 typedef struct eng_stats {
   unsigned long actor_switches; /* context switches into actors */
   unsigned long scheduling_rounds;
-  unsigned long events; /* dates the clock moved to */
+  unsigned long events;       /* dates the clock moved to */
+  unsigned long inline_steps; /* of those, moves made by a blocking actor itself */
 } eng_stats;
 void eng_get_stats(eng_stats *out);
 

@@ -30,6 +30,7 @@
 typedef struct eng_state {
   bool initialized;
   bool direct_switch; /* contexts/direct-switch */
+  bool inline_steps;  /* contexts/inline-steps */
   double now;
   double prec_timing;
   double prec_work;

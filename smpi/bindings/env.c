@@ -5,6 +5,7 @@
 
 #include "kernel/engine.h"
 #include "smpi/bindings/call.h"
+#include "smpi/emulation/libc.h"
 #include "smpi/mpi/init.h"
 #include "src/cfg.h"
 #include "src/log.h"
@@ -141,7 +142,7 @@ double PMPI_Wtime(void)
    * the call's own cost (smpi/wtime), so that polling loops on MPI_Wtime advance. */
   smpi_enter_call();
   double now = eng_now();
-  double t = cfg_get_double("smpi/wtime");
+  double t = smpi_libc_wtime_cost();
   if (t > 0)
     smpi_sleep_now(t);
   smpi_leave_call();

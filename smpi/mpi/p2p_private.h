@@ -167,6 +167,7 @@ typedef struct p2p_rank {
   size_t bsend_used;       /* bytes + MPI_BSEND_OVERHEAD of each message not yet sent */
   unsigned bsend_gen;      /* attachments so far: messages count against their own */
   eng_actor *detach_actor; /* blocked in MPI_Buffer_detach until bsend_used is 0 */
+  long iprobe_fails;       /* smpi/iprobe-counter:per-rank: its failed MPI_Iprobe in a row */
 } p2p_rank;
 
 typedef struct p2p_state {
@@ -178,6 +179,7 @@ typedef struct p2p_state {
   long detached_thresh, async_thresh;
   double test_cost, iprobe_cost, iprobe_usage;
   bool grow;
+  bool iprobe_per_rank; /* smpi/iprobe-counter:per-rank (else SimGrid's shared counter) */
   /* SimGrid keeps these multipliers in function-static variables: one per process,
    * shared by all ranks. Same here, so polling costs match. */
   long test_n, testany_n, iprobe_n;

@@ -59,6 +59,10 @@ static const cfg_key p2p_keys[] = {
     CFG_KEY_BOOL("smpi/grow-injected-times", true,
                  "Each unsuccessful MPI_Test/MPI_Iprobe in a row injects one more multiple of "
                  "smpi/test resp. smpi/iprobe (polling loops advance faster)"),
+    CFG_KEY_STRING("smpi/iprobe-counter", "shared", "shared|per-rank",
+                   "Whose failed MPI_Iprobe calls in a row grow the injected smpi/iprobe time "
+                   "(smpi/grow-injected-times): one counter for the whole job, as SimGrid, or "
+                   "one per rank (then a rank's cost does not depend on the others' polling)"),
     CFG_KEY_DOUBLE("smpi/iprobe-cpu-usage", 1.0,
                    "Share of the host's CPU an MPI_Iprobe uses while it injects smpi/iprobe"),
 };
@@ -81,6 +85,7 @@ int smpi_p2p_init(char *err, size_t errlen)
   p2p.iprobe_cost = cfg_get_double("smpi/iprobe");
   p2p.grow = cfg_get_bool("smpi/grow-injected-times");
   p2p.iprobe_usage = cfg_get_double("smpi/iprobe-cpu-usage");
+  p2p.iprobe_per_rank = strcmp(cfg_get_string("smpi/iprobe-counter"), "per-rank") == 0;
   if (p2p.test_cost < 0 || p2p.iprobe_cost < 0) {
     snprintf(err, errlen, "%s must be >= 0", p2p.test_cost < 0 ? "smpi/test" : "smpi/iprobe");
     return -1;
@@ -1022,7 +1027,15 @@ void p2p_testany_outcome(bool success)
 }
 
 /* An iprobe computes: n x smpi/iprobe seconds of the host at smpi/iprobe-cpu-usage of its
- * speed, so it shares the CPU with whatever else runs there. */
+ * speed, so it shares the CPU with whatever else runs there. n counts the failed probes in a
+ * row, plus one: SimGrid's is one counter for the whole job, so that a rank's probe costs
+ * more when another rank failed just before (smpi/iprobe-counter:per-rank counts each
+ * rank's own). */
+static long *iprobe_counter(void) /* the rank's own, or NULL for the shared p2p.iprobe_n */
+{
+  return p2p.iprobe_per_rank ? &p2p_rank_of(p2p_my_world_rank())->iprobe_fails : NULL;
+}
+
 void p2p_iprobe_inject(void)
 {
   p2p_ensure_init();
@@ -1030,17 +1043,24 @@ void p2p_iprobe_inject(void)
     return;
   smpi_rank *me = smpi_self();
   ASSERT(me);
+  long *own = iprobe_counter();
+  double n = own ? (double)(*own + 1) : (double)p2p.iprobe_n;
   double speed = cpu_host_speed(me->host) * p2p.iprobe_usage;
-  SMPI_OBSERVE(ti_compute, p2p.iprobe_n * p2p.iprobe_cost * cpu_host_speed(me->host));
-  act_action *a = cpu_exec_start(me->host, p2p.iprobe_n * p2p.iprobe_cost * speed, speed, NULL,
-                                 NULL);
+  SMPI_OBSERVE(ti_compute, n * p2p.iprobe_cost * cpu_host_speed(me->host));
+  act_action *a = cpu_exec_start(me->host, n * p2p.iprobe_cost * speed, speed, NULL, NULL);
   act_wait(a);
   act_action_free(a);
 }
 
 void p2p_iprobe_outcome(bool success)
 {
-  if (success)
+  long *own = iprobe_counter();
+  if (own) {
+    if (success)
+      *own = 0;
+    else if (p2p.grow)
+      (*own)++;
+  } else if (success)
     p2p.iprobe_n = 1;
   else if (p2p.grow)
     p2p.iprobe_n++;

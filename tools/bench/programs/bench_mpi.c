@@ -1,15 +1,20 @@
 /* One MPI program for every benchmark case, so each simulator builds it once.
  *
- *   bench_mpi CASE        CASE: pingpong tokenring shiftring alltoall allreduce bcast reduceburst
- *                               stencil stencilflops
+ *   bench_mpi CASE [CALLS [private]]   CASE: pingpong tokenring shiftring alltoall allreduce
+ *                                          bcast reduceburst stencil stencilflops
+ *
+ * CALLS (default 1): the collective cases (alltoall, allreduce, bcast) call the collective
+ * that many times per size, as a program in a loop does; "private": their buffers come from
+ * malloc (written once) instead of SMPI_SHARED_MALLOC, so payloads are really copied.
  *
  * Rank 0 prints "bench: case=CASE msgs=M" where M is the number of point-to-point messages
  * the case implies (for collectives: a nominal count, independent of the algorithm, so that
  * "messages per wall-second" compares the two simulators on the same work).
  * Buffers come from SMPI_SHARED_MALLOC: their content does not matter and 1024 ranks of
  * private 1 MiB buffers would not fit, on either simulator (the stencil's small blocks are
- * private: its kernel computes on them). No global variables: the harness runs without
- * privatization (smpi/privatization:no), where globals are shared. */
+ * private: its kernel computes on them), unless "private" asks for them. One global, written
+ * alike by every rank: the harness runs most cases without privatization
+ * (smpi/privatization:no), where globals are shared. */
 #include <mpi.h> /* also gives SMPI_SHARED_MALLOC, on both simulators */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +22,33 @@
 
 #define KIB 1024L
 #define MIB (1024L * 1024L)
+
+/* set from the command line by every rank alike (so shared globals are harmless) */
+static struct bench_opts {
+  int calls;    /* collective calls per size */
+  int private_; /* buffers from malloc instead of SMPI_SHARED_MALLOC */
+} opts = {1, 0};
+
+static void *buf_alloc(size_t n)
+{
+  if (!opts.private_)
+    return SMPI_SHARED_MALLOC(n);
+  char *p = malloc(n);
+  if (!p) {
+    fprintf(stderr, "bench_mpi: out of memory (%zu bytes)\n", n);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  memset(p, 1, n);
+  return p;
+}
+
+static void buf_free(void *p)
+{
+  if (opts.private_)
+    free(p);
+  else
+    SMPI_SHARED_FREE(p);
+}
 
 /* Pairs (i, i + size/2) ping-pong concurrently, 4 round trips per size, sizes 1 B, 4 B, ..
  * 16 MiB (powers of 4): with one pair at 2 ranks this is the classic ping-pong. */
@@ -82,12 +114,14 @@ static long alltoall(int rank, int size)
   for (long b = KIB; b <= MIB; b *= 32) {
     if (b * size > total_cap && b != KIB)
       break;
-    char *sb = SMPI_SHARED_MALLOC((size_t)(b * size));
-    char *rb = SMPI_SHARED_MALLOC((size_t)(b * size));
-    MPI_Alltoall(sb, (int)b, MPI_CHAR, rb, (int)b, MPI_CHAR, MPI_COMM_WORLD);
-    msgs += (long)size * (size - 1);
-    SMPI_SHARED_FREE(sb);
-    SMPI_SHARED_FREE(rb);
+    char *sb = buf_alloc((size_t)(b * size));
+    char *rb = buf_alloc((size_t)(b * size));
+    for (int c = 0; c < opts.calls; c++) {
+      MPI_Alltoall(sb, (int)b, MPI_CHAR, rb, (int)b, MPI_CHAR, MPI_COMM_WORLD);
+      msgs += (long)size * (size - 1);
+    }
+    buf_free(sb);
+    buf_free(rb);
   }
   return msgs;
 }
@@ -106,12 +140,14 @@ static long allreduce(int rank, int size)
   (void)rank;
   long msgs = 0;
   for (long b = KIB; b <= MIB; b *= 32) {
-    double *sb = SMPI_SHARED_MALLOC((size_t)b);
-    double *rb = SMPI_SHARED_MALLOC((size_t)b);
-    MPI_Allreduce(sb, rb, (int)(b / sizeof(double)), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    msgs += (long)size * ilog2ceil(size);
-    SMPI_SHARED_FREE(sb);
-    SMPI_SHARED_FREE(rb);
+    double *sb = buf_alloc((size_t)b);
+    double *rb = buf_alloc((size_t)b);
+    for (int c = 0; c < opts.calls; c++) {
+      MPI_Allreduce(sb, rb, (int)(b / sizeof(double)), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      msgs += (long)size * ilog2ceil(size);
+    }
+    buf_free(sb);
+    buf_free(rb);
   }
   return msgs;
 }
@@ -122,10 +158,12 @@ static long bcast(int rank, int size)
   (void)rank;
   long msgs = 0;
   for (long b = KIB; b <= MIB; b *= 32) {
-    char *buf = SMPI_SHARED_MALLOC((size_t)b);
-    MPI_Bcast(buf, (int)b, MPI_CHAR, 0, MPI_COMM_WORLD);
-    msgs += size - 1;
-    SMPI_SHARED_FREE(buf);
+    char *buf = buf_alloc((size_t)b);
+    for (int c = 0; c < opts.calls; c++) {
+      MPI_Bcast(buf, (int)b, MPI_CHAR, 0, MPI_COMM_WORLD);
+      msgs += size - 1;
+    }
+    buf_free(buf);
   }
   return msgs;
 }
@@ -235,6 +273,10 @@ int main(int argc, char **argv)
                {"reduceburst", reduceburst},  {"stencil", stencil},
                {"stencilflops", stencilflops}};
   const char *want = argc > 1 ? argv[1] : "";
+  opts.calls = argc > 2 ? atoi(argv[2]) : 1;
+  opts.private_ = argc > 3 && !strcmp(argv[3], "private");
+  if (opts.calls < 1)
+    opts.calls = 1;
   int found = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     if (strcmp(want, cases[i].name))

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 static long count_maps(void)
@@ -30,6 +31,7 @@ int main(int argc, char **argv)
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int rounds = argc > 1 ? atoi(argv[1]) : 1;
+  int allreduce = argc > 2 && !strcmp(argv[2], "allreduce"); /* then one MPI_Allreduce */
   uint64_t token = 0;
   long maps = rank == 0 ? count_maps() : 0;
   for (int r = 0; r < rounds; r++) {
@@ -43,10 +45,16 @@ int main(int argc, char **argv)
       MPI_Send(&token, 1, MPI_UINT64_T, (rank + 1) % size, 0, MPI_COMM_WORLD);
     }
   }
+  int sum_ok = 1;
+  if (allreduce) { /* the sum of the ranks, 8 bytes, default algorithm */
+    double mine = rank, sum = 0;
+    MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    sum_ok = sum == (double)size * (size - 1) / 2;
+  }
   if (rank == 0) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    int ok = token == (uint64_t)rounds * (uint64_t)size;
+    int ok = token == (uint64_t)rounds * (uint64_t)size && sum_ok;
     printf("ring_scale: ranks %d rounds %d token %llu (%s) simulated %.6f s maps %ld "
            "maxrss_kib %ld\n",
            size, rounds, (unsigned long long)token, ok ? "ok" : "WRONG", MPI_Wtime(), maps,
