@@ -39,8 +39,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROG = os.path.join(HERE, "programs", "hpl_seed.c")
-LINE = re.compile(r"hpl_seed: N (\d+) NB (\d+) (\d+)x(\d+) iters (\d+) time (\S+) s msgs (\d+) "
-                  r"probes (\d+) OK")
+LINE = re.compile(r"hpl_seed: N (\d+) NB (\d+) (\d+)x(\d+) iters (\d+) first (\d+) time (\S+) s "
+                  r"msgs (\d+) probes (\d+) OK")
 TARGET = {"ranks": 6006, "P": 77, "Q": 78, "N": 3875000, "NB": 1024}
 
 
@@ -100,9 +100,10 @@ def msgs_per_iter(N, NB, P, Q, it):
     return m
 
 
-def msgs_total(N, NB, P, Q, iters=None):
+def msgs_total(N, NB, P, Q, iters=None, first=0):
     panels = -(-N // NB)
-    return sum(msgs_per_iter(N, NB, P, Q, it) for it in range(min(panels, iters or panels)))
+    last = min(panels, first + (iters or panels))
+    return sum(msgs_per_iter(N, NB, P, Q, it) for it in range(first, last))
 
 
 # ---- running ----
@@ -119,30 +120,33 @@ def run(cmd):
     if rc != 0 or not m:
         raise SystemExit("hpl_project: %s failed (rc %d):\n%s" % (" ".join(cmd), rc, text[-3000:]))
     return {"cpu": ru.ru_utime + ru.ru_stime, "wall": time.monotonic() - t0,
-            "rss": ru.ru_maxrss / 1024.0, "sim": float(m.group(6)), "msgs": int(m.group(7)),
-            "probes": int(m.group(8))}
+            "rss": ru.ru_maxrss / 1024.0, "sim": float(m.group(7)), "msgs": int(m.group(8)),
+            "probes": int(m.group(9))}
 
 
-def measure(sim, binary, smpirun, work, n, N, nb, k1, k2):
-    P, Q = grid(n)
+def measure(sim, binary, smpirun, work, P, Q, N, nb, k1, k2, first=0):
+    n = P * Q
     plat, hosts = platform(work, n)
     res = []
     for k in (k1, k2):
         cmd = [smpirun, "-np", str(n), "-platform", plat, "-hostfile", hosts,
-               "--cfg=smpi/display-timing:yes", binary, str(N), str(nb), str(P), str(Q), str(k)]
+               "--cfg=smpi/display-timing:yes", binary, str(N), str(nb), str(P), str(Q), str(k),
+               str(first)]
         r = run(cmd)
-        log("  %-4s %5d ranks N %8d %2d panels: %7.2f CPU-s  %7.0f MiB  sim %.4g s  msgs %d  probes %d"
-            % (sim, n, N, k, r["cpu"], r["rss"], r["sim"], r["msgs"], r["probes"]))
+        log("  %-4s %5d ranks N %8d panels %d..%d: %7.2f CPU-s %7.0f MiB  sim %.4g s  msgs %d  "
+            "probes %d" % (sim, n, N, first, first + k - 1, r["cpu"], r["rss"], r["sim"], r["msgs"],
+                           r["probes"]))
         res.append(r)
     a, b = res
     d = k2 - k1
-    want = msgs_total(N, nb, P, Q, k2) - msgs_total(N, nb, P, Q, k1)
+    want = msgs_total(N, nb, P, Q, k2, first) - msgs_total(N, nb, P, Q, k1, first)
     if b["msgs"] - a["msgs"] != want:
         raise SystemExit("hpl_project: %s %d ranks: the program sent %d messages in panels "
                          "%d..%d, the replay counts %d" % (sim, n, b["msgs"] - a["msgs"], k1, k2, want))
-    return {"sim": sim, "ranks": n, "P": P, "Q": Q, "N": N, "cpu_it": (b["cpu"] - a["cpu"]) / d,
-            "msgs_it": (b["msgs"] - a["msgs"]) / d, "probes_it": (b["probes"] - a["probes"]) / d,
-            "rss": b["rss"], "cpu_k2": b["cpu"], "simtime_it": (b["sim"] - a["sim"]) / d}
+    return {"sim": sim, "ranks": n, "P": P, "Q": Q, "N": N, "first": first,
+            "cpu_it": (b["cpu"] - a["cpu"]) / d, "msgs_it": (b["msgs"] - a["msgs"]) / d,
+            "probes_it": (b["probes"] - a["probes"]) / d, "rss": b["rss"],
+            "cpu_k1": a["cpu"], "simtime_it": (b["sim"] - a["sim"]) / d}
 
 
 def powerfit(xs, ys):
@@ -167,13 +171,18 @@ def linfit(xs, ys):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build-dir", required=True, help="our build tree (tools/smpicc, smpirun)")
-    ap.add_argument("--ranks", default="64,256,1024")
+    ap.add_argument("--ranks", default="64,256,1024", help="rank counts of the two series")
     ap.add_argument("--nb", type=int, default=TARGET["NB"])
     ap.add_argument("--same-n", type=int, default=32768, help="N of the series run on both")
     ap.add_argument("--rows-per-rank", type=int, default=50000,
-                    help="local rows of the projection series (N = rows x P)")
+                    help="local rows of the growth series (N = rows x P)")
     ap.add_argument("--panels", default="1,3", help="K1,K2: panels of the two runs")
+    ap.add_argument("--along", default="0,0.25,0.5,0.75,0.95",
+                    help="where in the target's factorisation its panels are measured (fractions)")
+    ap.add_argument("--target", default="77,78,3875000",
+                    help="P,Q,N of the run projected to (NB is --nb): the seed study's")
     ap.add_argument("--no-simgrid", action="store_true")
+    ap.add_argument("--no-target", action="store_true", help="skip the runs at the target itself")
     ap.add_argument("--sg-max-ranks", type=int, default=1024)
     ap.add_argument("--out", help="also write the report here")
     a = ap.parse_args()
@@ -190,95 +199,149 @@ def main():
         subprocess.run(["/usr/bin/smpicc", "-O2", "-o", bins["sg"], PROG], check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     runners = {"ours": ours_run, "sg": "/usr/bin/smpirun"}
+    head = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"], text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.strip()
     started = time.strftime("%Y-%m-%d %H:%M")
     load0 = os.getloadavg()[0]
+    tp, tq, tn = (int(x) for x in a.target.split(","))
+    T = {"ranks": tp * tq, "P": tp, "Q": tq, "N": tn, "NB": a.nb}
+    panels = -(-T["N"] // T["NB"])
 
-    same, proj = [], []
+    same, growth, along = [], [], []
     for i, n in enumerate(ranks):
-        order = ["ours", "sg"] if i % 2 == 0 else ["sg", "ours"]
-        for sim in order:
+        P, Q = grid(n)
+        for sim in (["ours", "sg"] if i % 2 == 0 else ["sg", "ours"]):
             if sim == "sg" and (not sg or n > a.sg_max_ranks):
                 continue
-            log("same-N series, %s, %d ranks" % (sim, n))
-            same.append(measure(sim, bins[sim], runners[sim], work, n, a.same_n, a.nb, k1, k2))
+            log("same N, %s, %d ranks" % (sim, n))
+            same.append(measure(sim, bins[sim], runners[sim], work, P, Q, a.same_n, a.nb, k1, k2))
     for n in ranks:
-        P, _ = grid(n)
-        log("projection series, ours, %d ranks" % n)
-        proj.append(measure("ours", bins["ours"], ours_run, work, n, a.rows_per_rank * P, a.nb, k1, k2))
+        P, Q = grid(n)
+        log("growth series, ours, %d ranks" % n)
+        growth.append(measure("ours", bins["ours"], ours_run, work, P, Q, a.rows_per_rank * P,
+                              a.nb, k1, k2))
+    if not a.no_target:
+        for f in (float(x) for x in a.along.split(",")):
+            first = min(panels - k2, int(f * panels))
+            log("the target, ours, panel %d of %d" % (first, panels))
+            along.append(measure("ours", bins["ours"], ours_run, work, T["P"], T["Q"], T["N"],
+                                 T["NB"], k1, k2, first))
+        growth.append(along[0])
     load1 = os.getloadavg()[0]
 
-    # ---- growth laws (proj series) ----
-    xs = [r["ranks"] for r in proj]
-    c_ev, g_ev = powerfit(xs, [r["cpu_it"] / (r["msgs_it"] + r["probes_it"]) for r in proj])
-    c_pr, g_pr = powerfit(xs, [max(r["probes_it"], 1) / r["ranks"] for r in proj])
-    m0, m1 = linfit(xs, [r["rss"] for r in proj])
-    T = TARGET
-    panels = -(-T["N"] // T["NB"])
-    msgs_t = msgs_total(T["N"], T["NB"], T["P"], T["Q"])
-    probes_t = c_pr * T["ranks"] ** g_pr * T["ranks"] * panels
-    cpu_t = (msgs_t + probes_t) * c_ev * T["ranks"] ** g_ev
-    rss_t = m0 + m1 * T["ranks"]
-    sg_proj = None
+    def per_event(r):
+        return r["cpu_it"] / (r["msgs_it"] + r["probes_it"])
+
+    # ---- growth laws ----
+    xs = [r["ranks"] for r in growth]
+    c_it, g_it = powerfit(xs, [r["cpu_it"] for r in growth])
+    c_ev, g_ev = powerfit(xs, [per_event(r) for r in growth])
+    m0, m1 = linfit(xs, [r["rss"] for r in growth])
     sgs = [r for r in same if r["sim"] == "sg"]
-    if len(sgs) >= 2:
-        c_sg, g_sg = powerfit([r["ranks"] for r in sgs],
-                              [r["cpu_it"] / (r["msgs_it"] + r["probes_it"]) for r in sgs])
-        sg_proj = (msgs_t + probes_t) * c_sg * T["ranks"] ** g_sg
+    ous = [r for r in same if r["sim"] == "ours"]
+    c_sg, g_sg = powerfit([r["ranks"] for r in sgs], [per_event(r) for r in sgs]) if len(sgs) >= 2 else (None, None)
+    c_ou, g_ou = powerfit([r["ranks"] for r in ous], [per_event(r) for r in ous]) if len(ous) >= 2 else (None, None)
+
+    # ---- projection: integrate the target's per-panel cost over its panels ----
+    proj = None
+    if along:
+        pts = sorted((r["first"], r) for r in along)
+        cpu, msgs_t, probes_t = 0.0, 0, 0.0
+        for it in range(panels):
+            # piecewise linear in the panel index between the measured panels, flat outside
+            lo = max([p for p in pts if p[0] <= it], default=pts[0], key=lambda p: p[0])
+            hi = min([p for p in pts if p[0] >= it], default=pts[-1], key=lambda p: p[0])
+            w = 0.0 if hi[0] == lo[0] else (it - lo[0]) / (hi[0] - lo[0])
+            ev = (1 - w) * per_event(lo[1]) + w * per_event(hi[1])
+            pr = (1 - w) * lo[1]["probes_it"] + w * hi[1]["probes_it"]
+            m = msgs_per_iter(T["N"], T["NB"], T["P"], T["Q"], it)
+            cpu += (m + pr) * ev
+            msgs_t += m
+            probes_t += pr
+        startup = along[0]["cpu_k1"] - k1 * along[0]["cpu_it"]
+        proj = {"cpu": cpu + max(startup, 0.0), "startup": startup, "msgs": msgs_t,
+                "probes": probes_t, "rss": max(r["rss"] for r in along)}
 
     # ---- report ----
     L = []
-    L.append("# HPL at the seed study's scale: cost per simulated iteration and projection")
+    L.append("# HPL at the seed study's scale: cost per simulated iteration, projection")
     L.append("")
-    L.append("Measured %s by `tools/bench/hpl_project.py --build-dir %s --ranks %s --panels %d,%d` "
-             "(program `tools/bench/programs/hpl_seed.c`, NB %d; load average %.1f -> %.1f on "
-             "this 2-core machine). CPU = user + sys of the simulator's process tree; "
-             "per iteration = difference of a %d- and a %d-panel run, divided by %d."
-             % (started, a.build_dir, a.ranks, k1, k2, a.nb, load0, load1, k1, k2, k2 - k1))
+    L.append("Measured %s on %s by `tools/bench/hpl_project.py --build-dir %s --ranks %s --panels %d,%d` "
+             "(`tools/bench/programs/hpl_seed.c`, NB %d); load average %.1f -> %.1f on this 2-core "
+             "machine (other jobs ran: CPU time, not wall, is compared). CPU = user + sys of the "
+             "simulator's process tree; per iteration = the difference of a %d- and a %d-panel "
+             "run divided by %d (start-up cancels); RSS = peak of the longer run."
+             % (started, head or "?", a.build_dir, a.ranks, k1, k2, a.nb, load0, load1, k1, k2, k2 - k1))
     L.append("")
     L.append("## Same run, same N (%d): ours and SimGrid 3.32" % a.same_n)
     L.append("")
-    L.append("| ranks | PxQ | msgs/iter | probes/iter (ours / SG) | CPU-s/iter ours | SG | SG/ours "
-             "| peak RSS ours (MiB) | SG | simulated s/iter ours / SG |")
-    L.append("|---|---|---|---|---|---|---|---|---|---|")
+    L.append("| ranks | PxQ | msgs/iter | probes/iter ours / SG | CPU-s/iter ours | SG | SG/ours "
+             "| us/event ours / SG | peak RSS ours (MiB) | SG (MiB) | simulated s/iter ours / SG |")
+    L.append("|---|---|---|---|---|---|---|---|---|---|---|")
     for n in ranks:
         o = next((r for r in same if r["sim"] == "ours" and r["ranks"] == n), None)
-        s = next((r for r in same if r["sim"] == "sg" and r["ranks"] == n), None)
+        s_ = next((r for r in same if r["sim"] == "sg" and r["ranks"] == n), None)
         if not o:
             continue
-        L.append("| %d | %dx%d | %d | %d / %s | %.3f | %s | %s | %.0f | %s | %.4g / %s |" % (
-            n, o["P"], o["Q"], o["msgs_it"], o["probes_it"], "%d" % s["probes_it"] if s else "-",
-            o["cpu_it"], "%.3f" % s["cpu_it"] if s else "-",
-            "%.1fx" % (s["cpu_it"] / o["cpu_it"]) if s and o["cpu_it"] > 0 else "-",
-            o["rss"], "%.0f" % s["rss"] if s else "-", o["simtime_it"],
-            "%.4g" % s["simtime_it"] if s else "-"))
+        L.append("| %d | %dx%d | %d | %d / %s | %.3f | %s | %s | %.2f / %s | %.0f | %s | %.4g / %s |" % (
+            n, o["P"], o["Q"], o["msgs_it"], o["probes_it"], "%d" % s_["probes_it"] if s_ else "-",
+            o["cpu_it"], "%.3f" % s_["cpu_it"] if s_ else "-",
+            "%.1fx" % (s_["cpu_it"] / o["cpu_it"]) if s_ and o["cpu_it"] > 0 else "-",
+            1e6 * per_event(o), "%.2f" % (1e6 * per_event(s_)) if s_ else "-",
+            o["rss"], "%.0f" % s_["rss"] if s_ else "-", o["simtime_it"],
+            "%.4g" % s_["simtime_it"] if s_ else "-"))
     L.append("")
-    L.append("## Ours at the target's local size (%d rows per rank, N = rows x P)" % a.rows_per_rank)
+    L.append("SimGrid's RSS counts every page of the folded matrix (it maps folded memory with "
+             "MAP_POPULATE); ours counts the pages the simulation touches.")
+    L.append("")
+    L.append("## Ours against ranks at the target's local size (%d rows per rank; the last row is "
+             "the target itself)" % a.rows_per_rank)
     L.append("")
     L.append("| ranks | PxQ | N | msgs/iter | probes/iter | CPU-s/iter | us/event | peak RSS (MiB) "
              "| simulated s/iter |")
     L.append("|---|---|---|---|---|---|---|---|---|")
-    for r in proj:
+    for r in growth:
         L.append("| %d | %dx%d | %d | %d | %d | %.3f | %.2f | %.0f | %.4g |" % (
             r["ranks"], r["P"], r["Q"], r["N"], r["msgs_it"], r["probes_it"], r["cpu_it"],
-            1e6 * r["cpu_it"] / (r["msgs_it"] + r["probes_it"]), r["rss"], r["simtime_it"]))
+            1e6 * per_event(r), r["rss"], r["simtime_it"]))
     L.append("")
-    L.append("## Growth laws (fitted on the series above) and projection")
+    L.append("Growth laws (least squares on logs): CPU per iteration %.3g s x ranks^%.3f; CPU per "
+             "event %.3g us x ranks^%.3f; peak RSS %.0f MiB + %.3f MiB x ranks."
+             % (c_it, g_it, c_ev * 1e6, g_ev, m0, m1))
+    if c_sg:
+        L.append("Same-N series, CPU per event: ours %.3g us x ranks^%.3f, SimGrid %.3g us x "
+                 "ranks^%.3f." % (c_ou * 1e6, g_ou, c_sg * 1e6, g_sg))
     L.append("")
-    L.append("- CPU per event (message or MPI_Iprobe): %.3g us x ranks^%.3f" % (c_ev * 1e6, g_ev))
-    L.append("- MPI_Iprobe calls per iteration per rank: %.3g x ranks^%.3f" % (c_pr, g_pr))
-    L.append("- peak RSS: %.0f MiB + %.3f MiB x ranks" % (m0, m1))
-    L.append("- target: %d ranks (%dx%d), N = %d, NB = %d: %d panels, %.4g messages (replayed "
-             "exactly), %.4g MPI_Iprobe calls (projected)"
-             % (T["ranks"], T["P"], T["Q"], T["N"], T["NB"], panels, msgs_t, probes_t))
-    L.append("")
-    L.append("| | projected CPU | projected memory | target |")
-    L.append("|---|---|---|---|")
-    L.append("| ours | %.2f h | %.2f GiB | <= 6 h, <= 16 GiB: %s |" % (
-        cpu_t / 3600, rss_t / 1024, "met" if cpu_t <= 6 * 3600 and rss_t <= 16 * 1024 else "NOT met"))
-    if sg_proj is not None:
-        L.append("| SimGrid 3.32 (per-event law of the same-N series) | %.1f h | (needs huge "
-                 "pages: MAP_POPULATE of 120 TB) | |" % (sg_proj / 3600))
-    L.append("")
+    if proj:
+        L.append("## The target: %d ranks (%dx%d), N = %d, NB = %d, %d panels"
+                 % (T["ranks"], T["P"], T["Q"], T["N"], T["NB"], panels))
+        L.append("")
+        L.append("| panel | trailing N | msgs/iter | probes/iter | CPU-s/iter | us/event | peak RSS (MiB) "
+                 "| simulated s/iter |")
+        L.append("|---|---|---|---|---|---|---|---|")
+        for r in along:
+            L.append("| %d | %d | %d | %d | %.3f | %.2f | %.0f | %.4g |" % (
+                r["first"], T["N"] - r["first"] * T["NB"], r["msgs_it"], r["probes_it"], r["cpu_it"],
+                1e6 * per_event(r), r["rss"], r["simtime_it"]))
+        L.append("")
+        L.append("Projection: every panel's messages replayed exactly (%.4g in all), its MPI_Iprobe "
+                 "calls and CPU per event interpolated linearly in the panel index between the "
+                 "measured panels (%.4g calls in all), plus start-up (%.1f CPU-s):"
+                 % (proj["msgs"], proj["probes"], proj["startup"]))
+        L.append("")
+        L.append("| | projected CPU | projected memory | target <= 6 h, <= 16 GiB |")
+        L.append("|---|---|---|---|")
+        ok = proj["cpu"] <= 6 * 3600 and proj["rss"] <= 16 * 1024
+        L.append("| ours | %.2f h | %.2f GiB (measured peak at the target) | %s |" % (
+            proj["cpu"] / 3600, proj["rss"] / 1024, "met" if ok else "NOT met"))
+        if c_sg:
+            sg_cpu = (proj["msgs"] + proj["probes"]) * c_sg * T["ranks"] ** g_sg
+            L.append("| SimGrid 3.32 (its same-N per-event law at %d ranks x the same events) | "
+                     "%.1f h | not run: MAP_POPULATE of %.0f TB of folded matrix (page tables of "
+                     "%.0f GB without huge pages) | |" % (T["ranks"], sg_cpu / 3600,
+                                                          T["N"] ** 2 * 8 / 1e12,
+                                                          T["N"] ** 2 * 8 / 4096 * 8 / 1e9))
+        L.append("")
     text = "\n".join(L) + "\n"
     print(text)
     if a.out:

@@ -4,7 +4,11 @@
  * model, the matrix is folded (SMPI_SHARED_MALLOC) and so is the panel's matrix data
  * (SMPI_PARTIAL_SHARED_MALLOC, its pivot vector private).
  *
- *   hpl_seed N NB P Q [ITERS]        (P x Q = ranks; ITERS: stop after that many panels)
+ *   hpl_seed N NB P Q [ITERS [FIRST]]
+ *
+ * P x Q = ranks; ITERS: stop after that many panels; FIRST: start at that panel, as if the
+ * ones before had been factored (to measure a panel late in the factorisation without
+ * simulating the ones before it).
  *
  * One iteration per panel of NB columns j .. j + jb (HPL_pdgesv0: no look-ahead), as HPL
  * does it with BCAST = 2ringM and SWAP = binary-exchange:
@@ -22,12 +26,15 @@
  *      round swaps jb rows of the nt trailing columns: jb x nt doubles, folded);
  *   4. dtrsm (jb x jb x nt) on every process, dgemm (mt x nt x jb) on the trailing matrix.
  *
- * Kernel models (seconds), for a Stampede node's Sandy Bridge core (2.7 GHz, 21.6 Gflop/s
- * peak): dgemm 1.0e-10 M N K + 1e-6, dtrsm 0.5e-10 jb^2 nt + 1e-6, panel column update 2e-10
- * mp (jb - k) + 2e-7 (memory bound). They set simulated waits, hence how often the ring
- * broadcast polls; the simulator's own cost does not depend on their values otherwise.
+ * Kernel models (seconds), one rank per Stampede node as in the study's run (two 8-core
+ * Sandy Bridge sockets and a Xeon Phi: ~1 Tflop/s of dgemm, the run reached 5.17 Pflop/s on
+ * 6 006 nodes): dgemm 2e-12 M N K + 1e-6, dtrsm 1e-12 jb^2 nt + 1e-6, panel column update
+ * (recursive, mostly BLAS 3 on the host's cores: ~100 Gflop/s) 2e-11 mp (jb - k) + 2e-7.
+ * The first panel of the target then takes ~6 s of simulated time. The models set the
+ * simulated waits, hence how often the ring broadcast polls; the simulator's own cost does
+ * not depend on their values otherwise.
  *
- * Rank 0 prints: "hpl_seed: N .. NB .. PxQ .. iters .. time .. s msgs .. probes .. OK",
+ * Rank 0 prints: "hpl_seed: N .. NB .. PxQ .. iters .. first .. time .. s msgs .. probes .. OK",
  * msgs the point-to-point messages sent by all ranks, probes the MPI_Iprobe calls. */
 #include <mpi.h>
 #include <stdio.h>
@@ -132,19 +139,23 @@ int main(int argc, char **argv)
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (argc < 5) {
     if (me == 0)
-      fprintf(stderr, "usage: hpl_seed N NB P Q [ITERS]\n");
+      fprintf(stderr, "usage: hpl_seed N NB P Q [ITERS [FIRST]]\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   N = atoi(argv[1]), NB = atoi(argv[2]), P = atoi(argv[3]), Q = atoi(argv[4]);
   int panels = (N + NB - 1) / (NB > 0 ? NB : 1);
   int iters = argc > 5 ? atoi(argv[5]) : panels;
-  if (N < 1 || NB < 1 || P * Q != size || iters < 1) {
+  int first = argc > 6 ? atoi(argv[6]) : 0;
+  if (N < 1 || NB < 1 || P * Q != size || iters < 1 || first < 0 || first >= panels) {
     if (me == 0)
-      fprintf(stderr, "hpl_seed: need N, NB, ITERS >= 1 and P x Q = %d ranks\n", size);
+      fprintf(stderr,
+              "hpl_seed: need N, NB, ITERS >= 1, 0 <= FIRST < N / NB and P x Q = %d "
+              "ranks\n",
+              size);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  if (iters > panels)
-    iters = panels;
+  if (iters > panels - first)
+    iters = panels - first;
   myrow = me / Q, mycol = me % Q;
   MPI_Comm_split(MPI_COMM_WORLD, myrow, mycol, &rowc);
   MPI_Comm_split(MPI_COMM_WORLD, mycol, myrow, &colc);
@@ -168,7 +179,7 @@ int main(int argc, char **argv)
 
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime();
-  for (int it = 0; it < iters; it++) {
+  for (int it = first; it < first + iters; it++) {
     int j = it * NB, jb = N - j < NB ? N - j : NB;
     int pc = it % Q;
     int r0 = count_below(j, myrow, P), mp = mloc - r0;      /* my panel rows */
@@ -177,7 +188,7 @@ int main(int argc, char **argv)
 
     if (mycol == pc) /* 1. panel factorisation, column by column */
       for (int k = 0; k < jb; k++) {
-        compute(2e-10 * (double)mp * (jb - k) + 2e-7);
+        compute(2e-11 * (double)mp * (jb - k) + 2e-7);
         binary_exchange(mx, 4 + 2 * jb, myrow, P, colc, 5);
         panel[k] = (double)(j + k); /* the pivot row, private */
       }
@@ -192,9 +203,9 @@ int main(int argc, char **argv)
       binary_exchange(work, jb * nt, myrow, P, colc, 6);
     /* 4. the update */
     if (nt > 0) {
-      compute(0.5e-10 * (double)jb * jb * nt + 1e-6);
+      compute(1e-12 * (double)jb * jb * nt + 1e-6);
       if (mt > 0)
-        compute(1.0e-10 * (double)mt * nt * jb + 1e-6);
+        compute(2e-12 * (double)mt * nt * jb + 1e-6);
     }
   }
   MPI_Barrier(MPI_COMM_WORLD);
@@ -202,8 +213,8 @@ int main(int argc, char **argv)
   long long mine[2] = {nmsgs, nprobes}, all[2];
   MPI_Reduce(mine, all, 2, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
   if (me == 0)
-    printf("hpl_seed: N %d NB %d %dx%d iters %d time %.9g s msgs %lld probes %lld OK\n", N, NB, P,
-           Q, iters, t, all[0], all[1]);
+    printf("hpl_seed: N %d NB %d %dx%d iters %d first %d time %.9g s msgs %lld probes %lld OK\n",
+           N, NB, P, Q, iters, first, t, all[0], all[1]);
   free(mx);
   SMPI_SHARED_FREE(work);
   SMPI_SHARED_FREE(panel);
