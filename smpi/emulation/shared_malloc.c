@@ -608,7 +608,7 @@ static void *reserve(size_t len, int prot, int flags)
  * the smallest B (the block size doubled) that keeps this allocation and the live ones within
  * half the limit, when one exists; when the live allocations alone are too many (a small one
  * per rank and call, at tens of thousands of ranks) no block size helps. */
-static const char *blocks_advice(size_t len, size_t chunk, char *buf, size_t n)
+static const char *blocks_advice(size_t len, char *buf, size_t n)
 {
   char c[32];
   size_t limit = folding.max_map_count > 2 ? (size_t)folding.max_map_count / 2 : 1;
@@ -616,7 +616,7 @@ static const char *blocks_advice(size_t len, size_t chunk, char *buf, size_t n)
   size_t b = folding.block;
   while (fixed < limit && (bytes + b - 1) / b > limit - fixed)
     b *= 2;
-  if (fixed < limit && b > chunk)
+  if (fixed < limit && b > folding.block)
     snprintf(buf, n,
              " or use larger blocks for every allocation (--cfg=smpi/shared-malloc-blocksize:%s)",
              fmt_cfg_size(b, c, sizeof c));
@@ -648,7 +648,7 @@ static void mapping_error(int e, size_t size, size_t needed, size_t chunk, char 
              "machine is out of memory)",
              fmt_size(size, a, sizeof a), needed, needed == 1 ? "" : "s",
              fmt_size(chunk, b, sizeof b), in_use, folding.max_map_count,
-             want < 262144 ? 262144 : want, blocks_advice(size, chunk, c, sizeof c));
+             want < 262144 ? 262144 : want, blocks_advice(size, c, sizeof c));
   } else {
     snprintf(err, errlen, "cannot map a folded allocation of %s: %s", fmt_size(size, a, sizeof a),
              strerror(e));
@@ -656,13 +656,15 @@ static void mapping_error(int e, size_t size, size_t needed, size_t chunk, char 
 }
 
 /* Maps [at, at + len) onto a block, one chunk of (at most) `chunk` bytes at a time; with at
- * NULL, only counts the mappings. */
+ * NULL, only counts the mappings. MAP_NORESERVE: a hugetlbfs would otherwise reserve huge
+ * pages for the whole chunk at mmap time, though only the pages written are ever used (no
+ * effect on a memfd). */
 static int map_cyclic(char *at, size_t len, int fd, size_t chunk, size_t *nmaps)
 {
   for (size_t off = 0; off < len; off += chunk) {
     size_t l = len - off < chunk ? len - off : chunk;
-    if (at &&
-        mmap(at + off, l, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
+    if (at && mmap(at + off, l, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED | MAP_NORESERVE,
+                   fd, 0) == MAP_FAILED)
       return errno;
     (*nmaps)++;
   }
@@ -984,7 +986,7 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
              "vm.max_map_count=%zu)%s",
              fmt_size(size, x, sizeof x), needed, needed == 1 ? "" : "s",
              fmt_size(chunk, y, sizeof y), folding.nmaps, folding.max_map_count, want,
-             blocks_advice(size, chunk, z, sizeof z));
+             blocks_advice(size, z, sizeof z));
     free(spans);
     free(a);
     return -1;

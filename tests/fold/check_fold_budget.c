@@ -194,7 +194,8 @@ START_TEST(budget_sets_block_sizes)
 }
 END_TEST
 
-/* With a real hugetlbfs (SMPI_TEST_HUGETLBFS=/mnt/huge, free huge pages): the same layout. */
+/* With a real hugetlbfs (SMPI_TEST_HUGETLBFS=/mnt/huge, a few free huge pages): the same
+ * layout, and large chunks that reserve no more huge pages than are written. */
 START_TEST(real_huge_pages)
 {
   const char *dir = getenv("SMPI_TEST_HUGETLBFS");
@@ -212,6 +213,15 @@ START_TEST(real_huge_pages)
   ck_assert_uint_le(u.private_bytes, 20 * KiB);
   ck_assert_uint_le(u.private_rss, 20 * KiB);
   SMPI_SHARED_FREE(a);
+  /* chunks grown to 128 MiB (budget 8: 2 mappings per allocation) need no huge pages
+   * reserved for their whole length: only the ones written */
+  set_cfg("smpi/shared-malloc-max-mappings", "8");
+  unsigned char *w = SMPI_SHARED_MALLOC(256 * MiB);
+  ck_assert_ptr_nonnull(w);
+  poke(w, 128 * MiB + 3, 4);
+  ck_assert_int_eq(peek(w, 3), 4);
+  SMPI_SHARED_FREE(w);
+  set_cfg("smpi/shared-malloc-max-mappings", "-1");
   set_cfg("smpi/shared-malloc-hugepage", "");
 }
 END_TEST
