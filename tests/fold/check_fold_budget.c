@@ -4,13 +4,14 @@
  *
  * Huge pages are stood in for by smpi_shared_test_granularity(2 MiB): the same layout over a
  * memfd of ordinary pages, so that this runs on machines without a hugetlbfs. What is
- * measured is the process's own view, /proc/self/smaps: the anonymous (private) mappings that
- * cover an allocation, their size and the memory resident in them. */
+ * measured is the kernel's view: the anonymous (private) mappings of /proc/self/maps that
+ * cover an allocation, their size, and the pages resident in them (mincore). */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "smpi/emulation/shared_malloc.h"
@@ -34,8 +35,10 @@ static void poke(void *p, size_t i, int v)
   ((volatile unsigned char *)p)[i] = (unsigned char)v;
 }
 
-/* Over the mappings of [lo, hi): bytes of private (anonymous, not file-backed) mappings,
- * resident bytes in them, and the number of mappings. */
+/* Over the mappings of [lo, hi), clipped to it (the kernel may merge a private piece with an
+ * anonymous neighbour outside the allocation): bytes of private (anonymous, not file-backed)
+ * memory, resident bytes in it (mincore, so that a merged neighbour's pages do not count), and
+ * the number of mappings. */
 typedef struct range_use {
   size_t private_bytes, private_rss, maps;
 } range_use;
@@ -43,29 +46,31 @@ typedef struct range_use {
 static range_use use_of(const void *p, size_t len)
 {
   uintptr_t lo = (uintptr_t)p, hi = lo + len;
+  size_t pg = (size_t)sysconf(_SC_PAGESIZE);
   range_use u = {0};
-  FILE *f = fopen("/proc/self/smaps", "r");
+  FILE *f = fopen("/proc/self/maps", "r");
   ck_assert_ptr_nonnull(f);
   char line[512];
-  bool in = false, anon = false;
   while (fgets(line, sizeof line, f)) {
     unsigned long a, b, ino;
     char perms[8], dev[16];
     unsigned long long off;
     int n = 0;
-    if (sscanf(line, "%lx-%lx %7s %llx %15s %lu %n", &a, &b, perms, &off, dev, &ino, &n) == 6) {
-      in = a < hi && b > lo;
-      /* anonymous: no inode (a memfd has one); the path column is empty */
-      anon = ino == 0 && (line[n] == '\0' || line[n] == '\n');
-      if (in) {
-        ck_assert_msg(a >= lo && b <= hi, "a mapping crosses the allocation's ends");
-        u.maps++;
-        if (anon)
-          u.private_bytes += b - a;
-      }
-    } else if (in && anon && !strncmp(line, "Rss:", 4)) {
-      u.private_rss += strtoull(line + 4, NULL, 10) * KiB;
-    }
+    if (sscanf(line, "%lx-%lx %7s %llx %15s %lu %n", &a, &b, perms, &off, dev, &ino, &n) != 6 ||
+        !(a < hi && b > lo))
+      continue;
+    u.maps++;
+    /* anonymous: no inode (a memfd has one) and no name ([heap] and [stack] have one) */
+    if (ino != 0 || (line[n] != '\0' && line[n] != '\n'))
+      continue;
+    uintptr_t s = a > lo ? a : lo, e = b < hi ? b : hi;
+    u.private_bytes += e - s;
+    size_t np = (e - s) / pg;
+    unsigned char *vec = malloc(np ? np : 1);
+    ck_assert_int_eq(mincore((void *)s, e - s, vec), 0);
+    for (size_t i = 0; i < np; i++)
+      u.private_rss += (vec[i] & 1) ? pg : 0;
+    free(vec);
   }
   fclose(f);
   return u;
