@@ -32,6 +32,7 @@ import argparse
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -41,6 +42,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PROG = os.path.join(HERE, "programs", "hpl_seed.c")
 LINE = re.compile(r"hpl_seed: N (\d+) NB (\d+) (\d+)x(\d+) iters (\d+) first (\d+) time (\S+) s "
                   r"msgs (\d+) probes (\d+) OK")
+WORKDIRS = []  # removed at exit
 TARGET = {"ranks": 6006, "P": 77, "Q": 78, "N": 3875000, "NB": 1024}
 
 
@@ -190,6 +192,7 @@ def main():
     k1, k2 = (int(x) for x in a.panels.split(","))
     build = os.path.abspath(a.build_dir)
     work = tempfile.mkdtemp(prefix="hpl_project-")
+    WORKDIRS.append(work)
     ours_cc, ours_run = os.path.join(build, "tools", "smpicc"), os.path.join(build, "tools", "smpirun")
     bins = {"ours": os.path.join(work, "hpl_seed_ours")}
     subprocess.run([ours_cc, "-O2", "-o", bins["ours"], PROG], check=True)
@@ -350,4 +353,8 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        for d in WORKDIRS:
+            shutil.rmtree(d, ignore_errors=True)
