@@ -19,19 +19,22 @@
  *
  *   p[0], p[B], p[2B] and q[0] are the same byte. Memory: B bytes, whatever the number and
  *   size of allocations. Cost: one mapping per chunk (ceil(size / B)), counted against
- *   vm.max_map_count (65530 by default): 80 GiB in 1 MiB blocks needs 81920 mappings, more
- *   than allowed, so the allocation fails with a message naming both fixes (a larger block,
- *   or a higher limit). Page tables still grow with the touched address space (8 bytes per
- *   4 KiB page); smpi/shared-malloc-hugepage:/mnt/huge backs the block with huge pages, which
- *   divides that by 512.
+ *   vm.max_map_count (65530 by default): 80 GiB in 1 MiB blocks would need 81920 mappings,
+ *   more than allowed, so an allocation too large for its share of a budget of mappings maps
+ *   larger chunks of a larger block instead (see "the mapping budget"). Page tables still
+ *   grow with the touched address space (8 bytes per 4 KiB page);
+ *   smpi/shared-malloc-hugepage:/mnt/huge backs the block with huge pages, which divides that
+ *   by 512.
  *
  * smpi/shared-malloc:local: one backing file per call site ("file:line"), as large as the
  * largest request made there, mapped once per allocation: the ranks allocating at that line
  * share one real buffer (the data stays consistent within the buffer, unlike :global).
  *
  * SMPI_PARTIAL_SHARED_MALLOC(size, {s0,e0, s1,e1, ...}, n): the byte ranges [si, ei) are
- * folded, the rest is ordinary private memory. Folding works on whole pages, so a page only
- * partly inside a range stays private (private is always safe: those bytes just cost memory).
+ * folded, the rest is ordinary private memory. Folding works on whole (ordinary) pages, so a
+ * page only partly inside a range stays private (private is always safe: those bytes just
+ * cost memory); with huge pages, the ends of a range that fill no whole huge page fold onto
+ * a small block of ordinary pages (see layout()).
  *
  *     p                                                              p+size
  *     | private (anon) | folded pages -> block, cyclically | private | folded | private |
@@ -114,10 +117,15 @@ static struct folding_state {
   int mode;
   size_t page;     /* system page size */
   size_t gran;     /* mapping granularity: the page size, or the huge page size */
-  size_t block;    /* bytes of the folding block */
+  size_t block;    /* smpi/shared-malloc-blocksize: the smallest chunk an allocation maps */
   char *huge_path; /* NULL: ordinary pages */
   long max_map_count;
-  int block_fd; /* the :global block, -1 until first needed */
+  long max_maps_cfg;  /* smpi/shared-malloc-max-mappings as given (-1: from max_map_count) */
+  int block_fd;       /* the :global block, -1 until first needed */
+  size_t block_len;   /* bytes of that block's file: the largest chunk mapped so far */
+  bool noted;         /* the note on chunks larger than the block size was printed */
+  int edge_fd;        /* huge pages: ordinary-page block for the edges of partial spans */
+  size_t forced_gran; /* tests: act as if pages were this large (0: no) */
   shm_alloc *root;
   size_t nallocs, nmaps, vbytes;
   uint32_t seed;
@@ -127,7 +135,7 @@ static struct folding_state {
   size_t nscratch, capscratch, scratch_size;
   shm_freed freed[SHM_FREED_MAX]; /* ring of the last blocks freed, for double frees */
   size_t nfreed;                  /* blocks freed so far (the next slot: nfreed % MAX) */
-} folding = {.block_fd = -1, .seed = 0x9e3779b9u};
+} folding = {.block_fd = -1, .edge_fd = -1, .seed = 0x9e3779b9u};
 
 static const cfg_key shared_keys[] = {
     CFG_KEY_STRING("smpi/shared-malloc", "global", "global|local|no",
@@ -136,7 +144,12 @@ static const cfg_key shared_keys[] = {
                    "malloc)"),
     CFG_KEY_UINT("smpi/shared-malloc-blocksize", 1L << 20,
                  "Size of the block that folded allocations map again and again (bytes, "
-                 "k/M/G suffix); larger blocks use fewer memory mappings"),
+                 "k/M/G suffix); larger blocks use fewer memory mappings. An allocation "
+                 "too large for smpi/shared-malloc-max-mappings maps larger blocks"),
+    CFG_KEY_INT("smpi/shared-malloc-max-mappings", -1,
+                "Memory mappings that folded memory should use in all: each allocation maps "
+                "blocks large enough for a share of them (one quarter per rank's share); "
+                "-1: a quarter of vm.max_map_count (the rest is for stacks and libraries)"),
     CFG_KEY_STRING("smpi/shared-malloc-hugepage", "", NULL,
                    "Directory where a hugetlbfs is mounted: back folded memory with huge pages "
                    "(smaller page tables); empty: ordinary pages"),
@@ -410,6 +423,11 @@ int smpi_shared_init(char *err, size_t errlen)
       folding.block = nb;
     }
   }
+  if (!folding.huge_path && folding.forced_gran > folding.page) {
+    folding.gran = folding.forced_gran;
+    folding.block = round_up(folding.block, folding.gran);
+  }
+  folding.max_maps_cfg = cfg_get_int("smpi/shared-malloc-max-mappings");
   folding.max_map_count = read_max_map_count();
   folding.ready = true;
   return 0;
@@ -435,6 +453,11 @@ void smpi_shared_reset(void)
   if (folding.block_fd >= 0)
     close(folding.block_fd);
   folding.block_fd = -1;
+  folding.block_len = 0;
+  if (folding.edge_fd >= 0)
+    close(folding.edge_fd);
+  folding.edge_fd = -1;
+  folding.noted = false;
   free(folding.huge_path);
   folding.huge_path = NULL;
   folding.ready = false;
@@ -497,12 +520,68 @@ static int backing_open(const char *tag, size_t size, int *out, char *err, size_
   return 0;
 }
 
-static int global_block(char *err, size_t errlen)
+/* The :global block, at least `len` bytes long: it grows (a larger file, the same first
+ * bytes) when an allocation maps larger chunks; mappings of the shorter ones stay valid. */
+static int global_block(size_t len, char *err, size_t errlen)
 {
-  if (folding.block_fd < 0 &&
-      backing_open("smpi-shared-block", folding.block, &folding.block_fd, err, errlen) != 0)
-    return -1;
+  if (len < folding.block)
+    len = folding.block;
+  if (folding.block_fd < 0) {
+    if (backing_open("smpi-shared-block", len, &folding.block_fd, err, errlen) != 0)
+      return -1;
+    folding.block_len = len;
+  } else if (len > folding.block_len) {
+    if (ftruncate(folding.block_fd, (off_t)len) != 0) {
+      char b[32];
+      snprintf(err, errlen, "cannot grow the block backing folded memory to %s: %s",
+               fmt_size(len, b, sizeof b), strerror(errno));
+      return -1;
+    }
+    folding.block_len = len;
+  }
   return folding.block_fd;
+}
+
+/* Huge pages: folded pieces of a partial allocation that do not fill whole huge pages (a
+ * span's ends) map this block of ordinary pages, two huge pages long, so that the private
+ * bytes around them keep a granularity of ordinary pages. */
+static int edge_block(char *err, size_t errlen)
+{
+  if (folding.edge_fd < 0) {
+    char *keep = folding.huge_path;
+    folding.huge_path = NULL; /* backing_open: a memfd */
+    int r = backing_open("smpi-shared-edges", 2 * folding.gran, &folding.edge_fd, err, errlen);
+    folding.huge_path = keep;
+    if (r != 0)
+      return -1;
+  }
+  return folding.edge_fd;
+}
+
+/* ---- the mapping budget ----
+ * Folded memory should use at most `budget` mappings (smpi/shared-malloc-max-mappings, by
+ * default a quarter of vm.max_map_count: up to half goes to actor stacks, see
+ * kernel/context.c, the rest to libraries, arenas and the program). Each rank may hold a few
+ * large allocations at once, so one allocation gets budget / (SHM_LARGE_PER_RANK x ranks)
+ * mappings, and maps chunks of the block large enough for that: the configured block size
+ * doubled until the allocation fits. HPL at 64 ranks, N = 160 000 (3.2 GB per rank): 63
+ * mappings each, chunks of 64 MiB, 49 mappings per rank (1 MiB blocks: 3 052, 195 000 in
+ * all, three times vm.max_map_count). The price: the block grows to the largest chunk, so a
+ * program that writes all of such an allocation makes the block hold that many bytes. */
+enum { SHM_LARGE_PER_RANK = 4 };
+
+static size_t map_budget(void)
+{
+  if (folding.max_maps_cfg > 0)
+    return (size_t)folding.max_maps_cfg;
+  return folding.max_map_count >= 8 ? (size_t)folding.max_map_count / 4 : 2;
+}
+
+static size_t alloc_cap(void)
+{
+  size_t np = smpi_w.np > 0 ? (size_t)smpi_w.np : 1;
+  size_t c = map_budget() / (SHM_LARGE_PER_RANK * np);
+  return c ? c : 1;
 }
 
 /* ---- allocation ---- */
@@ -524,25 +603,34 @@ static void *reserve(size_t len, int prot, int flags)
   return a;
 }
 
-/* What to do besides raising vm.max_map_count: larger blocks help an allocation that spans
- * several; one that fits a block takes one mapping whatever the block size, so the count of
- * live allocations is what ran out (a small one per rank and call, at tens of thousands of
- * ranks). */
-static const char *blocks_advice(size_t needed, size_t block, char *buf, size_t n)
+/* What to do besides raising vm.max_map_count. With every allocation mapping chunks of at
+ * least B bytes, folded memory costs at most vbytes / B + allocations mappings: the advice is
+ * the smallest B (the block size doubled) that keeps this allocation and the live ones within
+ * half the limit, when one exists; when the live allocations alone are too many (a small one
+ * per rank and call, at tens of thousands of ranks) no block size helps. */
+static const char *blocks_advice(size_t len, char *buf, size_t n)
 {
   char c[32];
-  if (needed > 1)
-    snprintf(buf, n, " or use larger blocks (--cfg=smpi/shared-malloc-blocksize:%s)",
-             fmt_cfg_size(block, c, sizeof c));
+  size_t limit = folding.max_map_count > 2 ? (size_t)folding.max_map_count / 2 : 1;
+  size_t fixed = folding.nallocs + 1, bytes = folding.vbytes + len;
+  size_t b = folding.block;
+  while (fixed < limit && (bytes + b - 1) / b > limit - fixed)
+    b *= 2;
+  if (fixed < limit && b > folding.block)
+    snprintf(buf, n,
+             " or use larger blocks for every allocation (--cfg=smpi/shared-malloc-blocksize:%s)",
+             fmt_cfg_size(b, c, sizeof c));
   else
     snprintf(buf, n,
              "; larger blocks would not help: every live SMPI_SHARED_MALLOC takes a "
-             "mapping of its own");
+             "mapping of its own (%zu live)",
+             folding.nallocs);
   return buf;
 }
 
 /* The failure of a mapping, explained: the map count, huge pages, or memory. */
-static void mapping_error(int e, size_t size, size_t needed, char *err, size_t errlen)
+static void mapping_error(int e, size_t size, size_t needed, size_t chunk, char *err,
+                          size_t errlen)
 {
   char a[32], b[32], c[160];
   if (e == ENOMEM && folding.huge_path) {
@@ -559,31 +647,24 @@ static void mapping_error(int e, size_t size, size_t needed, char *err, size_t e
              "vm.max_map_count is %ld: raise it (sysctl -w vm.max_map_count=%zu)%s (or the "
              "machine is out of memory)",
              fmt_size(size, a, sizeof a), needed, needed == 1 ? "" : "s",
-             fmt_size(folding.block, b, sizeof b), in_use, folding.max_map_count,
-             want < 262144 ? 262144 : want,
-             blocks_advice(needed, folding.block * 64, c, sizeof c));
+             fmt_size(chunk, b, sizeof b), in_use, folding.max_map_count,
+             want < 262144 ? 262144 : want, blocks_advice(size, c, sizeof c));
   } else {
     snprintf(err, errlen, "cannot map a folded allocation of %s: %s", fmt_size(size, a, sizeof a),
              strerror(e));
   }
 }
 
-/* A block size that keeps `size` within a quarter of the map count, for suggestions. */
-static size_t suggest_block(size_t size)
+/* Maps [at, at + len) onto a block, one chunk of (at most) `chunk` bytes at a time; with at
+ * NULL, only counts the mappings. MAP_NORESERVE: a hugetlbfs would otherwise reserve huge
+ * pages for the whole chunk at mmap time, though only the pages written are ever used (no
+ * effect on a memfd). */
+static int map_cyclic(char *at, size_t len, int fd, size_t chunk, size_t *nmaps)
 {
-  size_t limit = (size_t)(folding.max_map_count > 4 ? folding.max_map_count / 4 : 1);
-  size_t b = folding.block;
-  while ((size + b - 1) / b > limit)
-    b *= 2;
-  return b;
-}
-
-/* Maps [at, at + len) onto the block, one chunk of (at most) block bytes at a time. */
-static int map_cyclic(char *at, size_t len, int fd, size_t *nmaps)
-{
-  for (size_t off = 0; off < len; off += folding.block) {
-    size_t l = len - off < folding.block ? len - off : folding.block;
-    if (mmap(at + off, l, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED)
+  for (size_t off = 0; off < len; off += chunk) {
+    size_t l = len - off < chunk ? len - off : chunk;
+    if (at && mmap(at + off, l, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED | MAP_NORESERVE,
+                   fd, 0) == MAP_FAILED)
       return errno;
     (*nmaps)++;
   }
@@ -642,7 +723,7 @@ static int partial_spans(size_t size, const size_t *offsets, int nblocks, size_t
   }
   size_t m = 0;
   for (size_t i = 0; i < n; i++) {
-    size_t s = round_up(r[2 * i], folding.gran), e = round_down(r[2 * i + 1], folding.gran);
+    size_t s = round_up(r[2 * i], folding.page), e = round_down(r[2 * i + 1], folding.page);
     if (s < e) {
       r[2 * m] = s;
       r[2 * m + 1] = e;
@@ -754,7 +835,7 @@ static int alloc_local(shm_alloc *a, const char *site, char *err, size_t errlen)
   }
   void *p = mmap(NULL, a->len, PROT_READ | PROT_WRITE, MAP_SHARED, st->fd, 0);
   if (p == MAP_FAILED) {
-    mapping_error(errno, a->size, 1, err, errlen);
+    mapping_error(errno, a->size, 1, a->len, err, errlen);
     if (st->refs == 0) {
       strmap_remove(folding.sites, site, NULL);
       close(st->fd);
@@ -767,6 +848,50 @@ static int alloc_local(shm_alloc *a, const char *site, char *err, size_t errlen)
   a->site = st;
   a->base = (uintptr_t)p;
   a->nmaps = 1;
+  return 0;
+}
+
+/* The mappings of an allocation, in address order; with base NULL only counted (*nmaps).
+ * Not partial: [0, len) onto the block, chunk by chunk. Partial: anonymous private memory
+ * between the folded spans; a span's whole granules onto the block; with huge pages, the ends
+ * of a span that fill no whole huge page onto the edge block (ordinary pages), so that
+ * private bytes stay private at the granularity of ordinary pages:
+ *
+ *     base (huge-page aligned)     2 MiB                        4 MiB
+ *     | private | edge (folded) ->|  huge page(s), folded ->  |edge | private |
+ *           span start ^ (4 KiB multiple)                span end ^
+ */
+static int layout(const shm_alloc *a, char *base, size_t chunk, int fd, int efd, size_t *nmaps)
+{
+  *nmaps = 0;
+  if (!a->partial)
+    return map_cyclic(base, a->len, fd, chunk, nmaps);
+  size_t prev = 0;
+  for (size_t i = 0; i <= a->nspans; i++) {
+    size_t s = i < a->nspans ? a->spans[2 * i] : a->len;
+    if (s > prev) {
+      if (base && mmap(base + prev, s - prev, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+        return errno;
+      (*nmaps)++;
+    }
+    if (i == a->nspans)
+      break;
+    size_t e = a->spans[2 * i + 1];
+    size_t hs = round_up(s, folding.gran), he = round_down(e, folding.gran);
+    if (hs >= he)
+      hs = he = e; /* no whole granule: all of it on the edge block (< 2 granules) */
+    int r = 0;
+    if (hs > s)
+      r = map_cyclic(base ? base + s : NULL, hs - s, efd, 2 * folding.gran, nmaps);
+    if (!r && he > hs)
+      r = map_cyclic(base ? base + hs : NULL, he - hs, fd, chunk, nmaps);
+    if (!r && e > he)
+      r = map_cyclic(base ? base + he : NULL, e - he, efd, 2 * folding.gran, nmaps);
+    if (r)
+      return r;
+    prev = e;
+  }
   return 0;
 }
 
@@ -792,7 +917,8 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
 
   shm_alloc *a = xcalloc(1, sizeof *a);
   a->size = size;
-  a->len = round_up(size ? size : 1, folding.gran);
+  /* partial: private bytes at the granularity of ordinary pages (see layout) */
+  a->len = round_up(size ? size : 1, partial ? folding.page : folding.gran);
   a->maplen = a->len;
   a->partial = partial;
   a->spans = spans;
@@ -808,18 +934,24 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
     return 0;
   }
 
-  /* mappings needed: one per chunk of each folded span, one per private piece between them */
-  size_t needed = 0;
-  if (!partial) {
-    needed = (a->len + folding.block - 1) / folding.block;
-  } else {
-    size_t prev = 0;
-    for (size_t i = 0; i < nspans; i++) {
-      needed += (spans[2 * i + 1] - spans[2 * i] + folding.block - 1) / folding.block +
-                (spans[2 * i] > prev);
-      prev = spans[2 * i + 1];
-    }
-    needed += prev < a->len;
+  /* the chunk: the block size, doubled until the allocation fits its share of the budget */
+  size_t cap = alloc_cap(), chunk = folding.block, needed;
+  layout(a, NULL, chunk, -1, -1, &needed);
+  while (needed > cap && chunk < a->len) {
+    chunk *= 2;
+    layout(a, NULL, chunk, -1, -1, &needed);
+  }
+  if (chunk > folding.block && !folding.noted) {
+    char x[32], y[32], z[32], w[32];
+    folding.noted = true;
+    LOG_INFO("folded allocations larger than %s map blocks larger than "
+             "smpi/shared-malloc-blocksize (%s), so that each takes at most %zu of the %zu "
+             "memory mappings folded memory should use over %d rank%s "
+             "(smpi/shared-malloc-max-mappings; vm.max_map_count is %ld): this one of %s maps "
+             "blocks of %s, which hold up to that much memory if the program writes them",
+             fmt_size(cap * folding.block, x, sizeof x), fmt_size(folding.block, z, sizeof z),
+             cap, map_budget(), smpi_w.np > 0 ? smpi_w.np : 1, smpi_w.np > 1 ? "s" : "",
+             folding.max_map_count, fmt_size(size, w, sizeof w), fmt_size(chunk, y, sizeof y));
   }
   /* one mapping of (the start of) the block, which SMPI_SHARED_FREE will keep: with small
    * pages, at least SHM_KEEP_SPAN of it (huge pages map len, their granularity) */
@@ -843,24 +975,28 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
                     ? (size_t)folding.max_map_count - folding.nmaps
                     : 0;
   if (needed > room) {
-    char x[32], y[32], z[160];
-    size_t want = folding.nmaps + needed + 4096;
+    char x[32], y[32], z[200];
+    /* enough for the same allocation on every rank, and the rest of the process */
+    size_t np = smpi_w.np > 0 ? (size_t)smpi_w.np : 1;
+    size_t want = folding.nmaps + needed > needed * np ? folding.nmaps + needed : needed * np;
+    want = round_up(want * 2 + 4096, 4096);
     snprintf(err, errlen,
              "SMPI_SHARED_MALLOC of %s needs %zu mapping%s of %s (and %zu are used by folded "
              "memory already); vm.max_map_count is %ld: raise it (sysctl -w "
              "vm.max_map_count=%zu)%s",
              fmt_size(size, x, sizeof x), needed, needed == 1 ? "" : "s",
-             fmt_size(folding.block, y, sizeof y), folding.nmaps, folding.max_map_count, want,
-             blocks_advice(needed, suggest_block(size), z, sizeof z));
+             fmt_size(chunk, y, sizeof y), folding.nmaps, folding.max_map_count, want,
+             blocks_advice(size, z, sizeof z));
     free(spans);
     free(a);
     return -1;
   }
 
-  int fd = -1;
+  int fd = -1, efd = -1;
   if (!partial || nspans > 0) {
-    fd = global_block(err, errlen);
-    if (fd < 0) {
+    fd = global_block(chunk, err, errlen);
+    if (fd < 0 ||
+        (partial && folding.gran > folding.page && (efd = edge_block(err, errlen)) < 0)) {
       free(spans);
       free(a);
       return -1;
@@ -872,7 +1008,7 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
   bool first_mapped = !partial && folding.gran == folding.page;
   if (first_mapped) {
     /* one call maps the first chunk and takes the address space of the others (past the
-     * block's end until they are mapped over it below) */
+     * chunk's end until they are mapped over it below) */
     base = mmap(NULL, a->maplen, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (base == MAP_FAILED)
       base = NULL;
@@ -880,7 +1016,7 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
     base = reserve(a->len, PROT_NONE, MAP_NORESERVE);
   }
   if (!base) {
-    mapping_error(errno, size, needed, err, errlen);
+    mapping_error(errno, size, needed, chunk, err, errlen);
     free(spans);
     free(a);
     return -1;
@@ -889,30 +1025,19 @@ int smpi_shared_alloc(size_t size, const char *site, const size_t *offsets, int 
   size_t done = 0;
   if (first_mapped) {
     done = 1;
-    if (a->len > folding.block)
-      e = map_cyclic(base + folding.block, a->len - folding.block, fd, &done);
-  } else if (!partial) {
-    e = map_cyclic(base, a->len, fd, &done);
+    if (a->len > chunk)
+      e = map_cyclic(base + chunk, a->len - chunk, fd, chunk, &done);
   } else {
-    size_t prev = 0;
-    for (size_t i = 0; i <= nspans && !e; i++) {
-      size_t s = i < nspans ? spans[2 * i] : a->len;
-      if (s > prev && mmap(base + prev, s - prev, PROT_READ | PROT_WRITE,
-                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
-        e = errno;
-      if (i < nspans && !e) {
-        e = map_cyclic(base + s, spans[2 * i + 1] - s, fd, &done);
-        prev = spans[2 * i + 1];
-      }
-    }
+    e = layout(a, base, chunk, fd, efd, &done);
   }
   if (e) {
     munmap(base, a->maplen);
-    mapping_error(e, size, needed, err, errlen);
+    mapping_error(e, size, needed, chunk, err, errlen);
     free(spans);
     free(a);
     return -1;
   }
+  ASSERTF(done == needed, "folded allocation mapped %zu times, %zu counted", done, needed);
   a->base = (uintptr_t)base;
   a->nmaps = needed;
   record(a);
@@ -1190,6 +1315,12 @@ void smpi_shared_set_max_map_count(long n)
     folding.max_map_count = n > 0 ? n : read_max_map_count();
 }
 
+void smpi_shared_test_granularity(size_t g)
+{
+  smpi_shared_reset();
+  folding.forced_gran = g;
+}
+
 void smpi_shared_get_stats(smpi_shared_stats *out)
 {
   memset(out, 0, sizeof *out);
@@ -1200,6 +1331,9 @@ void smpi_shared_get_stats(smpi_shared_stats *out)
   struct stat st;
   if (folding.block_fd >= 0 && fstat(folding.block_fd, &st) == 0)
     out->physical_bytes += (size_t)st.st_blocks * 512;
+  if (folding.edge_fd >= 0 && fstat(folding.edge_fd, &st) == 0)
+    out->physical_bytes += (size_t)st.st_blocks * 512;
+  out->largest_block = folding.block_len;
   const char *key;
   void *val;
   for (size_t it = 0; folding.sites && strmap_next(folding.sites, &it, &key, &val);) {

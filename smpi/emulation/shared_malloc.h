@@ -68,11 +68,17 @@ typedef struct smpi_shared_stats {
   size_t virtual_bytes;  /* address space they cover */
   size_t physical_bytes; /* memory the backing blocks really hold (fstat st_blocks) */
   size_t block_size;     /* smpi/shared-malloc-blocksize as used (rounded to huge pages) */
+  size_t largest_block;  /* bytes of the block file: the largest chunk mapped (budget) */
 } smpi_shared_stats;
 void smpi_shared_get_stats(smpi_shared_stats *out);
 /* Tests: count against a vm.max_map_count of n instead of the kernel's (n <= 0: the kernel's
  * again), to reach the limit without using up the process's mappings. */
 void smpi_shared_set_max_map_count(long n);
+/* Tests: act as if folded memory were backed by pages of g bytes (a huge page size) while the
+ * block stays in ordinary pages, so that the huge-page layout (whole granules folded, private
+ * bytes at ordinary pages) is checked on machines without huge pages; 0: the real page size.
+ * Resets the module (smpi_shared_reset). */
+void smpi_shared_test_granularity(size_t g);
 
 /* Forgets the configuration and the backing blocks so that the next allocation reads the
  * options again. Only with no live allocation (tests). Shared-call results are kept. */
