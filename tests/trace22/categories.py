@@ -20,7 +20,8 @@ LC; A -> C and B -> C share LC) with -trace --cfg=tracing/categorized:yes
      on the shared link LC both categories get the same rate;
   3. SimGrid writes no per-category values for SMPI (3.32), but its uncategorized
      bandwidth_used on LA (crossed by one flow at a time) integrates to ours;
-  4. the MPI part of the trace (states, links, rank containers) is the same with the
+  4. smpirun -trace-resource gives the same trace (SimGrid's shortcut for both keys);
+  5. the MPI part of the trace (states, links, rank containers) is the same with the
      categories off, and then no platform is written.
 """
 import os
@@ -138,6 +139,11 @@ def main():
     check(near(got("bandwidth_used", "LA"), sg_integ.get(("bandwidth_used", "LA"), -1), 1e-6),
           "bandwidth_used on LA integrates as SimGrid's (%.3f, SimGrid %.3f)"
           % (got("bandwidth_used", "LA"), sg_integ.get(("bandwidth_used", "LA"), -1)))
+
+    # smpirun -trace-resource is SimGrid's shortcut for both keys
+    res = os.path.join(tmp, "res.trace")
+    run(smpirun, prog, data, res, ["-trace-resource"])
+    check(open(res).read() == open(cat).read(), "-trace-resource gives the same trace")
 
     # 4. categories off: no platform, same MPI trace
     plain = os.path.join(tmp, "plain.trace")
