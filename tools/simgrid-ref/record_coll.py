@@ -40,7 +40,9 @@ ompi_split_bintree), its full update does not, and smpi's solver has no lazy mod
 (algorithm column "ompi"; the collectives SimGrid has no key for get no per-collective --cfg);
 the _ompi files: --selector ompi --tag ompi --platforms flat256
 --np 2,3,4,6,8,12,16,24,32,48,64 --sizes 1,2,4,...,1048576 (every power of two; each
-threshold of Open MPI 4.1's tables is a power of two), ~20 min.
+threshold of Open MPI 4.1's tables is a power of two), ~20 min; then --np 128 with sizes up
+to 65536, alltoallv and alltoallw left out (--only the others; SimGrid takes more than
+5 min per run of theirs at 128 ranks).
 The references were recorded with --np 16,64 (timeout 120). At 256 ranks: a first pass
 --np 256 --per-size --timeout 60 (flat cluster), then passes of --per-size --redo-missing
 with timeouts of 240 to 1800 s, the quick sizes first (--size 8), on a machine where 8 other
