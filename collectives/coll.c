@@ -53,7 +53,8 @@ const coll_selector coll_selectors[] = {
      "SimGrid 3.32's default choices, so that default runs match SimGrid's simulated times"},
     {"mpich", coll_select_mpich, "MPICH 3.3-4.x decision logic (thresholds in selector_mpich.c)"},
     {"ompi", coll_select_ompi,
-     "Open MPI 4.0 coll/tuned fixed decision logic (thresholds in selector_ompi.c)"},
+     "SimGrid 3.32's ompi selector: Open MPI 4.1 coll/tuned fixed decision tables "
+     "(selector_ompi.c)"},
     {"automatic", coll_select_automatic,
      "every call runs every algorithm that fits it, each after a Barrier, and reports the "
      "fastest (SimGrid's autotuning: the simulated time is the sum of all the runs)"},
@@ -158,11 +159,12 @@ void coll_declare_config(void)
     snprintf(sel_choices + strlen(sel_choices), sizeof sel_choices - strlen(sel_choices), "%s%s",
              k ? "|" : "", coll_selectors[k].name);
   cfg_key keys[1 + COLL_COUNT];
-  keys[0] = (cfg_key)CFG_KEY_STRING("smpi/coll-selector", "default", sel_choices,
-                                    "Which decision logic picks the collective algorithms: "
-                                    "default (SimGrid 3.32's defaults), mpich (MPICH 3/4), "
-                                    "ompi (Open MPI 4.0 tuned), automatic (every call tries "
-                                    "every algorithm); smpirun -help-coll shows the choices");
+  keys[0] = (cfg_key)
+      CFG_KEY_STRING("smpi/coll-selector", "default", sel_choices,
+                     "Which decision logic picks the collective algorithms: "
+                     "default (SimGrid 3.32's defaults), mpich (MPICH 3/4), "
+                     "ompi (SimGrid 3.32's: Open MPI 4.1 tuned), automatic (every call tries "
+                     "every algorithm); smpirun -help-coll shows the choices");
   for (int c = 0; c < COLL_COUNT; c++) {
     /* "" (follow the selector), the selectors, then the algorithms */
     size_t len = 2 + strlen(sel_choices);

@@ -246,6 +246,7 @@
   COLL_ALGO(reduce_scatter_block, ompi_basic_recursivehalving, COLL_F_COMMUTATIVE,               \
             "reduce_scatter's recursive halving")                                                \
   COLL_ALGO(reduce_scatter_block, ompi_ring, COLL_F_COMMUTATIVE, "reduce_scatter's ring")        \
+  COLL_ALGO(reduce_scatter_block, ompi_butterfly, 0, "reduce_scatter's butterfly")               \
   COLL_ALGO(reduce_scatter_block, mpich_pair, COLL_F_COMMUTATIVE, "reduce_scatter's pairwise")   \
   COLL_ALGO(reduce_scatter_block, mpich_rdb, 0, "reduce_scatter's recursive doubling")           \
   COLL_ALGO(reduce_scatter_block, mpich_noncomm, COLL_F_POW2, "reduce_scatter's noncomm")        \

@@ -177,6 +177,8 @@ typedef struct coll_selector {
 coll_alg_id coll_select_default(coll_features *f);
 coll_alg_id coll_select_mpich(coll_features *f);
 coll_alg_id coll_select_ompi(coll_features *f);
+/* SimGrid 3.32's alltoall__ompi (Open MPI 4.1's table), which its default selector runs too */
+coll_alg_id coll_ompi41_alltoall(int n, size_t m);
 /* automatic: coll_run runs every fitting algorithm (coll.c); this is its choice where it
  * cannot explore (nested calls, tables): the default selector's */
 coll_alg_id coll_select_automatic(coll_features *f);

@@ -9,8 +9,9 @@
  *   reduce     linear: non-roots send at once to the root; a non-commutative op: Open MPI
  *              basic linear (the root receives from n-1, n-2, ..., 0 in turn)
  *   allreduce  reduce (as selected) + bcast (as selected)
- *   alltoall   SimGrid's `ompi` choice, Open MPI 4.1's fixed decision table: by ranks n and
- *              block bytes m (L = basic linear, P = pair, B = Bruck)
+ *   alltoall   SimGrid's `ompi` choice, Open MPI 4.1's fixed decision table
+ *              (coll_ompi41_alltoall, selector_ompi.c): by ranks n and block bytes m
+ *              (L = basic linear, P = pair, B = Bruck)
  *                n = 2        m <= 1 P, <= 3 L, <= 15 P, <= 63 L, <= 255 P, <= 4095 L,
  *                             <= 32767 P, < 1 MiB L, else P
  *                n <= 7       512 KiB <= m < 1 MiB: P (a power of two only: SimGrid's pair
@@ -32,54 +33,6 @@
 #include "collectives/coll_private.h"
 #include "src/invariant.h"
 
-#define L COLL_ALG_alltoall_basic_linear
-#define P COLL_ALG_alltoall_pair
-#define B COLL_ALG_alltoall_bruck
-
-static coll_alg_id alltoall_choice(int n, size_t m)
-{
-  coll_alg_id pick;
-  if (n == 2) {
-    static const size_t upto[] = {1, 3, 15, 63, 255, 4095, 32767, (1 << 20) - 1};
-    static const coll_alg_id alg[] = {P, L, P, L, P, L, P, L};
-    pick = P;
-    for (size_t i = 0; i < sizeof upto / sizeof upto[0]; i++)
-      if (m <= upto[i]) {
-        pick = alg[i];
-        break;
-      }
-  } else if (n <= 7)
-    pick = m >= 512 * 1024 && m < 1024 * 1024 ? P : L;
-  else if (n <= 15)
-    pick = L;
-  else if (n <= 31)
-    pick = m > 3 && m <= 511 ? B : L;
-  else if (n <= 63)
-    pick = m <= 511 ? B : L;
-  else if (n <= 255)
-    pick = m <= 1023 ? B : m < 256 * 1024 ? L : P;
-  else if (n <= 511)
-    pick = m <= 1023 ? B : m <= 32767 ? L : P;
-  else if (n <= 1023)
-    pick = m <= 511 ? B : m < 256 * 1024 ? L : P;
-  else if (n <= 2047)
-    pick = m <= 511 ? B : L;
-  else if (n <= 4095)
-    pick = m <= 1023 ? B : L;
-  else
-    pick = m <= 2047 ? B : L;
-  /* SimGrid's pair throws on other sizes (its run ends); ours would not fit */
-  return pick == P && !coll_is_pow2(n) ? L : pick;
-}
-
-#undef L
-#undef P
-#undef B
-
-#undef L
-#undef P
-#undef B
-
 coll_alg_id coll_select_default(coll_features *f)
 {
   switch (f->coll) {
@@ -100,7 +53,7 @@ coll_alg_id coll_select_default(coll_features *f)
   case COLL_allgatherv:
     return COLL_ALG_allgatherv_linear;
   case COLL_alltoall:
-    return alltoall_choice(f->size, f->bytes);
+    return coll_ompi41_alltoall(f->size, f->bytes);
   case COLL_alltoallv:
     return COLL_ALG_alltoallv_linear;
   case COLL_alltoallw:

@@ -171,6 +171,7 @@ act_action *act_action_new(act_model *m, double work, double latency, double pen
   a->finish = -1;
   a->on_finish = on_finish;
   a->data = data;
+  a->tag = 0;
   a->var = lmm_variable_new(m->sys, a, a->in_latency ? 0.0 : penalty, bound, elements_hint);
   m->dirty = true;
   m->running++;
@@ -253,4 +254,32 @@ act_state act_wait(act_action *a)
   eng_actor_on_kill(self, wait_on_kill, a);
   eng_block(describe_wait, a);
   return a->state;
+}
+
+typedef struct use_walk {
+  lmm_constraint *c;
+  void (*fn)(uint16_t tag, double used, void *arg);
+  void *arg;
+} use_walk;
+
+static void use_of(lmm_variable *v, void *arg)
+{
+  use_walk *w = arg;
+  const act_action *a = lmm_variable_id(v);
+  double value = lmm_variable_value(v);
+  if (!a || !(value > 0))
+    return;
+  double weight = 0, coef;
+  for (size_t i = 0; i < lmm_variable_element_count(v); i++)
+    if (lmm_variable_constraint(v, i, &coef) == w->c)
+      weight += coef;
+  if (weight > 0)
+    w->fn(a->tag, value * a->rate_factor * weight, w->arg);
+}
+
+void act_constraint_foreach_use(lmm_constraint *c,
+                                void (*fn)(uint16_t tag, double used, void *arg), void *arg)
+{
+  use_walk w = {c, fn, arg};
+  lmm_constraint_foreach_variable(c, use_of, &w);
 }

@@ -58,7 +58,13 @@ struct act_action {
   void *data;
   act_action *free_next; /* activity.c's list of freed actions */
   uint32_t src, dst;     /* a flow's hosts (network.c: a host that goes down fails it) */
+  uint16_t tag;          /* the owner's label (tracing category; 0 none), not used here */
 };
+
+/* Calls fn(action's tag, resource used, arg) for each action sharing constraint c: used =
+ * its lmm value x rate factor x its weight on c (what a trace of utilization shows). */
+void act_constraint_foreach_use(lmm_constraint *c,
+                                void (*fn)(uint16_t tag, double used, void *arg), void *arg);
 
 /* The model registers itself with the engine. precision: lmm precision (work-amount). */
 void act_model_init(act_model *m, const char *name, double precision);

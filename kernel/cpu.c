@@ -204,3 +204,12 @@ double cpu_host_load(size_t host)
   double load = lmm_constraint_load(h->cnst) / cap;
   return load > 1 ? 1 : load;
 }
+
+void cpu_host_foreach_use(size_t host, void (*fn)(uint16_t tag, double used, void *arg),
+                          void *arg)
+{
+  ASSERTF(kworld.cpu.initialized && host < kworld.cpu.nhosts, "bad host %zu", host);
+  lmm_constraint *c = kworld.cpu.hosts[host].cnst;
+  if (c)
+    act_constraint_foreach_use(c, fn, arg);
+}

@@ -50,5 +50,8 @@ void cpu_host_set_pstate(size_t host, size_t pstate);
 /* Fraction of the host's current capacity (all cores) in use, 0 .. 1, as of the last solve:
  * what the energy model integrates (kernel/energy.c). */
 double cpu_host_load(size_t host);
+/* fn(tag, flop/s, arg) for each execution on host now (act_constraint_foreach_use) */
+void cpu_host_foreach_use(size_t host, void (*fn)(uint16_t tag, double used, void *arg),
+                          void *arg);
 
 #endif

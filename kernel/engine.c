@@ -138,6 +138,12 @@ void eng_model_register(eng_model *m)
   list_push_back(&kworld.engine.models, &m->link);
 }
 
+void eng_model_register_first(eng_model *m)
+{
+  ASSERT(kworld.engine.initialized);
+  list_push_front(&kworld.engine.models, &m->link);
+}
+
 void eng_model_unregister(eng_model *m)
 {
   if (list_linked(&m->link))

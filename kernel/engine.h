@@ -70,6 +70,9 @@ double eng_now(void);
 double eng_timing_precision(void); /* precision/timing, seconds */
 double eng_work_precision(void);   /* precision/work-amount */
 
+/* Registers m before the other models: its advance runs before theirs at each date (an
+ * observer writing what happened up to now before their completions report it). */
+void eng_model_register_first(eng_model *m);
 void eng_model_register(eng_model *m);
 void eng_model_unregister(eng_model *m);
 

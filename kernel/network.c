@@ -665,3 +665,12 @@ bool net_path_down(size_t src, size_t dst, char *why, size_t len)
 }
 
 const char *net_failure(void) { return kworld.net.failure; }
+
+void net_link_foreach_use(uint32_t link, void (*fn)(uint16_t tag, double used, void *arg),
+                          void *arg)
+{
+  ASSERTF(kworld.net.initialized && link < kworld.net.nlinks, "bad link %u", link);
+  lmm_constraint *c = kworld.net.links[link].cnst;
+  if (c)
+    act_constraint_foreach_use(c, fn, arg);
+}

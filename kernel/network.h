@@ -93,5 +93,8 @@ const char *net_failure(void);
 /* Usage of the link over its bandwidth (the flows' shares, cross-traffic included), as of
  * the last solve: what the link energy model integrates (kernel/energy.c). */
 double net_link_load(uint32_t link);
+/* fn(tag, bytes/s, arg) for each flow crossing link now (act_constraint_foreach_use) */
+void net_link_foreach_use(uint32_t link, void (*fn)(uint16_t tag, double used, void *arg),
+                          void *arg);
 
 #endif

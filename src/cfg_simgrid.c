@@ -60,13 +60,10 @@ static const char *const simgrid_only_keys[] = {
     "storage/max_file_descriptors",
     "tracing/actor",
     "tracing/basic",
-    "tracing/categorized",
     "tracing/disable-destroy",
     "tracing/disable_link",
     "tracing/disable_power",
-    "tracing/platform",
     "tracing/platform/topology",
-    "tracing/uncategorized",
     "tracing/vm",
 };
 

@@ -23,6 +23,7 @@ static const char *prog = "smpirun";
 static const char *trace, *trace_file, *trace_comment;
 static char *trace_comment_file;
 static bool trace_grouped;
+static bool trace_resource; /* -trace-resource: SimGrid's categorized + uncategorized */
 
 static void usage(FILE *out)
 {
@@ -55,7 +56,7 @@ static void usage(FILE *out)
       "                       --cfg=smpi/list-leaks:50)\n"
       "  -bandwidth BW, -latency LAT  links of the built-in platform (without -platform;\n"
       "                       with units, e.g. 1GBps, 5us; default 10Gbps, 1us)\n"
-      "  -keep-temps, -tmpdir DIR, -foreground, -quiet, -trace-resource\n"
+      "  -keep-temps, -tmpdir DIR, -foreground, -quiet\n"
       "                       SimGrid's, accepted: smpirun writes no temporary files and\n"
       "                       prints no launch lines (a note says so, except for -quiet)\n"
       "  -trace               write a Paje trace (default smpi_simgrid.trace; = "
@@ -66,6 +67,8 @@ static void usage(FILE *out)
       "  -trace-comment TEXT  comment line at the top of the trace\n"
       "  -trace-comment-file FILE  the lines of FILE as comments at the top of the trace\n"
       "  -trace-grouped       group the ranks by host in the Paje trace\n"
+      "  -trace-resource      with -trace: hosts' and links' use, per tracing category too\n"
+      "                       (= --cfg=tracing/categorized:yes --cfg=tracing/uncategorized:yes)\n"
       "  -help-coll           list the collective algorithms and selectors (no program needed)\n"
       "  -version             print the version of smpi\n"
       "  --help, -help        this message\n"
@@ -289,10 +292,7 @@ int main(int argc, char **argv)
         die("%s needs a value with its unit, e.g. 1GBps or 5us", a);
       add_field(a + 1, v);
     } else if (!strcmp(a, "-trace-resource")) {
-      fprintf(stderr,
-              "%s: note: -trace-resource accepted for SimGrid compatibility: the resources' "
-              "use is not traced here (tracing/categorized, tracing/uncategorized)\n",
-              prog);
+      trace_resource = true;
     } else if (!strcmp(a, "-quiet")) {
       /* SimGrid's hides its launch lines: smpirun prints none */
     } else if (!strcmp(a, "-version") || !strcmp(a, "--version")) {
@@ -341,6 +341,13 @@ int main(int argc, char **argv)
     return 1;
   }
   (void)have_np;
+  if (trace_resource && !trace)
+    fprintf(stderr, "%s: note: -trace-resource has no effect without -trace (as in SimGrid)\n",
+            prog);
+  if (trace_resource && trace) {
+    add_field("cfg", "tracing/categorized:yes");
+    add_field("cfg", "tracing/uncategorized:yes");
+  }
   if (trace) {
     add_field("cfg", "tracing:yes");
     add_field("cfg", "tracing/smpi:yes");

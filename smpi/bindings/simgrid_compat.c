@@ -1,16 +1,14 @@
-/* What SimGrid's SMPI offers programs besides MPI and that smpi accepts without acting on it
- * yet: the tracing-category calls of <simgrid/instr.h> (include/smpi/simgrid/instr.h).
- *
- * They are weak: the tracing module that records categories defines them for real, and its
- * definitions take precedence at link time without touching this file. */
+/* What SimGrid's SMPI offers programs besides MPI: the tracing-category calls of
+ * <simgrid/instr.h> (include/smpi/simgrid/instr.h). They feed the categorized Paje trace
+ * (smpi/observe/trace_platform.c; tracing/categorized) and do nothing otherwise. */
+#include "smpi/observe/trace.h"
 #include "smpi/simgrid/instr.h"
 
-__attribute__((weak)) void TRACE_category(const char *category) { (void)category; }
+void TRACE_category(const char *category) { smpi_trace_category(category, NULL); }
 
-__attribute__((weak)) void TRACE_category_with_color(const char *category, const char *color)
+void TRACE_category_with_color(const char *category, const char *color)
 {
-  (void)category;
-  (void)color;
+  smpi_trace_category(category, color);
 }
 
-__attribute__((weak)) void TRACE_smpi_set_category(const char *category) { (void)category; }
+void TRACE_smpi_set_category(const char *category) { smpi_trace_set_category(category); }

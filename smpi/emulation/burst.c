@@ -23,6 +23,7 @@ void smpi_execute_flops_now(double flops)
     return;
   SMPI_OBSERVE(compute_begin, flops);
   act_action *a = cpu_exec_start(me->host, flops, -1, NULL, NULL);
+  a->tag = me->trace_category;
   act_wait(a);
   act_action_free(a);
   SMPI_OBSERVE(compute_end, flops);

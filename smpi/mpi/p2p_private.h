@@ -98,6 +98,8 @@ struct p2p_msg {
   int src_world;
   int tag;
   int sig; /* smpi_dt_signature of the sender's type (check.c's type matching) */
+  /* the sender's tracing category when it posted the send */
+  uint16_t category;
   size_t bytes;
   void *data;         /* packed copy (detached or eager), else NULL: read the sender's buffer */
   bool folded;        /* detached or eager, but every byte sent was folded: no copy, nothing

@@ -484,6 +484,8 @@ static void start_transfer(p2p_msg *m)
     peer_failed(m);
   m->action = net_comm_start(src, dst, (double)m->bytes + 16.0, transfer_done, m, err,
                              sizeof err);
+  if (m->action)
+    m->action->tag = m->category;
   if (!m->action) {
     char a[128], b[128];
     route_host_name(smpi_w.routes, src, a, sizeof a);
@@ -583,6 +585,7 @@ static void post_send(smpi_req *r)
       p2p.packing = NULL;
     }
   }
+  m->category = smpi_w.ranks[m->src_world].trace_category;
   SMPI_OBSERVE(msg_post, m, r->coll);
   double cost = 0;
   if (detached || sync || !r->blocking)

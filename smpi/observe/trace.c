@@ -74,6 +74,16 @@ static const cfg_key trace_keys[] = {
     CFG_KEY_STRING("tracing/format", "paje", NULL,
                    "Format of timed traces: paje (Paje, for pajeng/ViTE/smpi-gantt) or json "
                    "(Chrome trace events, for Perfetto and chrome://tracing)"),
+    CFG_KEY_BOOL("tracing/platform", false,
+                 "Paje: one container per host and per link with their speed, core count, "
+                 "bandwidth and latency (implied by tracing/categorized and uncategorized)"),
+    CFG_KEY_BOOL("tracing/categorized", false,
+                 "Paje: per tracing category (TRACE_category, TRACE_smpi_set_category), the "
+                 "flop/s used on each host (p<category>) and bytes/s on each link "
+                 "(b<category>)"),
+    CFG_KEY_BOOL("tracing/uncategorized", false,
+                 "Paje: the flop/s used on each host (speed_used) and bytes/s on each link "
+                 "(bandwidth_used), all activities together"),
     CFG_KEY_BOOL("smpi/profile", false,
                  "Print a per-rank profile at the end (stderr): time in computation and in "
                  "each MPI call, calls, messages and bytes sent, message-size histograms"),
@@ -144,6 +154,12 @@ int smpi_trace_init(char *err, size_t errlen)
   tracer.sizes = cfg_get_bool("tracing/smpi/display-sizes");
   tracer.group = cfg_get_bool("tracing/smpi/group");
   tracer.internals = cfg_get_bool("tracing/smpi/internals");
+  if (tracer.paje) {
+    tracer.categorized = cfg_get_bool("tracing/categorized");
+    tracer.uncategorized = cfg_get_bool("tracing/uncategorized");
+    tracer.platform = cfg_get_bool("tracing/platform") || tracer.categorized ||
+                      tracer.uncategorized;
+  }
   tracer.np = smpi_w.np;
   tracer.ranks = xcalloc((size_t)tracer.np, sizeof *tracer.ranks);
   for (int r = 0; r < tracer.np; r++) {
@@ -170,6 +186,8 @@ int smpi_trace_init(char *err, size_t errlen)
     rc = ti_open(tracer.filename, cfg_get_bool("tracing/smpi/format/ti-one-file"), err, errlen);
   if (rc)
     return rc;
+  if (tracer.platform)
+    trace_platform_start();
   smpi_observer_install(&(smpi_observer){
       .call_begin = smpi_trace_call_begin,
       .call_end = smpi_trace_call_end,
@@ -220,6 +238,8 @@ void smpi_trace_finish(void)
     if (tracer.paje && !t->ended)
       paje_rank_end(r, now);
   }
+  if (tracer.platform)
+    trace_platform_stop();
   if (tracer.paje)
     paje_close(now);
   if (tracer.json)
@@ -492,4 +512,21 @@ void smpi_trace_coll(const smpi_trace_coll_args *a)
     }
     ti_coll(me->rank, &b);
   }
+}
+
+/* ---- categories (SimGrid's TRACE_category, TRACE_smpi_set_category) ---- */
+
+void smpi_trace_category(const char *name, const char *color)
+{
+  if (tracer.categorized)
+    trace_category_declare(name, color);
+}
+
+void smpi_trace_set_category(const char *name)
+{
+  smpi_rank *me = smpi_self();
+  if (!me || !tracer.categorized)
+    return;
+  /* SimGrid declares a category it has not seen, with a random colour */
+  me->trace_category = name && *name ? trace_category_declare(name, NULL) : 0;
 }

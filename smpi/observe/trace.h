@@ -27,6 +27,12 @@ int smpi_trace_init(char *err, size_t errlen);
 /* Closes the traces and prints the profile; after the simulation. */
 void smpi_trace_finish(void);
 
+/* SimGrid's TRACE_category(_with_color) (color "r g b" in [0,1], NULL: SimGrid's random
+ * one) and TRACE_smpi_set_category (NULL or "": none) for the calling rank: no effect
+ * unless tracing/categorized is on. */
+void smpi_trace_category(const char *name, const char *color);
+void smpi_trace_set_category(const char *name);
+
 /* MPI_Init (or MPI_Init_thread) returned in rank me. */
 void smpi_trace_rank_init(smpi_rank *me);
 /* Entry and exit of an MPI call (every nesting level: the hooks keep only the outermost). */

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/cpu.h"
 #include "kernel/routing.h"
 #include "smpi/smpi.h"
 #include "smpi/observe/trace_private.h"
@@ -49,6 +50,7 @@ static struct paje_state {
 } paje;
 
 static void put_time(double t) { fprintf(paje.f, " %.*f", tracer.precision, t); }
+static void write_platform(void);
 
 static void header(const char *path)
 {
@@ -131,10 +133,12 @@ int paje_open(const char *path, char *err, size_t errlen)
   }
   fprintf(paje.f,
           "2 " T_STATE " " T_MPI " MPI_STATE\n4 " T_LINK " 0 " T_MPI " " T_MPI " MPI_LINK\n");
+  if (tracer.platform)
+    write_platform();
   /* host containers (grouped), in the order of their first rank */
   long *host_alias = NULL;
   size_t nroutes = route_host_count(smpi_w.routes);
-  if (tracer.group) {
+  if (tracer.group && !tracer.platform) {
     host_alias = xmalloc(nroutes * sizeof *host_alias);
     for (size_t h = 0; h < nroutes; h++)
       host_alias[h] = -1;
@@ -153,7 +157,9 @@ int paje_open(const char *path, char *err, size_t errlen)
   for (int r = 0; r < tracer.np; r++) {
     fprintf(paje.f, "6");
     put_time(0);
-    if (tracer.group)
+    if (tracer.group && tracer.platform)
+      fprintf(paje.f, " %d " T_MPI " h%zu \"rank-%d\"\n", r + 1, smpi_w.ranks[r].host, r);
+    else if (tracer.group)
       fprintf(paje.f, " %d " T_MPI " %ld \"rank-%d\"\n", r + 1, host_alias[smpi_w.ranks[r].host],
               r);
     else
@@ -161,6 +167,86 @@ int paje_open(const char *path, char *err, size_t errlen)
   }
   free(host_alias);
   return 0;
+}
+
+/* ---- the platform (trace_platform.c): types, containers and their fixed variables ---- */
+
+static void write_platform(void)
+{
+  const route_table *rt = smpi_w.routes;
+  if (!tracer.group)
+    fprintf(paje.f, "0 " T_HOST " 0 HOST\n");
+  fprintf(paje.f, "1 hs " T_HOST " speed \"1 1 1\"\n1 hc " T_HOST " core_count \"1 1 1\"\n");
+  if (tracer.uncategorized)
+    fprintf(paje.f, "1 hu " T_HOST " speed_used \"0.5 0.5 0.5\"\n");
+  fprintf(paje.f, "0 L 0 LINK\n1 lb L bandwidth \"1 1 1\"\n1 ll L latency \"1 1 1\"\n");
+  if (tracer.uncategorized)
+    fprintf(paje.f, "1 lu L bandwidth_used \"0.5 0.5 0.5\"\n");
+  char name[256];
+  size_t nhosts = route_host_count(rt), nlinks = route_link_count(rt);
+  for (size_t h = 0; h < nhosts; h++) {
+    route_host_name(rt, h, name, sizeof name);
+    fprintf(paje.f, "6");
+    put_time(0);
+    fprintf(paje.f, " h%zu " T_HOST " 0 \"%s\"\n", h, name);
+  }
+  for (size_t l = 0; l < nlinks; l++) {
+    route_link_name(rt, (uint32_t)l, name, sizeof name);
+    if (trace_link_hidden(name))
+      continue;
+    fprintf(paje.f, "6");
+    put_time(0);
+    fprintf(paje.f, " l%zu L 0 \"%s\"\n", l, name);
+  }
+  for (size_t h = 0; h < nhosts; h++) {
+    fprintf(paje.f, "8");
+    put_time(0);
+    fprintf(paje.f, " hs h%zu %.*f\n8", h, tracer.precision, cpu_host_speed(h));
+    put_time(0);
+    fprintf(paje.f, " hc h%zu %.*f\n", h, tracer.precision, (double)cpu_host_cores(h));
+  }
+  for (size_t l = 0; l < nlinks; l++) {
+    route_link_name(rt, (uint32_t)l, name, sizeof name);
+    if (trace_link_hidden(name))
+      continue;
+    double bw, lat;
+    lmm_sharing sharing;
+    route_link_info(rt, (uint32_t)l, &bw, &lat, &sharing);
+    fprintf(paje.f, "8");
+    put_time(0);
+    fprintf(paje.f, " lb l%zu %.*f\n8", l, tracer.precision, bw);
+    put_time(0);
+    fprintf(paje.f, " ll l%zu %.*f\n", l, tracer.precision, lat);
+  }
+}
+
+void paje_category(uint16_t id, const char *name, const char *color)
+{
+  paje_flush_pending();
+  fprintf(paje.f, "1 p%u " T_HOST " p%s \"%s\"\n1 b%u L b%s \"%s\"\n", (unsigned)id, name, color,
+          (unsigned)id, name, color);
+}
+
+void paje_resource_use(bool host, size_t i, uint16_t slot, bool first, double rate, double t0,
+                       double t1)
+{
+  paje_flush_pending();
+  char var[16];
+  if (slot)
+    snprintf(var, sizeof var, "%c%u", host ? 'p' : 'b', (unsigned)slot);
+  else
+    snprintf(var, sizeof var, "%s", host ? "hu" : "lu");
+  char c = host ? 'h' : 'l';
+  if (first) {
+    fprintf(paje.f, "8");
+    put_time(t0);
+    fprintf(paje.f, " %s %c%zu %.*f\n", var, c, i, tracer.precision, 0.0);
+  }
+  fprintf(paje.f, "9");
+  put_time(t0);
+  fprintf(paje.f, " %s %c%zu %.*f\n10", var, c, i, tracer.precision, rate);
+  put_time(t1);
+  fprintf(paje.f, " %s %c%zu %.*f\n", var, c, i, tracer.precision, rate);
 }
 
 /* A colour per call, stable across runs: families of calls get related hues. */
@@ -332,6 +418,23 @@ void paje_close(double t)
     fprintf(paje.f, "7");
     put_time(t);
     fprintf(paje.f, " " T_HOST " %zu\n", (size_t)tracer.np + 1 + i);
+  }
+  if (tracer.platform) {
+    size_t nhosts = route_host_count(smpi_w.routes), nlinks = route_link_count(smpi_w.routes);
+    for (size_t h = 0; h < nhosts; h++) {
+      fprintf(paje.f, "7");
+      put_time(t);
+      fprintf(paje.f, " " T_HOST " h%zu\n", h);
+    }
+    char name[256];
+    for (size_t l = 0; l < nlinks; l++) {
+      route_link_name(smpi_w.routes, (uint32_t)l, name, sizeof name);
+      if (trace_link_hidden(name))
+        continue;
+      fprintf(paje.f, "7");
+      put_time(t);
+      fprintf(paje.f, " L l%zu\n", l);
+    }
   }
   if (fclose(paje.f) != 0)
     fprintf(stderr, "smpi: error while writing the trace file '%s': %s\n", tracer.filename,

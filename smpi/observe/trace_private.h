@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "smpi/observe/trace.h"
 
@@ -61,6 +62,7 @@ typedef struct trace_state {
   trace_rank *ranks;
   bool paje, json, ti, profile;
   bool computing, sizes, group, internals;
+  bool platform, categorized, uncategorized; /* trace_platform.c (Paje only) */
   int precision;
   double resolution; /* half the last digit of Paje timestamps, seconds */
   char *filename;
@@ -74,8 +76,19 @@ extern trace_state tracer;
 
 int trace_call_id(const char *name);
 
+/* trace_platform.c: host/link utilization per category */
+void trace_platform_start(void); /* after the outputs are open */
+void trace_platform_stop(void);  /* before they close */
+uint16_t trace_category_declare(const char *name, const char *color); /* 0: not traced */
+/* the routing's own links (the loopback of hosts): no container, as in SimGrid's traces */
+static inline bool trace_link_hidden(const char *name) { return !strncmp(name, "__", 2); }
+
 /* ---- Paje (trace_paje.c) ---- */
 int paje_open(const char *path, char *err, size_t errlen);
+void paje_category(uint16_t id, const char *name, const char *color);
+/* rate of category slot (0: all) on host or link i over [t0, t1]; first: set it to 0 first */
+void paje_resource_use(bool host, size_t i, uint16_t slot, bool first, double rate, double t0,
+                       double t1);
 void paje_flush_pending(void); /* states waiting for their size, in time order */
 void paje_call_begin(int rank, double t);
 void paje_call_size(int rank); /* the size of the pending state is now known */

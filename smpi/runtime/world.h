@@ -40,6 +40,8 @@ typedef struct smpi_rank {
   bool sampling;      /* a SMPI_SAMPLE_* block of the rank is being timed (emulation/sample.c) */
   double injected;    /* computation injected so far, seconds of host time (statistics) */
   void *mpi;          /* per-rank MPI state, owned by the MPI modules */
+  /* TRACE_smpi_set_category's category (smpi/observe/trace.c), 0: none */
+  uint16_t trace_category;
 } smpi_rank;
 
 /* Seconds from t0 to t1. */

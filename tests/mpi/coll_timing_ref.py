@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """Compare smpi's simulated collective times with SimGrid 3.32's recorded ones.
 
-Usage: coll_timing_ref.py [--only REGEX] [--markdown OUT] SMPIRUN COLL_TIMING REF_FILE...
+Usage: coll_timing_ref.py [--only REGEX] [--markdown OUT] [--cfg KEY:VALUE]...
+                          SMPIRUN COLL_TIMING REF_FILE...
 
   --only REGEX    compare only the rows whose "collective:algorithm:size" matches REGEX (the
                   meson test at 256 ranks runs a subset, to stay quick)
+  --cfg KEY:VALUE passed on to smpirun as --cfg=KEY:VALUE (the `_ompi` files were recorded
+                  with smpi/coll-selector:ompi: the collectives an algorithm calls inside
+                  must follow that selector too)
   --markdown OUT  also write the comparison as a markdown table to OUT, with the rows SimGrid
                   could not produce (tests/data/simgrid-ref/coll_256_table.md is made so:
                   tools/simgrid-ref/coll_table.sh)
@@ -41,6 +45,14 @@ KNOWN = {
     ("reduce", "scatter_gather", "8"):
         "count < 2^floor(log2 n): SimGrid reduces past the end of the user's buffer; smpi "
         "falls back to the selector (MPICH never picks it there)",
+    # SimGrid 3.32's ompi selector takes rab_rdb for 128 B at 32-63 ranks: 16 doubles, fewer
+    # than 2^floor(log2 n) = 32
+    ("allreduce", "ompi", "128", "coll_flat256.xml", 32):
+        "the ompi selector's rab_rdb with count < 2^floor(log2 n): SimGrid reduces past the "
+        "end of the user's buffer; smpi runs rdb",
+    ("allreduce", "ompi", "128", "coll_flat256.xml", 48):
+        "the ompi selector's rab_rdb with count < 2^floor(log2 n): SimGrid reduces past the "
+        "end of the user's buffer; smpi runs rdb",
     ("allreduce", "rab_rdb", "8"):
         "count < 2^floor(log2 n): SimGrid reduces past the end of the user's buffer; smpi "
         "falls back (MPICH uses recursive doubling there)",
@@ -80,6 +92,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only")
     ap.add_argument("--markdown")
+    ap.add_argument("--cfg", action="append", default=[])
     ap.add_argument("smpirun")
     ap.add_argument("prog")
     ap.add_argument("refs", nargs="+")
@@ -109,7 +122,8 @@ def main():
         for sizes, what in by_sizes.items():
             cmd = [smpirun, "-np", str(np_), "-platform", os.path.join(root, plat),
                    "-hostfile", os.path.join(root, hosts),
-                   "--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0", FOLD, prog,
+                   "--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0", FOLD] + \
+                ["--cfg=" + c for c in args.cfg] + [prog,
                    "-s", sizes] + what
             t0 = time.time()
             p = subprocess.run(cmd, capture_output=True, text=True)

@@ -64,8 +64,8 @@ CASES = [
     # <config> keys SimGrid knows and we do not: one warning each; host/model:default set
     # explicitly is SimGrid's LV08 network
     ("config_simgrid_keys", ["-np", "2", "-platform", "{data}/config_keys.xml"], None,
-     r"configuration key 'tracing/uncategorized' \(platform file\) is a SimGrid option that "
-     r"smpi does not implement: 'tracing/uncategorized:yes' ignored"),
+     r"configuration key 'tracing/platform/topology' \(platform file\) is a SimGrid option "
+     r"that smpi does not implement: 'tracing/platform/topology:yes' ignored"),
     # 0 flop/s pstates are accepted where no rank runs
     ("zero_pstate", ["-np", "2", "-platform", "{data}/zero_pstate.xml"], None, None),
     # availability profiles: speed_file (looping) and availability_file (once, first event

@@ -65,9 +65,9 @@ EXTRA = [
     # without -platform: 0.20023330049089039 s with the built-in 10 Gb/s, 1 us links
     ("-bandwidth and -latency set the built-in platform's links",
      ["-np", "2", "-bandwidth", "10MBps", "-latency", "1ms"], None, r"time 0\.2769665063613"),
-    ("-trace-resource is accepted", ["-trace-resource", "-np", "2", "-platform",
-                                     "{data}/pair.xml"], None,
-     r"-trace-resource accepted for SimGrid compatibility"),
+    ("-trace-resource needs -trace", ["-trace-resource", "-np", "2", "-platform",
+                                      "{data}/pair.xml"], None,
+     r"-trace-resource has no effect without -trace"),
     # between the sites of vivaldi_zones.xml, where SimGrid 3.32 aborts: 1.53 s (the
     # 46.3 ms between the routers dominate)
     ("Vivaldi sub-zones entered at router_<zone>",

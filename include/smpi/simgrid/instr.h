@@ -2,9 +2,9 @@
  * SimGrid's SMPI use, so that they compile and link unchanged (smpicc puts this directory on
  * the include path: <simgrid/instr.h> is this file, even when SimGrid is installed).
  *
- * Tracing categories (SimGrid's `tracing/categorized`) belong to smpi's tracing; until it
- * records them, these calls are accepted and change nothing: a program's results and simulated
- * times are the same with or without them (docs/porting.md). */
+ * With --cfg=tracing/categorized:yes (and -trace), the Paje trace shows, per category, the
+ * flop/s used on each host and the bytes/s on each link (docs/tracing.md); otherwise these
+ * calls change nothing: results and simulated times are the same with or without them. */
 #ifndef SMPI_SIMGRID_INSTR_H
 #define SMPI_SIMGRID_INSTR_H
 
