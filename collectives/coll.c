@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives/coll_group.h"
 #include "collectives/coll_nb.h"
 #include "collectives/coll_private.h"
 #include "collectives/coll_trace.h"
@@ -372,7 +373,7 @@ static coll_alg_id choose(const coll_ctx *x, coll_features *f)
     return selector_choice(k, f);
   coll_alg_id id = (coll_alg_id)want;
   if (coll_algos[id].flags & COLL_F_SMP)
-    f->ppn = smp_layout(x->comm);
+    f->ppn = x->vstride ? x->ppn : smp_layout(x->comm);
   if (coll_algo_fits(id, f))
     return id;
   coll_alg_id fb = selector_choice(selector_idx, f);
@@ -495,6 +496,35 @@ int coll_run(coll_ctx *x, coll_id c, const coll_args *a)
   if (id == COLL_ALG_COUNT)
     return run_automatic(x, c, a, &f);
   return run_algo(x, c, id, &f, a);
+}
+
+int coll_run_group(coll_ctx *x, const coll_group *g, int ppn, coll_id c, coll_alg_id id,
+                   const coll_args *a)
+{
+  if (g->me < 0)
+    return x->err;
+  int rank = x->rank, size = x->size, saved_ppn = x->ppn, vbase = x->vbase, vstride = x->vstride;
+  int s = vstride ? vstride : 1;
+  x->vbase = vbase + g->base * s;
+  x->vstride = g->stride * s;
+  x->rank = g->me;
+  x->size = g->n;
+  x->ppn = ppn;
+  coll_features f;
+  features_of(c, x, a, &f);
+  f.ppn = ppn;
+  if (id == COLL_ALG_COUNT) {
+    id = choose(x, &f);
+    if (id == COLL_ALG_COUNT) /* automatic: explored at the top level only */
+      id = coll_select_default(&f);
+  }
+  int rc = run_algo(x, c, id, &f, a);
+  x->rank = rank;
+  x->size = size;
+  x->ppn = saved_ppn;
+  x->vbase = vbase;
+  x->vstride = vstride;
+  return rc;
 }
 
 static long long block_bytes(int count, const smpi_dt *dt)

@@ -126,6 +126,10 @@ typedef struct coll_ctx {
   size_t segsize; /* segment size the selector asked for, 0 if none */
   bool fold_tmp;  /* coll_tmp_dt may hand out folded memory (coll_fold_decide) */
   bool exploring; /* the automatic selector runs its candidates: nested calls use default */
+  /* A view (coll_run_group): the algorithm runs on the regular subset vbase, vbase +
+   * vstride, ... of comm, rank and size being the caller's index in it and its length, and
+   * the peers it names are translated; vstride 0 = the whole communicator. */
+  int vbase, vstride;
 } coll_ctx;
 
 typedef int (*coll_fn)(coll_ctx *x, const coll_args *a);
