@@ -12,6 +12,8 @@
 
 int coll_scatter_mvapich2_two_level_direct(coll_ctx *x, const coll_args *a)
 {
-  return coll_mv2_scatter_two_level(x, a, COLL_ALG_scatter_ompi_basic_linear,
-                                    COLL_ALG_scatter_ompi_binomial);
+  /* in hosts: the mvapich2 selector's table, or SimGrid's mpich choice */
+  coll_alg_id in_hosts = x->inner[1] ? (coll_alg_id)(x->inner[1] - 1)
+                                     : COLL_ALG_scatter_ompi_binomial;
+  return coll_mv2_scatter_two_level(x, a, COLL_ALG_scatter_ompi_basic_linear, in_hosts);
 }

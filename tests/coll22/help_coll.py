@@ -21,7 +21,7 @@ bcast arrival_scatter
 reduce arrival_pattern_aware
 reduce rab
 """.strip().splitlines())
-SELECTORS_NOT_YET = {"mvapich2", "impi"}
+SELECTORS_NOT_YET = {"impi"}
 
 
 def main():

@@ -9,12 +9,13 @@
 #include <strings.h>
 /* SimGrid's SMP-aware names: smp_*, SMP_*, mpich_smp, loosely_lr, mvapich2_two_level*,
  * mvapich2_intra_node, mvapich2_smp (not mvapich2_inter_node: as SimGrid's, it only
- * reaches the hosts' leaders) */
+ * reaches the hosts' leaders), and the mvapich2 selector's choices */
 static int smp_aware(const char *algo)
 {
   return !strncasecmp(algo, "smp_", 4) || !strcmp(algo, "mpich_smp") ||
          !strcmp(algo, "loosely_lr") || !strncmp(algo, "mvapich2_two_level", 18) ||
-         !strcmp(algo, "mvapich2_intra_node") || !strcmp(algo, "mvapich2_smp");
+         !strcmp(algo, "mvapich2_intra_node") || !strcmp(algo, "mvapich2_smp") ||
+         !strcmp(algo, "mvapich2");
 }
 #define COLL_CHECK_ONLY(algo) smp_aware(algo)
 #include "coll_check.h"

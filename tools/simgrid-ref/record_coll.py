@@ -25,6 +25,7 @@ alltoall posting all 65 280 messages at once, smpi 3 s) is retried one size at a
 what still fails is written as a comment line saying so.
 
 Usage: tools/simgrid-ref/record_coll.py [--np 16,64,256] [--platforms flat256,fattree256]
+                                        [--ppn K] [--selector NAME]
                                         [--timeout S] [--per-size] [--only COLL[:ALGO]]...
                                         [--redo-missing] [--size S]...
                                         [--sg-cfg KEY:VALUE --tag NAME]...
@@ -178,6 +179,13 @@ def main():
                     help="only SimGrid's default choice of every collective (no forced algorithm)")
     ap.add_argument("--smp4", action="store_true",
                     help="4 ranks per host (hostfile %s; needs --tag)" % HOSTS_SMP4)
+    ap.add_argument("--ppn", type=int, default=0,
+                    help="K ranks per host (hostfile platforms/coll_hosts_ppn<K>.txt, written "
+                         "if missing; needs --tag)")
+    ap.add_argument("--selector", default="",
+                    help="instead of the algorithms: SimGrid's selector NAME for every "
+                         "collective it has a key for (smpi/<collective>:NAME; rows named "
+                         "NAME; needs --tag)")
     ap.add_argument("--sg-cfg", action="append", default=[], metavar="KEY:VALUE",
                     help="extra SimGrid setting (e.g. network/optim:Full); needs --tag")
     ap.add_argument("--tag", default="",
@@ -192,6 +200,16 @@ def main():
         if not args.tag:
             ap.error("--smp4: give the recording a --tag")
         HOSTS = HOSTS_SMP4
+    if args.ppn:
+        if not args.tag:
+            ap.error("--ppn: give the recording a --tag")
+        HOSTS = os.path.join(OUT, "platforms", "coll_hosts_ppn%d.txt" % args.ppn)
+        if not os.path.exists(os.path.join(ROOT, HOSTS)):
+            with open(os.path.join(ROOT, HOSTS), "w") as f:
+                for i in range(256):
+                    f.write("node-%d:%d\n" % (i, args.ppn))
+    if args.selector and not args.tag:
+        ap.error("--selector: give the recording a --tag")
     if args.sg_cfg and not args.tag:
         ap.error("--sg-cfg changes SimGrid's answer: give the recording a --tag")
     if args.tag and not re.match(r"^\w+$", args.tag):
@@ -212,6 +230,8 @@ def main():
     todo = measurements()
     if args.defaults_only:
         todo = [(c, a) for c, a in todo if a == "default"]
+    if args.selector:
+        todo = [(c, args.selector) for c in SG_KEYS]
     if args.only:
         keep = set(args.only)
         todo = [(c, a) for c, a in todo if c in keep or "%s:%s" % (c, a) in keep]
