@@ -119,9 +119,12 @@ def main():
         ours = {}
         # a recording under a selector (record_coll.py --sg-cfg smpi/coll-selector:NAME):
         # the collectives the measured one calls inside follow it too
-        sel = re.findall(r"--cfg=smpi/coll-selector:\S+", open(ref).read(4096))
+        head = open(ref).read(4096)
+        sel = re.findall(r"--cfg=smpi/coll-selector:\S+", head)
         runs = list(by_sizes.items())
-        if sel:  # SimGrid's mvapich2 Gather depends on the calls before it: a run of its own
+        # SimGrid's mvapich2 Gather depends on the calls before it: a run of its own, unless
+        # SimGrid ran them all in one (record_coll.py --together), as the groups here do
+        if sel and " --together " not in head:
             runs = [(sz, g) for sizes, what in runs
                     for sz, g in ((sizes, [w for w in what if not w.startswith("gather:")]),
                                   (sizes, [w for w in what if w.startswith("gather:")])) if g]
