@@ -237,7 +237,7 @@ def main():
     if args.defaults_only:
         todo = [(c, a) for c, a in todo if a == "default"]
     if args.selector:
-        todo = [(c, args.selector) for c in SG_KEYS]
+        todo = [(c, args.selector) for c in SG_KEYS if not args.only or c in args.only]
     if args.only:
         keep = set(args.only)
         todo = [(c, a) for c, a in todo if c in keep or "%s:%s" % (c, a) in keep]
@@ -259,7 +259,7 @@ def main():
                         old[(f[0], f[1], f[2])] = l
             body = {}
             if args.together:
-                colls = [c for c in SG_KEYS if c != "barrier"]
+                colls = [c for c, a in todo if c != "barrier"]
                 base = ["smpirun", "-np", str(np_), "-platform", PLAT[pname], "-hostfile", HOSTS,
                         "-no-privatize"] + COMMON + FOLD + extra
                 base += ["--cfg=smpi/%s:%s" % (c, args.selector) for c in colls]
