@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives/coll_group.h"
 #include "collectives/coll_nb.h"
 #include "collectives/coll_private.h"
 #include "collectives/coll_trace.h"
@@ -55,6 +56,8 @@ const coll_selector coll_selectors[] = {
     {"ompi", coll_select_ompi,
      "SimGrid 3.32's ompi selector: Open MPI 4.1 coll/tuned fixed decision tables "
      "(selector_ompi.c)"},
+    {"mvapich2", coll_select_mvapich2,
+     "SimGrid 3.32's MVAPICH2 tables (Stampede tuning; thresholds in selector_mvapich2.c)"},
     {"automatic", coll_select_automatic,
      "every call runs every algorithm that fits it, each after a Barrier, and reports the "
      "fastest (SimGrid's autotuning: the simulated time is the sum of all the runs)"},
@@ -159,12 +162,12 @@ void coll_declare_config(void)
     snprintf(sel_choices + strlen(sel_choices), sizeof sel_choices - strlen(sel_choices), "%s%s",
              k ? "|" : "", coll_selectors[k].name);
   cfg_key keys[1 + COLL_COUNT];
-  keys[0] = (cfg_key)
-      CFG_KEY_STRING("smpi/coll-selector", "default", sel_choices,
-                     "Which decision logic picks the collective algorithms: "
-                     "default (SimGrid 3.32's defaults), mpich (MPICH 3/4), "
-                     "ompi (SimGrid 3.32's: Open MPI 4.1 tuned), automatic (every call tries "
-                     "every algorithm); smpirun -help-coll shows the choices");
+  keys[0] = (cfg_key)CFG_KEY_STRING("smpi/coll-selector", "default", sel_choices,
+                                    "Which decision logic picks the collective algorithms: "
+                                    "default (SimGrid 3.32's defaults), mpich (MPICH 3/4), "
+                                    "ompi (SimGrid 3.32's: Open MPI 4.1 tuned), mvapich2 "
+                                    "(SimGrid's MVAPICH2 tables), automatic (every call tries "
+                                    "every algorithm); smpirun -help-coll shows the choices");
   for (int c = 0; c < COLL_COUNT; c++) {
     /* "" (follow the selector), the selectors, then the algorithms */
     size_t len = 2 + strlen(sel_choices);
@@ -353,6 +356,63 @@ static coll_alg_id selector_choice(size_t k, coll_features *f)
   return id;
 }
 
+/* SimGrid learns how a communicator's ranks sit on hosts (Comm::init_smp) only when an
+ * SMP-aware collective first runs on it; until then it takes the ranks for not grouped by
+ * host, and its mvapich2 Gather, which never asks, picks its one-level choice. The
+ * communicators (or a view's subsets: a host, the leaders) that have had one, per rank. */
+static struct coll_smp_seen {
+  struct coll_smp_view {
+    uint32_t ctx;
+    int vbase, vstride;
+  } * *v; /* per world rank, nv[rank] entries */
+  size_t *nv, *cap;
+  size_t nranks;
+} smp_seen;
+
+static bool smp_known(const coll_ctx *x, bool mark)
+{
+  uint32_t ctx = smpi_comm_coll_context(x->comm);
+  smpi_rank *me = smpi_self();
+  size_t r = me ? (size_t)me->rank : 0;
+  if (r >= smp_seen.nranks) {
+    if (!mark)
+      return false;
+    size_t n = r + 1, old = smp_seen.nranks;
+    smp_seen.v = xrealloc(smp_seen.v, n * sizeof *smp_seen.v);
+    smp_seen.nv = xrealloc(smp_seen.nv, n * sizeof *smp_seen.nv);
+    smp_seen.cap = xrealloc(smp_seen.cap, n * sizeof *smp_seen.cap);
+    for (size_t i = old; i < n; i++)
+      smp_seen.v[i] = NULL, smp_seen.nv[i] = smp_seen.cap[i] = 0;
+    smp_seen.nranks = n;
+  }
+  for (size_t i = 0; i < smp_seen.nv[r]; i++)
+    if (smp_seen.v[r][i].ctx == ctx && smp_seen.v[r][i].vbase == x->vbase &&
+        smp_seen.v[r][i].vstride == x->vstride)
+      return true;
+  if (mark) {
+    XGROW(smp_seen.v[r], smp_seen.cap[r], smp_seen.nv[r] + 1);
+    smp_seen.v[r][smp_seen.nv[r]++] = (struct coll_smp_view){ctx, x->vbase, x->vstride};
+  }
+  return false;
+}
+
+/* selector k's choice for a call on x (the mvapich2 tables depend on the hosts' layout) */
+static coll_alg_id select_on(size_t k, const coll_ctx *x, coll_features *f)
+{
+  if (coll_selectors[k].select != coll_select_mvapich2)
+    return selector_choice(k, f);
+  f->ppn = x->vstride ? x->ppn : smp_layout(x->comm);
+  if (f->coll == COLL_gather && !smp_known(x, false))
+    f->ppn = 0;
+  coll_alg_id id = selector_choice(k, f);
+  /* the calls where SimGrid's mvapich2 selector sets the layout up (and every SMP-aware
+   * algorithm: run_algo) */
+  if ((f->coll == COLL_bcast && f->count > 0) || f->coll == COLL_allgather ||
+      f->coll == COLL_scatter)
+    smp_known(x, true);
+  return id;
+}
+
 static bool is_automatic(size_t k) { return coll_selectors[k].select == coll_select_automatic; }
 
 /* Picks the algorithm of this call; COLL_ALG_COUNT: the automatic selector's exploration. */
@@ -371,13 +431,13 @@ static coll_alg_id choose(const coll_ctx *x, coll_features *f)
   if (k < coll_nselectors && is_automatic(k) && !x->exploring)
     return COLL_ALG_COUNT; /* coll_run explores */
   if (k < coll_nselectors)
-    return selector_choice(k, f);
+    return select_on(k, x, f);
   coll_alg_id id = (coll_alg_id)want;
   if (coll_algos[id].flags & COLL_F_SMP)
-    f->ppn = smp_layout(x->comm);
+    f->ppn = x->vstride ? x->ppn : smp_layout(x->comm);
   if (coll_algo_fits(id, f))
     return id;
-  coll_alg_id fb = selector_choice(selector_idx, f);
+  coll_alg_id fb = select_on(selector_idx, x, f);
   static bool warned[COLL_ALG_COUNT];
   if (!warned[id]) {
     warned[id] = true;
@@ -414,14 +474,20 @@ static int run_algo(coll_ctx *x, coll_id c, coll_alg_id id, const coll_features 
             f->bytes);
   coll_id saved = x->coll;
   size_t saved_seg = x->segsize;
-  int saved_ppn = x->ppn;
+  int saved_ppn = x->ppn, saved_inner[2] = {x->inner[0], x->inner[1]};
   x->coll = c;
   x->ppn = f->ppn;
   x->segsize = f->segsize;
+  x->inner[0] = f->inner[0];
+  x->inner[1] = f->inner[1];
+  if ((coll_algos[id].flags & COLL_F_SMP) && f->ppn > 0)
+    smp_known(x, true);
   int rc = coll_algos[id].fn(x, a);
   x->coll = saved;
   x->segsize = saved_seg;
   x->ppn = saved_ppn;
+  x->inner[0] = saved_inner[0];
+  x->inner[1] = saved_inner[1];
   if (rc == MPI_SUCCESS)
     rc = x->err;
   return rc;
@@ -497,6 +563,42 @@ int coll_run(coll_ctx *x, coll_id c, const coll_args *a)
   if (id == COLL_ALG_COUNT)
     return run_automatic(x, c, a, &f);
   return run_algo(x, c, id, &f, a);
+}
+
+int coll_run_default(coll_ctx *x, coll_id c, const coll_args *a)
+{
+  coll_features f;
+  features_of(c, x, a, &f);
+  return run_algo(x, c, coll_select_default(&f), &f, a);
+}
+
+int coll_run_group(coll_ctx *x, const coll_group *g, int ppn, coll_id c, coll_alg_id id,
+                   const coll_args *a)
+{
+  if (g->me < 0)
+    return x->err;
+  int rank = x->rank, size = x->size, saved_ppn = x->ppn, vbase = x->vbase, vstride = x->vstride;
+  int s = vstride ? vstride : 1;
+  x->vbase = vbase + g->base * s;
+  x->vstride = g->stride * s;
+  x->rank = g->me;
+  x->size = g->n;
+  x->ppn = ppn;
+  coll_features f;
+  features_of(c, x, a, &f);
+  f.ppn = ppn;
+  if (id == COLL_ALG_COUNT) {
+    id = choose(x, &f);
+    if (id == COLL_ALG_COUNT) /* automatic: explored at the top level only */
+      id = coll_select_default(&f);
+  }
+  int rc = run_algo(x, c, id, &f, a);
+  x->rank = rank;
+  x->size = size;
+  x->ppn = saved_ppn;
+  x->vbase = vbase;
+  x->vstride = vstride;
+  return rc;
 }
 
 static long long block_bytes(int count, const smpi_dt *dt)

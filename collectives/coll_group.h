@@ -23,6 +23,13 @@ static inline void coll_group_smp(const coll_ctx *x, coll_group *intra, coll_gro
   *inter = (coll_group){0, ppn, x->size / ppn, me % ppn == 0 ? me / ppn : -1};
 }
 
+/* Runs collective c on the members of g as on a communicator of their own (ranks = member
+ * indices, ppn ranks per host: g->n for a host, 1 for the leaders), with algorithm id, or
+ * with COLL_ALG_COUNT what smpi/<c> or the selector picks for it. Non-members return at
+ * once. The arguments are the group's (root, counts: member indices). */
+int coll_run_group(coll_ctx *x, const coll_group *g, int ppn, coll_id c, coll_alg_id id,
+                   const coll_args *a);
+
 /* MPICH's binomial reduction to member 0: buf holds the member's contribution and, at
  * member 0, receives the result (elsewhere it is overwritten with partial results).
  * Contributions of higher members are the right operands, so the rank order holds when

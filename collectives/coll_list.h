@@ -72,6 +72,14 @@
             "binomial among host leaders, then binomial inside hosts")                           \
   COLL_ALGO(bcast, mvapich2_knomial_intra_node, COLL_SG,                                         \
             "4-nomial tree, one level of children at a time (MVAPICH2)")                         \
+  COLL_ALGO(bcast, SMP_binary, COLL_F_SMP | COLL_SG,                                             \
+            "binary trees among leaders and in hosts, 8 KiB segments pipelined")                 \
+  COLL_ALGO(bcast, SMP_linear, COLL_F_SMP | COLL_SG,                                             \
+            "chain of leaders, chain in each host, 8 KiB segments pipelined")                    \
+  COLL_ALGO(bcast, mvapich2_inter_node, COLL_F_SMP | COLL_SG,                                    \
+            "to the root's leader, then among hosts' leaders only (MVAPICH2's first stage)")     \
+  COLL_ALGO(bcast, mvapich2_intra_node, COLL_F_SMP | COLL_SG,                                    \
+            "MVAPICH2 two-level: leaders, then each host, in the middle sizes; else flat")       \
   /* ---- gather ---- */                                                                         \
   COLL_ALGO(gather, linear, 0, "root posts every receive at once (SimGrid's default)")           \
   COLL_ALGO(gather, ompi_basic_linear, COLL_SG,                                                  \
@@ -90,6 +98,10 @@
   COLL_ALGO(scatter, ompi_binomial, COLL_SG, "in-order binomial tree, subtrees forwarded whole") \
   COLL_ALGO(scatter, ompi_linear_nb, COLL_SG, "root posts nonblocking sends in rank order")      \
   COLL_ALGO(scatter, mpich_binomial, 0, "binomial tree, largest subtree first (MPICH)")          \
+  COLL_ALGO(scatter, mvapich2_two_level_direct, COLL_F_SMP | COLL_SG,                            \
+            "leaders get their host's blocks one by one, then a binomial scatter in hosts")      \
+  COLL_ALGO(scatter, mvapich2_two_level_binomial, COLL_F_SMP | COLL_SG,                          \
+            "binomial scatter among leaders, then a binomial scatter in each host")              \
   /* ---- scatterv ---- */                                                                       \
   COLL_ALGO(scatterv, linear, 0, "root posts every send at once")                                \
   /* ---- allgather ---- */                                                                      \
@@ -118,6 +130,8 @@
             "one logical ring per host-rank, host exchanges posted each round")                  \
   COLL_ALGO(allgather, SMP_NTS, COLL_F_SMP | COLL_SG,                                            \
             "inside hosts, then a ring of leaders forwarding chunks down host chains")           \
+  COLL_ALGO(allgather, mvapich2_smp, COLL_F_SMP | COLL_SG,                                       \
+            "gather in hosts, MPICH's allgather among leaders, bcast in hosts")                  \
   /* ---- allgatherv ---- */                                                                     \
   COLL_ALGO(allgatherv, linear, 0, "everyone posts a send to and a receive from every peer")     \
   COLL_ALGO(allgatherv, ring, COLL_SG, "step i: own block to rank + i, from rank - i")           \

@@ -25,14 +25,20 @@ static int push_req(coll_ctx *x, smpi_req *r)
   return (int)x->nreqs++;
 }
 
+/* a peer named in the view's numbering (coll_ctx.vstride) as a rank of the communicator */
+static int peer(const coll_ctx *x, int r)
+{
+  return x->vstride && r >= 0 ? x->vbase + r * x->vstride : r;
+}
+
 int coll_isend(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, int dst, int tag)
 {
-  return push_req(x, smpi_p2p_isend(buf, count, dt, dst, tag, x->comm, SMPI_P2P_COLL));
+  return push_req(x, smpi_p2p_isend(buf, count, dt, peer(x, dst), tag, x->comm, SMPI_P2P_COLL));
 }
 
 int coll_irecv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag)
 {
-  return push_req(x, smpi_p2p_irecv(buf, count, dt, src, tag, x->comm, SMPI_P2P_COLL));
+  return push_req(x, smpi_p2p_irecv(buf, count, dt, peer(x, src), tag, x->comm, SMPI_P2P_COLL));
 }
 
 void coll_wait_req(coll_ctx *x, int id)
@@ -51,21 +57,21 @@ void coll_wait(coll_ctx *x)
 
 void coll_send(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, int dst, int tag)
 {
-  note_error(x,
-             smpi_p2p_send(buf, count, dt, dst, tag, x->comm, SMPI_P2P_COLL | SMPI_P2P_BLOCKING));
+  note_error(x, smpi_p2p_send(buf, count, dt, peer(x, dst), tag, x->comm,
+                              SMPI_P2P_COLL | SMPI_P2P_BLOCKING));
 }
 
 void coll_recv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag)
 {
-  note_error(x,
-             smpi_p2p_recv(buf, count, dt, src, tag, x->comm, SMPI_P2P_COLL, MPI_STATUS_IGNORE));
+  note_error(x, smpi_p2p_recv(buf, count, dt, peer(x, src), tag, x->comm, SMPI_P2P_COLL,
+                              MPI_STATUS_IGNORE));
 }
 
 void coll_sendrecv(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, int dst,
                    void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int tag)
 {
-  note_error(x, smpi_p2p_sendrecv(sbuf, scount, sdt, dst, tag, rbuf, rcount, rdt, src, tag,
-                                  x->comm, SMPI_P2P_COLL, MPI_STATUS_IGNORE));
+  note_error(x, smpi_p2p_sendrecv(sbuf, scount, sdt, peer(x, dst), tag, rbuf, rcount, rdt,
+                                  peer(x, src), tag, x->comm, SMPI_P2P_COLL, MPI_STATUS_IGNORE));
 }
 
 void coll_copy(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, void *rbuf,

@@ -109,6 +109,9 @@ typedef struct coll_features {
   size_t segsize; /* out: a selector may set a segment size for the algorithm it picks
                          (Open MPI's decision does): 0 leaves the algorithm's own rule,
                          COLL_SEG_WHOLE asks for one segment */
+  int inner[2];   /* out: the stages of a two-level algorithm (leaders, hosts) as
+                   coll_alg_id + 1, which the mvapich2 selector sets from its tables as
+                   SimGrid's does through global pointers; 0 = the algorithm's own */
 } coll_features;
 #define COLL_SEG_WHOLE ((size_t)-1)
 
@@ -126,6 +129,11 @@ typedef struct coll_ctx {
   size_t segsize; /* segment size the selector asked for, 0 if none */
   bool fold_tmp;  /* coll_tmp_dt may hand out folded memory (coll_fold_decide) */
   bool exploring; /* the automatic selector runs its candidates: nested calls use default */
+  /* A view (coll_run_group): the algorithm runs on the regular subset vbase, vbase +
+   * vstride, ... of comm, rank and size being the caller's index in it and its length, and
+   * the peers it names are translated; vstride 0 = the whole communicator. */
+  int vbase, vstride;
+  int inner[2]; /* coll_features.inner of the running algorithm */
 } coll_ctx;
 
 typedef int (*coll_fn)(coll_ctx *x, const coll_args *a);
@@ -179,6 +187,7 @@ coll_alg_id coll_select_mpich(coll_features *f);
 coll_alg_id coll_select_ompi(coll_features *f);
 /* SimGrid 3.32's alltoall__ompi (Open MPI 4.1's table), which its default selector runs too */
 coll_alg_id coll_ompi41_alltoall(int n, size_t m);
+coll_alg_id coll_select_mvapich2(coll_features *f);
 /* automatic: coll_run runs every fitting algorithm (coll.c); this is its choice where it
  * cannot explore (nested calls, tables): the default selector's */
 coll_alg_id coll_select_automatic(coll_features *f);
@@ -189,6 +198,9 @@ extern const size_t coll_nselectors;
 /* Runs collective c with the algorithm smpi/<c> or the selector picks (composite
  * algorithms, e.g. allreduce = reduce + bcast, call their parts through it). */
 int coll_run(coll_ctx *x, coll_id c, const coll_args *a);
+/* Runs collective c with the default selector's choice, whatever is configured (SimGrid's
+ * composite defaults call its default parts directly: reduce_scatter's Reduce). */
+int coll_run_default(coll_ctx *x, coll_id c, const coll_args *a);
 /* smpi/check-collectives: every member calls it once per collective, in program order,
  * with the resolved arguments and the MPI name ("MPI_Ibcast" for the nonblocking one);
  * a mismatch across members ends the job with a report (smpi/mpi/check.h). run_top does it

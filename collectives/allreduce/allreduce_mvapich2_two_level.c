@@ -12,11 +12,40 @@
  * With one rank per host, stages 1 and 3 are empty: the messages of rdb. */
 #include "collectives/coll_group.h"
 
+/* As the mvapich2 selector runs it (x->inner[0]: the leaders' allreduce, rdb or
+ * mvapich2_rs): the Reduce the selector picks to each host's leader, that allreduce among
+ * the leaders, then the Bcast the selector picks in each host. */
+static int tuned(coll_ctx *x, const coll_args *a, coll_alg_id leaders)
+{
+  size_t count = (size_t)a->rcount;
+  coll_group intra, inter;
+  coll_group_smp(x, &intra, &inter);
+  coll_args r = *a;
+  r.root = 0;
+  r.in_place = a->in_place && intra.me == 0;
+  coll_run_group(x, &intra, intra.n, COLL_reduce, COLL_ALG_COUNT, &r);
+  if (inter.me >= 0 && inter.n > 1) {
+    void *mine = coll_tmp_dt(x, count, a->rdt);
+    coll_copy(x, a->rbuf, count, a->rdt, mine, count, a->rdt);
+    coll_args l = *a;
+    l.sbuf = mine;
+    l.sdt = a->rdt;
+    l.sdt_h = a->rdt_h;
+    l.scount = a->rcount;
+    l.in_place = false;
+    coll_run_group(x, &inter, 1, COLL_allreduce, leaders, &l);
+  }
+  coll_args b = {.rbuf = a->rbuf, .rcount = a->rcount, .rdt = a->rdt, .rdt_h = a->rdt_h};
+  return coll_run_group(x, &intra, intra.n, COLL_bcast, COLL_ALG_COUNT, &b);
+}
+
 int coll_allreduce_mvapich2_two_level(coll_ctx *x, const coll_args *a)
 {
   size_t count = (size_t)a->rcount;
   if (count == 0)
     return x->err;
+  if (x->inner[0])
+    return tuned(x, a, (coll_alg_id)(x->inner[0] - 1));
   coll_copy(x, a->sbuf, count, a->sdt, a->rbuf, count, a->rdt);
   coll_group intra, inter;
   coll_group_smp(x, &intra, &inter);

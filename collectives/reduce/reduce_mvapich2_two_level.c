@@ -25,6 +25,52 @@ static void reduce_mpich(coll_ctx *x, const coll_args *a, const coll_group *g, v
     coll_group_reduce_scatter_gather(x, a, g, buf, count, root, COLL_TAG_REDUCE);
 }
 
+/* Several hosts, as the mvapich2 selector runs it: x->inner = the leaders' and the hosts'
+ * reduce from its tables (SimGrid's MV2_Reduce_function, MV2_Reduce_intra_function). */
+static int tuned(coll_ctx *x, const coll_args *a, const coll_group *intra,
+                 const coll_group *inter)
+{
+  int me = x->rank, root = a->root, ppn = intra->n, root_leader = root - root % ppn;
+  size_t count = (size_t)a->rcount;
+  const smpi_dt *dt = a->rdt;
+  coll_alg_id lead = (coll_alg_id)(x->inner[0] - 1), in_host = (coll_alg_id)(x->inner[1] - 1);
+  /* "shmem" (Open MPI's basic linear) only for a commutative op below 128 KiB per rank */
+  if (in_host == COLL_ALG_reduce_ompi_basic_linear &&
+      !(smpi_op_is_commutative(a->op) && count * smpi_dt_extent(dt) < (size_t)ppn * 131072))
+    in_host = COLL_ALG_reduce_mvapich2_knomial;
+  void *acc = coll_tmp_dt(x, count, dt); /* the host's result at its leader */
+  if (ppn > 1) {
+    coll_args h = *a;
+    h.rbuf = acc;
+    h.root = 0;
+    h.in_place = false;
+    coll_run_group(x, intra, ppn, COLL_reduce, in_host, &h);
+  } else {
+    coll_copy(x, a->sbuf, count, a->sdt, acc, count, dt);
+  }
+  void *out = me == root ? a->rbuf : coll_tmp_dt(x, count, dt);
+  if (inter->me >= 0 && inter->n > 1) {
+    coll_args l = *a;
+    l.sbuf = acc;
+    l.sdt = dt;
+    l.sdt_h = a->rdt_h;
+    l.scount = a->rcount;
+    l.rbuf = out;
+    l.root = root_leader / ppn;
+    l.in_place = false;
+    coll_run_group(x, inter, 1, COLL_reduce, lead, &l);
+  } else if (me == root_leader) {
+    coll_copy(x, acc, count, dt, out, count, dt);
+  }
+  if (root != root_leader) {
+    if (me == root_leader)
+      coll_send(x, out, count, dt, root, COLL_TAG_REDUCE);
+    else if (me == root)
+      coll_recv(x, a->rbuf, count, dt, root_leader, COLL_TAG_REDUCE);
+  }
+  return x->err;
+}
+
 int coll_reduce_mvapich2_two_level(coll_ctx *x, const coll_args *a)
 {
   int me = x->rank, root = a->root;
@@ -56,6 +102,8 @@ int coll_reduce_mvapich2_two_level(coll_ctx *x, const coll_args *a)
       return coll_reduce_binomial(x, a);
     return coll_reduce_mvapich2_knomial(x, a);
   }
+  if (x->inner[0])
+    return tuned(x, a, &intra, &inter);
   void *acc = me == root ? a->rbuf : coll_tmp_dt(x, count, dt);
   coll_copy(x, a->sbuf, count, a->sdt, acc, count, dt);
   reduce_mpich(x, a, &intra, acc, count, 0);

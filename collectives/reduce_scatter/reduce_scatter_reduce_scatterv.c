@@ -1,5 +1,6 @@
 /* Reduce_scatter = Reduce of the whole vector to rank 0, then Scatterv of the blocks
- * (SimGrid's default). */
+ * (SimGrid's default: its Reduce is always the default one, its Scatterv the configured
+ * one). */
 #include "collectives/coll_private.h"
 
 int coll_reduce_scatter_reduce_scatterv(coll_ctx *x, const coll_args *a)
@@ -12,7 +13,7 @@ int coll_reduce_scatter_reduce_scatterv(coll_ctx *x, const coll_args *a)
   r.rcount = a->scount;
   r.rcounts = NULL;
   r.rbuf = x->rank == 0 ? coll_tmp_dt(x, total, a->rdt) : NULL;
-  int rc = coll_run(x, COLL_reduce, &r);
+  int rc = coll_run_default(x, COLL_reduce, &r);
   if (rc)
     return rc;
   int *displs = coll_tmp(x, (size_t)n * sizeof *displs);

@@ -637,7 +637,7 @@ static int coll_check_main(int argc, char **argv)
       t.coll = colls[ci];
       /* every algorithm, then what each selector picks (with the segment sizes it asks
        * for) */
-      static const char *const selectors[] = {"default", "mpich", "ompi", NULL};
+      static const char *const selectors[] = {"default", "mpich", "ompi", "mvapich2", NULL};
       int nalgos = -1;
       for (int ai = 0;; ai++) {
         const char *algo = smpi_coll_algorithm_name ? smpi_coll_algorithm_name(t.coll, ai)

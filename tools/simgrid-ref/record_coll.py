@@ -25,6 +25,7 @@ alltoall posting all 65 280 messages at once, smpi 3 s) is retried one size at a
 what still fails is written as a comment line saying so.
 
 Usage: tools/simgrid-ref/record_coll.py [--np 16,64,256] [--platforms flat256,fattree256]
+                                        [--ppn K] [--selector NAME [--together]]
                                         [--timeout S] [--per-size] [--only COLL[:ALGO]]...
                                         [--redo-missing] [--size S]...
                                         [--sg-cfg KEY:VALUE --tag NAME]...
@@ -184,11 +185,19 @@ def main():
                     help="comma-separated sizes measured instead of 8 and 1 MiB (with --tag)")
     ap.add_argument("--defaults-only", action="store_true",
                     help="only SimGrid's default choice of every collective (no forced algorithm)")
-    ap.add_argument("--selector", default="",
-                    help="only SimGrid's choice under --cfg=smpi/coll-selector:SELECTOR, "
-                         "written as algorithm SELECTOR (needs --tag)")
     ap.add_argument("--smp4", action="store_true",
                     help="4 ranks per host (hostfile %s; needs --tag)" % HOSTS_SMP4)
+    ap.add_argument("--ppn", type=int, default=0,
+                    help="K ranks per host (hostfile platforms/coll_hosts_ppn<K>.txt, written "
+                         "if missing; needs --tag)")
+    ap.add_argument("--selector", default="",
+                    help="instead of the algorithms: SimGrid's choice under "
+                         "--cfg=smpi/coll-selector:NAME for every collective (rows named "
+                         "NAME; needs --tag)")
+    ap.add_argument("--together", action="store_true",
+                    help="with --selector: all the collectives (but barrier) in one run per "
+                         "rank count, in order, so that each sees what the ones before it set "
+                         "up (SimGrid's mvapich2 Gather depends on it)")
     ap.add_argument("--sg-cfg", action="append", default=[], metavar="KEY:VALUE",
                     help="extra SimGrid setting (e.g. network/optim:Full); needs --tag")
     ap.add_argument("--tag", default="",
@@ -207,10 +216,22 @@ def main():
         if not args.tag:
             ap.error("--smp4: give the recording a --tag")
         HOSTS = HOSTS_SMP4
+    if args.ppn:
+        if not args.tag:
+            ap.error("--ppn: give the recording a --tag")
+        HOSTS = os.path.join(OUT, "platforms", "coll_hosts_ppn%d.txt" % args.ppn)
+        if not os.path.exists(os.path.join(ROOT, HOSTS)):
+            with open(os.path.join(ROOT, HOSTS), "w") as f:
+                for i in range(256):
+                    f.write("node-%d:%d\n" % (i, args.ppn))
+    if args.selector and not args.tag:
+        ap.error("--selector: give the recording a --tag")
     if args.sg_cfg and not args.tag:
         ap.error("--sg-cfg changes SimGrid's answer: give the recording a --tag")
     if args.tag and not re.match(r"^\w+$", args.tag):
         ap.error("--tag: letters, digits and _ only")
+    if args.together and not args.selector:
+        ap.error("--together needs --selector")
     extra = ["--cfg=" + c for c in args.sg_cfg]
     suffix = "_" + args.tag if args.tag else ""
 
@@ -249,6 +270,25 @@ def main():
                         f = l.split()
                         old[(f[0], f[1], f[2])] = l
             body = {}
+            if args.together:
+                colls = [c for c, a in todo if c != "barrier" and c in SG_KEYS]
+                base = ["smpirun", "-np", str(np_), "-platform", PLAT[pname], "-hostfile", HOSTS,
+                        "-no-privatize"] + COMMON + FOLD + extra
+                base += ["--cfg=smpi/%s:%s" % (c, args.selector) for c in colls]
+                print("== %s np=%d together %s" % (pname, np_, " ".join(colls)), file=sys.stderr,
+                      flush=True)
+                lines, err = run(base + [exe, "-s", ",".join(GRID_SIZES)] + colls, args.timeout)
+                for l in lines or []:
+                    f = l.split()
+                    size = f[1]
+                    body[(f[0], args.selector, size)] = "%s %s %s %s %s %s" % (
+                        f[0], args.selector, size, f[2], f[3], f[4])
+                if lines is None:
+                    print("   SimGrid " + err, file=sys.stderr)
+                write_file(path, pname, np_, body, old, order, version, pkg,
+                           extra + ["--together"])
+                print("== wrote", path, file=sys.stderr)
+                continue
             for coll, algo in todo:
                 sizes = [s for s in sizes_of(coll) if not args.size or s in args.size]
                 if args.redo_missing:
