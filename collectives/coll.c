@@ -50,13 +50,20 @@ const coll_algo coll_algos[COLL_ALG_COUNT] = {
 
 const coll_selector coll_selectors[] = {
     {"default", coll_select_default,
-     "SimGrid 3.32's default choices, so that default runs match SimGrid's simulated times"},
-    {"mpich", coll_select_mpich, "MPICH 3.3-4.x decision logic (thresholds in selector_mpich.c)"},
+     "SimGrid 3.32's default choices, so that default runs match SimGrid's simulated times",
+     false},
+    {"mpich", coll_select_mpich, "MPICH 3.3-4.x decision logic (thresholds in selector_mpich.c)",
+     false},
     {"ompi", coll_select_ompi,
-     "Open MPI 4.0 coll/tuned fixed decision logic (thresholds in selector_ompi.c)"},
+     "Open MPI 4.0 coll/tuned fixed decision logic (thresholds in selector_ompi.c)", false},
     {"automatic", coll_select_automatic,
      "every call runs every algorithm that fits it, each after a Barrier, and reports the "
-     "fastest (SimGrid's autotuning: the simulated time is the sum of all the runs)"},
+     "fastest (SimGrid's autotuning: the simulated time is the sum of all the runs)",
+     false},
+    {"impi", coll_select_impi,
+     "SimGrid 3.32's Intel MPI 4.1 tables, by ranks per host, ranks and size "
+     "(selector_impi.c)",
+     true},
 };
 const size_t coll_nselectors = sizeof coll_selectors / sizeof coll_selectors[0];
 
@@ -158,11 +165,13 @@ void coll_declare_config(void)
     snprintf(sel_choices + strlen(sel_choices), sizeof sel_choices - strlen(sel_choices), "%s%s",
              k ? "|" : "", coll_selectors[k].name);
   cfg_key keys[1 + COLL_COUNT];
-  keys[0] = (cfg_key)CFG_KEY_STRING("smpi/coll-selector", "default", sel_choices,
-                                    "Which decision logic picks the collective algorithms: "
-                                    "default (SimGrid 3.32's defaults), mpich (MPICH 3/4), "
-                                    "ompi (Open MPI 4.0 tuned), automatic (every call tries "
-                                    "every algorithm); smpirun -help-coll shows the choices");
+  keys[0] = (cfg_key)
+      CFG_KEY_STRING("smpi/coll-selector", "default", sel_choices,
+                     "Which decision logic picks the collective algorithms: "
+                     "default (SimGrid 3.32's defaults), mpich (MPICH 3/4), "
+                     "ompi (Open MPI 4.0 tuned), automatic (every call tries "
+                     "every algorithm), impi (SimGrid's Intel MPI tables); smpirun -help-coll "
+                     "shows the choices");
   for (int c = 0; c < COLL_COUNT; c++) {
     /* "" (follow the selector), the selectors, then the algorithms */
     size_t len = 2 + strlen(sel_choices);
@@ -368,10 +377,12 @@ static coll_alg_id choose(const coll_ctx *x, coll_features *f)
   size_t k = want == -1 ? selector_idx : want <= -2 ? (size_t)(-2 - want) : coll_nselectors;
   if (k < coll_nselectors && is_automatic(k) && !x->exploring)
     return COLL_ALG_COUNT; /* coll_run explores */
+  if (k < coll_nselectors && coll_selectors[k].by_host)
+    f->ppn = smp_layout(x->comm);
   if (k < coll_nselectors)
     return selector_choice(k, f);
   coll_alg_id id = (coll_alg_id)want;
-  if (coll_algos[id].flags & COLL_F_SMP)
+  if ((coll_algos[id].flags & COLL_F_SMP) || coll_selectors[selector_idx].by_host)
     f->ppn = smp_layout(x->comm);
   if (coll_algo_fits(id, f))
     return id;

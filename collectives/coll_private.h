@@ -171,12 +171,19 @@ typedef struct coll_selector {
   const char *name; /* value of smpi/coll-selector */
   coll_selector_fn select;
   const char *desc;
+  bool by_host; /* decides on the ranks per host: coll_features.ppn is set before it runs */
 } coll_selector;
 
 /* f->segsize is an output (see coll_features) */
 coll_alg_id coll_select_default(coll_features *f);
 coll_alg_id coll_select_mpich(coll_features *f);
 coll_alg_id coll_select_ompi(coll_features *f);
+/* SimGrid's Intel MPI tables (selector_impi.c); coll_impi_pick is the name a table gives
+ * (an algorithm of f->coll or a selector; NULL for collectives without a table),
+ * coll_impi_dump prints the tables as tests/data/simgrid-ref/impi_tables.txt has them */
+coll_alg_id coll_select_impi(coll_features *f);
+const char *coll_impi_pick(const coll_features *f);
+void coll_impi_dump(FILE *out);
 /* automatic: coll_run runs every fitting algorithm (coll.c); this is its choice where it
  * cannot explore (nested calls, tables): the default selector's */
 coll_alg_id coll_select_automatic(coll_features *f);

@@ -28,7 +28,7 @@ reduce rab
 scatter mvapich2_two_level_binomial
 scatter mvapich2_two_level_direct
 """.strip().splitlines())
-SELECTORS_NOT_YET = {"mvapich2", "impi"}
+SELECTORS_NOT_YET = {"mvapich2"}
 
 
 def main():

@@ -176,8 +176,15 @@ def main():
                     help="comma-separated sizes measured instead of 8 and 1 MiB (with --tag)")
     ap.add_argument("--defaults-only", action="store_true",
                     help="only SimGrid's default choice of every collective (no forced algorithm)")
+    ap.add_argument("--selector", default="",
+                    help="measure this selector (e.g. impi) for every collective SimGrid has a "
+                         "key for, as the algorithm NAME of smpi/<collective> (rows "
+                         "'<collective> NAME <size>'; needs --tag)")
     ap.add_argument("--smp4", action="store_true",
                     help="4 ranks per host (hostfile %s; needs --tag)" % HOSTS_SMP4)
+    ap.add_argument("--ppn", type=int, default=0,
+                    help="K ranks per host: hostfile platforms/coll_hosts_smp<K>.txt (K = 2, 4, "
+                         "8, 16; needs --tag)")
     ap.add_argument("--sg-cfg", action="append", default=[], metavar="KEY:VALUE",
                     help="extra SimGrid setting (e.g. network/optim:Full); needs --tag")
     ap.add_argument("--tag", default="",
@@ -188,10 +195,12 @@ def main():
             ap.error("--sizes: give the recording a --tag")
         GRID_SIZES[:] = args.sizes.split(",")
     global HOSTS
+    if args.ppn:
+        args.smp4 = True
     if args.smp4:
         if not args.tag:
             ap.error("--smp4: give the recording a --tag")
-        HOSTS = HOSTS_SMP4
+        HOSTS = os.path.join(OUT, "platforms", "coll_hosts_smp%d.txt" % (args.ppn or 4))
     if args.sg_cfg and not args.tag:
         ap.error("--sg-cfg changes SimGrid's answer: give the recording a --tag")
     if args.tag and not re.match(r"^\w+$", args.tag):
@@ -210,12 +219,16 @@ def main():
     subprocess.run(cc, cwd=ROOT, check=True, capture_output=True)
 
     todo = measurements()
+    if args.selector:
+        if not args.tag:
+            ap.error("--selector: give the recording a --tag")
+        todo = [(c, args.selector) for c in SG_KEYS]
     if args.defaults_only:
         todo = [(c, a) for c, a in todo if a == "default"]
     if args.only:
         keep = set(args.only)
         todo = [(c, a) for c, a in todo if c in keep or "%s:%s" % (c, a) in keep]
-    order = {m: i for i, m in enumerate(measurements())}
+    order = {m: i for i, m in enumerate(todo if args.selector else measurements())}
     for pname in args.platforms.split(","):
         for np_ in [int(x) for x in args.np.split(",")]:
             path = os.path.join(OUT, "coll_%s_%d%s.txt" % (pname, np_, suffix))
