@@ -72,6 +72,12 @@
             "binomial among host leaders, then binomial inside hosts")                           \
   COLL_ALGO(bcast, mvapich2_knomial_intra_node, COLL_SG,                                         \
             "4-nomial tree, one level of children at a time (MVAPICH2)")                         \
+  COLL_ALGO(bcast, arrival_pattern_aware, COLL_SG,                                               \
+            "rank 0 probes who has arrived, serves them as a chain (8 KiB segments)")            \
+  COLL_ALGO(bcast, arrival_pattern_aware_wait, COLL_SG,                                          \
+            "arrival_pattern_aware with three probe rounds per chain")                           \
+  COLL_ALGO(bcast, arrival_scatter, COLL_SG,                                                     \
+            "rank 0 probes who has arrived; scatter + ring allgather in each group")             \
   /* ---- gather ---- */                                                                         \
   COLL_ALGO(gather, linear, 0, "root posts every receive at once (SimGrid's default)")           \
   COLL_ALGO(gather, ompi_basic_linear, COLL_SG,                                                  \
@@ -201,6 +207,8 @@
             "4-nomial tree, all children received at once (MVAPICH2)")                           \
   COLL_ALGO(reduce, mvapich2_two_level, COLL_F_SMP | COLL_SG,                                    \
             "reduce in hosts, then among leaders (binomial/scatter_gather each)")                \
+  COLL_ALGO(reduce, arrival_pattern_aware, COLL_F_COMMUTATIVE | COLL_SG,                         \
+            "rank 0 probes who has arrived; each group reduces along a chain to it")             \
   /* ---- allreduce ---- */                                                                      \
   COLL_ALGO(allreduce, redbcast, COLL_SG, "reduce to rank 0 (selected reduce), then bcast")      \
   COLL_ALGO(allreduce, rdb, COLL_SG, "recursive doubling (MPICH short messages)")                \

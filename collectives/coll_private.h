@@ -223,6 +223,11 @@ enum {
   COLL_TAG_REDUCE_SCATTER,
   COLL_TAG_SCAN,
   COLL_TAG_EXSCAN,
+  /* the arrival-pattern-aware bcasts and reduce: they receive from any source, so their
+   * messages must match nothing of another collective (SimGrid's match the other bcasts' or
+   * reduces' and lose data when calls follow each other without a barrier) */
+  COLL_TAG_BCAST_ARRIVAL,
+  COLL_TAG_REDUCE_ARRIVAL,
   COLL_TAG_COUNT
 };
 
@@ -246,6 +251,16 @@ void coll_send(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, in
 void coll_recv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag);
 void coll_sendrecv(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, int dst,
                    void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int tag);
+
+/* MPI_Iprobe(src, tag) on the collective context, with its cost: has a collective message
+ * from src with this tag arrived? (SimGrid probes MPI_ANY_TAG: the same in a call whose
+ * messages have a tag of their own, COLL_TAG_*_ARRIVAL) Only the arrival-pattern-aware algorithms use it:
+ * their control flow depends on arrival dates, against rule 1 above (they run blocking,
+ * or in a nonblocking collective's helper, never as a recorded schedule). */
+bool coll_iprobe(coll_ctx *x, int src, int tag);
+/* This rank idles for a simulated duration (SimGrid's sleep_for in reduce
+ * arrival_pattern_aware's probe loop). */
+void coll_sleep(coll_ctx *x, double seconds);
 
 /* Local data movement: typed copy (no-op when source and destination are the same
  * elements), pack to / unpack from contiguous bytes. */

@@ -18,12 +18,8 @@ allreduce smp_rsag_rab
 alltoall pair_rma
 bcast SMP_binary
 bcast SMP_linear
-bcast arrival_pattern_aware
-bcast arrival_pattern_aware_wait
-bcast arrival_scatter
 bcast mvapich2_inter_node
 bcast mvapich2_intra_node
-reduce arrival_pattern_aware
 reduce rab
 scatter mvapich2_two_level_binomial
 scatter mvapich2_two_level_direct
