@@ -207,6 +207,32 @@ void coll_declare_config(void)
 static int *forced; /* [world rank * COLL_COUNT + c], see smpi_coll_force */
 static int forced_np;
 
+/* Ranks inside the automatic selector's exploration: collectives that start afresh there
+ * (an alltoall pair_rma candidate's window creation and fences, in smpi/rma/) use the
+ * default selector too, as the candidates' nested calls do through coll_ctx.exploring. */
+static struct coll_exploring {
+  bool *by_rank; /* [world rank] */
+  int np;
+} exploring;
+
+static bool rank_exploring(const smpi_rank *me)
+{
+  return me && exploring.by_rank && exploring.np == smpi_w.np && exploring.by_rank[me->rank];
+}
+
+static void set_rank_exploring(bool on)
+{
+  smpi_rank *me = smpi_self();
+  if (!me)
+    return;
+  if (!exploring.by_rank || exploring.np != smpi_w.np) {
+    free(exploring.by_rank);
+    exploring.by_rank = xcalloc((size_t)smpi_w.np, sizeof *exploring.by_rank);
+    exploring.np = smpi_w.np;
+  }
+  exploring.by_rank[me->rank] = on;
+}
+
 __attribute__((visibility("default"))) int smpi_coll_force(const char *coll, const char *name);
 int smpi_coll_force(const char *coll, const char *name)
 {
@@ -375,7 +401,7 @@ static coll_alg_id choose(const coll_ctx *x, coll_features *f)
       want = v > 0 ? v - 2 : v - 1;
   }
   size_t k = want == -1 ? selector_idx : want <= -2 ? (size_t)(-2 - want) : coll_nselectors;
-  if (k < coll_nselectors && is_automatic(k) && !x->exploring)
+  if (k < coll_nselectors && is_automatic(k) && !x->exploring && !rank_exploring(me))
     return COLL_ALG_COUNT; /* coll_run explores */
   if (k < coll_nselectors && coll_selectors[k].by_host)
     f->ppn = smp_layout(x->comm);
@@ -461,6 +487,7 @@ static int run_automatic(coll_ctx *x, coll_id c, const coll_args *a, coll_featur
   double best = -1.0;
   coll_alg_id best_id = COLL_ALG_COUNT;
   x->exploring = true;
+  set_rank_exploring(true);
   for (int i = 0; i < COLL_ALG_COUNT && rc == MPI_SUCCESS; i++) {
     coll_features f = *base;
     if (coll_algos[i].coll != c)
@@ -492,6 +519,7 @@ static int run_automatic(coll_ctx *x, coll_id c, const coll_args *a, coll_featur
     }
   }
   x->exploring = false;
+  set_rank_exploring(false);
   if (x->rank == 0 && best_id < COLL_ALG_COUNT)
     LOG_WARN("%s (automatic): %d algorithms tried, the quickest was %s: %g s (slowest rank)",
              coll_infos[c].mpi_name, runs, coll_algos[best_id].name, best);

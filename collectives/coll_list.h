@@ -160,6 +160,8 @@
             "ring; 1-byte handshake with the next partners between steps")                       \
   COLL_ALGO(alltoall, ring_mpi_barrier, COLL_SG, "ring; Barrier before every step")              \
   COLL_ALGO(alltoall, ring_one_barrier, COLL_SG, "ring; one Barrier, then the steps")            \
+  COLL_ALGO(alltoall, pair_rma, COLL_F_POW2 | COLL_SG,                                           \
+            "MPI_Put to rank ^ i between two fences of a window on the receive buffers")         \
   /* ---- alltoallv ---- */                                                                      \
   COLL_ALGO(alltoallv, linear, 0, "every send and receive posted at once")                       \
   COLL_ALGO(alltoallv, pair, COLL_F_POW2 | COLL_SG, "pairwise exchange with rank ^ i")           \

@@ -15,7 +15,6 @@ NOT_YET = set("""
 allgather mvapich2_smp
 allreduce rab
 allreduce smp_rsag_rab
-alltoall pair_rma
 bcast SMP_binary
 bcast SMP_linear
 bcast mvapich2_inter_node
