@@ -231,6 +231,8 @@
             "hosts reduce to a leader, leaders do ring reduce-scatter + allgather")              \
   COLL_ALGO(allreduce, smp_rsag_lr, COLL_F_SMP | COLL_F_COMMUTATIVE | COLL_SG,                   \
             "hosts reduce to a leader, leaders do a logical-ring reduce-scatter + allgather")    \
+  COLL_ALGO(allreduce, smp_rsag_rab, COLL_F_SMP | COLL_F_POW2 | COLL_F_COMMUTATIVE | COLL_SG,    \
+            "hosts reduce to a leader, leaders do recursive halving + doubling")                 \
   COLL_ALGO(allreduce, rab1, COLL_F_POW2 | COLL_F_COMMUTATIVE | COLL_SG,                         \
             "recursive-halving reduce-scatter, then the selected allgather")                     \
   COLL_ALGO(allreduce, rab2, COLL_F_COMMUTATIVE | COLL_SG,                                       \

@@ -14,7 +14,6 @@ import sys
 NOT_YET = set("""
 allgather mvapich2_smp
 allreduce rab
-allreduce smp_rsag_rab
 bcast SMP_binary
 bcast SMP_linear
 bcast mvapich2_inter_node
