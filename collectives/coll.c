@@ -51,16 +51,25 @@ const coll_algo coll_algos[COLL_ALG_COUNT] = {
 
 const coll_selector coll_selectors[] = {
     {"default", coll_select_default,
-     "SimGrid 3.32's default choices, so that default runs match SimGrid's simulated times"},
-    {"mpich", coll_select_mpich, "MPICH 3.3-4.x decision logic (thresholds in selector_mpich.c)"},
+     "SimGrid 3.32's default choices, so that default runs match SimGrid's simulated times",
+     false},
+    {"mpich", coll_select_mpich, "MPICH 3.3-4.x decision logic (thresholds in selector_mpich.c)",
+     false},
     {"ompi", coll_select_ompi,
      "SimGrid 3.32's ompi selector: Open MPI 4.1 coll/tuned fixed decision tables "
-     "(selector_ompi.c)"},
+     "(selector_ompi.c)",
+     false},
     {"mvapich2", coll_select_mvapich2,
-     "SimGrid 3.32's MVAPICH2 tables (Stampede tuning; thresholds in selector_mvapich2.c)"},
+     "SimGrid 3.32's MVAPICH2 tables (Stampede tuning; thresholds in selector_mvapich2.c)",
+     false},
     {"automatic", coll_select_automatic,
      "every call runs every algorithm that fits it, each after a Barrier, and reports the "
-     "fastest (SimGrid's autotuning: the simulated time is the sum of all the runs)"},
+     "fastest (SimGrid's autotuning: the simulated time is the sum of all the runs)",
+     false},
+    {"impi", coll_select_impi,
+     "SimGrid 3.32's Intel MPI 4.1 tables, by ranks per host, ranks and size "
+     "(selector_impi.c)",
+     true},
 };
 const size_t coll_nselectors = sizeof coll_selectors / sizeof coll_selectors[0];
 
@@ -166,8 +175,9 @@ void coll_declare_config(void)
                                     "Which decision logic picks the collective algorithms: "
                                     "default (SimGrid 3.32's defaults), mpich (MPICH 3/4), "
                                     "ompi (SimGrid 3.32's: Open MPI 4.1 tuned), mvapich2 "
-                                    "(SimGrid's MVAPICH2 tables), automatic (every call tries "
-                                    "every algorithm); smpirun -help-coll shows the choices");
+                                    "(SimGrid's MVAPICH2 tables), impi (SimGrid's Intel MPI "
+                                    "tables), automatic (every call tries every algorithm); "
+                                    "smpirun -help-coll shows the choices");
   for (int c = 0; c < COLL_COUNT; c++) {
     /* "" (follow the selector), the selectors, then the algorithms */
     size_t len = 2 + strlen(sel_choices);
@@ -202,6 +212,32 @@ void coll_declare_config(void)
  * the algorithm of a call another rank has not entered yet ---- */
 static int *forced; /* [world rank * COLL_COUNT + c], see smpi_coll_force */
 static int forced_np;
+
+/* Ranks inside the automatic selector's exploration: collectives that start afresh there
+ * (an alltoall pair_rma candidate's window creation and fences, in smpi/rma/) use the
+ * default selector too, as the candidates' nested calls do through coll_ctx.exploring. */
+static struct coll_exploring {
+  bool *by_rank; /* [world rank] */
+  int np;
+} exploring;
+
+static bool rank_exploring(const smpi_rank *me)
+{
+  return me && exploring.by_rank && exploring.np == smpi_w.np && exploring.by_rank[me->rank];
+}
+
+static void set_rank_exploring(bool on)
+{
+  smpi_rank *me = smpi_self();
+  if (!me)
+    return;
+  if (!exploring.by_rank || exploring.np != smpi_w.np) {
+    free(exploring.by_rank);
+    exploring.by_rank = xcalloc((size_t)smpi_w.np, sizeof *exploring.by_rank);
+    exploring.np = smpi_w.np;
+  }
+  exploring.by_rank[me->rank] = on;
+}
 
 __attribute__((visibility("default"))) int smpi_coll_force(const char *coll, const char *name);
 int smpi_coll_force(const char *coll, const char *name)
@@ -428,12 +464,14 @@ static coll_alg_id choose(const coll_ctx *x, coll_features *f)
       want = v > 0 ? v - 2 : v - 1;
   }
   size_t k = want == -1 ? selector_idx : want <= -2 ? (size_t)(-2 - want) : coll_nselectors;
-  if (k < coll_nselectors && is_automatic(k) && !x->exploring)
+  if (k < coll_nselectors && is_automatic(k) && !x->exploring && !rank_exploring(me))
     return COLL_ALG_COUNT; /* coll_run explores */
+  if (k < coll_nselectors && coll_selectors[k].by_host)
+    f->ppn = smp_layout(x->comm);
   if (k < coll_nselectors)
     return select_on(k, x, f);
   coll_alg_id id = (coll_alg_id)want;
-  if (coll_algos[id].flags & COLL_F_SMP)
+  if ((coll_algos[id].flags & COLL_F_SMP) || coll_selectors[selector_idx].by_host)
     f->ppn = x->vstride ? x->ppn : smp_layout(x->comm);
   if (coll_algo_fits(id, f))
     return id;
@@ -518,6 +556,7 @@ static int run_automatic(coll_ctx *x, coll_id c, const coll_args *a, coll_featur
   double best = -1.0;
   coll_alg_id best_id = COLL_ALG_COUNT;
   x->exploring = true;
+  set_rank_exploring(true);
   for (int i = 0; i < COLL_ALG_COUNT && rc == MPI_SUCCESS; i++) {
     coll_features f = *base;
     if (coll_algos[i].coll != c)
@@ -549,6 +588,7 @@ static int run_automatic(coll_ctx *x, coll_id c, const coll_args *a, coll_featur
     }
   }
   x->exploring = false;
+  set_rank_exploring(false);
   if (x->rank == 0 && best_id < COLL_ALG_COUNT)
     LOG_WARN("%s (automatic): %d algorithms tried, the quickest was %s: %g s (slowest rank)",
              coll_infos[c].mpi_name, runs, coll_algos[best_id].name, best);

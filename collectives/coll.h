@@ -21,6 +21,19 @@ void coll_print_help(FILE *out);
 /* The same as markdown tables, for docs/collectives.md (tools/coll-doc.c). */
 void coll_print_markdown(FILE *out);
 
+/* ---- algorithms implemented above collectives/ ----
+ * An algorithm that needs a layer above this one (alltoall pair_rma needs RMA windows,
+ * smpi/rma/) has its name in coll_list.h like any other; the layer registers the
+ * implementation at start-up (its declare_config, called by smpi/launch/), so that
+ * collectives/ never includes it. Arguments: the call's communicator and buffers, MPI_IN_PLACE
+ * resolved; the value is the call's MPI error code. */
+struct smpi_comm;
+struct smpi_dt;
+typedef int (*coll_alltoall_rma_fn)(struct smpi_comm *c, const void *sbuf, int scount,
+                                    const struct smpi_dt *sdt, void *rbuf, int rcount,
+                                    const struct smpi_dt *rdt);
+void coll_register_alltoall_pair_rma(coll_alltoall_rma_fn fn);
+
 /* ---- MPI entry points (collectives/coll.c, coll_nb.c, coll_neighbor.c) ---- */
 int coll_mpi_barrier(MPI_Comm comm, const char *smpi_fname_);
 int coll_mpi_ibarrier(MPI_Comm comm, MPI_Request *request, const char *smpi_fname_);

@@ -43,6 +43,7 @@ static coll_features features(coll_id c, int n, size_t m, bool commutative)
   if (c == COLL_reduce_scatter)
     f.count *= (size_t)n; /* the whole vector */
   f.commutative = commutative;
+  f.ppn = 1; /* one rank per host (the impi selector decides on it) */
   return f;
 }
 

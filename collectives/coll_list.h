@@ -80,6 +80,12 @@
             "to the root's leader, then among hosts' leaders only (MVAPICH2's first stage)")     \
   COLL_ALGO(bcast, mvapich2_intra_node, COLL_F_SMP | COLL_SG,                                    \
             "MVAPICH2 two-level: leaders, then each host, in the middle sizes; else flat")       \
+  COLL_ALGO(bcast, arrival_pattern_aware, COLL_SG,                                               \
+            "rank 0 probes who has arrived, serves them as a chain (8 KiB segments)")            \
+  COLL_ALGO(bcast, arrival_pattern_aware_wait, COLL_SG,                                          \
+            "arrival_pattern_aware with three probe rounds per chain")                           \
+  COLL_ALGO(bcast, arrival_scatter, COLL_SG,                                                     \
+            "rank 0 probes who has arrived; scatter + ring allgather in each group")             \
   /* ---- gather ---- */                                                                         \
   COLL_ALGO(gather, linear, 0, "root posts every receive at once (SimGrid's default)")           \
   COLL_ALGO(gather, ompi_basic_linear, COLL_SG,                                                  \
@@ -168,6 +174,8 @@
             "ring; 1-byte handshake with the next partners between steps")                       \
   COLL_ALGO(alltoall, ring_mpi_barrier, COLL_SG, "ring; Barrier before every step")              \
   COLL_ALGO(alltoall, ring_one_barrier, COLL_SG, "ring; one Barrier, then the steps")            \
+  COLL_ALGO(alltoall, pair_rma, COLL_F_POW2 | COLL_SG,                                           \
+            "MPI_Put to rank ^ i between two fences of a window on the receive buffers")         \
   /* ---- alltoallv ---- */                                                                      \
   COLL_ALGO(alltoallv, linear, 0, "every send and receive posted at once")                       \
   COLL_ALGO(alltoallv, pair, COLL_F_POW2 | COLL_SG, "pairwise exchange with rank ^ i")           \
@@ -215,6 +223,8 @@
             "4-nomial tree, all children received at once (MVAPICH2)")                           \
   COLL_ALGO(reduce, mvapich2_two_level, COLL_F_SMP | COLL_SG,                                    \
             "reduce in hosts, then among leaders (binomial/scatter_gather each)")                \
+  COLL_ALGO(reduce, arrival_pattern_aware, COLL_F_COMMUTATIVE | COLL_SG,                         \
+            "rank 0 probes who has arrived; each group reduces along a chain to it")             \
   /* ---- allreduce ---- */                                                                      \
   COLL_ALGO(allreduce, redbcast, COLL_SG, "reduce to rank 0 (selected reduce), then bcast")      \
   COLL_ALGO(allreduce, rdb, COLL_SG, "recursive doubling (MPICH short messages)")                \
@@ -235,6 +245,8 @@
             "hosts reduce to a leader, leaders do ring reduce-scatter + allgather")              \
   COLL_ALGO(allreduce, smp_rsag_lr, COLL_F_SMP | COLL_F_COMMUTATIVE | COLL_SG,                   \
             "hosts reduce to a leader, leaders do a logical-ring reduce-scatter + allgather")    \
+  COLL_ALGO(allreduce, smp_rsag_rab, COLL_F_SMP | COLL_F_POW2 | COLL_F_COMMUTATIVE | COLL_SG,    \
+            "hosts reduce to a leader, leaders do recursive halving + doubling")                 \
   COLL_ALGO(allreduce, rab1, COLL_F_POW2 | COLL_F_COMMUTATIVE | COLL_SG,                         \
             "recursive-halving reduce-scatter, then the selected allgather")                     \
   COLL_ALGO(allreduce, rab2, COLL_F_COMMUTATIVE | COLL_SG,                                       \

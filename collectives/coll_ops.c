@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "collectives/coll_private.h"
+#include "smpi/emulation/burst.h"
+#include "smpi/emulation/burst.h"
 #include "smpi/emulation/shared_malloc.h"
 #include "src/invariant.h"
 #include "src/mem.h"
@@ -59,6 +61,17 @@ void coll_send(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, in
 {
   note_error(x, smpi_p2p_send(buf, count, dt, peer(x, dst), tag, x->comm,
                               SMPI_P2P_COLL | SMPI_P2P_BLOCKING));
+}
+
+void coll_sleep(coll_ctx *x, double seconds)
+{
+  (void)x;
+  smpi_sleep_now(seconds);
+}
+
+bool coll_iprobe(coll_ctx *x, int src, int tag)
+{
+  return smpi_p2p_iprobe(x->comm, src, tag, SMPI_P2P_COLL);
 }
 
 void coll_recv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag)

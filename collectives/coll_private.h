@@ -179,6 +179,7 @@ typedef struct coll_selector {
   const char *name; /* value of smpi/coll-selector */
   coll_selector_fn select;
   const char *desc;
+  bool by_host; /* decides on the ranks per host: coll_features.ppn is set before it runs */
 } coll_selector;
 
 /* f->segsize is an output (see coll_features) */
@@ -188,6 +189,12 @@ coll_alg_id coll_select_ompi(coll_features *f);
 /* SimGrid 3.32's alltoall__ompi (Open MPI 4.1's table), which its default selector runs too */
 coll_alg_id coll_ompi41_alltoall(int n, size_t m);
 coll_alg_id coll_select_mvapich2(coll_features *f);
+/* SimGrid's Intel MPI tables (selector_impi.c); coll_impi_pick is the name a table gives
+ * (an algorithm of f->coll or a selector; NULL for collectives without a table),
+ * coll_impi_dump prints the tables as tests/data/simgrid-ref/impi_tables.txt has them */
+coll_alg_id coll_select_impi(coll_features *f);
+const char *coll_impi_pick(const coll_features *f);
+void coll_impi_dump(FILE *out);
 /* automatic: coll_run runs every fitting algorithm (coll.c); this is its choice where it
  * cannot explore (nested calls, tables): the default selector's */
 coll_alg_id coll_select_automatic(coll_features *f);
@@ -230,6 +237,11 @@ enum {
   COLL_TAG_REDUCE_SCATTER,
   COLL_TAG_SCAN,
   COLL_TAG_EXSCAN,
+  /* the arrival-pattern-aware bcasts and reduce: they receive from any source, so their
+   * messages must match nothing of another collective (SimGrid's match the other bcasts' or
+   * reduces' and lose data when calls follow each other without a barrier) */
+  COLL_TAG_BCAST_ARRIVAL,
+  COLL_TAG_REDUCE_ARRIVAL,
   COLL_TAG_COUNT
 };
 
@@ -253,6 +265,16 @@ void coll_send(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, in
 void coll_recv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag);
 void coll_sendrecv(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, int dst,
                    void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int tag);
+
+/* MPI_Iprobe(src, tag) on the collective context, with its cost: has a collective message
+ * from src with this tag arrived? (SimGrid probes MPI_ANY_TAG: the same in a call whose
+ * messages have a tag of their own, COLL_TAG_*_ARRIVAL) Only the arrival-pattern-aware algorithms use it:
+ * their control flow depends on arrival dates, against rule 1 above (they run blocking,
+ * or in a nonblocking collective's helper, never as a recorded schedule). */
+bool coll_iprobe(coll_ctx *x, int src, int tag);
+/* This rank idles for a simulated duration (SimGrid's sleep_for in reduce
+ * arrival_pattern_aware's probe loop). */
+void coll_sleep(coll_ctx *x, double seconds);
 
 /* Local data movement: typed copy (no-op when source and destination are the same
  * elements), pack to / unpack from contiguous bytes. */

@@ -47,6 +47,7 @@
 #include "smpi/emulation/sample.h"
 #include "smpi/emulation/shared_malloc.h"
 #include "smpi/observe/trace.h"
+#include "smpi/rma/win.h"
 #include "smpi/smpi.h"
 #include "src/cfg.h"
 #include "src/invariant.h"
@@ -143,6 +144,7 @@ static void (*const smpi_config_modules[])(void) = {
     smpi_check_declare_config,
     smpi_trace_declare_config, /* observe/ */
     coll_declare_config,       /* collectives/ */
+    smpi_rma_declare_config,   /* rma/: alltoall pair_rma for the collectives */
     smpi_io_declare_config,    /* io/ */
     smpi_env_declare_config,   /* bindings/ */
 };

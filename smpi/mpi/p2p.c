@@ -666,12 +666,25 @@ static void status_of_msg(const p2p_msg *m, MPI_Status *st)
 }
 
 /* One MPI_Iprobe: its cost, then a look at the queues. */
-static p2p_msg *iprobe_once(smpi_comm *c, int src, int tag)
+static p2p_msg *iprobe_ctx(uint32_t ctx, int src, int tag)
 {
   p2p_iprobe_inject();
-  p2p_msg *m = mq_peek(smpi_comm_p2p_context(c), p2p_my_world_rank(), src, tag);
+  p2p_msg *m = mq_peek(ctx, p2p_my_world_rank(), src, tag);
   p2p_iprobe_outcome(m != NULL);
   return m;
+}
+
+static p2p_msg *iprobe_once(smpi_comm *c, int src, int tag)
+{
+  return iprobe_ctx(smpi_comm_p2p_context(c), src, tag);
+}
+
+bool smpi_p2p_iprobe(smpi_comm *c, int src, int tag, unsigned flags)
+{
+  if (src == MPI_PROC_NULL)
+    return true;
+  uint32_t ctx = flags & SMPI_P2P_COLL ? smpi_comm_coll_context(c) : smpi_comm_p2p_context(c);
+  return iprobe_ctx(ctx, src, tag) != NULL;
 }
 
 typedef struct probe_desc {

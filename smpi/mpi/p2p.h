@@ -71,6 +71,9 @@ void smpi_p2p_free(smpi_req *r);
  * NULL entries are skipped. */
 int smpi_p2p_wait(smpi_req **r, MPI_Status *status);
 int smpi_p2p_waitall(size_t n, smpi_req **rs, MPI_Status *statuses);
+/* MPI_Iprobe's test on either context (flags: SMPI_P2P_COLL or 0), with its cost
+ * (smpi/iprobe, growing while probes fail): has a matching message arrived? */
+bool smpi_p2p_iprobe(smpi_comm *c, int src, int tag, unsigned flags);
 /* Completed yet? No simulated cost, nothing freed (a progress check for schedules). */
 bool smpi_p2p_is_complete(const smpi_req *r);
 

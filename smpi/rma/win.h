@@ -222,6 +222,10 @@ int smpi_rma_flush(smpi_win *w, int rank, const char *fname);
 int smpi_rma_flush_all(smpi_win *w, const char *fname);
 int smpi_rma_flush_local(smpi_win *w, int rank, const char *fname);
 int smpi_rma_flush_local_all(smpi_win *w, const char *fname);
+/* coll_pair_rma.c: registers alltoall pair_rma, built on windows, with the collectives
+ * (called with the configuration modules by smpi/launch/, before any MPI call) */
+void smpi_rma_declare_config(void);
+
 /* the MPI_MODE_* bits an assert argument may hold */
 #define SMPI_RMA_ASSERT_BITS \
   (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED)

@@ -13,15 +13,9 @@ import sys
 # SimGrid 3.32 names smpi does not have yet (docs/collectives.md, "SimGrid names")
 NOT_YET = set("""
 allreduce rab
-allreduce smp_rsag_rab
-alltoall pair_rma
-bcast arrival_pattern_aware
-bcast arrival_pattern_aware_wait
-bcast arrival_scatter
-reduce arrival_pattern_aware
 reduce rab
 """.strip().splitlines())
-SELECTORS_NOT_YET = {"impi"}
+SELECTORS_NOT_YET = set()
 
 
 def main():
