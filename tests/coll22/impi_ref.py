@@ -23,6 +23,13 @@ sys.path.insert(0, os.path.join(HERE, "..", "mpi"))
 from coll_timing_ref import parse, rel, TOL, FOLD  # noqa: E402
 
 REDUCTIONS = {"reduce", "allreduce", "reduce_scatter"}
+# (collective, picked algorithm, hostfile) -> why the time deliberately differs from SimGrid's
+# (the same deliberate differences as the forced algorithms, tests/mpi/coll_timing_ref.py)
+KNOWN_PICKS = {
+    ("bcast", "SMP_linear", "coll_hosts256.txt"):
+        "one rank per host: SimGrid's SMP_linear sends every message twice (as next leader "
+        "and next rank of the host); smpi sends each once along the chain",
+}
 
 
 def available(smpirun):
@@ -60,7 +67,7 @@ def main():
     smpirun, prog, refs = sys.argv[1], sys.argv[2], sys.argv[3:]
     root = os.path.abspath(os.path.join(HERE, "..", ".."))
     algos, sels = available(smpirun)
-    bad = compared = pending = 0
+    bad = compared = pending = known = 0
     for ref in refs:
         plat, np_, hosts, rows = parse(ref)
         by_coll = {}
@@ -103,6 +110,11 @@ def main():
                     elif not pick:
                         status = "NO PICK LOGGED"
                         bad += 1
+                    elif d > TOL and len(pick) == 1 and \
+                            (coll, next(iter(pick)), os.path.basename(hosts)) in KNOWN_PICKS:
+                        status = "known difference: " + KNOWN_PICKS[
+                            (coll, next(iter(pick)), os.path.basename(hosts))]
+                        known += 1
                     elif d > TOL:
                         status = "DIFFERS (%s)" % ",".join(sorted(pick))
                         bad += 1
@@ -115,7 +127,8 @@ def main():
         if n_cmp == 0:
             print("  no row compared")
             bad += 1
-    print("%d rows agree within 1 %%, %d pending, %d bad" % (compared, pending, bad))
+    print("%d rows agree within 1 %%, %d known differences, %d pending, %d bad"
+          % (compared, known, pending, bad))
     return 1 if bad else 0
 
 
