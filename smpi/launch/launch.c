@@ -35,6 +35,7 @@
 #include "smpi/mpi/comm_impl.h"
 #include "smpi/mpi/datatype.h"
 #include "smpi/mpi/handle.h"
+#include "smpi/runtime/copies.h"
 #include "smpi/runtime/hostfile.h"
 #include "smpi/launch/launch.h"
 #include "smpi/mpi/op.h"
@@ -96,6 +97,10 @@ static const cfg_key launch_keys[] = {
     CFG_KEY_BOOL(
         "smpi/display-timing", false,
         "Print the simulated time and the wall-clock time of the run at the end (stderr)"),
+    CFG_KEY_DOUBLE("smpi/memcpy-bandwidth", 0,
+                   "memcpy bandwidth of this machine (GB/s) for the copy floor that "
+                   "smpi/display-timing prints; 0: measured on the first run and cached in "
+                   "~/.cache/smpi/memcpy-bandwidth"),
     CFG_KEY_BOOL("smpi/simulate-computation", true,
                  "Inject the CPU time ranks spend between MPI calls as simulated computation"),
     CFG_KEY_STRING("smpi/host-speed", "20000f", NULL,
@@ -890,9 +895,11 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
     report_leaks(cfg_get_int("smpi/list-leaks"));
   energy_report(stderr);
   smpi_auto_malloc_report();
-  if (cfg_get_bool("smpi/display-timing"))
+  if (cfg_get_bool("smpi/display-timing")) {
     fprintf(stderr, "smpi: simulated time: %.9g s (wall-clock time: %.6f s, %d rank%s)\n",
             eng_now(), wall, smpi_w.np, smpi_w.np == 1 ? "" : "s");
+    smpi_copies_report(stderr, 1e9 * cfg_get_double("smpi/memcpy-bandwidth"));
+  }
   /* The ranks' stacks hold the program's state: leave the process as it ends, like a job. */
   return code;
 }

@@ -22,6 +22,7 @@
 
 #include "smpi/mpi/handle.h"
 #include "smpi/emulation/shared_malloc.h"
+#include "smpi/runtime/copies.h"
 #include "src/invariant.h"
 #include "src/log.h"
 #include "src/mem.h"
@@ -1169,7 +1170,8 @@ static inline char *at(const void *base, MPI_Aint off)
 
 typedef struct mover {
   char *packed;
-  size_t left; /* bytes still to move */
+  size_t left;  /* bytes still to move */
+  size_t moved; /* bytes really copied (folded ones are skipped), for smpi_copy_note */
   bool unpack;
 } mover;
 
@@ -1338,9 +1340,9 @@ static void run_folded(const dt_prog *p, const char *base, mover *m)
         break;
       size_t len = nd->len < m->left ? nd->len : m->left;
       if (m->unpack)
-        smpi_shared_aware_copy(b, m->packed, len);
+        m->moved += smpi_shared_aware_copy(b, m->packed, len);
       else
-        smpi_shared_aware_copy(m->packed, b, len);
+        m->moved += smpi_shared_aware_copy(m->packed, b, len);
       m->packed += len;
       m->left -= len;
     }
@@ -1388,6 +1390,7 @@ static size_t transfer_folded(const void *buf, size_t count, const smpi_dt *dt, 
   dt_prog top = {.nodes = &nd, .n = 1};
   run_folded(&top, buf, &m);
   ASSERT(m.left == 0);
+  smpi_copy_note(m.moved);
   return limit;
 }
 
@@ -1402,6 +1405,7 @@ static size_t transfer(const void *buf, size_t count, const smpi_dt *dt, char *p
     return 0;
   if (touches_folded(buf, count, dt, packed, limit))
     return transfer_folded(buf, count, dt, packed, limit, unpack);
+  smpi_copy_note(limit);
   if (dt->contiguous) {
     char *user = at(buf, dt->true_lb);
     if (unpack)
