@@ -17,8 +17,13 @@ LINE = re.compile(r"^smpi: bytes copied: (\d+) in (\d+) copies "
 
 # case: (ranks, extra options, bytes, copies)
 CASES = {
+    "posted": (2, [], 1000, 1),
     "early": (2, [], 2 * 1000, 2),
     "rdv": (2, [], MIB, 1),
+    "reuse": (2, [], 100 * 4 * KIB, 100),
+    "lent": (2, [], 1000, 1),
+    "settled": (2, [], 2 * 1000, 2),
+    "sendrecv": (2, [], 2 * 1000, 2),
     "vector": (2, [], MIB, 1),
     "bcast": (8, ["--cfg=smpi/bcast:binomial_tree"], 7 * MIB, 7),
     "alltoall": (4, ["--cfg=smpi/alltoall:pair"], 16 * 64 * KIB, 16),
