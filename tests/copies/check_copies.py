@@ -25,6 +25,7 @@ CASES = {
     "settled": (2, [], 2 * 1000, 2),
     "sendrecv": (2, [], 2 * 1000, 2),
     "vector": (2, [], MIB, 1),
+    "vecvec": (2, [], 2 * 128 * KIB, 2),  # the message, then the check's MPI_Pack
     "bcast": (8, ["--cfg=smpi/bcast:binomial_tree"], 7 * MIB, 7),
     "alltoall": (4, ["--cfg=smpi/alltoall:pair"], 16 * 64 * KIB, 16),
 }
