@@ -90,7 +90,8 @@ struct smpi_req {
 struct p2p_msg {
   list_node slink; /* per-source unexpected queue */
   list_node alink; /* arrival-ordered unexpected queue of the (context, receiver) */
-  list_node olink; /* sender's unmatched rendezvous messages (reports at Finalize) */
+  list_node olink; /* sender's unmatched rendezvous messages (reports at Finalize), or its
+                    * lent ones (p2p_rank.lent) */
   list_node ilink; /* receiver's unexpected messages (reports at Finalize) */
   uint32_t ctx;
   int dst_world;
@@ -167,6 +168,7 @@ void mq_reset(void);
 typedef struct p2p_rank {
   list_node recvs;        /* posted receives (smpi_req.olink) */
   list_node msgs;         /* its rendezvous sends nobody matched yet (p2p_msg.olink) */
+  list_node lent;         /* its detached sends whose payload is still lent (p2p_msg.olink) */
   list_node inbox;        /* unexpected messages addressed to it (p2p_msg.ilink) */
   const char *activity;   /* smpi_p2p_set_activity */
   int activity_root;      /* smpi_p2p_set_activity_root, -1 for none */

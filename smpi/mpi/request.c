@@ -141,6 +141,7 @@ p2p_rank *p2p_rank_of(int world)
     rk = p2p.ranks[world] = xcalloc(1, sizeof *rk);
     list_init(&rk->recvs);
     list_init(&rk->msgs);
+    list_init(&rk->lent);
     list_init(&rk->inbox);
   }
   return rk;
@@ -577,6 +578,8 @@ static void pack_lent(p2p_msg *m)
   ASSERT(m->lent);
   m->lent = false;
   unhold(m);
+  if (list_linked(&m->olink))
+    list_remove(&m->olink);
   const void *sbuf = smpi_privatize_translate(m->lend_owner, m->lend_buf);
   m->data = m->bytes <= sizeof m->small ? m->small : xmalloc(m->bytes);
   p2p.packing = m->sreq;
@@ -594,6 +597,8 @@ static void land_lent(p2p_msg *m, smpi_req *rr)
   }
   m->lent = false;
   unhold(m);
+  if (list_linked(&m->olink))
+    list_remove(&m->olink);
   if (rr->bytes > 0) {
     const void *sbuf = smpi_privatize_translate(m->lend_owner, m->lend_buf);
     void *rbuf = smpi_privatize_translate(rr->owner, rr->buf);
@@ -638,6 +643,7 @@ static void take_payload(smpi_req *r, p2p_msg *m, smpi_req *rr)
     m->lend_count = r->count;
     m->lend_dt = r->dt;
     m->lend_owner = r->owner;
+    list_push_back(&p2p_rank_of(r->owner)->lent, &m->olink);
     return;
   }
   pack_payload(r, m);
@@ -1327,6 +1333,10 @@ size_t smpi_p2p_report_pending(int world_rank)
     n++;
     list_remove(&m->ilink);
   }
+  /* its own detached sends still lent, never waited for (erroneous, but the program may
+   * free their buffers now): their payloads are taken while the buffers still exist */
+  while (!list_empty(&rk->lent))
+    pack_lent(list_entry(list_first(&rk->lent), p2p_msg, olink));
   /* its own rendezvous sends nobody matched: their buffers are about to go away */
   list_foreach (it, &rk->msgs) {
     p2p_msg *m = list_entry(it, p2p_msg, olink);
