@@ -1253,22 +1253,26 @@ static size_t run_at(uintptr_t addr, size_t max, bool *folded)
   return run < max ? run : max;
 }
 
-void smpi_shared_aware_copy(void *dst, const void *src, size_t len)
+size_t smpi_shared_aware_copy(void *dst, const void *src, size_t len)
 {
   if (!folding.root) {
     memcpy(dst, src, len);
-    return;
+    return len;
   }
   uintptr_t s = (uintptr_t)src, d = (uintptr_t)dst;
+  size_t moved = 0;
   for (size_t p = 0; p < len;) {
     bool fs, fd = false;
     size_t r = run_at(s + p, len - p, &fs);
     if (!fs) /* a folded source run is skipped whatever the destination is */
       r = run_at(d + p, r, &fd);
-    if (!fs && !fd)
+    if (!fs && !fd) {
       memcpy((char *)dst + p, (const char *)src + p, r);
+      moved += r;
+    }
     p += r;
   }
+  return moved;
 }
 
 bool smpi_shared_all_folded(const void *buf, size_t len)

@@ -34,8 +34,8 @@ bool smpi_shared_touches(const void *buf, size_t len);
 /* memcpy(dst, src, len), except that bytes which are folded on either side are not copied
  * (a folded byte holds no meaningful data, and writing into one would clobber the block all
  * ranks share). What the point-to-point layer uses to move payloads. Falls back to one memcpy
- * when neither buffer touches folded memory. */
-void smpi_shared_aware_copy(void *dst, const void *src, size_t len);
+ * when neither buffer touches folded memory. Returns the bytes really copied. */
+size_t smpi_shared_aware_copy(void *dst, const void *src, size_t len);
 
 /* Whether p is the start of a live folded allocation; if so, *size is what was asked for.
  * O(1) when nothing is folded. */

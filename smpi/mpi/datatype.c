@@ -22,6 +22,7 @@
 
 #include "smpi/mpi/handle.h"
 #include "smpi/emulation/shared_malloc.h"
+#include "smpi/runtime/copies.h"
 #include "src/invariant.h"
 #include "src/log.h"
 #include "src/mem.h"
@@ -1169,7 +1170,8 @@ static inline char *at(const void *base, MPI_Aint off)
 
 typedef struct mover {
   char *packed;
-  size_t left; /* bytes still to move */
+  size_t left;  /* bytes still to move */
+  size_t moved; /* bytes really copied (folded ones are skipped), for smpi_copy_note */
   bool unpack;
 } mover;
 
@@ -1338,9 +1340,9 @@ static void run_folded(const dt_prog *p, const char *base, mover *m)
         break;
       size_t len = nd->len < m->left ? nd->len : m->left;
       if (m->unpack)
-        smpi_shared_aware_copy(b, m->packed, len);
+        m->moved += smpi_shared_aware_copy(b, m->packed, len);
       else
-        smpi_shared_aware_copy(m->packed, b, len);
+        m->moved += smpi_shared_aware_copy(m->packed, b, len);
       m->packed += len;
       m->left -= len;
     }
@@ -1388,6 +1390,7 @@ static size_t transfer_folded(const void *buf, size_t count, const smpi_dt *dt, 
   dt_prog top = {.nodes = &nd, .n = 1};
   run_folded(&top, buf, &m);
   ASSERT(m.left == 0);
+  smpi_copy_note(m.moved);
   return limit;
 }
 
@@ -1402,6 +1405,7 @@ static size_t transfer(const void *buf, size_t count, const smpi_dt *dt, char *p
     return 0;
   if (touches_folded(buf, count, dt, packed, limit))
     return transfer_folded(buf, count, dt, packed, limit, unpack);
+  smpi_copy_note(limit);
   if (dt->contiguous) {
     char *user = at(buf, dt->true_lb);
     if (unpack)
@@ -1445,6 +1449,148 @@ void smpi_dt_unpack(const void *in, size_t bytes, void *buf, size_t count, const
   transfer(buf, count, dt, (char *)in, bytes, true);
 }
 
+/* ---------------------------------------------------------------------------------------
+ * direct copy between two non-contiguous layouts
+ *
+ * Packing the sender's layout into a temporary buffer and unpacking that into the
+ * receiver's copies every byte twice. Instead, two cursors walk the runs of both layouts
+ * and each byte moves once, from run to run:
+ *
+ *   send (vector, 3 x 4 B, stride 8):  [aaaa....bbbb....cccc]
+ *   recv (vector, 2 x 6 B, stride 8):  [aaaabb..bbcccc]
+ *   moves: aaaa | bb | bb | cccc  (min of the two runs at each step)
+ *
+ * A cursor keeps the loops it is in on a small stack. The walk costs a few nanoseconds per
+ * run, more than the strided loops of pack/unpack per element: it is used when every run
+ * of both layouts is at least DIRECT_MIN_RUN bytes, where the second pass costs more
+ * (2 ranks, 20 sends of 8 MiB vector to vector, user CPU-s, pack+unpack -> direct: 8 B
+ * runs 0.16 -> 0.22, 32 B 0.16 -> 0.15, 64 B 0.19 -> 0.14, 256 B 0.13 -> 0.09, 4 KiB
+ * 0.09 -> 0.05). Folded buffers keep the pack/unpack path (smpi_shared_aware_copy).
+ * ------------------------------------------------------------------------------------- */
+
+#define CURSOR_DEPTH 16
+#define DIRECT_MIN_RUN 64
+
+typedef struct cursor_frame {
+  const dt_prog *p;
+  const char *base;
+  size_t k; /* node of p being run */
+  size_t i; /* its iteration */
+} cursor_frame;
+
+typedef struct cursor {
+  cursor_frame st[CURSOR_DEPTH];
+  int depth;       /* frames in use */
+  const char *run; /* current run and the bytes left in it */
+  size_t left;
+} cursor;
+
+/* Depth of the loops of p and the shortest run in it, false when deeper than max. */
+static bool prog_shape(const dt_prog *p, int max, size_t *min_run)
+{
+  if (max <= 0)
+    return false;
+  for (size_t k = 0; k < p->n; k++) {
+    const dt_node *nd = &p->nodes[k];
+    if (nd->sub) {
+      if (nd->count > 0 && !prog_shape(nd->sub, max - 1, min_run))
+        return false;
+    } else if (nd->count > 0 && nd->len > 0 && nd->len < *min_run) {
+      *min_run = nd->len;
+    }
+  }
+  return true;
+}
+
+/* Moves c to its next non-empty run; false at the end. */
+static bool cursor_next(cursor *c)
+{
+  while (c->depth > 0) {
+    cursor_frame *f = &c->st[c->depth - 1];
+    if (f->k == f->p->n) { /* this loop's body is over: next iteration of the parent's node */
+      c->depth--;
+      if (c->depth > 0) {
+        cursor_frame *up = &c->st[c->depth - 1];
+        if (++up->i == up->p->nodes[up->k].count) {
+          up->k++;
+          up->i = 0;
+        }
+      }
+      continue;
+    }
+    const dt_node *nd = &f->p->nodes[f->k];
+    if (nd->count == 0) {
+      f->k++;
+      continue;
+    }
+    const char *b = at(f->base, nd->off + (MPI_Aint)f->i * nd->stride);
+    if (nd->sub) {
+      ASSERT(c->depth < CURSOR_DEPTH);
+      c->st[c->depth].p = nd->sub;
+      c->st[c->depth].base = b;
+      c->st[c->depth].k = 0;
+      c->st[c->depth].i = 0;
+      c->depth++;
+      continue;
+    }
+    if (++f->i == nd->count) {
+      f->k++;
+      f->i = 0;
+    }
+    if (nd->len > 0) {
+      c->run = b;
+      c->left = nd->len;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* count elements of dt at buf, as copy_direct walks them: the top loop is one frame over
+ * the type's program, as in transfer() */
+static void cursor_start(cursor *c, dt_node *top, dt_prog *tp, const void *buf, size_t count,
+                         const smpi_dt *dt)
+{
+  *top = (dt_node){.off = 0, .stride = dt->ub - dt->lb, .count = count, .sub = dt->prog};
+  *tp = (dt_prog){.nodes = top, .n = 1};
+  c->st[0].p = tp;
+  c->st[0].base = buf;
+  c->st[0].k = 0;
+  c->st[0].i = 0;
+  c->depth = 1;
+  c->left = 0;
+}
+
+static bool direct_ok(const smpi_dt *dt)
+{
+  size_t min_run = SIZE_MAX;
+  return prog_shape(dt->prog, CURSOR_DEPTH - 2, &min_run) && min_run >= DIRECT_MIN_RUN;
+}
+
+static void copy_direct(const void *sendbuf, size_t scount, const smpi_dt *sdt, void *recvbuf,
+                        size_t rcount, const smpi_dt *rdt, size_t n)
+{
+  cursor s, r;
+  dt_node stop, rtop;
+  dt_prog sp, rp;
+  cursor_start(&s, &stop, &sp, sendbuf, scount, sdt);
+  cursor_start(&r, &rtop, &rp, recvbuf, rcount, rdt);
+  for (size_t left = n; left > 0;) {
+    if (s.left == 0 && !cursor_next(&s))
+      break;
+    if (r.left == 0 && !cursor_next(&r))
+      break;
+    size_t m = s.left < r.left ? s.left : r.left;
+    if (m > left)
+      m = left;
+    memcpy((char *)r.run, s.run, m);
+    s.run += m, s.left -= m;
+    r.run += m, r.left -= m;
+    left -= m;
+  }
+  smpi_copy_note(n);
+}
+
 size_t smpi_dt_copy(const void *sendbuf, size_t scount, const smpi_dt *sdt, void *recvbuf,
                     size_t rcount, const smpi_dt *rdt)
 {
@@ -1456,6 +1602,9 @@ size_t smpi_dt_copy(const void *sendbuf, size_t scount, const smpi_dt *sdt, void
     transfer(recvbuf, rcount, rdt, at(sendbuf, sdt->true_lb), n, true);
   } else if (rdt->contiguous) {
     transfer(sendbuf, scount, sdt, at(recvbuf, rdt->true_lb), n, false);
+  } else if (direct_ok(sdt) && direct_ok(rdt) && !touches_folded(sendbuf, scount, sdt, NULL, 0) &&
+             !touches_folded(recvbuf, rcount, rdt, NULL, 0)) {
+    copy_direct(sendbuf, scount, sdt, recvbuf, rcount, rdt, n);
   } else {
     char *tmp = xmalloc(n);
     transfer(sendbuf, scount, sdt, tmp, n, false);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "smpi/mpi/datatype_impl.h"
+#include "smpi/runtime/copies.h"
 #include "src/log.h"
 
 LOG_EXTERNAL_CATEGORY(smpi_dt);
@@ -200,6 +201,7 @@ static int external(const char *datarep, char *user, int count, MPI_Datatype dat
     return MPI_SUCCESS;
   ext_cursor c = {.ext = (unsigned char *)ext + *position, .unpack = unpack};
   smpi_dt_walk(dt, user, count, convert, &c);
+  smpi_copy_note((size_t)bytes);
   *position += (MPI_Aint)bytes;
   return MPI_SUCCESS;
 }

@@ -90,7 +90,8 @@ struct smpi_req {
 struct p2p_msg {
   list_node slink; /* per-source unexpected queue */
   list_node alink; /* arrival-ordered unexpected queue of the (context, receiver) */
-  list_node olink; /* sender's unmatched rendezvous messages (reports at Finalize) */
+  list_node olink; /* sender's unmatched rendezvous messages (reports at Finalize), or its
+                    * lent ones (p2p_rank.lent) */
   list_node ilink; /* receiver's unexpected messages (reports at Finalize) */
   uint32_t ctx;
   int dst_world;
@@ -101,9 +102,19 @@ struct p2p_msg {
   /* the sender's tracing category when it posted the send */
   uint16_t category;
   size_t bytes;
-  void *data;         /* packed copy (detached or eager), else NULL: read the sender's buffer */
-  bool folded;        /* detached or eager, but every byte sent was folded: no copy, nothing
+  void *data;           /* packed copy (detached or eager), else NULL: read the sender's buffer */
+  bool folded;          /* detached or eager, but every byte sent was folded: no copy, nothing
                        * to deliver (the receive buffer keeps its bytes) */
+  bool landed;          /* detached or eager, matched when posted: the payload went straight
+                       * into the receive buffer, nothing left to copy at delivery */
+  bool lent;            /* detached or eager and unmatched, but the sender's request is not
+                       * finished yet: the payload is still read from the sender's buffer
+                       * (request.c, take_payload), lend_* below */
+  const void *lend_buf; /* lent: the sender's buffer, count and type, and its owner (the */
+  size_t lend_count;    /* request may be gone while p2p_waitall holds the message) */
+  const smpi_dt *lend_dt;
+  int lend_owner;
+  p2p_msg **held;     /* lent and held by a p2p_waitall of its sender: the slot that lists it */
   smpi_req *sreq;     /* the send request while linked (see smpi_req.msg) */
   bool waits;         /* sreq completes with the transfer (not detached) */
   smpi_req *rreq;     /* the matched receive */
@@ -159,6 +170,7 @@ void mq_reset(void);
 typedef struct p2p_rank {
   list_node recvs;        /* posted receives (smpi_req.olink) */
   list_node msgs;         /* its rendezvous sends nobody matched yet (p2p_msg.olink) */
+  list_node lent;         /* its detached sends whose payload is still lent (p2p_msg.olink) */
   list_node inbox;        /* unexpected messages addressed to it (p2p_msg.ilink) */
   const char *activity;   /* smpi_p2p_set_activity */
   int activity_root;      /* smpi_p2p_set_activity_root, -1 for none */
@@ -238,6 +250,9 @@ void p2p_wait_complete(smpi_req *r, const char *call);
 /* collects a complete request: pays smpi/or if due, copies its status, deactivates it and
  * destroys it unless persistent. Returns its error code. */
 int p2p_req_finish(smpi_req *r, MPI_Status *st);
+/* Send r is finished or its completion reported (wait, test, MPI_Request_get_status, free):
+ * the program may reuse its buffer, so a payload still lent from it is packed now. */
+void p2p_send_settle(smpi_req *r);
 void p2p_status_out(MPI_Status *st, const MPI_Status *from);
 /* The MPI_ERROR of each status of a multiple-completion call, written only when one failed
  * (MPI_ERR_IN_STATUS): p2p_errs_note each finished slot, p2p_errs_end for true if one failed. */

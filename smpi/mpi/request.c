@@ -146,6 +146,7 @@ p2p_rank *p2p_rank_of(int world)
     rk = p2p.ranks[world] = xcalloc(1, sizeof *rk);
     list_init(&rk->recvs);
     list_init(&rk->msgs);
+    list_init(&rk->lent);
     list_init(&rk->inbox);
   }
   return rk;
@@ -236,6 +237,7 @@ void p2p_req_destroy(smpi_req *r)
   if (r->msg) {
     /* a detached send whose message is still unmatched: the message lives on alone */
     ASSERT(r->kind == REQ_SEND && r->detached && r->msg->sreq == r);
+    p2p_send_settle(r);
     r->msg->sreq = NULL;
     r->msg = NULL;
   }
@@ -297,6 +299,15 @@ static void bsend_release(p2p_msg *m)
   }
 }
 
+/* m stops being lent: the p2p_waitall that held it forgets it */
+static void unhold(p2p_msg *m)
+{
+  if (m->held) {
+    *m->held = NULL;
+    m->held = NULL;
+  }
+}
+
 void p2p_msg_destroy(p2p_msg *m)
 {
   ASSERT(!m->queued && !m->action);
@@ -307,6 +318,7 @@ void p2p_msg_destroy(p2p_msg *m)
     list_remove(&m->ilink);
   if (m->buffered) /* never sent: cancelled, or withdrawn at MPI_Finalize */
     bsend_release(m);
+  unhold(m);
   if (m->data != m->small)
     free(m->data);
   if (m->comm)
@@ -374,9 +386,10 @@ static void deliver(p2p_msg *m)
     /* this runs in the maestro or in another rank: a buffer that is a global variable of
      * the program must be reached through its owner's private copy */
     void *rbuf = smpi_privatize_translate(r->owner, r->buf);
-    if (m->folded) {
-      /* nothing meaningful was sent: the receive buffer keeps its bytes, as a copy from
-       * folded memory leaves private bytes (smpi_shared_aware_copy) */
+    if (m->folded || m->landed) {
+      /* folded: nothing meaningful was sent, the receive buffer keeps its bytes, as a copy
+       * from folded memory leaves private bytes (smpi_shared_aware_copy); landed: copied
+       * when the send was posted (post_send) */
     } else if (m->data) {
       p2p.copying = m;
       smpi_dt_unpack(m->data, n, rbuf, r->count, r->dt);
@@ -509,6 +522,8 @@ static void prefetch_resume(const smpi_req *r)
   ctx_prefetch_frames(r->waiter);
 }
 
+static void land_lent(p2p_msg *m, smpi_req *rr);
+
 static void match(p2p_msg *m, smpi_req *r)
 {
   ASSERT(!m->rreq && !r->msg);
@@ -520,6 +535,8 @@ static void match(p2p_msg *m, smpi_req *r)
     list_remove(&m->ilink);
   if (list_linked(&r->olink))
     list_remove(&r->olink);
+  if (m->lent)
+    land_lent(m, r);
   if (m->sreq && !m->waits) {
     /* a matched detached send can no longer be cancelled: forget its request */
     m->sreq->msg = NULL;
@@ -534,6 +551,110 @@ static void match(p2p_msg *m, smpi_req *r)
 }
 
 /* ---- posting ---- */
+
+/* The payload of detached or eager send r, message m, when it is posted. Four ways, so
+ * that each byte is copied once where it can be:
+ *
+ *   receive rr already posted:  sender -> receive buffer, now ("landed"); the receiver may
+ *                               not look at its buffer before the receive completes, and
+ *                               the transfer's simulated duration is the same
+ *   no receive yet, the send    nothing yet ("lent"): the program may not touch its buffer
+ *   nonblocking (MPI_Isend, a   before it finishes the request (wait, test); a receive
+ *   collective's own sends):    posted meanwhile takes the payload straight from it
+ *                               (land_lent), else finishing packs it (p2p_send_settle)
+ *   no receive yet, blocking:   sender -> bounce buffer (m->data) -> receiver at delivery
+ *   payload folded end to end:  nothing (smpi_shared_aware_copy would move no byte)
+ *
+ * A sendrecv pair of a pairwise exchange is the lent case: whichever side posts first finds
+ * no receive, and its partner's receive comes while it waits for its own.
+ * A receive watched by smpi/check-buffers takes the bounce path: its buffer must stay as
+ * posted until the simulated arrival, which is when the checker looks. Only the host's CPU
+ * time of the copy moves, never a simulated date. */
+static void pack_payload(smpi_req *r, p2p_msg *m)
+{
+  const void *sbuf = smpi_privatize_translate(r->owner, r->buf);
+  m->data = r->bytes <= sizeof m->small ? m->small : xmalloc(r->bytes);
+  p2p.packing = r;
+  smpi_dt_pack(sbuf, r->count, r->dt, m->data);
+  p2p.packing = NULL;
+}
+
+/* The sender gets its buffer back: copy a still lent payload into the bounce buffer. */
+static void pack_lent(p2p_msg *m)
+{
+  ASSERT(m->lent);
+  m->lent = false;
+  unhold(m);
+  if (list_linked(&m->olink))
+    list_remove(&m->olink);
+  const void *sbuf = smpi_privatize_translate(m->lend_owner, m->lend_buf);
+  m->data = m->bytes <= sizeof m->small ? m->small : xmalloc(m->bytes);
+  p2p.packing = m->sreq;
+  smpi_dt_pack(sbuf, m->lend_count, m->lend_dt, m->data);
+  p2p.packing = NULL;
+}
+
+/* Lent message m meets its receive rr: straight into rr's buffer (or the bounce buffer for a
+ * watched receive), from the sender's buffer, which its owner has not been given back yet. */
+static void land_lent(p2p_msg *m, smpi_req *rr)
+{
+  if (rr->check_set) {
+    pack_lent(m);
+    return;
+  }
+  m->lent = false;
+  unhold(m);
+  if (list_linked(&m->olink))
+    list_remove(&m->olink);
+  if (rr->bytes > 0) {
+    const void *sbuf = smpi_privatize_translate(m->lend_owner, m->lend_buf);
+    void *rbuf = smpi_privatize_translate(rr->owner, rr->buf);
+    p2p.copying = m;
+    smpi_dt_copy(sbuf, m->lend_count, m->lend_dt, rbuf, rr->count, rr->dt);
+    p2p.copying = NULL;
+  }
+  m->landed = true;
+}
+
+void p2p_send_settle(smpi_req *r)
+{
+  p2p_msg *m = r->msg;
+  if (m && m->lent && !m->held && m->sreq == r)
+    pack_lent(m);
+}
+
+static void take_payload(smpi_req *r, p2p_msg *m, smpi_req *rr)
+{
+  const void *sbuf = smpi_privatize_translate(r->owner, r->buf);
+  /* Folded bytes are never moved (smpi_shared_aware_copy): a payload that is folded from
+   * end to end would give a copy nobody reads. Skipping it keeps a million outstanding
+   * eager messages of folded data (a 1 024-rank linear all-to-all) from allocating and
+   * touching a gigabyte of copies. */
+  if (smpi_dt_is_contiguous(r->dt) && smpi_dt_all_folded(sbuf, r->count, r->dt)) {
+    m->folded = true;
+    return;
+  }
+  if (rr && !rr->check_set) {
+    if (rr->bytes > 0) {
+      void *rbuf = smpi_privatize_translate(rr->owner, rr->buf);
+      p2p.copying = m;
+      smpi_dt_copy(sbuf, r->count, r->dt, rbuf, rr->count, rr->dt);
+      p2p.copying = NULL;
+    }
+    m->landed = true;
+    return;
+  }
+  if (!r->blocking && r->mode != MODE_BUFFERED) {
+    m->lent = true;
+    m->lend_buf = r->buf;
+    m->lend_count = r->count;
+    m->lend_dt = r->dt;
+    m->lend_owner = r->owner;
+    list_push_back(&p2p_rank_of(r->owner)->lent, &m->olink);
+    return;
+  }
+  pack_payload(r, m);
+}
 
 static void post_send(smpi_req *r)
 {
@@ -568,23 +689,6 @@ static void post_send(smpi_req *r)
     m->bsend_gen = rk->bsend_gen;
     rk->bsend_used += r->bytes + MPI_BSEND_OVERHEAD; /* room checked by the caller */
   }
-  /* the sender copies before its overhead, as SimGrid does; eager data needs a copy too
-   * because it may land before the receive exists */
-  if ((detached || eager) && r->bytes > 0) {
-    const void *sbuf = smpi_privatize_translate(r->owner, r->buf);
-    /* Folded bytes are never moved (smpi_shared_aware_copy): a payload that is folded from
-     * end to end would give a copy nobody reads. Skipping it keeps a million outstanding
-     * eager messages of folded data (a 1 024-rank linear all-to-all) from allocating and
-     * touching a gigabyte of copies. */
-    if (smpi_dt_is_contiguous(r->dt) && smpi_dt_all_folded(sbuf, r->count, r->dt)) {
-      m->folded = true;
-    } else {
-      m->data = r->bytes <= sizeof m->small ? m->small : xmalloc(r->bytes);
-      p2p.packing = r;
-      smpi_dt_pack(sbuf, r->count, r->dt, m->data);
-      p2p.packing = NULL;
-    }
-  }
   m->category = smpi_w.ranks[m->src_world].trace_category;
   SMPI_OBSERVE(msg_post, m, r->coll);
   double cost = 0;
@@ -598,6 +702,11 @@ static void post_send(smpi_req *r)
   m->sreq = r;
   m->waits = !detached;
   smpi_req *rr = mq_arrive(m);
+  /* A detached or eager send returns before its transfer ends, and the program may then
+   * rewrite its buffer: the payload must be taken now (the sender is still in this call,
+   * asleep for its overhead above, so its buffer is as it was at the call). */
+  if ((detached || eager) && r->bytes > 0)
+    take_payload(r, m, rr);
   if (rr) {
     match(m, rr);
   } else {
@@ -901,6 +1010,8 @@ void p2p_pay_or(smpi_req *r)
 int p2p_req_finish(smpi_req *r, MPI_Status *st)
 {
   ASSERT(r->active && r->complete);
+  if (r->kind == REQ_SEND)
+    p2p_send_settle(r);
   if (r->check_listed)
     smpi_check_req_finished(r);
   SMPI_OBSERVE(req_seen, r);
@@ -914,6 +1025,9 @@ int p2p_req_finish(smpi_req *r, MPI_Status *st)
     p2p_req_destroy(r);
   return err;
 }
+
+/* how many lent payloads one p2p_waitall keeps lent (more are packed at once) */
+#define WAITALL_HOLD 64
 
 int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
 {
@@ -936,10 +1050,21 @@ int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
       pending++;
     }
   }
+  /* Detached sends are complete from the start. Their payloads that no receive took yet
+   * stay lent until this call returns (its sends' buffers are the caller's until then):
+   * the partner of a sendrecv or of a collective's exchange, posting its receive while we
+   * wait, copies straight from our buffer, without a bounce (take_payload). */
+  p2p_msg *held[WAITALL_HOLD];
+  size_t nheld = 0;
   /* already complete ones first, in order (SimGrid's waitany picks them that way) */
   for (size_t i = 0; i < n; i++) {
     smpi_req *r = rs[i];
     if (r && r->active && r->complete && r->waiter != &w) {
+      if (r->kind == REQ_SEND && r->msg && r->msg->lent && !r->msg->held &&
+          nheld < WAITALL_HOLD) {
+        held[nheld] = r->msg;
+        r->msg->held = &held[nheld++];
+      }
       bool keep = r->persistent;
       p2p_errs_note(&errs, i, p2p_req_finish(r, want ? &sts[i] : NULL));
       if (!keep)
@@ -956,6 +1081,9 @@ int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
     if (!keep)
       rs[i] = NULL;
   }
+  for (size_t k = 0; k < nheld; k++)
+    if (held[k]) /* unhold() cleared the slots of those received or gone */
+      pack_lent(held[k]);
   return p2p_errs_end(&errs, sts, n) ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
 }
 
@@ -1228,6 +1356,10 @@ size_t smpi_p2p_report_pending(int world_rank)
     n++;
     list_remove(&m->ilink);
   }
+  /* its own detached sends still lent, never waited for (erroneous, but the program may
+   * free their buffers now): their payloads are taken while the buffers still exist */
+  while (!list_empty(&rk->lent))
+    pack_lent(list_entry(list_first(&rk->lent), p2p_msg, olink));
   /* its own rendezvous sends nobody matched: their buffers are about to go away */
   list_foreach (it, &rk->msgs) {
     p2p_msg *m = list_entry(it, p2p_msg, olink);

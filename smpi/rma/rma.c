@@ -43,6 +43,7 @@
 #include "smpi/mpi/p2p_private.h"
 #include "smpi/emulation/privatize.h"
 #include "smpi/emulation/burst.h"
+#include "smpi/runtime/copies.h"
 #include "smpi/runtime/world.h"
 #include "smpi/rma/win.h"
 #include "src/invariant.h"
@@ -442,6 +443,7 @@ static void apply_op(rma_op *o, unsigned char *t, const unsigned char *in, size_
     return;
   if (o->oph == MPI_REPLACE) {
     memcpy(t, in, bytes);
+    smpi_copy_note(bytes);
     return;
   }
   const smpi_dt *b = smpi_dt_get(o->basic);
@@ -486,6 +488,7 @@ static void op_execute(rma_op *o)
       o->rbytes = o->tbytes;
       o->result = xmalloc(o->rbytes ? o->rbytes : 1);
       memcpy(o->result, cur, o->tbytes);
+      smpi_copy_note(o->tbytes);
     }
     if (o->oph != MPI_NO_OP) {
       apply_op(o, cur, o->data, o->bytes < o->tbytes ? o->bytes : o->tbytes);
@@ -499,8 +502,11 @@ static void op_execute(rma_op *o)
     o->rbytes = esz;
     o->result = xmalloc(esz ? esz : 1);
     memcpy(o->result, t, esz);
-    if (memcmp(t, o->data + esz, esz) == 0)
+    smpi_copy_note(esz);
+    if (memcmp(t, o->data + esz, esz) == 0) {
       memcpy(t, o->data, esz);
+      smpi_copy_note(esz);
+    }
     break;
   }
   }
@@ -701,6 +707,7 @@ int smpi_rma_issue(smpi_win *w, const smpi_rma_args *a, const char *fname)
     o->data = xmalloc(o->bytes);
     memcpy(o->data, a->oaddr, esz);
     memcpy(o->data + esz, a->caddr, esz);
+    smpi_copy_note(2 * esz);
   }
   if (has_result) {
     o->raddr = a->raddr;
