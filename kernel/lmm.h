@@ -20,7 +20,8 @@
  *   maxmin/solver:maxmin|glpk   glpk: every solve from scratch by GLPK's linear programs
  *                               (lmm_glpk.c), for debugging; slow; values agree to about the
  *                               precision P (default maxmin)
- *   maxmin/fast-path-empty, maxmin/fast-path-lone, maxmin/fast-path-bottleneck: yes|no
+ *   maxmin/fast-path-empty, maxmin/fast-path-lone, maxmin/fast-path-bottleneck,
+ *   maxmin/fast-path-full: yes|no
  *                               the solve's shortcuts (lmm_repair.c), for debugging: off, the
  *                               general pass runs instead, with the same results (bottleneck:
  *                               to rounding) (default yes)
@@ -109,6 +110,7 @@ typedef struct lmm_stats {
   unsigned long passes;    /* progressive fillings (a local repair may need several) */
   unsigned long fallbacks; /* local repairs that spread too far and finished as a full solve */
   unsigned long fast_empty, fast_lone, fast_bottleneck; /* solves done by each fast path */
+  unsigned long fast_full; /* full passes whose region one walk built (fast-path-full) */
 } lmm_stats;
 void lmm_get_stats(const lmm_system *sys, lmm_stats *out);
 

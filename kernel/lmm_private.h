@@ -2,7 +2,8 @@
  *   lmm_system.c        bookkeeping: system, constraints, variables, elements, the marks that
  *                       modifications leave for the next solve, configuration, accessors
  *   lmm_repair.c        lmm_solve: which part to re-solve, local repair growing it, fallback
- *   lmm_fill.c          progressive filling of one region (F over S u B) and its commit
+ *   lmm_fill.c          progressive filling of one region (F over S u B) and its commit;
+ *                       the full pass's region in one walk (maxmin/fast-path-full)
  *   lmm_fast_empty.c    fast path: the changed constraints have no flow left
  *   lmm_fast_lone.c     fast path: one flow starting alone on unsaturated links
  *   lmm_fast_bottleneck.c  fast path: flows coming and going on one loaded link
@@ -20,6 +21,7 @@
 
 #include "kernel/lmm.h"
 #include "src/list.h"
+#include "src/mem.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -158,6 +160,7 @@ struct lmm_system {
   bool fast_empty;      /* maxmin/fast-path-empty */
   bool fast_lone;       /* maxmin/fast-path-lone */
   bool fast_bottleneck; /* maxmin/fast-path-bottleneck */
+  bool fast_full;       /* maxmin/fast-path-full */
 
   lmm_stats stats;
 };
@@ -209,8 +212,23 @@ static inline bool lmm_over_repair_limit(const lmm_system *sys)
          (double)sys->s_incidences > sys->repair_limit * (double)sys->n_active_total;
 }
 
+/* c joins S, the constraints whose every variable is free in this solve */
+static inline void lmm_s_add(lmm_system *sys, lmm_constraint *c)
+{
+  if (c->in_s == sys->solve_no)
+    return;
+  c->in_s = sys->solve_no;
+  sys->s_incidences += c->n_active;
+  XGROW(sys->S, sys->capS, sys->nS + 1);
+  sys->S[sys->nS++] = c;
+}
+
 /* lmm_fill.c: one pass over the region of sys->S and sys->D (see there) */
 bool lmm_build_region(lmm_system *sys, bool full);
+/* The region of a full pass in one walk of the variables, S growing by every constraint met
+ * (maxmin/fast-path-full; the same region, arrays and order as lmm_build_region(sys, true)
+ * after lmm_repair.c's walk that puts those constraints in S). */
+void lmm_build_full_region(lmm_system *sys);
 void lmm_progressive_filling(lmm_system *sys);
 void lmm_commit(lmm_system *sys);
 void lmm_fx_reserve(lmm_system *sys, size_t n);

@@ -32,9 +32,11 @@
  * (maxmin/fast-path-<name>, default yes, read when the system is created):
  *   empty       (lmm_fast_empty.c): the end of flows that were alone on their links;
  *   lone        (lmm_fast_lone.c): a flow starting alone on unsaturated links;
- *   bottleneck  (lmm_fast_bottleneck.c): flows coming and going on one loaded link.
- * The first two do the same floating-point operations as the pass they replace, so the same
- * bits; the third gives the same allocation to rounding (see there). Turning one off changes
+ *   bottleneck  (lmm_fast_bottleneck.c): flows coming and going on one loaded link;
+ *   full        (lmm_build_full_region, lmm_fill.c): not a shortcut of the solve but of the
+ *               full pass's setup, one walk of the flows instead of three.
+ * Empty, lone and full do the same floating-point operations as what they replace, so the
+ * same bits; bottleneck gives the same allocation to rounding (see there). Turning one off changes
  * nothing but speed (and, for bottleneck, the last bits).
  * FALLBACK. When the variables that the next pass would free, or the elements of its S,
  * exceed the repair limit (a quarter of the system by default, lmm_set_repair_limit), the
@@ -72,15 +74,7 @@
 
 LOG_DEFAULT_CATEGORY(lmm);
 
-static void s_add(lmm_system *sys, lmm_constraint *c)
-{
-  if (c->in_s == sys->solve_no)
-    return;
-  c->in_s = sys->solve_no;
-  sys->s_incidences += c->n_active;
-  XGROW(sys->S, sys->capS, sys->nS + 1);
-  sys->S[sys->nS++] = c;
-}
+static void s_add(lmm_system *sys, lmm_constraint *c) { lmm_s_add(sys, c); }
 
 /* Checks (a) and (b) of the header comment on the boundary; true when S grew. */
 static bool validate_boundary(lmm_system *sys)
@@ -188,17 +182,21 @@ static void solve(lmm_system *sys, bool full)
       /* Only constraints with an enabled variable can bind; the others are already in S if
        * they just lost their last one (dirty). Walking the variables rather than every
        * constraint keeps the fallback proportional to the activity: a platform of 4 096
-       * hosts has 12 000 constraints, a token ring 2 variables. */
-      list_foreach (n, &sys->variables) {
-        lmm_variable *v = list_entry(n, lmm_variable, all_node);
-        if (!lmm_var_enabled(v))
-          continue;
-        for (size_t k = 0; k < v->n_elems; k++)
-          if (v->elems[k].coef > 0)
-            s_add(sys, v->elems[k].cnst);
-      }
+       * hosts has 12 000 constraints, a token ring 2 variables. maxmin/fast-path-full folds
+       * this walk into the region's. */
+      if (!sys->fast_full)
+        list_foreach (n, &sys->variables) {
+          lmm_variable *v = list_entry(n, lmm_variable, all_node);
+          if (!lmm_var_enabled(v))
+            continue;
+          for (size_t k = 0; k < v->n_elems; k++)
+            if (v->elems[k].coef > 0)
+              s_add(sys, v->elems[k].cnst);
+        }
     }
-    if (full)
+    if (full && sys->fast_full)
+      lmm_build_full_region(sys);
+    else if (full)
       lmm_build_region(sys, true);
     lmm_progressive_filling(sys);
     passes++;

@@ -56,6 +56,10 @@ void lmm_declare_config(void)
       CFG_KEY_BOOL("maxmin/fast-path-bottleneck", true,
                    "Solver shortcut for flows coming and going on one loaded link (no: the "
                    "general pass, the same allocation to rounding; for debugging)"),
+      CFG_KEY_BOOL("maxmin/fast-path-full", true,
+                   "Solver shortcut for a full pass (a repair that spread past its limit): one "
+                   "walk of the flows builds its region (no: the three walks of the general "
+                   "pass, same results; for debugging)"),
   };
   cfg_declare_keys(keys, CFG_NKEYS(keys));
 }
@@ -85,6 +89,7 @@ lmm_system *lmm_system_new(double precision)
   sys->fast_empty = cfg_get_bool("maxmin/fast-path-empty");
   sys->fast_lone = cfg_get_bool("maxmin/fast-path-lone");
   sys->fast_bottleneck = cfg_get_bool("maxmin/fast-path-bottleneck");
+  sys->fast_full = cfg_get_bool("maxmin/fast-path-full");
   return sys;
 }
 
