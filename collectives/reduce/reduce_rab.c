@@ -4,7 +4,7 @@
  * (scatter_gather, rab_rdb):
  *   - the fold also halves: the pairs 0-1, 2-3, ... below 2 r swap halves (even rank keeps
  *     the low count/2, odd the rest), fold them in, and the odd one returns its folded
- *     half; the even one survives with new rank r/2;
+ *     half; the even rank 2i survives as new rank i;
  *   - each step halves the range it holds itself (low half x/2, high half x - x/2): no
  *     precomputed blocks; step k pairs new ranks differing in bit k (distance 1 first);
  *   - the Reduce's gather has every survivor work at every level: at level k the one whose
