@@ -60,4 +60,17 @@ coll_halving_step coll_halving_unsplit(coll_halving *h, bool keep_low, int half)
 void coll_halving_reduce_scatter(coll_ctx *x, const coll_args *a, coll_halving *h, int newrank,
                                  void *buf, void *tmp, const smpi_dt *dt, int tag);
 
+/* Rabenseifner's own halving (SimGrid's rab; collectives/reduce/reduce_rab.c): each step
+ * splits the range the caller holds, low half x/2 to the lower new rank. Level k of the
+ * new rank's path: side 0 (low) / 1 (high) of its range, start and count in elements. */
+typedef struct coll_rab {
+  int n, r;    /* size = 2^n + r */
+  int newrank; /* -1 for the fold's odd ranks */
+  size_t start[2][31], cnt[2][31];
+} coll_rab;
+/* The fold and the n halving steps on buf (count elements, count > 0, size > 1): a
+ * survivor ends with the result on [start[b][n-1], + cnt[b][n-1]), b its bit n-1. */
+void coll_rab_halve(coll_ctx *x, const coll_args *a, coll_rab *s, void *buf, size_t count,
+                    int tag);
+
 #endif

@@ -206,6 +206,8 @@
             "pipelined chain towards the root, 8 KiB segments")                                  \
   COLL_ALGO(reduce, scatter_gather, COLL_F_COMMUTATIVE | COLL_F_COUNT_POW2 | COLL_SG,            \
             "Rabenseifner: recursive-halving reduce-scatter + binomial gather (MPICH long)")     \
+  COLL_ALGO(reduce, rab, COLL_F_COMMUTATIVE | COLL_SG,                                           \
+            "Rabenseifner's own: halving fold and halving, then a gather at every level")        \
   COLL_ALGO(reduce, ompi_basic_linear, COLL_SG, "root folds in n-1, n-2, ..., 0 one at a time")  \
   COLL_ALGO(reduce, ompi_binomial, COLL_F_COMMUTATIVE | COLL_SG,                                 \
             "Open MPI in-order binomial tree")                                                   \
@@ -232,6 +234,8 @@
             "logical ring reduce-scatter + ring allgather")                                      \
   COLL_ALGO(allreduce, rab_rdb, COLL_F_COMMUTATIVE | COLL_F_COUNT_POW2 | COLL_SG,                \
             "Rabenseifner: recursive halving + recursive doubling (MPICH long messages)")        \
+  COLL_ALGO(allreduce, rab, COLL_F_COMMUTATIVE | COLL_SG,                                        \
+            "Rabenseifner's own: halving fold and halving, then doubling back")                  \
   COLL_ALGO(allreduce, ompi_ring, COLL_F_COMMUTATIVE, "Open MPI ring")                           \
   COLL_ALGO(allreduce, ompi_ring_segmented, COLL_F_COMMUTATIVE | COLL_SG,                        \
             "Open MPI ring in phases of 1 MiB segments")                                         \

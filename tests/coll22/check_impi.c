@@ -1,7 +1,7 @@
 /* The impi selector against SimGrid 3.32's own tables (tests/data/simgrid-ref/
  * impi_tables.txt, read from libsimgrid.so.3.32 by tools/simgrid-ref/record_impi_tables.py):
  * every row, threshold and algorithm number, the algorithm each number runs, and that each
- * of those names exists in this build (PENDING: names other branches bring). */
+ * of those names exists in this build. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,15 +10,6 @@
 #include "collectives/coll_private.h"
 
 #define REF SMPI_SOURCE_ROOT "/tests/data/simgrid-ref/impi_tables.txt"
-
-/* "collective name" pairs the impi tables refer to that are not in this build yet: the
- * mvapich2 selector and bcast SMP_linear come with the mvapich2 work (branch i22a), reduce
- * rab with the remaining SimGrid algorithms. A name listed here that exists fails too, so
- * that the list shrinks as they arrive. */
-static const char *const PENDING[] = {
-    "reduce rab",
-};
-#define NPENDING (sizeof PENDING / sizeof PENDING[0])
 
 static char *slurp_ours(void)
 {
@@ -99,7 +90,6 @@ static bool is_selector(const char *name)
 START_TEST(names_exist)
 {
   char *ours = slurp_ours();
-  bool pending_seen[NPENDING] = {false};
   for (char *l = strtok(ours, "\n"); l; l = strtok(NULL, "\n")) {
     char c[64];
     int off;
@@ -119,19 +109,10 @@ START_TEST(names_exist)
       const char *name = strchr(tok, ':') + 1;
       char pair[128];
       snprintf(pair, sizeof pair, "%s %s", c, name);
-      bool pending = false;
-      for (size_t i = 0; i < NPENDING; i++)
-        if (!strcmp(PENDING[i], pair))
-          pending = pending_seen[i] = true;
       bool have = coll_algo_find((coll_id)id, name) >= 0 || is_selector(name);
-      if (pending)
-        ck_assert_msg(!have, "%s exists now: remove it from PENDING", pair);
-      else
-        ck_assert_msg(have, "the impi tables name %s, which this build lacks", pair);
+      ck_assert_msg(have, "the impi tables name %s, which this build lacks", pair);
     }
   }
-  for (size_t i = 0; i < NPENDING; i++)
-    ck_assert_msg(pending_seen[i], "PENDING lists %s, which no table names", PENDING[i]);
   free(ours);
 }
 END_TEST

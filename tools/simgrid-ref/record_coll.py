@@ -185,10 +185,6 @@ def main():
                     help="comma-separated sizes measured instead of 8 and 1 MiB (with --tag)")
     ap.add_argument("--defaults-only", action="store_true",
                     help="only SimGrid's default choice of every collective (no forced algorithm)")
-    ap.add_argument("--selector", default="",
-                    help="measure this selector (e.g. impi) for every collective SimGrid has a "
-                         "key for, as the algorithm NAME of smpi/<collective> (rows "
-                         "'<collective> NAME <size>'; needs --tag)")
     ap.add_argument("--smp4", action="store_true",
                     help="4 ranks per host (hostfile %s; needs --tag)" % HOSTS_SMP4)
     ap.add_argument("--ppn", type=int, default=0,
@@ -196,8 +192,8 @@ def main():
                          "if missing; needs --tag)")
     ap.add_argument("--selector", default="",
                     help="instead of the algorithms: SimGrid's choice under "
-                         "--cfg=smpi/coll-selector:NAME for every collective (rows named "
-                         "NAME; needs --tag)")
+                         "--cfg=smpi/coll-selector:NAME (e.g. impi) for every collective "
+                         "(rows '<collective> NAME <size>'; needs --tag)")
     ap.add_argument("--together", action="store_true",
                     help="with --selector: all the collectives (but barrier) in one run per "
                          "rank count, in order, so that each sees what the ones before it set "
