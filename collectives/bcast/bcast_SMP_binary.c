@@ -11,26 +11,12 @@
  *     broadcast by a second call of the Bcast smpi/bcast names (itself, when forced).
  *
  *   8 ranks, 2 per host: 0 -> 2, 4, 1;  2 -> 6, 3;  4 -> 5;  6 -> 7 */
-#include "collectives/coll_private.h"
+#include "collectives/bcast/bcast_smp.h"
 
 int coll_bcast_SMP_binary(coll_ctx *x, const coll_args *a)
 {
   int me = x->rank, n = x->size, ppn = x->ppn;
-  size_t count = (size_t)a->rcount;
-  if (a->root != 0) {
-    if (me == a->root)
-      coll_send(x, a->rbuf, count, a->rdt, 0, COLL_TAG_BCAST);
-    else if (me == 0)
-      coll_recv(x, a->rbuf, count, a->rdt, a->root, COLL_TAG_BCAST);
-  }
-  /* 8 KiB of data per segment: SimGrid divides by the extent, which is the same for the
-   * contiguous types and, unlike the extent, the same on every rank for the others */
-  size_t ext = (size_t)smpi_dt_extent(a->rdt), size = smpi_dt_size(a->rdt);
-  size_t seg = size ? 8192 / size : count;
-  if (seg == 0)
-    seg = 1;
-  bool pipeline = count > seg;
-  size_t nseg = pipeline ? count / seg : 1, len = pipeline ? seg : count;
+  bcast_smp_plan plan = bcast_smp_start(x, a);
   int host = me / ppn, local = me % ppn, base = host * ppn;
   int kids[4], nkids = 0, parent = -1;
   if (local == 0) {
@@ -45,24 +31,5 @@ int coll_bcast_SMP_binary(coll_ctx *x, const coll_args *a)
   for (int c = 1; c <= 2; c++)
     if (2 * local + c < ppn)
       kids[nkids++] = base + 2 * local + c;
-  char *buf = a->rbuf;
-  size_t step = seg * ext;
-  int first = (int)x->nreqs;
-  if (parent >= 0)
-    for (size_t i = 0; i < nseg; i++)
-      coll_irecv(x, buf + i * step, len, a->rdt, parent, COLL_TAG_BCAST);
-  for (size_t i = 0; i < nseg; i++) {
-    if (parent >= 0)
-      coll_wait_req(x, first + (int)i);
-    for (int k = 0; k < nkids; k++)
-      coll_send(x, buf + i * step, len, a->rdt, kids[k], COLL_TAG_BCAST);
-  }
-  coll_wait(x);
-  if (pipeline && count % seg) {
-    coll_args r = *a;
-    r.rbuf = buf + nseg * step;
-    r.rcount = (int)(count % seg);
-    coll_run(x, COLL_bcast, &r);
-  }
-  return x->err;
+  return bcast_smp_forward(x, a, &plan, parent, kids, nkids);
 }
