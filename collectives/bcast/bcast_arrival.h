@@ -85,6 +85,21 @@ static inline void arrival_init(arrival *s, coll_ctx *x, const coll_args *a, siz
 
 static inline void *segment(const arrival *s, size_t i) { return s->buf + i * s->seg; }
 
+/* rank 0, the _wait and _scatter forms: three probing rounds over the ranks neither served
+ * nor announced yet, to let more ranks arrive before a chain starts; an arrival's
+ * announcement is received into s->bytes[i], marks will[i], and the scan restarts at rank 1 */
+static inline void arrival_probe_rounds(arrival *s, bool *will)
+{
+  coll_ctx *x = s->x;
+  for (int k = 0; k < 3; k++)
+    for (int i = 1; i < x->size; i++)
+      if (!s->served[i] && !will[i] && coll_iprobe(x, i, COLL_TAG_BCAST_ARRIVAL)) {
+        will[i] = true;
+        coll_recv(x, &s->bytes[i], 1, s->chars, i, COLL_TAG_BCAST_ARRIVAL);
+        i = 0; /* from rank 1 again */
+      }
+}
+
 /* a root other than rank 0 hands the buffer to rank 0 first (on the plain bcast tag: the
  * root's announcement follows on the arrival tag) */
 static inline void to_rank0(arrival *s)

@@ -50,13 +50,7 @@ int coll_bcast_arrival_scatter(coll_ctx *x, const coll_args *a)
       will[i] = false;
     int served = 0;
     while (served < n - 1) {
-      for (int k = 0; k < 3; k++)
-        for (int i = 1; i < n; i++)
-          if (!s.served[i] && !will[i] && coll_iprobe(x, i, COLL_TAG_BCAST_ARRIVAL)) {
-            will[i] = true;
-            coll_recv(x, &s.bytes[i], 1, s.chars, i, COLL_TAG_BCAST_ARRIVAL);
-            i = 0;
-          }
+      arrival_probe_rounds(&s, will);
       int h = 0;
       for (int i = 1; i < n; i++)
         if (will[i] && !s.served[i]) {
