@@ -100,9 +100,14 @@ static const cfg_key launch_keys[] = {
         "smpi/display-timing", false,
         "Print the simulated time and the wall-clock time of the run at the end (stderr)"),
     CFG_KEY_DOUBLE("smpi/memcpy-bandwidth", 0,
-                   "memcpy bandwidth of this machine (GB/s) for the copy floor that "
-                   "smpi/display-timing prints; 0: measured on the first run and cached in "
-                   "~/.cache/smpi/memcpy-bandwidth"),
+                   "memcpy bandwidth of this machine (GB/s) for the floors that "
+                   "smpi/display-timing prints, whatever the working set; 0: measured on the "
+                   "first run and cached in ~/.cache/smpi/memcpy-bandwidth (cache-hot) and "
+                   "memcpy-rates (against the working set)"),
+    CFG_KEY_DOUBLE("smpi/reduce-bandwidth", 0,
+                   "rate (GB/s) of predefined reductions for the payload floor that "
+                   "smpi/display-timing prints; 0: measured (a sum of doubles) with the "
+                   "run's working set and cached in ~/.cache/smpi/memcpy-rates"),
     CFG_KEY_BOOL("smpi/simulate-computation", true,
                  "Inject the CPU time ranks spend between MPI calls as simulated computation"),
     CFG_KEY_STRING("smpi/host-speed", "20000f", NULL,
@@ -922,7 +927,15 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   if (cfg_get_bool("smpi/display-timing")) {
     fprintf(stderr, "smpi: simulated time: %.9g s (wall-clock time: %.6f s, %d rank%s)\n",
             eng_now(), wall, smpi_w.np, smpi_w.np == 1 ? "" : "s");
-    smpi_copies_report(stderr, 1e9 * cfg_get_double("smpi/memcpy-bandwidth"));
+    /* the program's own CPU: the bursts measured between MPI calls */
+    double program = -1;
+    if (smpi_bursts_measured()) {
+      program = 0;
+      for (int r = 0; r < smpi_w.np; r++)
+        program += smpi_w.ranks[r].injected;
+    }
+    smpi_copies_report(stderr, 1e9 * cfg_get_double("smpi/memcpy-bandwidth"),
+                       1e9 * cfg_get_double("smpi/reduce-bandwidth"), program);
   }
   /* The ranks' stacks hold the program's state: leave the process as it ends, like a job. */
   return code;

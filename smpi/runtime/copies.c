@@ -1,9 +1,23 @@
-/* Payload copy accounting and this machine's memcpy bandwidth (see copies.h). */
+/* Payload copy and reduction accounting, this machine's memcpy and reduction rates, and
+ * the payload floor of a run (see copies.h).
+ *
+ * The rates depend on where the bytes are. Measured here (2 cores of a virtual machine that
+ * reports a 480 MiB L3), copies of 1 MiB chunks over a working set (source + destination):
+ *
+ *   working set   4    8   16   32   64  128  256  512 MiB
+ *   GB/s         13.4 13.5 11.1  3.2  3.5  3.7  3.2  2.4
+ *
+ * so a run whose buffers add up to more than a few tens of MiB copies at the DRAM rate,
+ * 3-5x below the 8 MiB figure of smpi_memcpy_bandwidth. The curve (copies and a sum of
+ * doubles, 4 MiB .. 512 MiB) is measured once per host and cached; a run takes the point of
+ * its working set (copies.h). */
 #include "smpi/runtime/copies.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -57,7 +71,7 @@ static double measure(void)
  * ~/.cache/...), so that only the first run on a machine pays the ~10 ms of measuring (and
  * its CPU time does not land in every benchmarked run). No cache directory: measured each
  * time. */
-static bool cache_path(char *path, size_t len, char *dir, size_t dlen)
+static bool cache_path(char *path, size_t len, char *dir, size_t dlen, const char *file)
 {
   const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
   int n;
@@ -69,8 +83,20 @@ static bool cache_path(char *path, size_t len, char *dir, size_t dlen)
     return false;
   if (n < 0 || (size_t)n >= dlen)
     return false;
-  n = snprintf(path, len, "%s/memcpy-bandwidth", dir);
+  n = snprintf(path, len, "%s/%s", dir, file);
   return n >= 0 && (size_t)n < len;
+}
+
+static void make_dirs(const char *dir)
+{
+  char parent[4096];
+  snprintf(parent, sizeof parent, "%s", dir);
+  char *slash = strrchr(parent, '/');
+  if (slash) { /* ~/.cache may not exist yet */
+    *slash = 0;
+    mkdir(parent, 0755);
+  }
+  mkdir(dir, 0755);
 }
 
 double smpi_memcpy_bandwidth(double configured)
@@ -82,7 +108,7 @@ double smpi_memcpy_bandwidth(double configured)
     return known;
   char host[256] = "", path[4096], dir[4000];
   gethostname(host, sizeof host - 1);
-  bool cached = cache_path(path, sizeof path, dir, sizeof dir);
+  bool cached = cache_path(path, sizeof path, dir, sizeof dir, "memcpy-bandwidth");
   if (cached) {
     FILE *f = fopen(path, "r");
     char name[256];
@@ -97,14 +123,7 @@ double smpi_memcpy_bandwidth(double configured)
   }
   known = measure();
   if (cached && known > 0) {
-    char parent[4096];
-    snprintf(parent, sizeof parent, "%s", dir);
-    char *slash = strrchr(parent, '/');
-    if (slash) { /* ~/.cache may not exist yet */
-      *slash = 0;
-      mkdir(parent, 0755);
-    }
-    mkdir(dir, 0755);
+    make_dirs(dir);
     FILE *f = fopen(path, "w");
     if (f) {
       fprintf(f, "%s %.0f\n", host[0] ? host : "-", known);
@@ -114,10 +133,177 @@ double smpi_memcpy_bandwidth(double configured)
   return known;
 }
 
-void smpi_copies_report(FILE *f, double configured)
+/* ---- the curve: rates against the working set ---- */
+
+#define CURVE_POINTS 8 /* working sets 4, 8, ..., 512 MiB */
+#define CURVE_FIRST ((size_t)4 << 20)
+#define CURVE_CHUNK ((size_t)1 << 20) /* bytes per copy, as a 1 MiB message */
+#define CURVE_PASS_BYTES ((size_t)32 << 20)
+
+typedef struct rate_curve {
+  int n;                       /* points measured (fewer on a machine with little memory) */
+  double set[CURVE_POINTS];    /* working set: source + destination bytes */
+  double copy[CURVE_POINTS];   /* memcpy, bytes/s */
+  double reduce[CURVE_POINTS]; /* inout += in on doubles, bytes of inout per s */
+} rate_curve;
+
+/* The reference reduction: what a good MPI_SUM on doubles does. Blocks of 8 let GCC's cheap
+ * vectorizer (-O2) use packed adds; the operands are distinct buffers. */
+static void sum_ref(double *restrict io, const double *restrict in, size_t n)
 {
-  double bw = smpi_memcpy_bandwidth(configured);
+  size_t k = 0;
+  for (; k + 8 <= n; k += 8)
+    for (int j = 0; j < 8; j++)
+      io[k + j] += in[k + j];
+  for (; k < n; k++)
+    io[k] += in[k];
+}
+
+/* Best pass over [0, half) of src/dst, copying (or reducing) chunk by chunk: bytes/s */
+static double curve_point(char *src, char *dst, size_t half, bool reduce)
+{
+  size_t chunk = half < CURVE_CHUNK ? half : CURVE_CHUNK;
+  int passes = (int)(CURVE_PASS_BYTES / half);
+  if (passes < 4) /* the best of 4 at least: other processes share the memory bus */
+    passes = 4;
+  double best = 0;
+  for (int p = 0; p < passes; p++) {
+    double t0 = seconds_now();
+    for (size_t o = 0; o + chunk <= half; o += chunk) {
+      if (reduce)
+        sum_ref((double *)(void *)(dst + o), (const double *)(void *)(src + o),
+                chunk / sizeof(double));
+      else
+        memcpy(dst + o, src + o, chunk);
+    }
+    __asm__ volatile("" : : "r"(dst) : "memory");
+    double dt = seconds_now() - t0;
+    if (dt > 0 && (best == 0 || dt < best))
+      best = dt;
+  }
+  return best > 0 ? (double)half / best : 0;
+}
+
+/* One to three seconds, once per host: 512 MiB touched (at most an eighth of the memory). The
+ * pages are faulted in and filled first, so that page clearing is not charged to memcpy;
+ * huge pages where the kernel gives them (fewer TLB misses: the rate of the data alone). */
+static rate_curve curve_measure(void)
+{
+  rate_curve c = {0};
+  size_t max = CURVE_FIRST << (CURVE_POINTS - 1);
+  long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+  while (pages > 0 && psz > 0 && max > CURVE_FIRST && (double)max > (double)pages * psz / 8)
+    max >>= 1;
+  char *mem = mmap(NULL, max, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED)
+    return c;
+#ifdef MADV_HUGEPAGE
+  madvise(mem, max, MADV_HUGEPAGE);
+#endif
+  char *src = mem, *dst = mem + max / 2;
+  for (size_t k = 0; k < max / 2 / sizeof(double); k++) {
+    ((double *)(void *)src)[k] = 1.0;
+    ((double *)(void *)dst)[k] = 0.5;
+  }
+  for (size_t set = CURVE_FIRST; set <= max && c.n < CURVE_POINTS; set *= 2, c.n++) {
+    c.set[c.n] = (double)set;
+    c.copy[c.n] = curve_point(src, dst, set / 2, false);
+    c.reduce[c.n] = curve_point(src, dst, set / 2, true);
+  }
+  munmap(mem, max);
+  /* a larger working set is not faster: a point above its neighbour below is noise (another
+   * process's burst during the smaller one), and the floor takes the better rate */
+  for (int i = c.n - 2; i >= 0; i--) {
+    if (c.copy[i] < c.copy[i + 1])
+      c.copy[i] = c.copy[i + 1];
+    if (c.reduce[i] < c.reduce[i + 1])
+      c.reduce[i] = c.reduce[i + 1];
+  }
+  return c;
+}
+
+/* One line "HOSTNAME v1 N SET COPY REDUCE ..." in ~/.cache/smpi/memcpy-rates (next to the
+ * hot figure's file, which keeps its format for older builds). */
+static const rate_curve *curve_get(void)
+{
+  static rate_curve known;
+  if (known.n > 0)
+    return &known;
+  char host[256] = "", path[4096], dir[4000];
+  gethostname(host, sizeof host - 1);
+  bool cached = cache_path(path, sizeof path, dir, sizeof dir, "memcpy-rates");
+  if (cached) {
+    FILE *f = fopen(path, "r");
+    if (f) {
+      char name[256], ver[8];
+      rate_curve c = {0};
+      int n = 0;
+      bool ok = fscanf(f, "%255s %7s %d", name, ver, &n) == 3 && !strcmp(name, host) &&
+                !strcmp(ver, "v1") && n > 0 && n <= CURVE_POINTS;
+      for (int i = 0; ok && i < n; i++, c.n++)
+        ok = fscanf(f, "%lf %lf %lf", &c.set[i], &c.copy[i], &c.reduce[i]) == 3 &&
+             c.copy[i] > 0 && c.reduce[i] > 0;
+      fclose(f);
+      if (ok) {
+        known = c;
+        return &known;
+      }
+    }
+  }
+  known = curve_measure();
+  if (cached && known.n > 0) {
+    make_dirs(dir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+      fprintf(f, "%s v1 %d", host[0] ? host : "-", known.n);
+      for (int i = 0; i < known.n; i++)
+        fprintf(f, " %.0f %.0f %.0f", known.set[i], known.copy[i], known.reduce[i]);
+      fprintf(f, "\n");
+      fclose(f);
+    }
+  }
+  return &known;
+}
+
+smpi_floor_rates smpi_floor_rates_for(double working_set, double copy_configured,
+                                      double reduce_configured)
+{
+  smpi_floor_rates r = {copy_configured, reduce_configured};
+  if (r.copy > 0 && r.reduce > 0)
+    return r;
+  const rate_curve *c = curve_get();
+  if (c->n == 0)
+    return r;
+  int i = 0; /* the smallest working set measured that holds the run's (else the largest) */
+  while (i < c->n - 1 && c->set[i] < working_set)
+    i++;
+  if (r.copy <= 0)
+    r.copy = c->copy[i];
+  if (r.reduce <= 0)
+    r.reduce = c->reduce[i];
+  return r;
+}
+
+void smpi_copies_report(FILE *f, double copy_configured, double reduce_configured, double program)
+{
+  double bw = smpi_memcpy_bandwidth(copy_configured);
   double floor = bw > 0 ? (double)smpi_copies.bytes / bw : 0;
   fprintf(f, "smpi: bytes copied: %llu in %llu copies (floor %.6f s at %.1f GB/s memcpy)\n",
           smpi_copies.bytes, smpi_copies.copies, floor, bw / 1e9);
+  fprintf(f, "smpi: bytes reduced: %llu in %llu reductions\n", smpi_copies.reduced,
+          smpi_copies.reductions);
+  /* the memory the copies and reductions can have touched: each reads and writes its bytes */
+  struct rusage ru;
+  double rss = getrusage(RUSAGE_SELF, &ru) == 0 ? 1024.0 * (double)ru.ru_maxrss : 0;
+  double touched = 2.0 * ((double)smpi_copies.bytes + (double)smpi_copies.reduced);
+  double set = rss > 0 && rss < touched ? rss : touched;
+  smpi_floor_rates r = smpi_floor_rates_for(set, copy_configured, reduce_configured);
+  double tc = r.copy > 0 ? (double)smpi_copies.bytes / r.copy : 0;
+  double tr = r.reduce > 0 ? (double)smpi_copies.reduced / r.reduce : 0;
+  double tp = program > 0 ? program : 0;
+  fprintf(f,
+          "smpi: payload floor: %.6f s = program %.6f s%s + copies %.6f s at %.1f GB/s + "
+          "reductions %.6f s at %.1f GB/s (working set %.0f MiB)\n",
+          tp + tc + tr, tp, program < 0 ? " (not measured)" : "", tc, r.copy / 1e9, tr,
+          r.reduce / 1e9, set / (1 << 20));
 }

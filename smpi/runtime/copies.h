@@ -1,14 +1,33 @@
-/* Payload copies of one simulation: every byte of message data, datatype pack/unpack,
- * collective or one-sided buffer and file data that the MPI layer moves with memcpy.
+/* Payload copies and reductions of one simulation, and the CPU floor they imply.
+ *
+ * Copies: every byte of message data, datatype pack/unpack, collective or one-sided buffer
+ * and file data that the MPI layer moves with memcpy.
  *
  *   MPI_Send(1 MiB) detached, receive not yet posted:   sender -> bounce -> receiver: 2 MiB
  *   MPI_Send(1 MiB) detached, receive already posted:   sender -> receiver:           1 MiB
  *   MPI_Send(1 MiB) rendezvous:                         sender -> receiver:           1 MiB
  *
- * smpi/display-timing prints the total beside the time memcpy would need for it on this
- * machine (the floor of any simulator that must move the payload):
+ * Reductions: every byte a predefined MPI_Op combines (inout = in op inout: the bytes of
+ * inout), in collectives, MPI_Reduce_local and accumulates.
  *
- *   smpi: bytes copied: 3145728 in 3 copies (floor 0.000310 s at 10.1 GB/s memcpy)
+ * smpi/display-timing prints, after the simulated time:
+ *
+ *   smpi: bytes copied: 3145728 in 3 copies (floor 0.000214 s at 14.7 GB/s memcpy)
+ *   smpi: bytes reduced: 2097152 in 4 reductions
+ *   smpi: payload floor: 0.052187 s = program 0.050000 s + copies 0.000926 s at 3.4 GB/s
+ *         + reductions 0.001261 s at 1.7 GB/s (working set 6 MiB)
+ *
+ * (the last one on one line). The first line's floor is the copies alone at the cache-hot
+ * rate (8 MiB copies; the figure issue 27 started from, kept so that both can be compared).
+ * The payload floor is the least CPU time any simulator running this program spends:
+ *
+ *   program     CPU time of the ranks' own code between MPI calls (the measured bursts,
+ *               smpi/simulate-computation; "not measured" without it)
+ *   copies      bytes copied / memcpy rate at the run's working set
+ *   reductions  bytes reduced / reduction rate (sum of doubles) at the run's working set
+ *   working set min(peak RSS of the process, 2 x (bytes copied + bytes reduced)): the memory
+ *               the copies can have touched; the rates are those measured with the smallest
+ *               working set at least as large (a curve of 4 MiB .. 512 MiB, copies.c)
  *
  * Bytes of folded memory (SMPI_SHARED_MALLOC) are not moved and not counted. */
 #ifndef SMPI_RUNTIME_COPIES_H
@@ -18,8 +37,10 @@
 #include <stdio.h>
 
 typedef struct smpi_copy_stats {
-  unsigned long long bytes;  /* payload bytes moved with memcpy */
-  unsigned long long copies; /* calls that moved at least one byte */
+  unsigned long long bytes;      /* payload bytes moved with memcpy */
+  unsigned long long copies;     /* calls that moved at least one byte */
+  unsigned long long reduced;    /* bytes combined by predefined ops */
+  unsigned long long reductions; /* op applications that combined at least one byte */
 } smpi_copy_stats;
 
 extern smpi_copy_stats smpi_copies;
@@ -33,12 +54,32 @@ static inline void smpi_copy_note(size_t n)
   }
 }
 
-/* This machine's memcpy bandwidth in bytes/s: configured (> 0, smpi/memcpy-bandwidth), or
- * the best of five copies of 8 MiB, measured on the first run on this host and cached in
- * ~/.cache/smpi/memcpy-bandwidth (copies.c says why 8 MiB). */
+/* n bytes were just combined by a predefined op */
+static inline void smpi_reduce_note(size_t n)
+{
+  if (n > 0) {
+    smpi_copies.reduced += n;
+    smpi_copies.reductions++;
+  }
+}
+
+/* This machine's cache-hot memcpy bandwidth in bytes/s: configured (> 0,
+ * smpi/memcpy-bandwidth), or the best of five copies of 8 MiB, measured on the first run on
+ * this host and cached in ~/.cache/smpi/memcpy-bandwidth (copies.c says why 8 MiB). */
 double smpi_memcpy_bandwidth(double configured);
 
-/* The display-timing line above, on f. */
-void smpi_copies_report(FILE *f, double configured);
+/* Copy and reduction rates (bytes/s) for a run whose payload touches working_set bytes:
+ * from the curve measured on the first run on this host and cached in
+ * ~/.cache/smpi/memcpy-rates; a configured rate (> 0) replaces the curve's. */
+typedef struct smpi_floor_rates {
+  double copy, reduce;
+} smpi_floor_rates;
+smpi_floor_rates smpi_floor_rates_for(double working_set, double copy_configured,
+                                      double reduce_configured);
+
+/* The display-timing lines above, on f. program: the ranks' measured CPU seconds, < 0 when
+ * not measured. Rates configured in bytes/s (0: measured). */
+void smpi_copies_report(FILE *f, double copy_configured, double reduce_configured,
+                        double program);
 
 #endif

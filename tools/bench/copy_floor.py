@@ -1,22 +1,25 @@
 #!/usr/bin/env python3
-"""How far the bandwidth-heavy cells are above the copy floor (issue 27).
+"""How far the bandwidth-heavy cells are above the payload floor (issue 27).
 
-A simulator that runs the program's code must move the payload: the bytes copied at this
-machine's memcpy bandwidth are the least CPU time any of them can spend. This script runs
-programs/copy_cells.c (ordinary malloc'd buffers, reused, 4 calls per cell, default options:
-privatization on, computation measured) under our smpirun and SimGrid 3.32's, and reports
-per cell and scale:
+A simulator that runs the program's code must run that code and move and reduce the
+payload: the program's own CPU time, plus the bytes copied and reduced at this machine's
+rates for the run's working set, is the least CPU time any of them can spend (the "payload
+floor" of smpi/display-timing, docs/emulation.md). This script runs programs/copy_cells.c
+(ordinary malloc'd buffers, reused, 4 calls per cell) and the harness's users' variants of
+programs/bench_mpi.c (allreduce_users, bcast_users: 4 calls per size of 1 KiB, 32 KiB and
+1 MiB, private buffers), default options (privatization on, computation measured), under
+our smpirun and SimGrid 3.32's, and reports per cell and scale:
 
-  copied   bytes our run copied (smpi/display-timing's "bytes copied" line)
-  payload  bytes the program hands to MPI for other ranks (a bound no simulator beats)
-  floor    copied / memcpy bandwidth (the line's own figure)
-  cpu      user + sys seconds of the whole run (RUSAGE_CHILDREN), and sys alone
-  x floor  cpu / floor: the target is 1.5
-  net      (cpu - cpu of the "empty" case at the same scale: start-up, platform, end of
-           the job) / floor: how far the cell's own work is above the floor
-  Past a few hundred ranks the buffers outgrow the caches and every simulator's copies
-  run at the DRAM rate (64 MiB copies: 2-4.5 GB/s on this machine, depending on the load),
-  3-7x slower than the 8 MiB figure the floor uses: see the results file.
+  payload      bytes the program hands to MPI for other ranks (nominal)
+  copied       bytes our run copied; reduced: bytes its predefined ops combined
+  program      the ranks' own CPU time between MPI calls (measured bursts)
+  copies       copied / memcpy rate at the run's working set (the rate in parentheses)
+  reductions   reduced / reduction rate at that working set
+  floor        program + copies + reductions
+  cpu          user + sys seconds of the whole run (RUSAGE_CHILDREN), and sys alone
+  x floor      cpu / floor: the target is 1.5
+  hot floor    the first figure of issue 27: copies alone at the cache-hot (8 MiB) rate,
+               and cpu over it (kept so that both can be compared)
 """
 import argparse
 import os
@@ -28,22 +31,37 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PROGRAM = os.path.join(HERE, "programs", "copy_cells.c")
+PROGRAMS = {"cc": os.path.join(HERE, "programs", "copy_cells.c"),
+            "bench": os.path.join(HERE, "programs", "bench_mpi.c")}
 PLATFORM = os.path.join(HERE, "platforms", "cluster_flat.xml")
 COPY_LINE = re.compile(r"smpi: bytes copied: (\d+) in (\d+) copies "
                        r"\(floor (\d+\.\d+) s at (\d+\.\d) GB/s memcpy\)")
 PAYLOAD = re.compile(r"copy_cells: case=(\w+) payload=(\d+)")
+REDUCED = re.compile(r"smpi: bytes reduced: (\d+) in (\d+) reductions")
+FLOOR = re.compile(r"smpi: payload floor: (\d+\.\d+) s = program (\d+\.\d+) s(?: \(not measured\))? "
+                   r"\+ copies (\d+\.\d+) s at (\d+\.\d) GB/s \+ reductions (\d+\.\d+) s at "
+                   r"(\d+\.\d) GB/s \(working set (\d+) MiB\)")
+BENCH_DONE = re.compile(r"bench: case=\w+ msgs=\d+")
+# the harness's users' variants: bench_mpi CASE 4 private (sizes 1 KiB, 32 KiB, 1 MiB)
+USERS = {"allreduce_users": ["allreduce", "4", "private"],
+         "bcast_users": ["bcast", "4", "private"]}
 # memory bounds this 24 GiB machine shared with others: a cell's buffers stay under ~4 GiB
 DEFAULT_CELLS = "bcast1m:16,64,256,1024,4096 alltoall32k:16,64 alltoall1m:16,64,256,1024 " \
-                "allreduce1m:16,64,256,1024 pingpong:16,64"
+                "allreduce1m:16,64,256,1024 pingpong:16,64 allreduce_users:16,64,256 " \
+                "bcast_users:16,64,256"
 
 
 def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def build(cc, out):
-    r = subprocess.run([cc, "-O2", "-o", out, PROGRAM], stdout=subprocess.PIPE,
+def users_payload(case, n):
+    """bench_mpi's users' variants: 4 calls per size; what reaches the other ranks"""
+    return 4 * (n - 1) * (1024 + 32 * 1024 + 1024 * 1024)
+
+
+def build(cc, out, program):
+    r = subprocess.run([cc, "-O2", "-o", out, program], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:
         raise SystemExit("copy_floor: %s failed:\n%s" % (cc, r.stdout))
@@ -95,17 +113,13 @@ def main():
     if not a.no_simgrid and os.path.exists("/usr/bin/smpirun"):
         sims.append(("sg", "/usr/bin"))
     for name, tools in sims:
-        build(os.path.join(tools, "smpicc"), os.path.join(work, "cc_" + name))
-
-    empty = {}  # (simulator, ranks) -> cpu of a run doing nothing
-
-    def baseline(name, tools, n, hosts):
-        if (name, n) not in empty:
-            cmd = [os.path.join(tools, "smpirun"), "-np", str(n), "-platform", PLATFORM,
-                   "-hostfile", hosts, os.path.join(work, "cc_" + name), "empty"]
-            user, sys_, out, rc = run(cmd, a.timeout)
-            empty[(name, n)] = user + sys_ if rc == 0 else None
-        return empty[(name, n)]
+        for prog, src in PROGRAMS.items():
+            build(os.path.join(tools, "smpicc"), os.path.join(work, "%s_%s" % (prog, name)), src)
+    # the first run on a host measures the memcpy rates (~1 s, cached): not in a cell
+    subprocess.run([os.path.join(sims[0][1], "smpirun"), "-np", "2",
+                    "--cfg=smpi/display-timing:yes", os.path.join(work, "cc_ours"), "empty"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    uptime0 = open("/proc/loadavg").read().split()[:3]
 
     rows = []
     skip = {}  # (simulator, case) -> scale that timed out: larger ones are not run
@@ -117,60 +131,76 @@ def main():
             for name, tools in sims:
                 if (name, case) in skip:
                     continue
+                prog = ["bench_" + name] + USERS[case] if case in USERS else ["cc_" + name, case]
                 cmd = [os.path.join(tools, "smpirun"), "-np", str(n), "-platform", PLATFORM,
                        "-hostfile", hosts, "--cfg=smpi/display-timing:yes",
-                       os.path.join(work, "cc_" + name), case]
+                       os.path.join(work, prog[0])] + prog[1:]
                 t0 = time.monotonic()
                 user, sys_, out, rc = run(cmd, a.timeout)
                 wall = time.monotonic() - t0
-                if rc != 0 or not PAYLOAD.search(out):
+                done = BENCH_DONE.search(out) if case in USERS else PAYLOAD.search(out)
+                if rc != 0 or not done:
                     log("copy_floor: %s %s np=%d: %s\n%s" % (name, case, n, rc, out[-800:]))
                     if rc == "timeout":
                         skip[(name, case)] = n
                     continue
-                row[name] = {"user": user, "sys": sys_, "cpu": user + sys_, "wall": wall,
-                             "empty": baseline(name, tools, n, hosts)}
-                row["payload"] = int(PAYLOAD.search(out).group(2))
+                row[name] = {"user": user, "sys": sys_, "cpu": user + sys_, "wall": wall}
+                row["payload"] = users_payload(case, n) if case in USERS \
+                    else int(PAYLOAD.search(out).group(2))
                 m = COPY_LINE.search(out)
                 if m:
                     row[name].update(copied=int(m.group(1)), copies=int(m.group(2)),
-                                     floor=float(m.group(3)), gbps=float(m.group(4)))
-                log("copy_floor: %-6s %-12s np=%-5d cpu %.2f s (sys %.2f), wall %.1f s%s"
+                                     hot=float(m.group(3)), gbps=float(m.group(4)))
+                m = REDUCED.search(out)
+                if m:
+                    row[name].update(reduced=int(m.group(1)))
+                m = FLOOR.search(out)
+                if m:
+                    row[name].update(floor=float(m.group(1)), program=float(m.group(2)),
+                                     tcopies=float(m.group(3)), copy_gbps=float(m.group(4)),
+                                     treduce=float(m.group(5)), reduce_gbps=float(m.group(6)),
+                                     set_mib=int(m.group(7)))
+                log("copy_floor: %-6s %-15s np=%-5d cpu %.2f s (sys %.2f), wall %.1f s%s"
                     % (name, case, n, user + sys_, sys_, wall,
                        ", floor %.3f s" % row[name]["floor"] if m else ""))
             rows.append(row)
 
-    lines = ["| cell | ranks | payload MB | copied MB | floor s | ours cpu s (sys) | empty run s "
-             "| x floor | net x floor |"
+    sg = any(s[0] == "sg" for s in sims)
+    lines = ["| cell | ranks | payload MB | copied MB | reduced MB | working set MiB | program s "
+             "| copies s (GB/s) | reductions s (GB/s) | floor s | ours cpu s (sys) | x floor "
+             "| hot copy floor s | x hot floor |"
              + (" before cpu s (sys) |" if a.before else "")
-             + (" SimGrid cpu s (sys) | SimGrid / ours |" if any(s[0] == "sg" for s in sims)
-                else ""),
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" if a.before else "")
-             + ("---:|---:|" if any(s[0] == "sg" for s in sims) else "")]
-    gbps = None
+             + (" SimGrid cpu s (sys) | SimGrid / ours | SimGrid x floor |" if sg else ""),
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+             + ("---:|" if a.before else "") + ("---:|---:|---:|" if sg else "")]
     for r in rows:
-        o = r.get("ours")
-        floor = o.get("floor") if o else None
-        gbps = gbps or (o.get("gbps") if o else None)
+        o = r.get("ours") or {}
+        floor, hot = o.get("floor"), o.get("hot")
         cells = ["%s" % r["case"], "%d" % r["n"],
                  fmt(r.get("payload", 0) / 1e6 if "payload" in r else None, "%.0f"),
-                 fmt(o["copied"] / 1e6 if o and "copied" in o else None, "%.0f"),
+                 fmt(o["copied"] / 1e6 if "copied" in o else None, "%.0f"),
+                 fmt(o["reduced"] / 1e6 if "reduced" in o else None, "%.0f"),
+                 fmt(o.get("set_mib"), "%d"),
+                 fmt(o.get("program"), "%.3f"),
+                 "%s (%s)" % (fmt(o.get("tcopies"), "%.3f"), fmt(o.get("copy_gbps"), "%.1f")),
+                 "%s (%s)" % (fmt(o.get("treduce"), "%.3f"), fmt(o.get("reduce_gbps"), "%.1f")),
                  fmt(floor, "%.3f"),
-                 "%s (%s)" % (fmt(o["cpu"]), fmt(o["sys"])) if o else "-",
-                 fmt(o["empty"] if o else None),
-                 fmt(o["cpu"] / floor if o and floor else None, "%.1f"),
-                 fmt((o["cpu"] - o["empty"]) / floor
-                     if o and floor and o["empty"] is not None else None, "%.1f")]
+                 "%s (%s)" % (fmt(o["cpu"], "%.3f"), fmt(o["sys"], "%.3f")) if o else "-",
+                 fmt(o["cpu"] / floor if o and floor else None, "%.2f"),
+                 fmt(hot, "%.3f"),
+                 fmt(o["cpu"] / hot if o and hot else None, "%.1f")]
         if a.before:
             b = r.get("before")
             cells.append("%s (%s)" % (fmt(b["cpu"]), fmt(b["sys"])) if b else "-")
-        if any(s[0] == "sg" for s in sims):
+        if sg:
             g = r.get("sg")
             cells.append("%s (%s)" % (fmt(g["cpu"]), fmt(g["sys"])) if g else "> %g s" % a.timeout)
             cells.append(fmt(g["cpu"] / o["cpu"] if g and o and o["cpu"] > 0 else None, "%.1f"))
+            cells.append(fmt(g["cpu"] / floor if g and floor else None, "%.2f"))
         lines.append("| " + " | ".join(cells) + " |")
-    text = ("memcpy bandwidth: %s GB/s (smpi/display-timing's figure)\n\n" % fmt(gbps, "%.1f")
-            + "\n".join(lines) + "\n")
+    uptime1 = open("/proc/loadavg").read().split()[:3]
+    text = ("load average (1, 5, 15 min) at start %s, at end %s\n\n"
+            % (" ".join(uptime0), " ".join(uptime1)) + "\n".join(lines) + "\n")
     print(text)
     if a.out:
         with open(a.out, "w") as f:

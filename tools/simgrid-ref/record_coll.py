@@ -73,9 +73,9 @@ PLAT = {
 # rank r on node-r: without a hostfile SimGrid 3.32's smpirun takes the hosts in name order
 # (node-0, node-1, node-10, node-100, ...), which on a fat tree spreads 16 ranks over leaves
 HOSTS = os.path.join(OUT, "platforms", "coll_hosts256.txt")
-# --smp4: 4 ranks per host (node-0:4, node-1:4, ...), so that the SMP-aware algorithms
-# split hosts from leaders (written to the _smp4 files)
-HOSTS_SMP4 = os.path.join(OUT, "platforms", "coll_hosts_smp4.txt")
+# --smp4: 4 ranks per host (node-0:4, node-1:4, ...: the --ppn 4 hostfile), so that the
+# SMP-aware algorithms split hosts from leaders (written to the _smp4 files)
+HOSTS_PPN4 = os.path.join(OUT, "platforms", "coll_hosts_ppn4.txt")
 # collectives SimGrid 3.32 has a smpi/<collective> key for
 SG_KEYS = ["barrier", "bcast", "gather", "scatter", "allgather", "allgatherv", "alltoall",
            "alltoallv", "reduce", "allreduce", "reduce_scatter"]
@@ -186,7 +186,7 @@ def main():
     ap.add_argument("--defaults-only", action="store_true",
                     help="only SimGrid's default choice of every collective (no forced algorithm)")
     ap.add_argument("--smp4", action="store_true",
-                    help="4 ranks per host (hostfile %s; needs --tag)" % HOSTS_SMP4)
+                    help="4 ranks per host (hostfile %s; needs --tag)" % HOSTS_PPN4)
     ap.add_argument("--ppn", type=int, default=0,
                     help="K ranks per host (hostfile platforms/coll_hosts_ppn<K>.txt, written "
                          "if missing; needs --tag)")
@@ -215,7 +215,7 @@ def main():
     if args.smp4:
         if not args.tag:
             ap.error("--smp4: give the recording a --tag")
-        HOSTS = HOSTS_SMP4
+        HOSTS = HOSTS_PPN4
     if args.ppn:
         if not args.tag:
             ap.error("--ppn: give the recording a --tag")

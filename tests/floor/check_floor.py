@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""The payload floor of smpi/display-timing (issue 27) is complete and right: runs
+tests/floor/floor.c's cases and checks the lines
+
+    smpi: bytes reduced: R in K reductions
+    smpi: payload floor: F s = program P s + copies C s at G GB/s + reductions D s at H GB/s
+          (working set W MiB)
+
+for exact reduced bytes (predefined ops only, folded results skipped, derived types
+packed), the program's measured CPU time, the sum F = P + C + D at the configured rates, and
+the rates picked from a cached curve by the run's working set (a curve written by hand, then
+one measured into an empty cache).
+
+    check_floor.py SMPIRUN FLOOR_PROGRAM"""
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+
+MIB = 1024 * 1024
+COPIED = re.compile(r"^smpi: bytes copied: (\d+) in (\d+) copies", re.M)
+REDUCED = re.compile(r"^smpi: bytes reduced: (\d+) in (\d+) reductions$", re.M)
+FLOOR = re.compile(r"^smpi: payload floor: (\d+\.\d{6}) s = program (\d+\.\d{6}) s"
+                   r"( \(not measured\))? \+ copies (\d+\.\d{6}) s at (\d+\.\d) GB/s \+ "
+                   r"reductions (\d+\.\d{6}) s at (\d+\.\d) GB/s \(working set (\d+) MiB\)$", re.M)
+RATES = ["--cfg=smpi/memcpy-bandwidth:10", "--cfg=smpi/reduce-bandwidth:5"]
+bad = 0
+
+
+def run(smpirun, prog, case, opts, env=None):
+    cmd = [smpirun, "-np", "2", "--cfg=smpi/display-timing:yes"] + opts + [prog, case]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=120, env=env)
+    c, d, f = COPIED.search(r.stdout), REDUCED.search(r.stdout), FLOOR.search(r.stdout)
+    if r.returncode != 0 or "floor: %s OK" % case not in r.stdout or not (c and d and f):
+        sys.exit("FAIL %s %s: exit %d, output:\n%s" % (case, opts, r.returncode, r.stdout))
+    return {"copied": int(c.group(1)), "reduced": int(d.group(1)),
+            "reductions": int(d.group(2)), "floor": float(f.group(1)),
+            "program": float(f.group(2)), "unmeasured": bool(f.group(3)),
+            "copies": f.group(4), "copy_gbps": f.group(5), "reductions_s": f.group(6),
+            "reduce_gbps": f.group(7), "set_mib": int(f.group(8)), "line": f.group(0)}
+
+
+def expect(what, ok, got):
+    global bad
+    print("%s %s: %s" % ("ok  " if ok else "FAIL", what, got))
+    bad += not ok
+
+
+def parts_add_up(what, x, copy_bps, reduce_bps):
+    want_c, want_r = "%.6f" % (x["copied"] / copy_bps), "%.6f" % (x["reduced"] / reduce_bps)
+    total = x["program"] + float(want_c) + float(want_r)
+    expect(what + ": copies and reductions at the rates, floor = their sum",
+           x["copies"] == want_c and x["reductions_s"] == want_r
+           and abs(x["floor"] - total) <= 2.5e-6, x["line"])
+
+
+def main():
+    smpirun, prog = sys.argv[1], sys.argv[2]
+    # exact reduced bytes: 8000 (sum) + 800 (vector, packed) + 0 (folded) + 0 (user op)
+    # + 8000 (MPI_Reduce at the root); computation not measured
+    x = run(smpirun, prog, "reduce", RATES + ["--cfg=smpi/simulate-computation:no"])
+    expect("reduce: 16800 bytes in 3 reductions", (x["reduced"], x["reductions"]) == (16800, 3),
+           "%d in %d" % (x["reduced"], x["reductions"]))
+    expect("reduce: program not measured", x["unmeasured"] and x["program"] == 0, x["line"])
+    parts_add_up("reduce", x, 10e9, 5e9)
+    # the program's own CPU: rank 0's 50 ms burst
+    x = run(smpirun, prog, "spin", RATES)
+    expect("spin: program time is the 50 ms burst", 0.045 <= x["program"] <= 1.0
+           and not x["unmeasured"], x["line"])
+    parts_add_up("spin", x, 10e9, 5e9)
+    x = run(smpirun, prog, "many", RATES)
+    parts_add_up("many", x, 10e9, 5e9)
+    expect("many: 300 MiB copied", x["copied"] == 300 * MIB, x["copied"])
+
+    # rates from the cached curve, by working set
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, XDG_CACHE_HOME=cache)
+        os.makedirs(os.path.join(cache, "smpi"))
+        points = [(4, 40, 20), (8, 8, 4), (16, 6, 3), (32, 5, 2.5), (64, 5, 2.5),
+                  (128, 5, 2.5), (256, 5, 2.5), (512, 1, 0.5)]
+        with open(os.path.join(cache, "smpi", "memcpy-rates"), "w") as f:
+            f.write("%s v1 %d %s\n" % (socket.gethostname(), len(points), " ".join(
+                "%d %d %d" % (s * MIB, c * 1e9, r * 1e9) for s, c, r in points)))
+        x = run(smpirun, prog, "rdv3", [], env)
+        expect("rdv3: 3 MiB copied, working set 6 MiB: the 8 MiB point's rates",
+               x["copied"] == 3 * MIB and x["set_mib"] == 6 and x["copy_gbps"] == "8.0"
+               and x["reduce_gbps"] == "4.0", x["line"])
+        parts_add_up("rdv3", x, 8e9, 4e9)
+        x = run(smpirun, prog, "many", [], env)
+        expect("many: 300 MiB copied through 2 MiB of buffers: working set = peak RSS, "
+               "not 600 MiB", x["set_mib"] < 256 and x["copy_gbps"] in ("8.0", "6.0", "5.0"),
+               x["line"])
+    with tempfile.TemporaryDirectory() as cache:  # nothing cached: measured and written
+        env = dict(os.environ, XDG_CACHE_HOME=cache)
+        x = run(smpirun, prog, "rdv3", [], env)
+        path = os.path.join(cache, "smpi", "memcpy-rates")
+        words = open(path).read().split() if os.path.exists(path) else []
+        ok = len(words) >= 6 and words[0] == socket.gethostname() and words[1] == "v1"
+        if ok:
+            n = int(words[2])
+            pts = [tuple(float(v) for v in words[3 + 3 * i:6 + 3 * i]) for i in range(n)]
+            ok = len(words) == 3 + 3 * n and all(p[1] > 0 and p[2] > 0 for p in pts) \
+                and [p[0] for p in pts] == [4 * MIB * 2 ** i for i in range(n)]
+            # 6 MiB: the 8 MiB point
+            ok = ok and n >= 2 and x["copy_gbps"] == "%.1f" % (pts[1][1] / 1e9) \
+                and x["reduce_gbps"] == "%.1f" % (pts[1][2] / 1e9)
+        expect("measured curve cached and used", ok, " ".join(words[:9]) + " ... / " + x["line"])
+    if bad:
+        sys.exit(1)
+
+
+main()

@@ -1,0 +1,122 @@
+/* Programs whose payload floor parts are known (check_floor.py holds the arithmetic):
+ *
+ *   reduce  rank 0 reduces locally: 1000 doubles (MPI_SUM, 8000 B), a vector of 100
+ *           doubles at stride 2 (MPI_MAX, packed: 800 B), 1000 doubles into folded memory
+ *           (not computed: 0 B), 1000 doubles with a user op (the user's code: 0 B); then
+ *           MPI_Reduce of 1000 doubles from 2 ranks to rank 0 (8000 B): 16800 B in 3
+ *   spin    rank 0 burns 50 ms of CPU between two MPI calls: the program's own time
+ *   rdv3    rank 0 sends 3 MiB to rank 1 (rendezvous: 1 copy; working set 6 MiB)
+ *   many    rank 0 sends the same 1 MiB buffer to rank 1 300 times (300 MiB copied, but
+ *           the memory touched is that of the process: its peak RSS) */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MIB (1024 * 1024)
+
+static void fail(const char *what)
+{
+  fprintf(stderr, "floor: wrong result in %s\n", what);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+static void mine(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+  (void)dt;
+  for (int i = 0; i < *len; i++)
+    ((double *)inout)[i] += ((double *)in)[i];
+}
+
+static void reduce(int rank)
+{
+  enum { N = 1000 };
+  double *in = malloc(N * sizeof *in), *io = malloc(N * sizeof *io);
+  for (int i = 0; i < N; i++)
+    in[i] = i;
+  if (rank == 0) {
+    for (int i = 0; i < N; i++)
+      io[i] = 2 * i;
+    MPI_Reduce_local(in, io, N, MPI_DOUBLE, MPI_SUM);
+    if (io[0] != 0 || io[N - 1] != 3 * (N - 1))
+      fail("MPI_Reduce_local sum");
+    MPI_Datatype vec;
+    MPI_Type_vector(100, 1, 2, MPI_DOUBLE, &vec);
+    MPI_Type_commit(&vec);
+    for (int i = 0; i < 200; i++)
+      io[i] = 150;
+    MPI_Reduce_local(in, io, 1, vec, MPI_MAX);
+    if (io[0] != 150 || io[198] != 198 || io[199] != 150)
+      fail("MPI_Reduce_local vector max");
+    MPI_Type_free(&vec);
+    double *folded = SMPI_SHARED_MALLOC(N * sizeof *folded);
+    MPI_Reduce_local(in, folded, N, MPI_DOUBLE, MPI_SUM);
+    SMPI_SHARED_FREE(folded);
+    MPI_Op op;
+    MPI_Op_create(mine, 1, &op);
+    MPI_Reduce_local(in, io, N, MPI_DOUBLE, op);
+    MPI_Op_free(&op);
+  }
+  MPI_Reduce(in, io, N, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank == 0 && io[N - 1] != 2 * (N - 1))
+    fail("MPI_Reduce");
+  free(in);
+  free(io);
+}
+
+static void spin(int rank)
+{
+  if (rank == 0) {
+    struct timespec t0, t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+    volatile double x = 0;
+    do {
+      for (int i = 0; i < 10000; i++)
+        x += i;
+      clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    } while ((t.tv_sec - t0.tv_sec) * 1e9 + (t.tv_nsec - t0.tv_nsec) < 50e6);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+static void send(int rank, int bytes, int times)
+{
+  unsigned char *buf = malloc((size_t)bytes);
+  memset(buf, rank + 1, (size_t)bytes);
+  for (int k = 0; k < times; k++) {
+    if (rank == 0)
+      MPI_Send(buf, bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+    else if (rank == 1)
+      MPI_Recv(buf, bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  if (rank == 1 && (buf[0] != 1 || buf[bytes - 1] != 1))
+    fail("send");
+  free(buf);
+}
+
+int main(int argc, char **argv)
+{
+  int rank;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const char *c = argc > 1 ? argv[1] : "";
+  if (!strcmp(c, "reduce"))
+    reduce(rank);
+  else if (!strcmp(c, "spin"))
+    spin(rank);
+  else if (!strcmp(c, "rdv3"))
+    send(rank, 3 * MIB, 1);
+  else if (!strcmp(c, "many"))
+    send(rank, MIB, 300);
+  else {
+    if (rank == 0)
+      fprintf(stderr, "floor: unknown case '%s'\n", c);
+    MPI_Finalize();
+    return 2;
+  }
+  if (rank == 0)
+    printf("floor: %s OK\n", c);
+  MPI_Finalize();
+  return 0;
+}
