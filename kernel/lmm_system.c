@@ -110,6 +110,7 @@ void lmm_system_free(lmm_system *sys)
   list_foreach (n, &sys->constraints)
     free(list_entry(n, lmm_constraint, all_node));
   free(sys->var_at);
+  free(sys->by_order);
   free(sys->cnst_at);
   free(sys->S);
   free(sys->C);
@@ -119,6 +120,9 @@ void lmm_system_free(lmm_system *sys)
   free(sys->fval);
   free(sys->fpen);
   free(sys->ffixed);
+  free(sys->fbkey);
+  free(sys->ve_pos);
+  free(sys->ve);
   free(sys->fe);
   free(sys->heap);
   free(sys->fp);
@@ -278,11 +282,30 @@ lmm_variable *lmm_variable_new(lmm_system *sys, void *id, double penalty, double
   v->ev.pos = LMM_NOT_IN_HEAP;
   v->ev.order = v->seq;
   list_push_back(&sys->variables, &v->all_node);
+  XGROW(sys->by_order, sys->cap_by_order, sys->n_by_order + 1);
+  v->order_pos = sys->n_by_order;
+  sys->by_order[sys->n_by_order++] = v;
   sys->n_vars++;
   sys->var_at_ok = false;
   var_mark_modified(sys, v);
   var_mark_dirty(sys, v);
   return v;
+}
+
+/* Drops the NULLs of freed variables from sys->by_order (amortised: at least as many were
+ * freed since the last squeeze as are left). */
+void lmm_by_order_squeeze(lmm_system *sys)
+{
+  size_t j = 0;
+  for (size_t i = 0; i < sys->n_by_order; i++) {
+    lmm_variable *v = sys->by_order[i];
+    if (v) {
+      v->order_pos = j;
+      sys->by_order[j++] = v;
+    }
+  }
+  sys->n_by_order = j;
+  sys->n_by_order_dead = 0;
 }
 
 /* The variable's consumption leaves its constraints (freed or disabled). A constraint that
@@ -321,6 +344,9 @@ void lmm_variable_free(lmm_system *sys, lmm_variable *v)
   if (list_linked(&v->mod_node))
     list_remove(&v->mod_node);
   list_remove(&v->all_node);
+  sys->by_order[v->order_pos] = NULL;
+  if (++sys->n_by_order_dead > sys->n_vars && sys->n_by_order_dead >= 64)
+    lmm_by_order_squeeze(sys);
   sys->n_vars--;
   sys->var_at_ok = false;
   v->n_elems = 0;                                  /* the elements were unlinked above */
