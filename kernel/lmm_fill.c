@@ -569,7 +569,11 @@ void lmm_commit(lmm_system *sys)
     else
       c->sat = c->sat || fat_max >= c->capacity * (1 - p);
   }
-  for (size_t i = 0; i < sys->nF; i++) {
+  const size_t nF = sys->nF;
+  for (size_t i = 0; i < nF; i++) {
+    /* the variables written are scattered: fetch one a few changes ahead */
+    if (i + 8 < nF && lmm_value_changed(sys, sys->fx[i + 8], sys->fval[i + 8]))
+      __builtin_prefetch(sys->F[i + 8], 1);
     if (!lmm_value_changed(sys, sys->fx[i], sys->fval[i]))
       continue;
     lmm_variable *v = sys->F[i];
