@@ -243,8 +243,16 @@ bool lmm_build_region(lmm_system *sys, bool full)
     for (size_t i = 0; i < sys->nD; i++)
       f_add(sys, sys->D[i]);
     for (size_t i = 0; i < sys->nS; i++) {
-      list_foreach (n, &sys->S[i]->active)
+      const list_node *head = &sys->S[i]->active;
+      list_foreach (n, head) {
+        /* a chain of cache misses: list_foreach holds the next element; fetch the one after
+         * it and the next flow while this one is added (as lmm_fast_bottleneck.c does) */
+        if (n_next_ != head) {
+          __builtin_prefetch(n_next_->next);
+          __builtin_prefetch(list_entry(n_next_, lmm_element, cnode)->var);
+        }
         f_add(sys, list_entry(n, lmm_element, cnode)->var);
+      }
       if (lmm_over_repair_limit(sys)) /* stop early: this walk chases pointers */
         return false;
     }

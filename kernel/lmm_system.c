@@ -30,6 +30,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "src/cfg.h"
 #include "src/invariant.h"
@@ -62,6 +63,47 @@ void lmm_declare_config(void)
                    "pass, same results; for debugging)"),
   };
   cfg_declare_keys(keys, CFG_NKEYS(keys));
+}
+
+/* The arena (see lmm_system in lmm_private.h). Each chunk starts with the link to the
+ * previous one. The first chunks are small and of ordinary pages, so that a small
+ * simulation does not pay a 2 MiB page per system; once the arena holds 2 MiB, chunks are
+ * 2 MiB huge-page candidates. An allocation larger than a quarter of a chunk gets a chunk of
+ * its own. */
+#define LMM_ARENA_SMALL ((size_t)128 << 10)
+#define LMM_ARENA_HUGE ((size_t)2 << 20)
+#define LMM_ARENA_HEAD 64
+
+static void *arena_new_chunk(lmm_system *sys, size_t size)
+{
+  bool huge = sys->arena_total >= LMM_ARENA_HUGE;
+  void *chunk;
+  if (posix_memalign(&chunk, huge ? LMM_ARENA_HUGE : 64, size) != 0) { /* as xmalloc says */
+    fprintf(stderr, "smpi: out of memory (allocating %zu bytes); the simulation cannot go on\n",
+            size);
+    abort();
+  }
+  if (huge)
+    (void)madvise(chunk, size, MADV_HUGEPAGE); /* a hint: without THP, ordinary pages */
+  sys->arena_total += size;
+  *(void **)chunk = sys->arena_chunks;
+  sys->arena_chunks = chunk;
+  return (char *)chunk + LMM_ARENA_HEAD;
+}
+
+static void *arena_alloc(lmm_system *sys, size_t size)
+{
+  size = (size + 63) & ~(size_t)63; /* whole cache lines */
+  size_t chunk = sys->arena_total >= LMM_ARENA_HUGE ? LMM_ARENA_HUGE : LMM_ARENA_SMALL;
+  if (size > chunk / 4)
+    return arena_new_chunk(sys, size + LMM_ARENA_HEAD);
+  if ((size_t)(sys->arena_end - sys->arena_cur) < size) {
+    sys->arena_cur = arena_new_chunk(sys, chunk);
+    sys->arena_end = sys->arena_cur - LMM_ARENA_HEAD + chunk;
+  }
+  void *p = sys->arena_cur;
+  sys->arena_cur += size;
+  return p;
 }
 
 lmm_system *lmm_system_new(double precision)
@@ -97,15 +139,10 @@ void lmm_system_free(lmm_system *sys)
 {
   if (!sys)
     return;
-  list_foreach (n, &sys->variables) {
-    lmm_variable *v = list_entry(n, lmm_variable, all_node);
-    free(v->elems);
-    free(v);
-  }
-  while (!list_empty(&sys->spare_vars)) {
-    lmm_variable *v = list_entry(list_pop_front(&sys->spare_vars), lmm_variable, all_node);
-    free(v->elems);
-    free(v);
+  while (sys->arena_chunks) { /* every variable and element array */
+    void *chunk = sys->arena_chunks;
+    sys->arena_chunks = *(void **)chunk;
+    free(chunk);
   }
   list_foreach (n, &sys->constraints)
     free(list_entry(n, lmm_constraint, all_node));
@@ -266,15 +303,16 @@ lmm_variable *lmm_variable_new(lmm_system *sys, void *id, double penalty, double
     v->elems = elems;
     v->cap_elems = cap;
   } else {
-    v = xcalloc(1, sizeof *v);
+    v = arena_alloc(sys, sizeof *v);
+    memset(v, 0, sizeof *v);
   }
   v->id = id;
   v->penalty = penalty;
   v->bound = bound;
   v->seq = next_seq(sys);
   if (elements_hint > v->cap_elems) {
-    free(v->elems); /* nothing to keep or relink: n_elems is 0 */
-    v->elems = xmalloc(elements_hint * sizeof *v->elems);
+    /* nothing to keep or relink (n_elems is 0); the old array stays in the arena */
+    v->elems = arena_alloc(sys, elements_hint * sizeof *v->elems);
     v->cap_elems = elements_hint;
   }
   list_init(&v->dirty_node);
@@ -363,7 +401,10 @@ void lmm_expand(lmm_system *sys, lmm_constraint *c, lmm_variable *v, double coef
   if (!e) {
     if (v->n_elems == v->cap_elems) {
       size_t ncap = v->cap_elems ? 2 * v->cap_elems : 4;
-      v->elems = xrealloc(v->elems, ncap * sizeof *v->elems);
+      lmm_element *grown = arena_alloc(sys, ncap * sizeof *v->elems);
+      if (v->n_elems)
+        memcpy(grown, v->elems, v->n_elems * sizeof *v->elems);
+      v->elems = grown; /* the old one stays in the arena */
       v->cap_elems = ncap;
       for (size_t i = 0; i < v->n_elems; i++)
         elem_relink(&v->elems[i]);
