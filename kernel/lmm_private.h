@@ -129,10 +129,11 @@ struct lmm_system {
    * simulation creates and frees one variable per message, and the two mallocs and two
    * frees cost about as much as the solve of an uncontended flow. */
   list_node spare_vars;
-  /* Variables and element arrays come from 2 MiB chunks marked for transparent huge pages
-   * (lmm_system.c's arena): a pass over 16 000 flows touches them all, and with 4 KiB pages
-   * nearly every flow was a TLB miss as well as a cache miss. Never freed one by one (freed
-   * variables are reused; an outgrown element array is left behind), all at lmm_system_free. */
+  /* Variables, element arrays and constraints come from 2 MiB chunks marked for transparent
+   * huge pages (lmm_system.c's arena): a pass over 16 000 flows touches them all, and with
+   * 4 KiB pages nearly every flow was a TLB miss as well as a cache miss. Never freed one by
+   * one (freed variables are reused; an outgrown element array or a freed constraint is left
+   * behind: the models free neither), all at lmm_system_free. */
   void *arena_chunks;
   char *arena_cur, *arena_end;
   size_t arena_total; /* bytes of all chunks */

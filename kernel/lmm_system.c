@@ -144,8 +144,6 @@ void lmm_system_free(lmm_system *sys)
     sys->arena_chunks = *(void **)chunk;
     free(chunk);
   }
-  list_foreach (n, &sys->constraints)
-    free(list_entry(n, lmm_constraint, all_node));
   free(sys->var_at);
   free(sys->by_order);
   free(sys->cnst_at);
@@ -198,7 +196,8 @@ static void elem_relink(lmm_element *e)
 lmm_constraint *lmm_constraint_new(lmm_system *sys, void *id, double capacity, lmm_sharing policy)
 {
   ASSERTF(capacity >= 0 && !isnan(capacity), "bad constraint capacity %g", capacity);
-  lmm_constraint *c = xcalloc(1, sizeof *c);
+  lmm_constraint *c = arena_alloc(sys, sizeof *c);
+  memset(c, 0, sizeof *c);
   c->id = id;
   c->capacity = capacity;
   c->policy = policy;
@@ -245,8 +244,7 @@ void lmm_constraint_free(lmm_system *sys, lmm_constraint *c)
     list_remove(&c->dirty_node);
   list_remove(&c->all_node);
   sys->n_cnsts--;
-  sys->cnst_at_ok = false;
-  free(c);
+  sys->cnst_at_ok = false; /* its memory stays in the arena (the models never free one) */
 }
 
 void lmm_constraint_set_capacity(lmm_system *sys, lmm_constraint *c, double capacity)
