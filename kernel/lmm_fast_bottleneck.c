@@ -91,6 +91,13 @@ bool lmm_fast_bottleneck(lmm_system *sys)
   double *fx = sys->fx;
   double load = 0, max_level = 0;
   list_foreach (n, &c->active) {
+    /* the list is a chain of cache misses (each element in its flow's array, each flow
+     * elsewhere): list_foreach has the next element already; fetch its flow and the one
+     * after it while this flow is processed */
+    if (n_next_ != &c->active) {
+      __builtin_prefetch(list_entry(n_next_, lmm_element, cnode)->var);
+      __builtin_prefetch(n_next_->next);
+    }
     const lmm_element *ec = list_entry(n, lmm_element, cnode);
     lmm_variable *u = ec->var;
     double old = u->value, x = level / u->penalty;

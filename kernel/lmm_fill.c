@@ -13,7 +13,9 @@
  *   F = [A, D, B]            free variables, with fx[] (new values) and ffixed[] beside it
  *   fe = [L3: (1,A) (1,D) | L1: (1,A) (1,B) | L2: (1,A)]   (coef, index in F) per constraint
  * so that the filling walks arrays instead of chasing list pointers across the heap (a full
- * solve of 100 000 flows went from 575 to 150 ms with this layout).
+ * solve of 100 000 flows went from 575 to 150 ms with this layout). The same elements seen
+ * from F, in F order (ve = [A: L1 L2 L3 | D: L3 | B: L1], with coef), are what fix_var
+ * walks; the full pass finds the variables in sys->by_order, an array it can prefetch.
  *
  * PROGRESSIVE FILLING. Every free variable v has level x_v * p_v; all unfixed levels rise
  * together as one number lambda. Events, taken in increasing lambda from a binary heap:
@@ -204,12 +206,23 @@ static bool fp_top_unfixed(lmm_system *sys, lmm_constraint *c)
 /* Room for n entries in the arrays indexed like F (fx and the three beside it). */
 void lmm_fx_reserve(lmm_system *sys, size_t n)
 {
-  if (n <= sys->capfx)
+  if (n <= sys->capfx && sys->ve_pos) /* (ve_pos has one more: allocated even for n = 0) */
     return;
   XGROW(sys->fx, sys->capfx, n);
   sys->ffixed = xrealloc(sys->ffixed, sys->capfx * sizeof *sys->ffixed);
   sys->fval = xrealloc(sys->fval, sys->capfx * sizeof *sys->fval);
   sys->fpen = xrealloc(sys->fpen, sys->capfx * sizeof *sys->fpen);
+  sys->fbkey = xrealloc(sys->fbkey, sys->capfx * sizeof *sys->fbkey);
+  sys->ve_pos = xrealloc(sys->ve_pos, (sys->capfx + 1) * sizeof *sys->ve_pos);
+}
+
+/* F[i]'s entry of sys->fbkey, from what the walk over its elements found: lmm_bound_matters
+ * (bound_moot: some constraint alone stops it first) and whether it has an element */
+static inline double bound_key(const lmm_variable *v, double pen, bool bound_moot, bool any)
+{
+  if (v->bound >= 0 && !bound_moot)
+    return v->bound * pen;
+  return v->bound < 0 && !any ? LMM_NO_ELEMENT : LMM_NO_BOUND_EVENT;
 }
 
 /* F, S u B, the free slices and the residual capacities of one pass. full: all is free.
@@ -232,8 +245,16 @@ bool lmm_build_region(lmm_system *sys, bool full)
     for (size_t i = 0; i < sys->nD; i++)
       f_add(sys, sys->D[i]);
     for (size_t i = 0; i < sys->nS; i++) {
-      list_foreach (n, &sys->S[i]->active)
+      const list_node *head = &sys->S[i]->active;
+      list_foreach (n, head) {
+        /* a chain of cache misses: list_foreach holds the next element; fetch the one after
+         * it and the next flow while this one is added (as lmm_fast_bottleneck.c does) */
+        if (n_next_ != head) {
+          __builtin_prefetch(n_next_->next);
+          __builtin_prefetch(list_entry(n_next_, lmm_element, cnode)->var);
+        }
         f_add(sys, list_entry(n, lmm_element, cnode)->var);
+      }
       if (lmm_over_repair_limit(sys)) /* stop early: this walk chases pointers */
         return false;
     }
@@ -267,6 +288,7 @@ bool lmm_build_region(lmm_system *sys, bool full)
   }
   XGROW(sys->fe, sys->capfe, nfe);
   XGROW(sys->fp, sys->capfp, nfp);
+  XGROW(sys->ve, sys->capve, nfe);
   size_t at = 0, fat = 0;
   for (size_t i = 0; i < sys->nC; i++) {
     lmm_constraint *c = sys->C[i];
@@ -283,18 +305,26 @@ bool lmm_build_region(lmm_system *sys, bool full)
       fat += c->nfree;
     }
   }
+  size_t nve = 0;
   for (size_t i = 0; i < sys->nF; i++) {
     lmm_variable *v = sys->F[i];
+    bool bound_moot = false;
+    sys->ve_pos[i] = nve;
     for (size_t k = 0; k < v->n_elems; k++) {
       lmm_element *e = &v->elems[k];
       if (e->coef <= 0)
         continue;
       lmm_constraint *c = e->cnst;
       sys->fe[c->fe_pos + c->nunfixed++] = (lmm_free_elem){e->coef, (uint32_t)i};
+      sys->ve[nve++] = (lmm_var_elem){c, e->coef};
+      if (v->bound * e->coef >= c->capacity)
+        bound_moot = true;
       if (c->policy == LMM_FATPIPE)
         sys->fp[c->fp_end++] = (lmm_fp_entry){c->capacity * v->penalty / e->coef, (uint32_t)i};
     }
+    sys->fbkey[i] = bound_key(v, v->penalty, bound_moot, nve > sys->ve_pos[i]);
   }
+  sys->ve_pos[sys->nF] = nve;
   for (size_t i = 0; i < sys->nC; i++) {
     lmm_constraint *c = sys->C[i];
     if (c->policy == LMM_FATPIPE)
@@ -336,12 +366,32 @@ void lmm_build_full_region(lmm_system *sys)
   lmm_fx_reserve(sys, sys->n_vars);
   XGROW(sys->fe, sys->capfe, sys->n_active_total);
   XGROW(sys->fp, sys->capfp, sys->n_active_total);
+  XGROW(sys->ve, sys->capve, sys->n_active_total);
   const uint64_t iter = sys->iter;
-  size_t at = 0, nF = 0;
+  size_t at = 0, nF = 0, nve = 0;
   for (size_t i = 0; i < sys->nS; i++)
     full_c_add(sys, sys->S[i], &at);
-  list_foreach (n, &sys->variables) {
-    lmm_variable *v = list_entry(n, lmm_variable, all_node);
+  /* sys->by_order rather than the list: the same order, but the flows ahead are known, so
+   * their structures and element arrays are fetched while this one is processed (a pass
+   * over 16 000 flows spread over 10 MB was one dependent cache miss after another). The
+   * NULLs of freed variables are squeezed out on the way. */
+  lmm_variable **order = sys->by_order;
+  const size_t n_order = sys->n_by_order;
+  size_t live = 0;
+  for (size_t o = 0; o < n_order; o++) {
+    if (o + 16 < n_order && order[o + 16])
+      __builtin_prefetch(order[o + 16]);
+    if (o + 8 < n_order && order[o + 8]) {
+      const lmm_element *ahead = order[o + 8]->elems;
+      __builtin_prefetch(ahead);
+      __builtin_prefetch((const char *)ahead + 64);
+      __builtin_prefetch((const char *)ahead + 128);
+    }
+    lmm_variable *v = order[o];
+    if (!v)
+      continue;
+    v->order_pos = live;
+    order[live++] = v;
     if (!lmm_var_enabled(v))
       continue;
     double pen = v->penalty;
@@ -352,6 +402,9 @@ void lmm_build_full_region(lmm_system *sys)
     sys->fval[nF] = v->value;
     sys->fpen[nF] = pen;
     sys->ffixed[nF] = false;
+    sys->ve_pos[nF] = nve;
+    double bound = v->bound;
+    bool bound_moot = false;
     for (size_t k = 0, ne = v->n_elems; k < ne; k++) {
       const lmm_element *e = &v->elems[k];
       if (e->coef <= 0)
@@ -363,13 +416,20 @@ void lmm_build_full_region(lmm_system *sys)
       }
       c->nfree++;
       sys->fe[c->fe_pos + c->nunfixed++] = (lmm_free_elem){e->coef, (uint32_t)nF};
+      sys->ve[nve++] = (lmm_var_elem){c, e->coef};
+      if (bound * e->coef >= c->capacity)
+        bound_moot = true;
       if (c->policy == LMM_SHARED)
         c->usage += e->coef / pen;
       else
         sys->fp[c->fp_end++] = (lmm_fp_entry){c->capacity * pen / e->coef, (uint32_t)nF};
     }
+    sys->fbkey[nF] = bound_key(v, pen, bound_moot, nve > sys->ve_pos[nF]);
     nF++;
   }
+  sys->ve_pos[nF] = nve;
+  sys->n_by_order = live;
+  sys->n_by_order_dead = 0;
   ASSERT(nF < UINT32_MAX);
   sys->nF = nF;
   ASSERTF(at == sys->n_active_total, "%zu active elements, %zu counted", at, sys->n_active_total);
@@ -407,19 +467,17 @@ static double shared_key(const lmm_system *sys, lmm_constraint *c, double cur)
  * under P * capacity: saturated now), applied here at once. */
 static void fix_var(lmm_system *sys, size_t i, double x, double cur)
 {
-  lmm_variable *v = sys->F[i];
   sys->ffixed[i] = true;
   sys->n_unfixed--;
   sys->fx[i] = x;
-  for (size_t k = 0; k < v->n_elems; k++) {
-    lmm_element *e = &v->elems[k];
-    if (e->coef <= 0)
-      continue;
+  const double pen = sys->fpen[i];
+  for (const lmm_var_elem *e = sys->ve + sys->ve_pos[i], *end = sys->ve + sys->ve_pos[i + 1];
+       e < end; e++) {
     lmm_constraint *c = e->cnst;
     c->nunfixed--;
     if (c->policy == LMM_SHARED) {
       c->rem -= e->coef * x;
-      c->usage -= e->coef / v->penalty;
+      c->usage -= e->coef / pen;
       if (c->nunfixed && c->ev.pos != LMM_NOT_IN_HEAP && c->ev.key > cur &&
           c->rem <= c->capacity * sys->precision)
         heap_update_ev(sys, &c->ev, cur);
@@ -441,17 +499,15 @@ void lmm_progressive_filling(lmm_system *sys)
                                          : lmm_dmax(sys->fp[c->fp_pos].level, 0);
     heap_push_ev(sys, &c->ev, key);
   }
+  /* (a variable's ev.pos is only read while it is in the heap: set when pushed) */
   for (size_t i = 0; i < sys->nF; i++) {
-    lmm_variable *v = sys->F[i];
-    v->ev.pos = LMM_NOT_IN_HEAP;
-    if (lmm_bound_matters(v)) {
-      heap_push_ev(sys, &v->ev, v->bound * v->penalty);
-    } else if (v->bound < 0) { /* nothing limits a variable without element: 0 by convention */
-      bool any = false;
-      for (size_t k = 0; k < v->n_elems && !any; k++)
-        any = v->elems[k].coef > 0;
-      if (!any)
-        fix_var(sys, i, 0, 0);
+    double bkey = sys->fbkey[i];
+    if (bkey >= 0) { /* lmm_bound_matters */
+      lmm_variable *v = sys->F[i];
+      v->ev.pos = LMM_NOT_IN_HEAP;
+      heap_push_ev(sys, &v->ev, bkey);
+    } else if (bkey == LMM_NO_ELEMENT) { /* nothing limits it: 0 by convention */
+      fix_var(sys, i, 0, 0);
     }
   }
 
@@ -523,7 +579,11 @@ void lmm_commit(lmm_system *sys)
     else
       c->sat = c->sat || fat_max >= c->capacity * (1 - p);
   }
-  for (size_t i = 0; i < sys->nF; i++) {
+  const size_t nF = sys->nF;
+  for (size_t i = 0; i < nF; i++) {
+    /* the variables written are scattered: fetch one a few changes ahead */
+    if (i + 8 < nF && lmm_value_changed(sys, sys->fx[i + 8], sys->fval[i + 8]))
+      __builtin_prefetch(sys->F[i + 8], 1);
     if (!lmm_value_changed(sys, sys->fx[i], sys->fval[i]))
       continue;
     lmm_variable *v = sys->F[i];

@@ -53,6 +53,15 @@ typedef struct lmm_free_elem {
   uint32_t fidx;
 } lmm_free_elem;
 
+/* Solve scratch: a free variable's element seen from the variable, laid out in F order
+ * (sys->ve[sys->ve_pos[i] .. sys->ve_pos[i + 1]) for F[i]): fixing a variable walks these
+ * instead of loading the variable and its element array, two cache misses per flow when a
+ * pass fixes 16 000 flows. Only elements of coefficient > 0, in the variable's order. */
+typedef struct lmm_var_elem {
+  lmm_constraint *cnst;
+  double coef;
+} lmm_var_elem;
+
 struct lmm_constraint {
   /* First cache line: what every solve path reads or writes for each constraint it meets
    * (a flow's links are scattered over the heap: one line per link instead of three). */
@@ -102,7 +111,8 @@ struct lmm_variable {
   uint64_t in_f;     /* == sys->iter: free in this pass, at sys->F[fidx] */
   uint64_t mod_mark; /* == sys->solve_no: already in the modified array */
   uint32_t fidx;
-  lmm_event ev; /* bound event */
+  lmm_event ev;     /* bound event */
+  size_t order_pos; /* slot in sys->by_order */
 };
 
 typedef struct lmm_fp_entry {
@@ -119,7 +129,20 @@ struct lmm_system {
    * simulation creates and frees one variable per message, and the two mallocs and two
    * frees cost about as much as the solve of an uncontended flow. */
   list_node spare_vars;
+  /* Variables, element arrays and constraints come from 2 MiB chunks marked for transparent
+   * huge pages (lmm_system.c's arena): a pass over 16 000 flows touches them all, and with
+   * 4 KiB pages nearly every flow was a TLB miss as well as a cache miss. Never freed one by
+   * one (freed variables are reused; an outgrown element array or a freed constraint is left
+   * behind: the models free neither), all at lmm_system_free. */
+  void *arena_chunks;
+  char *arena_cur, *arena_end;
+  size_t arena_total; /* bytes of all chunks */
   size_t n_vars, n_cnsts;
+  /* The variables again, in the order of sys->variables, as an array that a full pass walks
+   * with prefetches (a list walk is one dependent cache miss per flow): a freed variable
+   * leaves a NULL, squeezed out by the next full walk or once they outnumber the others. */
+  lmm_variable **by_order;
+  size_t n_by_order, cap_by_order, n_by_order_dead;
   size_t n_active_total; /* active elements of all constraints */
   size_t s_incidences;   /* active elements of the constraints of S (current solve) */
   uint64_t next_seq;
@@ -144,10 +167,16 @@ struct lmm_system {
   double *fpen;     /* F[i]->penalty, copied beside fx: the filling and the commit read them per
                     element, and F[i] itself is a cache miss in a system of 10^6 flows */
   bool *ffixed;     /* F[i] is fixed */
+  double *fbkey;    /* F[i]'s bound event key (bound x penalty) when lmm_bound_matters, else
+                       LMM_NO_BOUND_EVENT, or LMM_NO_ELEMENT (no element of coef > 0 and no
+                       bound: fixed at 0 by the filling) */
+  size_t *ve_pos;   /* nF + 1 offsets into ve */
   size_t n_unfixed; /* variables of F not fixed yet (filling) */
   size_t capfx;
   lmm_free_elem *fe;
   size_t capfe;
+  lmm_var_elem *ve;
+  size_t capve;
   lmm_event **heap;
   size_t nheap, capheap;
   lmm_fp_entry *fp;
@@ -164,6 +193,10 @@ struct lmm_system {
 
   lmm_stats stats;
 };
+
+/* sys->fbkey's values other than a bound event's key (which is >= 0) */
+#define LMM_NO_BOUND_EVENT (-1.0)
+#define LMM_NO_ELEMENT (-2.0)
 
 /* Event order bit: constraints after bounds at equal keys */
 #define LMM_ORDER_CNST ((uint64_t)1 << 62)
@@ -222,6 +255,9 @@ static inline void lmm_s_add(lmm_system *sys, lmm_constraint *c)
   XGROW(sys->S, sys->capS, sys->nS + 1);
   sys->S[sys->nS++] = c;
 }
+
+/* lmm_system.c: squeezes the NULLs out of sys->by_order */
+void lmm_by_order_squeeze(lmm_system *sys);
 
 /* lmm_fill.c: one pass over the region of sys->S and sys->D (see there) */
 bool lmm_build_region(lmm_system *sys, bool full);

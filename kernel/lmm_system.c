@@ -30,6 +30,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "src/cfg.h"
 #include "src/invariant.h"
@@ -62,6 +63,47 @@ void lmm_declare_config(void)
                    "pass, same results; for debugging)"),
   };
   cfg_declare_keys(keys, CFG_NKEYS(keys));
+}
+
+/* The arena (see lmm_system in lmm_private.h). Each chunk starts with the link to the
+ * previous one. The first chunks are small and of ordinary pages, so that a small
+ * simulation does not pay a 2 MiB page per system; once the arena holds 2 MiB, chunks are
+ * 2 MiB huge-page candidates. An allocation larger than a quarter of a chunk gets a chunk of
+ * its own. */
+#define LMM_ARENA_SMALL ((size_t)128 << 10)
+#define LMM_ARENA_HUGE ((size_t)2 << 20)
+#define LMM_ARENA_HEAD 64
+
+static void *arena_new_chunk(lmm_system *sys, size_t size)
+{
+  bool huge = sys->arena_total >= LMM_ARENA_HUGE;
+  void *chunk;
+  if (posix_memalign(&chunk, huge ? LMM_ARENA_HUGE : 64, size) != 0) { /* as xmalloc says */
+    fprintf(stderr, "smpi: out of memory (allocating %zu bytes); the simulation cannot go on\n",
+            size);
+    abort();
+  }
+  if (huge)
+    (void)madvise(chunk, size, MADV_HUGEPAGE); /* a hint: without THP, ordinary pages */
+  sys->arena_total += size;
+  *(void **)chunk = sys->arena_chunks;
+  sys->arena_chunks = chunk;
+  return (char *)chunk + LMM_ARENA_HEAD;
+}
+
+static void *arena_alloc(lmm_system *sys, size_t size)
+{
+  size = (size + 63) & ~(size_t)63; /* whole cache lines */
+  size_t chunk = sys->arena_total >= LMM_ARENA_HUGE ? LMM_ARENA_HUGE : LMM_ARENA_SMALL;
+  if (size > chunk / 4)
+    return arena_new_chunk(sys, size + LMM_ARENA_HEAD);
+  if ((size_t)(sys->arena_end - sys->arena_cur) < size) {
+    sys->arena_cur = arena_new_chunk(sys, chunk);
+    sys->arena_end = sys->arena_cur - LMM_ARENA_HEAD + chunk;
+  }
+  void *p = sys->arena_cur;
+  sys->arena_cur += size;
+  return p;
 }
 
 lmm_system *lmm_system_new(double precision)
@@ -97,19 +139,13 @@ void lmm_system_free(lmm_system *sys)
 {
   if (!sys)
     return;
-  list_foreach (n, &sys->variables) {
-    lmm_variable *v = list_entry(n, lmm_variable, all_node);
-    free(v->elems);
-    free(v);
+  while (sys->arena_chunks) { /* every variable and element array */
+    void *chunk = sys->arena_chunks;
+    sys->arena_chunks = *(void **)chunk;
+    free(chunk);
   }
-  while (!list_empty(&sys->spare_vars)) {
-    lmm_variable *v = list_entry(list_pop_front(&sys->spare_vars), lmm_variable, all_node);
-    free(v->elems);
-    free(v);
-  }
-  list_foreach (n, &sys->constraints)
-    free(list_entry(n, lmm_constraint, all_node));
   free(sys->var_at);
+  free(sys->by_order);
   free(sys->cnst_at);
   free(sys->S);
   free(sys->C);
@@ -119,6 +155,9 @@ void lmm_system_free(lmm_system *sys)
   free(sys->fval);
   free(sys->fpen);
   free(sys->ffixed);
+  free(sys->fbkey);
+  free(sys->ve_pos);
+  free(sys->ve);
   free(sys->fe);
   free(sys->heap);
   free(sys->fp);
@@ -157,7 +196,8 @@ static void elem_relink(lmm_element *e)
 lmm_constraint *lmm_constraint_new(lmm_system *sys, void *id, double capacity, lmm_sharing policy)
 {
   ASSERTF(capacity >= 0 && !isnan(capacity), "bad constraint capacity %g", capacity);
-  lmm_constraint *c = xcalloc(1, sizeof *c);
+  lmm_constraint *c = arena_alloc(sys, sizeof *c);
+  memset(c, 0, sizeof *c);
   c->id = id;
   c->capacity = capacity;
   c->policy = policy;
@@ -204,8 +244,7 @@ void lmm_constraint_free(lmm_system *sys, lmm_constraint *c)
     list_remove(&c->dirty_node);
   list_remove(&c->all_node);
   sys->n_cnsts--;
-  sys->cnst_at_ok = false;
-  free(c);
+  sys->cnst_at_ok = false; /* its memory stays in the arena (the models never free one) */
 }
 
 void lmm_constraint_set_capacity(lmm_system *sys, lmm_constraint *c, double capacity)
@@ -262,15 +301,16 @@ lmm_variable *lmm_variable_new(lmm_system *sys, void *id, double penalty, double
     v->elems = elems;
     v->cap_elems = cap;
   } else {
-    v = xcalloc(1, sizeof *v);
+    v = arena_alloc(sys, sizeof *v);
+    memset(v, 0, sizeof *v);
   }
   v->id = id;
   v->penalty = penalty;
   v->bound = bound;
   v->seq = next_seq(sys);
   if (elements_hint > v->cap_elems) {
-    free(v->elems); /* nothing to keep or relink: n_elems is 0 */
-    v->elems = xmalloc(elements_hint * sizeof *v->elems);
+    /* nothing to keep or relink (n_elems is 0); the old array stays in the arena */
+    v->elems = arena_alloc(sys, elements_hint * sizeof *v->elems);
     v->cap_elems = elements_hint;
   }
   list_init(&v->dirty_node);
@@ -278,11 +318,30 @@ lmm_variable *lmm_variable_new(lmm_system *sys, void *id, double penalty, double
   v->ev.pos = LMM_NOT_IN_HEAP;
   v->ev.order = v->seq;
   list_push_back(&sys->variables, &v->all_node);
+  XGROW(sys->by_order, sys->cap_by_order, sys->n_by_order + 1);
+  v->order_pos = sys->n_by_order;
+  sys->by_order[sys->n_by_order++] = v;
   sys->n_vars++;
   sys->var_at_ok = false;
   var_mark_modified(sys, v);
   var_mark_dirty(sys, v);
   return v;
+}
+
+/* Drops the NULLs of freed variables from sys->by_order (amortised: at least as many were
+ * freed since the last squeeze as are left). */
+void lmm_by_order_squeeze(lmm_system *sys)
+{
+  size_t j = 0;
+  for (size_t i = 0; i < sys->n_by_order; i++) {
+    lmm_variable *v = sys->by_order[i];
+    if (v) {
+      v->order_pos = j;
+      sys->by_order[j++] = v;
+    }
+  }
+  sys->n_by_order = j;
+  sys->n_by_order_dead = 0;
 }
 
 /* The variable's consumption leaves its constraints (freed or disabled). A constraint that
@@ -321,6 +380,9 @@ void lmm_variable_free(lmm_system *sys, lmm_variable *v)
   if (list_linked(&v->mod_node))
     list_remove(&v->mod_node);
   list_remove(&v->all_node);
+  sys->by_order[v->order_pos] = NULL;
+  if (++sys->n_by_order_dead > sys->n_vars && sys->n_by_order_dead >= 64)
+    lmm_by_order_squeeze(sys);
   sys->n_vars--;
   sys->var_at_ok = false;
   v->n_elems = 0;                                  /* the elements were unlinked above */
@@ -337,7 +399,10 @@ void lmm_expand(lmm_system *sys, lmm_constraint *c, lmm_variable *v, double coef
   if (!e) {
     if (v->n_elems == v->cap_elems) {
       size_t ncap = v->cap_elems ? 2 * v->cap_elems : 4;
-      v->elems = xrealloc(v->elems, ncap * sizeof *v->elems);
+      lmm_element *grown = arena_alloc(sys, ncap * sizeof *v->elems);
+      if (v->n_elems)
+        memcpy(grown, v->elems, v->n_elems * sizeof *v->elems);
+      v->elems = grown; /* the old one stays in the arena */
       v->cap_elems = ncap;
       for (size_t i = 0; i < v->n_elems; i++)
         elem_relink(&v->elems[i]);
