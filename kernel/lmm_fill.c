@@ -471,8 +471,9 @@ static void fix_var(lmm_system *sys, size_t i, double x, double cur)
   sys->n_unfixed--;
   sys->fx[i] = x;
   const double pen = sys->fpen[i];
-  for (const lmm_var_elem *e = sys->ve + sys->ve_pos[i], *end = sys->ve + sys->ve_pos[i + 1];
-       e < end; e++) {
+  /* indices, not pointers: with no element at all sys->ve is NULL, and NULL + 0 is UB */
+  for (size_t k = sys->ve_pos[i]; k < sys->ve_pos[i + 1]; k++) {
+    const lmm_var_elem *e = &sys->ve[k];
     lmm_constraint *c = e->cnst;
     c->nunfixed--;
     if (c->policy == LMM_SHARED) {
