@@ -29,6 +29,23 @@ LOG_DEFAULT_CATEGORY(engine);
 
 typedef enum { A_RUNNABLE, A_RUNNING, A_BLOCKED, A_DEAD } actor_state;
 
+struct eng_timer {
+  heap_node hnode;
+  eng_timer_fn cb;
+  void *arg;
+  bool daemon;   /* eng_timer_set_daemon */
+  bool embedded; /* part of its owner's state (a sleep's, on the actor's stack): not freed */
+};
+
+/* An actor's eng_sleep_repeat: the current sleep's timer (in the actor rather than on its
+ * stack: the timer heap's sifts write into the nodes, and the actors sit close together
+ * while the stacks are pages apart), the length of each sleep, the sleeps not started yet. */
+struct eng_repeat {
+  eng_timer timer;
+  double duration;
+  unsigned long left;
+};
+
 struct eng_actor {
   ctx *context;
   char *name;
@@ -44,14 +61,8 @@ struct eng_actor {
   void *describe_data;
   void (*on_kill)(eng_actor *a, void *data);
   void *on_kill_data;
-};
-
-struct eng_timer {
-  heap_node hnode;
-  eng_timer_fn cb;
-  void *arg;
-  bool daemon;   /* eng_timer_set_daemon */
-  bool embedded; /* part of its owner's state (a sleep's, on the actor's stack): not freed */
+  struct eng_repeat repeat;
+  bool ghost; /* in the run queue for a turn of its repeated sleep (run_ghosts) */
 };
 
 /* Daemon timers pending, and what tells whether they may still matter. */
@@ -150,9 +161,12 @@ void eng_model_unregister(eng_model *m)
     list_remove(&m->link);
 }
 
+static bool run_ghosts(void);
+
 /* Pops the next runnable actor and makes it the running one; the maestro when none. */
 static ctx *next_context(void)
 {
+  run_ghosts();
   list_node *n = list_pop_front(&kworld.engine.runq);
   if (!n) {
     kworld.engine.self = NULL;
@@ -269,6 +283,7 @@ static void leave_for_maestro(void)
 /* self is first in the run queue: it runs on, as the maestro would have switched to it */
 static bool resume_inline(eng_actor *self)
 {
+  run_ghosts();
   if (list_empty(&kworld.engine.runq) ||
       list_entry(list_first(&kworld.engine.runq), eng_actor, runq_link) != self)
     return false;
@@ -283,6 +298,8 @@ static bool resume_inline(eng_actor *self)
 /* next: the next event date when the caller has just computed it, NAN otherwise */
 static bool block_inline(eng_actor *self, double next)
 {
+  if (run_ghosts()) /* their turns came before this actor blocked: it is theirs now */
+    next = NAN;
   if (!may_step_inline())
     return false;
   leave_for_maestro();
@@ -295,6 +312,7 @@ static bool block_inline(eng_actor *self, double next)
       break;
     step_to(next);
     kworld.engine.stats.inline_steps++;
+    run_ghosts();
     if (!list_empty(&kworld.engine.runq) || !list_empty(&kworld.engine.dead))
       break;
     next = NAN;
@@ -361,6 +379,20 @@ void eng_actor_kill(eng_actor *a)
   }
 }
 
+/* The date of the next event for the running actor about to sleep, alone runnable: the next
+ * event date, daemon timers included. next_event_date leaves them out when they are all that
+ * is pending (a deadlock then), but the sleep's own timer keeps the simulation going, and with
+ * it pushed (the path through the maestro) they count: so they do here, and a sleep stepped
+ * inline never passes a daemon timer's date without it firing there. */
+static double next_date_for_sleep(void)
+{
+  double next = next_event_date();
+  ASSERT(list_empty(&kworld.engine.runq)); /* next_event never wakes anybody */
+  if (heap_size(&kworld.engine.timers) && heap_top_key(&kworld.engine.timers) < next)
+    next = heap_top_key(&kworld.engine.timers);
+  return next;
+}
+
 /* Sleeping */
 static void sleep_wake(void *arg) { eng_unblock(arg); }
 
@@ -402,8 +434,7 @@ void eng_sleep(double duration)
    * others of its date): the clock moves there with no timer, as block_inline would. */
   double next = NAN;
   if (may_step_inline()) {
-    next = next_event_date();
-    ASSERT(list_empty(&kworld.engine.runq)); /* next_event never wakes anybody */
+    next = next_date_for_sleep();
     if (next > s.until + kworld.engine.prec_timing) {
       /* nothing falls due there (models fire what is within the precision): no callback
        * runs, so nothing to tell the switch hook either */
@@ -434,6 +465,123 @@ void eng_sleep(double duration)
   timer_push(&s.timer, s.until, sleep_wake, self);
   eng_actor_on_kill(self, sleep_on_kill, &s);
   block(self, sleep_describe, &s, next);
+}
+
+/* Repeated sleeps (eng_sleep_repeat). A rank polling its clock runs ahead of the simulated
+ * date (smpi/emulation/libc.c), then sleeps all its polls' costs in one call; the other ranks
+ * must see the same dates, the same events and the same order at equal dates as if it had
+ * slept each time. So each sleep still has its turn, at the place in the round where the
+ * actor would have slept: there the engine starts the next sleep itself (repeat_turn: what
+ * eng_sleep would do at that point) and the actor stays blocked; the last sleep's end wakes
+ * it. A "ghost" is an actor in the run queue for such a turn: whoever takes the next actor
+ * from the queue first gives the ghosts ahead of it their turns (run_ghosts).
+ *
+ *   4 ranks polling at the same dates, each sleep d:
+ *     eng_sleep:         round t: A B C D (4 switches), round t+d: A B C D, ...
+ *     eng_sleep_repeat:  round t: A (runs all its polls, sleeps n times) B C D (likewise);
+ *                        round t+d: 4 ghost turns (4 timer pushes, no switch), ...
+ *
+ * When a ghost is the last runnable actor of its round and no other event comes within its
+ * next sleep, eng_sleep would step the clock to the sleep's end itself; nothing else can
+ * happen meanwhile, so the next event date stays what it was and the ghost goes through its
+ * sleeps in a loop until one ends within the timing precision of that date. */
+static void repeat_wake(void *arg)
+{
+  eng_actor *a = arg;
+  ASSERT(a->state == A_BLOCKED);
+  a->state = A_RUNNABLE;
+  if (a->repeat.left > 0)
+    a->ghost = true;
+  else
+    a->on_kill = NULL; /* the last sleep is over: as eng_unblock */
+  list_push_back(&kworld.engine.runq, &a->runq_link);
+}
+
+/* a's turn: start its next sleep as eng_sleep would (a is out of the run queue) */
+static void repeat_turn(eng_actor *a)
+{
+  struct eng_repeat *r = &a->repeat;
+  ASSERT(r->left > 0);
+  a->state = A_BLOCKED;
+  if (may_step_inline()) {
+    double next = next_date_for_sleep();
+    while (r->left > 0) {
+      double until = kworld.engine.now + r->duration;
+      if (!(next > until + kworld.engine.prec_timing))
+        break;
+      /* step_to(until) with nothing due (eng_sleep's first inline case) */
+      if (until > kworld.engine.now)
+        kworld.engine.now = until;
+      kworld.engine.stats.events++;
+      kworld.engine.stats.inline_steps++;
+      r->left--;
+    }
+    if (r->left == 0) { /* the last sleep is over: the actor runs next */
+      a->state = A_RUNNABLE;
+      a->on_kill = NULL;
+      list_push_back(&kworld.engine.runq, &a->runq_link);
+      return;
+    }
+  }
+  r->left--;
+  timer_push(&r->timer, kworld.engine.now + r->duration, repeat_wake, a);
+}
+
+/* Gives the ghosts at the head of the run queue their turns; true if there were any. */
+static bool run_ghosts(void)
+{
+  bool ran = false;
+  list_node *n;
+  while ((n = list_first(&kworld.engine.runq))) {
+    eng_actor *a = list_entry(n, eng_actor, runq_link);
+    if (!a->ghost)
+      break;
+    list_remove(n);
+    a->ghost = false;
+    repeat_turn(a);
+    ran = true;
+  }
+  return ran;
+}
+
+static void repeat_on_kill(eng_actor *a, void *data)
+{
+  struct eng_repeat *r = data;
+  if (heap_contains(&r->timer.hnode))
+    eng_timer_cancel(&r->timer);
+  a->ghost = false; /* eng_actor_kill takes it out of the run queue */
+}
+
+static void repeat_describe(eng_actor *a, void *data, char *buf, size_t len)
+{
+  struct eng_repeat *r = data;
+  snprintf(buf, len, "sleeping %.9g s, %lu more time%s", r->duration, r->left,
+           r->left == 1 ? "" : "s");
+}
+
+void eng_sleep_repeat(double duration, unsigned long n)
+{
+  eng_actor *self = kworld.engine.self;
+  ASSERTF(self, "eng_sleep_repeat called from the maestro");
+  ASSERTF(duration >= 0 && isfinite(duration), "bad sleep duration %g", duration);
+  if (n <= 1) {
+    if (n == 1)
+      eng_sleep(duration);
+    return;
+  }
+  struct eng_repeat *r = &self->repeat;
+  r->duration = duration;
+  r->left = n;
+  r->timer.embedded = true;
+  heap_node_init(&r->timer.hnode);
+  eng_actor_on_kill(self, repeat_on_kill, r);
+  repeat_turn(self);
+  if (self->state == A_RUNNABLE) { /* every sleep stepped inline: it was alone */
+    list_remove(&self->runq_link);
+    self->state = A_RUNNING;
+  } else {
+    block(self, repeat_describe, r, NAN);
+  }
 }
 
 /* Timers */
@@ -562,7 +710,10 @@ int eng_run(void)
     if (!list_empty(&kworld.engine.runq))
       kworld.engine.stats.scheduling_rounds++;
     /* with direct switching, one switch runs the whole round */
-    while (!list_empty(&kworld.engine.runq)) {
+    for (;;) {
+      run_ghosts();
+      if (list_empty(&kworld.engine.runq))
+        break;
       ctx_switch(ctx_maestro(), next_context());
       ASSERT(kworld.engine.self == NULL);
     }
