@@ -44,7 +44,19 @@ struct eng_repeat {
   eng_timer timer;
   double duration;
   unsigned long left;
+  list_node lane_link; /* in timer_lane when its timer is there rather than in the heap */
 };
+
+/* The timers of repeated sleeps in (date, creation) order, beside the heap. Ghost turns come
+ * in date order and every sleep of a polling loop lasts smpi/wtime, so these timers are
+ * created in date order: appending keeps the list sorted, and taking the earliest of its head
+ * and the heap's top costs no sift (a heap pop, with dozens of pollers at distinct dates, was
+ * the largest cost of a ghost turn: an unpredictable branch per level). A timer that would
+ * not go last goes to the heap. Creation order is the heap's sequence counter, shared. */
+static struct timer_lane {
+  list_node fifo;
+  size_t n;
+} timer_lane;
 
 struct eng_actor {
   ctx *context;
@@ -122,6 +134,8 @@ int eng_init(char *err, size_t errlen)
   list_init(&kworld.engine.runq);
   list_init(&kworld.engine.models);
   heap_init(&kworld.engine.timers);
+  list_init(&timer_lane.fifo);
+  timer_lane.n = 0;
   kworld.engine.next_pid = 1;
   kworld.engine.initialized = true;
   log_set_clock(now_hook);
@@ -384,12 +398,15 @@ void eng_actor_kill(eng_actor *a)
  * is pending (a deadlock then), but the sleep's own timer keeps the simulation going, and with
  * it pushed (the path through the maestro) they count: so they do here, and a sleep stepped
  * inline never passes a daemon timer's date without it firing there. */
+static eng_timer *timers_first(void);
+
 static double next_date_for_sleep(void)
 {
   double next = next_event_date();
   ASSERT(list_empty(&kworld.engine.runq)); /* next_event never wakes anybody */
-  if (heap_size(&kworld.engine.timers) && heap_top_key(&kworld.engine.timers) < next)
-    next = heap_top_key(&kworld.engine.timers);
+  eng_timer *t = timers_first();
+  if (t && t->hnode.key < next)
+    next = t->hnode.key;
   return next;
 }
 
@@ -410,6 +427,31 @@ static void timer_push(eng_timer *t, double date, eng_timer_fn cb, void *arg)
   t->arg = arg;
   t->daemon = false;
   heap_push(&kworld.engine.timers, &t->hnode, date);
+}
+
+static size_t timers_pending(void) { return heap_size(&kworld.engine.timers) + timer_lane.n; }
+
+/* The earliest timer, of the heap or the lane, by (date, creation); NULL when none. */
+static eng_timer *timers_first(void)
+{
+  heap_node *h = heap_top(&kworld.engine.timers);
+  list_node *l = list_first(&timer_lane.fifo);
+  if (!l)
+    return h ? container_of(h, eng_timer, hnode) : NULL;
+  eng_timer *lt = &container_of(l, struct eng_repeat, lane_link)->timer;
+  if (!h || lt->hnode.key < h->key || (lt->hnode.key == h->key && lt->hnode.seq < h->seq))
+    return lt;
+  return container_of(h, eng_timer, hnode);
+}
+
+static void timers_remove(eng_timer *t)
+{
+  if (heap_contains(&t->hnode)) {
+    heap_remove(&kworld.engine.timers, &t->hnode);
+    return;
+  }
+  list_remove(&container_of(t, struct eng_repeat, timer)->lane_link);
+  timer_lane.n--;
 }
 
 static void sleep_on_kill(eng_actor *a, void *data)
@@ -524,7 +566,19 @@ static void repeat_turn(eng_actor *a)
     }
   }
   r->left--;
-  timer_push(&r->timer, kworld.engine.now + r->duration, repeat_wake, a);
+  double date = kworld.engine.now + r->duration;
+  list_node *last = list_last(&timer_lane.fifo);
+  if (last && date < container_of(last, struct eng_repeat, lane_link)->timer.hnode.key) {
+    timer_push(&r->timer, date, repeat_wake, a);
+    return;
+  }
+  r->timer.cb = repeat_wake;
+  r->timer.arg = a;
+  r->timer.daemon = false;
+  r->timer.hnode.key = date;
+  r->timer.hnode.seq = kworld.engine.timers.next_seq++;
+  list_push_back(&timer_lane.fifo, &r->lane_link);
+  timer_lane.n++;
 }
 
 /* Gives the ghosts at the head of the run queue their turns; true if there were any. */
@@ -547,7 +601,7 @@ static bool run_ghosts(void)
 static void repeat_on_kill(eng_actor *a, void *data)
 {
   struct eng_repeat *r = data;
-  if (heap_contains(&r->timer.hnode))
+  if (heap_contains(&r->timer.hnode) || list_linked(&r->lane_link))
     eng_timer_cancel(&r->timer);
   a->ghost = false; /* eng_actor_kill takes it out of the run queue */
 }
@@ -574,6 +628,7 @@ void eng_sleep_repeat(double duration, unsigned long n)
   r->left = n;
   r->timer.embedded = true;
   heap_node_init(&r->timer.hnode);
+  list_init(&r->lane_link);
   eng_actor_on_kill(self, repeat_on_kill, r);
   repeat_turn(self);
   if (self->state == A_RUNNABLE) { /* every sleep stepped inline: it was alone */
@@ -595,8 +650,7 @@ eng_timer *eng_timer_set(double date, eng_timer_fn cb, void *arg)
 
 void eng_timer_cancel(eng_timer *t)
 {
-  ASSERT(heap_contains(&t->hnode));
-  heap_remove(&kworld.engine.timers, &t->hnode);
+  timers_remove(t);
   if (t->daemon)
     daemons.pending--;
   if (!t->embedded)
@@ -649,10 +703,7 @@ static void report_deadlock(void)
   fflush(stderr);
 }
 
-bool eng_idle(void)
-{
-  return list_empty(&kworld.engine.runq) && heap_size(&kworld.engine.timers) == 0;
-}
+bool eng_idle(void) { return list_empty(&kworld.engine.runq) && timers_pending() == 0; }
 
 /* The date of the next event: the earliest of the models' and the timers'; INFINITY when
  * there is none (or only daemon timers that cannot matter). */
@@ -668,12 +719,11 @@ static double next_event_date(void)
   /* only daemon timers left, nobody runnable and nothing under way that they could change:
    * a deadlock now, not at their next date */
   bool only_daemons = next == INFINITY && list_empty(&kworld.engine.runq) &&
-                      daemons.pending > 0 &&
-                      heap_size(&kworld.engine.timers) == daemons.pending &&
+                      daemons.pending > 0 && timers_pending() == daemons.pending &&
                       !(daemons.matters && daemons.matters());
-  if (!only_daemons && heap_size(&kworld.engine.timers) &&
-      heap_top_key(&kworld.engine.timers) < next)
-    next = heap_top_key(&kworld.engine.timers);
+  eng_timer *t = only_daemons ? NULL : timers_first();
+  if (t && t->hnode.key < next)
+    next = t->hnode.key;
   return next;
 }
 
@@ -691,9 +741,9 @@ static void step_to(double next)
     eng_model *m = list_entry(n, eng_model, link);
     m->ops->advance(m, kworld.engine.now);
   }
-  while (heap_size(&kworld.engine.timers) &&
-         heap_top_key(&kworld.engine.timers) <= kworld.engine.now) {
-    eng_timer *t = container_of(heap_pop(&kworld.engine.timers), eng_timer, hnode);
+  eng_timer *t;
+  while ((t = timers_first()) && t->hnode.key <= kworld.engine.now) {
+    timers_remove(t);
     if (t->daemon)
       daemons.pending--;
     bool embedded = t->embedded; /* the callback may end its owner */
@@ -743,6 +793,8 @@ void eng_shutdown(void)
     return;
   ASSERTF(kworld.engine.self == NULL, "eng_shutdown called from an actor");
   /* before the stacks go: the timers of sleeping actors live there */
+  list_init(&timer_lane.fifo); /* repeated sleeps' timers: in their actors, freed below */
+  timer_lane.n = 0;
   heap_node *h;
   while ((h = heap_pop(&kworld.engine.timers))) {
     eng_timer *t = container_of(h, eng_timer, hnode);
