@@ -175,12 +175,12 @@ void eng_model_unregister(eng_model *m)
     list_remove(&m->link);
 }
 
-static bool run_ghosts(void);
+static bool run_ghosts(double *next);
 
 /* Pops the next runnable actor and makes it the running one; the maestro when none. */
 static ctx *next_context(void)
 {
-  run_ghosts();
+  run_ghosts(NULL);
   list_node *n = list_pop_front(&kworld.engine.runq);
   if (!n) {
     kworld.engine.self = NULL;
@@ -297,7 +297,7 @@ static void leave_for_maestro(void)
 /* self is first in the run queue: it runs on, as the maestro would have switched to it */
 static bool resume_inline(eng_actor *self)
 {
-  run_ghosts();
+  run_ghosts(NULL);
   if (list_empty(&kworld.engine.runq) ||
       list_entry(list_first(&kworld.engine.runq), eng_actor, runq_link) != self)
     return false;
@@ -312,8 +312,9 @@ static bool resume_inline(eng_actor *self)
 /* next: the next event date when the caller has just computed it, NAN otherwise */
 static bool block_inline(eng_actor *self, double next)
 {
-  if (run_ghosts()) /* their turns came before this actor blocked: it is theirs now */
-    next = NAN;
+  double after_ghosts = NAN;
+  if (run_ghosts(&after_ghosts)) /* their turns came before this actor blocked: theirs now */
+    next = after_ghosts;
   if (!may_step_inline())
     return false;
   leave_for_maestro();
@@ -326,10 +327,10 @@ static bool block_inline(eng_actor *self, double next)
       break;
     step_to(next);
     kworld.engine.stats.inline_steps++;
-    run_ghosts();
+    next = NAN;
+    run_ghosts(&next);
     if (!list_empty(&kworld.engine.runq) || !list_empty(&kworld.engine.dead))
       break;
-    next = NAN;
   }
   if (self->state == A_DEAD) { /* killed by a callback: never resumed, as in eng_actor_kill */
     ctx_switch(self->context, handoff_context());
@@ -539,14 +540,17 @@ static void repeat_wake(void *arg)
   list_push_back(&kworld.engine.runq, &a->runq_link);
 }
 
-/* a's turn: start its next sleep as eng_sleep would (a is out of the run queue) */
-static void repeat_turn(eng_actor *a)
+/* a's turn: start its next sleep as eng_sleep would (a is out of the run queue). Returns the
+ * next event date when it had to compute it and then only added the sleep's timer (nothing
+ * else changed since: the caller need not ask the models again), NAN otherwise. */
+static double repeat_turn(eng_actor *a)
 {
   struct eng_repeat *r = &a->repeat;
   ASSERT(r->left > 0);
   a->state = A_BLOCKED;
+  double next = NAN;
   if (may_step_inline()) {
-    double next = next_date_for_sleep();
+    next = next_date_for_sleep();
     while (r->left > 0) {
       double until = kworld.engine.now + r->duration;
       if (!(next > until + kworld.engine.prec_timing))
@@ -562,15 +566,17 @@ static void repeat_turn(eng_actor *a)
       a->state = A_RUNNABLE;
       a->on_kill = NULL;
       list_push_back(&kworld.engine.runq, &a->runq_link);
-      return;
+      return NAN;
     }
   }
   r->left--;
   double date = kworld.engine.now + r->duration;
+  if (date < next) /* what next_event_date gives once the timer is in: daemons count too */
+    next = date;
   list_node *last = list_last(&timer_lane.fifo);
   if (last && date < container_of(last, struct eng_repeat, lane_link)->timer.hnode.key) {
     timer_push(&r->timer, date, repeat_wake, a);
-    return;
+    return next;
   }
   r->timer.cb = repeat_wake;
   r->timer.arg = a;
@@ -579,10 +585,12 @@ static void repeat_turn(eng_actor *a)
   r->timer.hnode.seq = kworld.engine.timers.next_seq++;
   list_push_back(&timer_lane.fifo, &r->lane_link);
   timer_lane.n++;
+  return next;
 }
 
-/* Gives the ghosts at the head of the run queue their turns; true if there were any. */
-static bool run_ghosts(void)
+/* Gives the ghosts at the head of the run queue their turns; true if there were any. *next
+ * (if not NULL) becomes what the last turn returned: the next event date, or NAN. */
+static bool run_ghosts(double *next)
 {
   bool ran = false;
   list_node *n;
@@ -592,7 +600,9 @@ static bool run_ghosts(void)
       break;
     list_remove(n);
     a->ghost = false;
-    repeat_turn(a);
+    double nx = repeat_turn(a);
+    if (next)
+      *next = nx;
     ran = true;
   }
   return ran;
@@ -630,12 +640,12 @@ void eng_sleep_repeat(double duration, unsigned long n)
   heap_node_init(&r->timer.hnode);
   list_init(&r->lane_link);
   eng_actor_on_kill(self, repeat_on_kill, r);
-  repeat_turn(self);
+  double next = repeat_turn(self);
   if (self->state == A_RUNNABLE) { /* every sleep stepped inline: it was alone */
     list_remove(&self->runq_link);
     self->state = A_RUNNING;
   } else {
-    block(self, repeat_describe, r, NAN);
+    block(self, repeat_describe, r, next);
   }
 }
 
@@ -761,7 +771,7 @@ int eng_run(void)
       kworld.engine.stats.scheduling_rounds++;
     /* with direct switching, one switch runs the whole round */
     for (;;) {
-      run_ghosts();
+      run_ghosts(NULL);
       if (list_empty(&kworld.engine.runq))
         break;
       ctx_switch(ctx_maestro(), next_context());
