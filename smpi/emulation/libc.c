@@ -192,17 +192,14 @@ static bool is_time_clock(clockid_t id)
 }
 
 /* Clock polls run ahead. A poll changes nothing but its rank's date (it costs smpi/wtime),
- * and what the rank computes until its next call depends on nothing else (but memory that
- * another rank or a message may change: RMA windows, whose unified model shows a put or a
- * store at the first poll after it lands; so no rank polls ahead while a window exists,
- * smpi_clock_ahead_hold), so the rank need
+ * and what the rank computes until its next call depends on nothing else, so the rank need
  * not wait for the others to reach each poll's date: it keeps its own date (ahead_date) and
  * the number of polls not slept yet, and goes on. Its next call the simulation sees
  * (smpi_enter_call, a measured burst to inject, the end of the rank) first sleeps them all
  * with eng_sleep_repeat, which gives every one of those sleeps its turn among the other
  * actors as if the rank had slept each time: same dates and same order of everything, to the
- * last bit (tests/polling compares with smpi/wtime-ahead:no), at a few instructions per poll
- * instead of a context switch, a privatization swap and a scheduling turn.
+ * last bit (tests/polling_ahead compares with smpi/wtime-ahead:no), at a few instructions
+ * per poll instead of a context switch, a privatization swap and a scheduling turn.
  *
  *   16 ranks polling at the same dates, 1 000 polls each:
  *     ahead:no   16 000 switches (each a swap of the ranks' globals) and 1 000 rounds
@@ -212,11 +209,12 @@ static bool is_time_clock(clockid_t id)
  * A poll also reads the monotonic clock once, not twice: the reading that ends the burst
  * before it starts the burst after it (smpi_burst_resume). What the rank does while ahead
  * that is not simulated (printing, files) happens earlier in real time than the other ranks'
- * actions at dates before its own; nothing simulated does. */
-/* Polls run ahead between two settlings at most: a program that waits, polling the clock,
- * for something that no call of its own can tell it (memory another rank writes, which MPI
- * does not promise to show at any date: a global under smpi/privatization:no) sees it within
- * that many polls' time rather than never. Settling early changes no date. */
+ * actions at dates before its own; nothing simulated does. Memory that others may change
+ * between the rank's calls is the exception: RMA windows, whose unified model shows a put or
+ * a store at the first poll after it lands, so no rank polls ahead while a window exists
+ * (smpi_clock_ahead_hold); and, for what MPI promises nothing about (a global shared under
+ * smpi/privatization:no), a rank settles every AHEAD_MAX polls, so that a loop waiting for
+ * such a change ends, late, rather than never. Settling early changes no date. */
 #define AHEAD_MAX 65536
 
 static double clock_poll(smpi_rank *me, double cost)
