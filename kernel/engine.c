@@ -29,6 +29,35 @@ LOG_DEFAULT_CATEGORY(engine);
 
 typedef enum { A_RUNNABLE, A_RUNNING, A_BLOCKED, A_DEAD } actor_state;
 
+struct eng_timer {
+  heap_node hnode;
+  eng_timer_fn cb;
+  void *arg;
+  bool daemon;   /* eng_timer_set_daemon */
+  bool embedded; /* part of its owner's state (a sleep's, on the actor's stack): not freed */
+};
+
+/* An actor's eng_sleep_repeat: the current sleep's timer (in the actor rather than on its
+ * stack: the timer heap's sifts write into the nodes, and the actors sit close together
+ * while the stacks are pages apart), the length of each sleep, the sleeps not started yet. */
+struct eng_repeat {
+  eng_timer timer;
+  double duration;
+  unsigned long left;
+  list_node lane_link; /* in timer_lane when its timer is there rather than in the heap */
+};
+
+/* The timers of repeated sleeps in (date, creation) order, beside the heap. Ghost turns come
+ * in date order and every sleep of a polling loop lasts smpi/wtime, so these timers are
+ * created in date order: appending keeps the list sorted, and taking the earliest of its head
+ * and the heap's top costs no sift (a heap pop, with dozens of pollers at distinct dates, was
+ * the largest cost of a ghost turn: an unpredictable branch per level). A timer that would
+ * not go last goes to the heap. Creation order is the heap's sequence counter, shared. */
+static struct timer_lane {
+  list_node fifo;
+  size_t n;
+} timer_lane;
+
 struct eng_actor {
   ctx *context;
   char *name;
@@ -44,14 +73,8 @@ struct eng_actor {
   void *describe_data;
   void (*on_kill)(eng_actor *a, void *data);
   void *on_kill_data;
-};
-
-struct eng_timer {
-  heap_node hnode;
-  eng_timer_fn cb;
-  void *arg;
-  bool daemon;   /* eng_timer_set_daemon */
-  bool embedded; /* part of its owner's state (a sleep's, on the actor's stack): not freed */
+  struct eng_repeat repeat;
+  bool ghost; /* in the run queue for a turn of its repeated sleep (run_ghosts) */
 };
 
 /* Daemon timers pending, and what tells whether they may still matter. */
@@ -111,6 +134,8 @@ int eng_init(char *err, size_t errlen)
   list_init(&kworld.engine.runq);
   list_init(&kworld.engine.models);
   heap_init(&kworld.engine.timers);
+  list_init(&timer_lane.fifo);
+  timer_lane.n = 0;
   kworld.engine.next_pid = 1;
   kworld.engine.initialized = true;
   log_set_clock(now_hook);
@@ -150,9 +175,12 @@ void eng_model_unregister(eng_model *m)
     list_remove(&m->link);
 }
 
+static bool run_ghosts(double *next);
+
 /* Pops the next runnable actor and makes it the running one; the maestro when none. */
 static ctx *next_context(void)
 {
+  run_ghosts(NULL);
   list_node *n = list_pop_front(&kworld.engine.runq);
   if (!n) {
     kworld.engine.self = NULL;
@@ -269,6 +297,7 @@ static void leave_for_maestro(void)
 /* self is first in the run queue: it runs on, as the maestro would have switched to it */
 static bool resume_inline(eng_actor *self)
 {
+  run_ghosts(NULL);
   if (list_empty(&kworld.engine.runq) ||
       list_entry(list_first(&kworld.engine.runq), eng_actor, runq_link) != self)
     return false;
@@ -283,6 +312,9 @@ static bool resume_inline(eng_actor *self)
 /* next: the next event date when the caller has just computed it, NAN otherwise */
 static bool block_inline(eng_actor *self, double next)
 {
+  double after_ghosts = NAN;
+  if (run_ghosts(&after_ghosts)) /* their turns came before this actor blocked: theirs now */
+    next = after_ghosts;
   if (!may_step_inline())
     return false;
   leave_for_maestro();
@@ -295,9 +327,10 @@ static bool block_inline(eng_actor *self, double next)
       break;
     step_to(next);
     kworld.engine.stats.inline_steps++;
+    next = NAN;
+    run_ghosts(&next);
     if (!list_empty(&kworld.engine.runq) || !list_empty(&kworld.engine.dead))
       break;
-    next = NAN;
   }
   if (self->state == A_DEAD) { /* killed by a callback: never resumed, as in eng_actor_kill */
     ctx_switch(self->context, handoff_context());
@@ -361,6 +394,23 @@ void eng_actor_kill(eng_actor *a)
   }
 }
 
+/* The date of the next event for the running actor about to sleep, alone runnable: the next
+ * event date, daemon timers included. next_event_date leaves them out when they are all that
+ * is pending (a deadlock then), but the sleep's own timer keeps the simulation going, and with
+ * it pushed (the path through the maestro) they count: so they do here, and a sleep stepped
+ * inline never passes a daemon timer's date without it firing there. */
+static eng_timer *timers_first(void);
+
+static double next_date_for_sleep(void)
+{
+  double next = next_event_date();
+  ASSERT(list_empty(&kworld.engine.runq)); /* next_event never wakes anybody */
+  eng_timer *t = timers_first();
+  if (t && t->hnode.key < next)
+    next = t->hnode.key;
+  return next;
+}
+
 /* Sleeping */
 static void sleep_wake(void *arg) { eng_unblock(arg); }
 
@@ -378,6 +428,31 @@ static void timer_push(eng_timer *t, double date, eng_timer_fn cb, void *arg)
   t->arg = arg;
   t->daemon = false;
   heap_push(&kworld.engine.timers, &t->hnode, date);
+}
+
+static size_t timers_pending(void) { return heap_size(&kworld.engine.timers) + timer_lane.n; }
+
+/* The earliest timer, of the heap or the lane, by (date, creation); NULL when none. */
+static eng_timer *timers_first(void)
+{
+  heap_node *h = heap_top(&kworld.engine.timers);
+  list_node *l = list_first(&timer_lane.fifo);
+  if (!l)
+    return h ? container_of(h, eng_timer, hnode) : NULL;
+  eng_timer *lt = &container_of(l, struct eng_repeat, lane_link)->timer;
+  if (!h || lt->hnode.key < h->key || (lt->hnode.key == h->key && lt->hnode.seq < h->seq))
+    return lt;
+  return container_of(h, eng_timer, hnode);
+}
+
+static void timers_remove(eng_timer *t)
+{
+  if (heap_contains(&t->hnode)) {
+    heap_remove(&kworld.engine.timers, &t->hnode);
+    return;
+  }
+  list_remove(&container_of(t, struct eng_repeat, timer)->lane_link);
+  timer_lane.n--;
 }
 
 static void sleep_on_kill(eng_actor *a, void *data)
@@ -402,8 +477,7 @@ void eng_sleep(double duration)
    * others of its date): the clock moves there with no timer, as block_inline would. */
   double next = NAN;
   if (may_step_inline()) {
-    next = next_event_date();
-    ASSERT(list_empty(&kworld.engine.runq)); /* next_event never wakes anybody */
+    next = next_date_for_sleep();
     if (next > s.until + kworld.engine.prec_timing) {
       /* nothing falls due there (models fire what is within the precision): no callback
        * runs, so nothing to tell the switch hook either */
@@ -436,6 +510,145 @@ void eng_sleep(double duration)
   block(self, sleep_describe, &s, next);
 }
 
+/* Repeated sleeps (eng_sleep_repeat). A rank polling its clock runs ahead of the simulated
+ * date (smpi/emulation/libc.c), then sleeps all its polls' costs in one call; the other ranks
+ * must see the same dates, the same events and the same order at equal dates as if it had
+ * slept each time. So each sleep still has its turn, at the place in the round where the
+ * actor would have slept: there the engine starts the next sleep itself (repeat_turn: what
+ * eng_sleep would do at that point) and the actor stays blocked; the last sleep's end wakes
+ * it. A "ghost" is an actor in the run queue for such a turn: whoever takes the next actor
+ * from the queue first gives the ghosts ahead of it their turns (run_ghosts).
+ *
+ *   4 ranks polling at the same dates, each sleep d:
+ *     eng_sleep:         round t: A B C D (4 switches), round t+d: A B C D, ...
+ *     eng_sleep_repeat:  round t: A (runs all its polls, sleeps n times) B C D (likewise);
+ *                        round t+d: 4 ghost turns (4 timer pushes, no switch), ...
+ *
+ * When a ghost is the last runnable actor of its round and no other event comes within its
+ * next sleep, eng_sleep would step the clock to the sleep's end itself; nothing else can
+ * happen meanwhile, so the next event date stays what it was and the ghost goes through its
+ * sleeps in a loop until one ends within the timing precision of that date. */
+static void repeat_wake(void *arg)
+{
+  eng_actor *a = arg;
+  ASSERT(a->state == A_BLOCKED);
+  a->state = A_RUNNABLE;
+  if (a->repeat.left > 0)
+    a->ghost = true;
+  else
+    a->on_kill = NULL; /* the last sleep is over: as eng_unblock */
+  list_push_back(&kworld.engine.runq, &a->runq_link);
+}
+
+/* a's turn: start its next sleep as eng_sleep would (a is out of the run queue). Returns the
+ * next event date when it had to compute it and then only added the sleep's timer (nothing
+ * else changed since: the caller need not ask the models again), NAN otherwise. */
+static double repeat_turn(eng_actor *a)
+{
+  struct eng_repeat *r = &a->repeat;
+  ASSERT(r->left > 0);
+  a->state = A_BLOCKED;
+  double next = NAN;
+  if (may_step_inline()) {
+    next = next_date_for_sleep();
+    while (r->left > 0) {
+      double until = kworld.engine.now + r->duration;
+      if (!(next > until + kworld.engine.prec_timing))
+        break;
+      /* step_to(until) with nothing due (eng_sleep's first inline case) */
+      if (until > kworld.engine.now)
+        kworld.engine.now = until;
+      kworld.engine.stats.events++;
+      kworld.engine.stats.inline_steps++;
+      r->left--;
+    }
+    if (r->left == 0) { /* the last sleep is over: the actor runs next */
+      a->state = A_RUNNABLE;
+      a->on_kill = NULL;
+      list_push_back(&kworld.engine.runq, &a->runq_link);
+      return NAN;
+    }
+  }
+  r->left--;
+  double date = kworld.engine.now + r->duration;
+  if (date < next) /* what next_event_date gives once the timer is in: daemons count too */
+    next = date;
+  list_node *last = list_last(&timer_lane.fifo);
+  if (last && date < container_of(last, struct eng_repeat, lane_link)->timer.hnode.key) {
+    timer_push(&r->timer, date, repeat_wake, a);
+    return next;
+  }
+  r->timer.cb = repeat_wake;
+  r->timer.arg = a;
+  r->timer.daemon = false;
+  r->timer.hnode.key = date;
+  r->timer.hnode.seq = kworld.engine.timers.next_seq++;
+  list_push_back(&timer_lane.fifo, &r->lane_link);
+  timer_lane.n++;
+  return next;
+}
+
+/* Gives the ghosts at the head of the run queue their turns; true if there were any. *next
+ * (if not NULL) becomes what the last turn returned: the next event date, or NAN. */
+static bool run_ghosts(double *next)
+{
+  bool ran = false;
+  list_node *n;
+  while ((n = list_first(&kworld.engine.runq))) {
+    eng_actor *a = list_entry(n, eng_actor, runq_link);
+    if (!a->ghost)
+      break;
+    list_remove(n);
+    a->ghost = false;
+    double nx = repeat_turn(a);
+    if (next)
+      *next = nx;
+    ran = true;
+  }
+  return ran;
+}
+
+static void repeat_on_kill(eng_actor *a, void *data)
+{
+  struct eng_repeat *r = data;
+  if (heap_contains(&r->timer.hnode) || list_linked(&r->lane_link))
+    eng_timer_cancel(&r->timer);
+  a->ghost = false; /* eng_actor_kill takes it out of the run queue */
+}
+
+static void repeat_describe(eng_actor *a, void *data, char *buf, size_t len)
+{
+  struct eng_repeat *r = data;
+  snprintf(buf, len, "sleeping %.9g s, %lu more time%s", r->duration, r->left,
+           r->left == 1 ? "" : "s");
+}
+
+void eng_sleep_repeat(double duration, unsigned long n)
+{
+  eng_actor *self = kworld.engine.self;
+  ASSERTF(self, "eng_sleep_repeat called from the maestro");
+  ASSERTF(duration >= 0 && isfinite(duration), "bad sleep duration %g", duration);
+  if (n <= 1) {
+    if (n == 1)
+      eng_sleep(duration);
+    return;
+  }
+  struct eng_repeat *r = &self->repeat;
+  r->duration = duration;
+  r->left = n;
+  r->timer.embedded = true;
+  heap_node_init(&r->timer.hnode);
+  list_init(&r->lane_link);
+  eng_actor_on_kill(self, repeat_on_kill, r);
+  double next = repeat_turn(self);
+  if (self->state == A_RUNNABLE) { /* every sleep stepped inline: it was alone */
+    list_remove(&self->runq_link);
+    self->state = A_RUNNING;
+  } else {
+    block(self, repeat_describe, r, next);
+  }
+}
+
 /* Timers */
 eng_timer *eng_timer_set(double date, eng_timer_fn cb, void *arg)
 {
@@ -447,8 +660,7 @@ eng_timer *eng_timer_set(double date, eng_timer_fn cb, void *arg)
 
 void eng_timer_cancel(eng_timer *t)
 {
-  ASSERT(heap_contains(&t->hnode));
-  heap_remove(&kworld.engine.timers, &t->hnode);
+  timers_remove(t);
   if (t->daemon)
     daemons.pending--;
   if (!t->embedded)
@@ -501,10 +713,7 @@ static void report_deadlock(void)
   fflush(stderr);
 }
 
-bool eng_idle(void)
-{
-  return list_empty(&kworld.engine.runq) && heap_size(&kworld.engine.timers) == 0;
-}
+bool eng_idle(void) { return list_empty(&kworld.engine.runq) && timers_pending() == 0; }
 
 /* The date of the next event: the earliest of the models' and the timers'; INFINITY when
  * there is none (or only daemon timers that cannot matter). */
@@ -520,12 +729,11 @@ static double next_event_date(void)
   /* only daemon timers left, nobody runnable and nothing under way that they could change:
    * a deadlock now, not at their next date */
   bool only_daemons = next == INFINITY && list_empty(&kworld.engine.runq) &&
-                      daemons.pending > 0 &&
-                      heap_size(&kworld.engine.timers) == daemons.pending &&
+                      daemons.pending > 0 && timers_pending() == daemons.pending &&
                       !(daemons.matters && daemons.matters());
-  if (!only_daemons && heap_size(&kworld.engine.timers) &&
-      heap_top_key(&kworld.engine.timers) < next)
-    next = heap_top_key(&kworld.engine.timers);
+  eng_timer *t = only_daemons ? NULL : timers_first();
+  if (t && t->hnode.key < next)
+    next = t->hnode.key;
   return next;
 }
 
@@ -543,9 +751,9 @@ static void step_to(double next)
     eng_model *m = list_entry(n, eng_model, link);
     m->ops->advance(m, kworld.engine.now);
   }
-  while (heap_size(&kworld.engine.timers) &&
-         heap_top_key(&kworld.engine.timers) <= kworld.engine.now) {
-    eng_timer *t = container_of(heap_pop(&kworld.engine.timers), eng_timer, hnode);
+  eng_timer *t;
+  while ((t = timers_first()) && t->hnode.key <= kworld.engine.now) {
+    timers_remove(t);
     if (t->daemon)
       daemons.pending--;
     bool embedded = t->embedded; /* the callback may end its owner */
@@ -562,7 +770,10 @@ int eng_run(void)
     if (!list_empty(&kworld.engine.runq))
       kworld.engine.stats.scheduling_rounds++;
     /* with direct switching, one switch runs the whole round */
-    while (!list_empty(&kworld.engine.runq)) {
+    for (;;) {
+      run_ghosts(NULL);
+      if (list_empty(&kworld.engine.runq))
+        break;
       ctx_switch(ctx_maestro(), next_context());
       ASSERT(kworld.engine.self == NULL);
     }
@@ -592,6 +803,8 @@ void eng_shutdown(void)
     return;
   ASSERTF(kworld.engine.self == NULL, "eng_shutdown called from an actor");
   /* before the stacks go: the timers of sleeping actors live there */
+  list_init(&timer_lane.fifo); /* repeated sleeps' timers: in their actors, freed below */
+  timer_lane.n = 0;
   heap_node *h;
   while ((h = heap_pop(&kworld.engine.timers))) {
     eng_timer *t = container_of(h, eng_timer, hnode);

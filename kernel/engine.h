@@ -89,6 +89,12 @@ size_t eng_actor_count(void); /* alive actors */
 /* From inside an actor. */
 void eng_yield(void);            /* run again later at the same date, after the others */
 void eng_sleep(double duration); /* duration >= 0 */
+/* eng_sleep(duration) n times in a row, with nothing in between that the simulation sees (the
+ * actor's polling of its own clock, run ahead: docs/polling.md). Same dates, same order of
+ * events and wake-ups as the n calls, to the last bit; but the actor is not run between two
+ * of them: at each of its turns the engine starts its next sleep itself, and while no other
+ * event is near it moves the clock through them in a loop. */
+void eng_sleep_repeat(double duration, unsigned long n);
 /* Block until eng_unblock(self). describe (may be NULL) explains the wait in deadlock
  * reports. */
 void eng_block(eng_describe_fn describe, void *data);

@@ -126,6 +126,9 @@ int PMPI_Finalize(void)
 int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
   smpi_call_check_thread("MPI_Abort");
+  smpi_rank *me = smpi_self();
+  if (me && me->ahead_n && me->call_depth == 0) /* aborts at its own date */
+    smpi_clock_settle(me);
   smpi_mpi_abort(smpi_comm_get(comm), errorcode);
 }
 
@@ -139,14 +142,9 @@ double PMPI_Wtime(void)
     return eng_now();
   /* The computation since the last MPI call ends here and is injected before the clock is
    * read, so that t1 - t0 around a computed block measures it (SimGrid does the same); then
-   * the call's own cost (smpi/wtime), so that polling loops on MPI_Wtime advance. */
-  smpi_enter_call();
-  double now = eng_now();
-  double t = smpi_libc_wtime_cost();
-  if (t > 0)
-    smpi_sleep_now(t);
-  smpi_leave_call();
-  return now;
+   * the call's own cost (smpi/wtime), so that polling loops on MPI_Wtime advance (run ahead
+   * of the simulated date: emulation/libc.c). */
+  return smpi_clock_now(me, smpi_libc_wtime_cost());
 }
 
 double PMPI_Wtick(void) { return eng_timing_precision(); }

@@ -82,9 +82,8 @@ static inline clockid_t burst_clock(void)
   return smpi_w.cpu_all_threads ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID;
 }
 
-void smpi_burst_start(smpi_rank *me)
+static void burst_start_at(smpi_rank *me, int64_t wall)
 {
-  int64_t wall = clock_ns(CLOCK_MONOTONIC);
   /* smpi/cpu-all-threads: the threads a rank started (OpenMP) run beside it, so the CPU time
    * can exceed the wall time and the estimate below does not hold: read the clock each time */
   me->burst_exact = me->burst_long || smpi_w.cpu_all_threads;
@@ -97,13 +96,28 @@ void smpi_burst_start(smpi_rank *me)
   me->burst_wall = wall;
 }
 
-void smpi_burst_end(smpi_rank *me)
+void smpi_burst_start(smpi_rank *me) { burst_start_at(me, clock_ns(CLOCK_MONOTONIC)); }
+
+/* After a call that did nothing but bookkeeping since smpi_burst_end read the clock (a clock
+ * poll run ahead): that reading starts the next burst, which then also counts the call's
+ * few instructions, tens of ns against smpi/cpu-threshold's 1 us. Not after a long burst:
+ * the next one is measured exactly (rule 2 above), as smpi_burst_start would. */
+void smpi_burst_resume(smpi_rank *me, int64_t wall)
+{
+  if (wall < 0 || me->burst_long || smpi_w.cpu_all_threads ||
+      wall - burst_cp.wall > CP_REFRESH_NS)
+    smpi_burst_start(me);
+  else
+    burst_start_at(me, wall);
+}
+
+int64_t smpi_burst_end(smpi_rank *me)
 {
   int64_t now = clock_ns(CLOCK_MONOTONIC);
   int64_t w = now - me->burst_wall;
   if ((double)w * 1e-9 < 0.999 * smpi_w.cpu_threshold) {
     me->burst_long = false;
-    return;
+    return now;
   }
   int64_t cpu = clock_ns(burst_clock());
   double spent;
@@ -119,10 +133,23 @@ void smpi_burst_end(smpi_rank *me)
   burst_cp.wall = now;
   me->burst_long = spent >= smpi_w.cpu_threshold;
   if (spent <= 0 || !me->burst_long)
-    return;
+    return -1;
   me->injected += spent;
+  if (me->ahead_n) /* the computation starts at the rank's own date */
+    smpi_clock_settle(me);
   /* smpi/compute-noise applies to measured bursts too, not only to sampled blocks */
   smpi_execute_flops_now(spent * smpi_sample_noise_factor() * smpi_w.host_speed);
+  return -1;
+}
+
+void smpi_clock_settle(smpi_rank *me)
+{
+  unsigned long n = me->ahead_n;
+  me->ahead_n = 0;
+  eng_sleep_repeat(me->ahead_cost, n);
+  ASSERTF(eng_now() == me->ahead_date,
+          "rank %d: its clock polls ran ahead to %.17g, the engine slept them to %.17g", me->rank,
+          me->ahead_date, eng_now());
 }
 
 /* ---- public extensions (smpi.h) ---- */

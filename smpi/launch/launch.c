@@ -603,6 +603,8 @@ bool smpi_launch_running(void) { return launch.running; }
 /* The end of a rank: main returned, or the rank called exit() (rank_exit.c). */
 static void rank_ended(smpi_rank *me, int code, const char *how)
 {
+  if (me->ahead_n) /* clock polls run ahead: the rank ends at its own date */
+    smpi_clock_settle(me);
   me->exit_code = code;
   me->returned = true;
   smpi_progress_rank_done();
@@ -614,6 +616,8 @@ void smpi_launch_end_rank(int code, const char *how)
 {
   smpi_rank *me = smpi_self();
   ASSERT(me && launch.running);
+  if (me->ahead_n)
+    smpi_clock_settle(me);
   /* Between MPI_Init and MPI_Finalize, a process that exits aborts an MPICH job (mpiexec
    * kills the others): the ranks left waiting for this one are reported and the job ends,
    * never with status 0 (issue 20). Elsewhere only this rank ends, as a process would. */

@@ -19,6 +19,7 @@
 #include "collectives/coll.h"
 #include "smpi/mpi/attr.h"
 #include "smpi/mpi/comm_impl.h"
+#include "smpi/emulation/libc.h"
 #include "smpi/mpi/handle.h"
 #include "smpi/runtime/world.h"
 #include "smpi/rma/win.h"
@@ -162,6 +163,7 @@ static smpi_win *create_common(MPI_Comm comm, void *base, MPI_Aint size, int dis
                                MPI_Info info, int flavor)
 {
   smpi_attr_set_win_builtin(win_builtin);
+  smpi_clock_ahead_hold(+1); /* memory others may change between this rank's calls */
   smpi_win *w = xcalloc(1, sizeof *w);
   win_comm_dup(comm, &w->comm);
   w->c = smpi_comm_get(w->comm);
@@ -274,6 +276,7 @@ int smpi_win_free(smpi_win *w, MPI_Win *win, const char *fname)
   free(w->dirty);
   free(w->name);
   free(w);
+  smpi_clock_ahead_hold(-1);
   *win = MPI_WIN_NULL;
   return rc == MPI_SUCCESS ? rc : smpi_comm_error(MPI_COMM_WORLD, rc, fname);
 }

@@ -39,7 +39,13 @@ typedef struct smpi_rank {
   bool burst_long;    /* the rank's last burst reached smpi/cpu-threshold */
   bool sampling;      /* a SMPI_SAMPLE_* block of the rank is being timed (emulation/sample.c) */
   double injected;    /* computation injected so far, seconds of host time (statistics) */
-  void *mpi;          /* per-rank MPI state, owned by the MPI modules */
+  /* Clock polls run ahead of the simulated date (smpi/wtime-ahead, emulation/libc.c): their
+   * number, their cost each, and the rank's own date after them; slept at the rank's next
+   * call (smpi_clock_settle) */
+  unsigned long ahead_n;
+  double ahead_cost;
+  double ahead_date;
+  void *mpi; /* per-rank MPI state, owned by the MPI modules */
   /* TRACE_smpi_set_category's category (smpi/observe/trace.c), 0: none */
   uint16_t trace_category;
 } smpi_rank;
