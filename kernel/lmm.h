@@ -116,4 +116,21 @@ void lmm_get_stats(const lmm_system *sys, lmm_stats *out);
 
 void lmm_dump(const lmm_system *sys, FILE *out);
 
+/* For the class path (kernel/act_class.c, maxmin/class-sharing; lmm_class.c). */
+size_t lmm_constraint_active_count(const lmm_constraint *c); /* enabled, coef > 0 */
+bool lmm_constraint_saturated(const lmm_constraint *c);      /* at the last solve touching it */
+/* One pointer per constraint for act_class.c (NULL unless a class uses it). */
+void *lmm_constraint_class(const lmm_constraint *c);
+void lmm_constraint_set_class(lmm_constraint *c, void *cls);
+/* v's bound may bind (no constraint alone stops v before it) */
+bool lmm_variable_bound_binds(const lmm_variable *v);
+/* The SHARED constraint c that bottlenecks v if c and the flows on it can form a class: c is
+ * v's only saturated constraint, has at least min_flows active flows, none with a bound that
+ * may bind, and every other constraint of those flows is SHARED, unsaturated and carries only
+ * flows of c; no constraint of theirs has a class pointer. Else NULL. Reads the last solve. */
+lmm_constraint *lmm_class_probe(lmm_system *sys, lmm_variable *v, size_t min_flows);
+/* c's active variables in list order into out[0 .. count) (out: room for the active count) */
+size_t lmm_constraint_active_vars(const lmm_constraint *c, lmm_variable **out);
+double lmm_system_precision(const lmm_system *sys);
+
 #endif

@@ -84,6 +84,8 @@ struct lmm_constraint {
   size_t fe_pos;
   size_t fp_pos, fp_end; /* FATPIPE: heap slice of sys->fp keyed by saturation level */
   lmm_event ev;
+
+  void *cls; /* act_class.c's data while a class uses it (maxmin/class-sharing), else NULL */
 };
 
 struct lmm_variable {
