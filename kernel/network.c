@@ -43,12 +43,13 @@
 LOG_NEW_SUBCATEGORY(network, kernel, "network model (messages on links)");
 LOG_DEFAULT_CATEGORY(network);
 
-/* SimGrid 3.32's defaults for the SMPI model (smpirun), from its --help. */
-/* the SMPI model's weight-S: network/weight-S's default and the SMPI row of net_models */
-#define NET_SMPI_WEIGHT_S 8775.0
 /* maxmin/class-sharing:yes: a class forms from this many flows on one bottleneck (fewer are
  * cheap enough on the general path, which keeps today's bits) */
 #define NET_CLASS_MIN_FLOWS 32
+
+/* SimGrid 3.32's defaults for the SMPI model (smpirun), from its --help. */
+/* the SMPI model's weight-S: network/weight-S's default and the SMPI row of net_models */
+#define NET_SMPI_WEIGHT_S 8775.0
 #define DEFAULT_SMPI_BW_FACTOR                                                          \
   "65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;1426:0.608902;" \
   "732:0.341987;257:0.338112;0:0.812084"
@@ -327,8 +328,10 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
   act_model_init(&kworld.net.model, "network", eng_work_precision());
   if (kworld.net.ib)
     kworld.net.model.on_end = ib_flow_end;
-  /* classes need penalties and bounds that stay as the flow started: not under IB's */
-  else if (kind != NET_MODEL_CONSTANT && cfg_get_bool("maxmin/class-sharing"))
+  /* classes need penalties and bounds that stay as the flow started (not under IB's), and
+   * the saturation flags of the incremental solver (not GLPK's from-scratch solves) */
+  else if (kind != NET_MODEL_CONSTANT && cfg_get_bool("maxmin/class-sharing") &&
+           strcmp(cfg_get_string("maxmin/solver"), "glpk") != 0)
     act_classes_enable(&kworld.net.model, NET_CLASS_MIN_FLOWS);
   kworld.net.initialized = true;
   LOG_VERB("network model %s: weight-S %g, TCP-gamma %g, crosstraffic %d", name, weight_s, gamma,

@@ -6,6 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* from `from` to `to`: between 1/2 and 3/2 of bytes, ~1 000 different sizes, so that the
+ * flows end one by one (every end changes the backbone's share) */
+static int uneven(int bytes, int from, int to)
+{
+  return bytes / 2 + (int)(((long)bytes * ((from * 7919L + to * 104729L) % 1009)) / 1009);
+}
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -27,15 +34,11 @@ int main(int argc, char **argv)
     sbuf = calloc((size_t)bytes, 1);
     rbuf = calloc((size_t)bytes, 1);
   } else {
-    /* alltoallv: uneven, as NPB IS's key exchange (between 1/2 and 3/2 of BYTES) */
+    /* alltoallv: uneven, as NPB IS's key exchange */
     long stot = 0, rtot = 0;
     for (int p = 0; p < size; p++) {
-      scounts[p] = !strcmp(what, "alltoallv")
-                       ? bytes / 2 + (bytes * ((rank * 7 + p * 13) % 17)) / 17
-                       : bytes;
-      rcounts[p] = !strcmp(what, "alltoallv")
-                       ? bytes / 2 + (bytes * ((p * 7 + rank * 13) % 17)) / 17
-                       : bytes;
+      scounts[p] = !strcmp(what, "alltoallv") ? uneven(bytes, rank, p) : bytes;
+      rcounts[p] = !strcmp(what, "alltoallv") ? uneven(bytes, p, rank) : bytes;
       sdispls[p] = (int)stot;
       rdispls[p] = (int)rtot;
       stot += scounts[p];
