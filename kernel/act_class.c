@@ -16,9 +16,9 @@
  * Members' lmm variables are disabled while in the class (the solver does not see them; the
  * class keeps their load), so the class's constraints must stay out of the solver's reach:
  *   - the bottleneck c and the members' other links b carry no flow but members;
- *   - each b stays unsaturated: L x U_b < capacity(b) (1 - P), U_b = sum coef(u, b) /
- *     penalty(u) over members crossing b (the links heap, keyed on the level that saturates
- *     b); a level that reaches it breaks the class;
+ *   - each b stays unsaturated, with a margin: L x U_b < 0.9 capacity(b) (1 - P), U_b =
+ *     sum coef(u, b) / penalty(u) over members crossing b; a level that reaches it breaks
+ *     the class (an upper bound of max U_b / capacity(b) makes the check O(1));
  *   - no member's bound can bind (checked when it joins: bound, coefs, capacities fixed).
  * A flow enabled (created, or out of its latency phase) that touches a class's constraint
  * joins it if it keeps all that (it crosses c; its other links are its own or the class's),
@@ -56,10 +56,15 @@ typedef struct class_link {
   class_tag tag;
   act_class *cls;
   lmm_constraint *b;
-  double usage;   /* U_b */
-  size_t n;       /* members crossing b */
-  heap_node node; /* in cls->links: the level at which b saturates */
+  double usage; /* U_b */
+  size_t n;     /* members crossing b */
+  size_t idx;   /* in cls->links */
 } class_link;
+
+/* A class keeps each of its links below this fraction of the load that saturates it: the
+ * check after an end is then O(1) but for a rescan of the links when the level has risen
+ * by about (1 / CLASS_LINK_MARGIN) since the last one (links_overflow) */
+#define CLASS_LINK_MARGIN 0.9
 
 struct act_class {
   class_tag tag;
@@ -70,7 +75,9 @@ struct act_class {
   double level;
   double vclock, vdate; /* V(vdate) */
   heap members;         /* act_action.cls_node by key */
-  heap links;           /* class_link.node by saturation level */
+  class_link **links;   /* the members' other links */
+  size_t n_links, cap_links;
+  double umax; /* >= max over links of U_b / (capacity(b) (1 - P)), exact after a rescan */
   size_t n;
   size_t ops;     /* joins and leaves since usage was summed afresh */
   bool broken;    /* dissolves at the next solve */
@@ -86,6 +93,7 @@ struct act_classes {
   list_node fresh;  /* actions enabled since the last solve */
   list_node broken; /* classes to dissolve at the next solve */
   size_t n_live;
+  uint64_t stamp;              /* batch of flows enabled together (lmm_class_count) */
   unsigned long skip, backoff; /* failed probes: skip the next `skip` chances */
   lmm_variable **scratch;
   size_t cap_scratch;
@@ -156,13 +164,17 @@ static void link_add(act_class *k, lmm_constraint *b, double w)
     l->tag.is_link = true;
     l->cls = k;
     l->b = b;
-    heap_node_init(&l->node);
     lmm_constraint_set_class(b, l);
+    XGROW(k->links, k->cap_links, k->n_links + 1);
+    l->idx = k->n_links;
+    k->links[k->n_links++] = l;
   }
   ASSERT(l->tag.is_link && l->cls == k);
   l->usage += w;
   l->n++;
-  heap_set(&k->links, &l->node, link_limit(l, k->owner->precision) / l->usage);
+  double u = l->usage / link_limit(l, k->owner->precision);
+  if (u > k->umax)
+    k->umax = u;
 }
 
 static void link_sub(act_class *k, lmm_constraint *b, double w)
@@ -170,22 +182,28 @@ static void link_sub(act_class *k, lmm_constraint *b, double w)
   class_link *l = lmm_constraint_class(b);
   ASSERT(l && l->tag.is_link && l->cls == k && l->n > 0);
   if (--l->n == 0) {
-    heap_remove(&k->links, &l->node);
+    k->links[l->idx] = k->links[--k->n_links];
+    k->links[l->idx]->idx = l->idx;
     lmm_constraint_set_class(b, NULL);
     free(l);
     return;
   }
-  l->usage -= w;
-  heap_update(&k->links, &l->node, link_limit(l, k->owner->precision) / l->usage);
+  l->usage -= w; /* umax stays an upper bound */
 }
 
-/* some link would saturate at the current level */
-static bool links_overflow(const act_class *k)
+/* some link would reach the margin at the current level */
+static bool links_overflow(act_class *k)
 {
-  if (!heap_size(&k->links))
+  if (k->level * k->umax < CLASS_LINK_MARGIN)
     return false;
-  const class_link *l = container_of(heap_top(&k->links), class_link, node);
-  return k->level * l->usage >= link_limit(l, k->owner->precision);
+  double umax = 0;
+  for (size_t i = 0; i < k->n_links; i++) {
+    double u = k->links[i]->usage / link_limit(k->links[i], k->owner->precision);
+    if (u > umax)
+      umax = u;
+  }
+  k->umax = umax;
+  return k->level * umax >= CLASS_LINK_MARGIN;
 }
 
 static void mark_broken(act_class *k)
@@ -239,12 +257,11 @@ static void class_free(act_class *k)
   if (list_linked(&k->broken_node))
     list_remove(&k->broken_node);
   lmm_constraint_set_class(k->c, NULL);
-  while (heap_size(&k->links)) {
-    class_link *l = container_of(heap_pop(&k->links), class_link, node);
-    lmm_constraint_set_class(l->b, NULL);
-    free(l);
+  for (size_t i = 0; i < k->n_links; i++) {
+    lmm_constraint_set_class(k->links[i]->b, NULL);
+    free(k->links[i]);
   }
-  heap_destroy(&k->links);
+  free(k->links);
   heap_destroy(&k->members);
   cs->n_live--;
   free(k);
@@ -380,25 +397,32 @@ void act_class_fresh(act_model *m, act_action *a)
     list_push_back(&m->classes->fresh, &a->fresh_node);
 }
 
-/* b, not a class's yet, can become a link of a's class: shared, and its flows are a and
- * others enabled at the same date, still to be examined (each joins, or the class
- * dissolves): the flows of a collective's step start together, several per host */
+/* b, not a class's yet, can become a link of a's class: shared, and all its flows were
+ * enabled with a (the flows of a collective's step start together, many per host), none of
+ * them examined and left on the general path (each later one joins, or the class
+ * dissolves since it touches b) */
 static bool own_link(act_classes *cs, lmm_constraint *b)
 {
-  size_t n = lmm_constraint_active_count(b);
-  if (lmm_constraint_sharing(b) != LMM_SHARED || !(lmm_constraint_capacity(b) > 0) || n > 64)
-    return false;
-  if (n == 1)
-    return true;
-  lmm_variable *vars[64];
-  lmm_constraint_active_vars(b, vars);
-  size_t others = 0;
-  for (size_t i = 0; i < n; i++) {
-    const act_action *u = lmm_variable_id(vars[i]);
-    others += list_linked(&u->fresh_node);
+  return lmm_constraint_sharing(b) == LMM_SHARED && lmm_constraint_capacity(b) > 0 &&
+         lmm_class_all_counted(b, cs->stamp);
+}
+
+static bool fresh_candidate(const act_action *a)
+{
+  return a->state == ACT_RUNNING && a->var && !a->in_latency && !a->cls;
+}
+
+/* calls fn(b, stamp) on a's constraints that no class uses */
+static void on_free_constraints(act_classes *cs, const act_action *a,
+                                void (*fn)(lmm_constraint *b, uint64_t stamp))
+{
+  size_t ne = lmm_variable_element_count(a->var);
+  for (size_t i = 0; i < ne; i++) {
+    double coef;
+    lmm_constraint *b = lmm_variable_constraint(a->var, i, &coef);
+    if (coef > 0 && !lmm_constraint_class(b))
+      fn(b, cs->stamp);
   }
-  (void)cs;
-  return others == n - 1; /* a itself is off the list already */
 }
 
 /* The class a can join, or NULL with *spoiled set to the classes (at most 2 noted, the rest
@@ -446,7 +470,7 @@ static act_class *join_target(act_classes *cs, act_action *a, double *wc)
         break;
       }
       double u = (t ? ((class_link *)t)->usage : 0) + coef / a->penalty;
-      if (level * u >= lmm_constraint_capacity(b) * (1 - cs->precision))
+      if (level * u >= CLASS_LINK_MARGIN * lmm_constraint_capacity(b) * (1 - cs->precision))
         ok = false;
     }
     if (ok)
@@ -469,16 +493,26 @@ static act_class *join_target(act_classes *cs, act_action *a, double *wc)
 void act_class_before_solve(act_model *m, double now)
 {
   act_classes *cs = m->classes;
+  if (!list_empty(&cs->fresh) && cs->n_live) {
+    cs->stamp++;
+    list_foreach (it, &cs->fresh) {
+      const act_action *a = container_of(it, act_action, fresh_node);
+      if (fresh_candidate(a))
+        on_free_constraints(cs, a, lmm_class_count);
+    }
+  }
   while (!list_empty(&cs->fresh)) {
     act_action *a = container_of(list_pop_front(&cs->fresh), act_action, fresh_node);
-    if (a->state != ACT_RUNNING || !a->var || a->in_latency || a->cls)
+    if (!fresh_candidate(a) || !cs->n_live)
       continue;
     double wc = 0;
     act_class *k = join_target(cs, a, &wc);
-    if (!k)
+    if (!k) {
+      on_free_constraints(cs, a, lmm_class_taint); /* it stays on the general path */
       continue;
+    }
     advance(k, now);
-    lmm_variable_set_penalty(m->sys, a->var, 0);
+    lmm_class_detach(m->sys, a->var);
     if (heap_contains(&a->hnode))
       heap_remove(&m->events, &a->hnode);
     action_catch_up(a, now);
@@ -514,7 +548,7 @@ void act_class_after_solve(act_model *m, double now)
   if (!v)
     return; /* only flows in their latency phase changed: no probe, no back-off */
   cs->stats.probes++;
-  lmm_constraint *c = lmm_class_probe(sys, v, cs->min_flows);
+  lmm_constraint *c = lmm_class_probe(sys, v, cs->min_flows, 2 * nmod + cs->min_flows);
   act_class *k = NULL;
   size_t n = 0;
   if (c) {
@@ -527,7 +561,6 @@ void act_class_after_solve(act_model *m, double now)
     k->capacity = lmm_constraint_capacity(c);
     k->vdate = now;
     heap_init(&k->members);
-    heap_init(&k->links);
     heap_node_init(&k->node);
     list_init(&k->broken_node);
     lmm_constraint_set_class(c, k);
@@ -586,7 +619,7 @@ void act_class_after_solve(act_model *m, double now)
       if (coef > 0 && b != c)
         link_sub(k, b, coef / a->penalty);
     }
-    lmm_variable_set_penalty(sys, a->var, 0);
+    lmm_class_detach(sys, a->var);
     member_add(k, a, wc);
   }
   k->level = k->capacity / k->usage;
@@ -598,8 +631,6 @@ void act_class_after_solve(act_model *m, double now)
     mark_broken(k);
   else
     reschedule(k);
-  /* the members' withdrawal left c dirty: settle it now (nothing else changes) */
-  m->dirty = true;
 }
 
 /* ---- dates ---- */

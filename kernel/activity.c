@@ -69,15 +69,17 @@ static void action_rekey(act_action *a, double now)
   }
 }
 
-/* After the solve with classes (maxmin/class-sharing:yes): a class may form; forming one
- * disables its members' variables, and the solve that settles their constraint reports
- * only them. */
+/* With classes (maxmin/class-sharing:yes), a class may have formed right after the solve
+ * (its members caught up with the speed that held until now, then left out of the
+ * re-keying). Forming one takes its members out of the solver without marking anything;
+ * should it change the system all the same (a class found broken as it forms), this
+ * settles it at once. */
 static __attribute__((noinline)) void model_update_classes(act_model *m, double now)
 {
-  act_class_after_solve(m, now);
   if (!m->dirty)
     return;
   m->dirty = false;
+  act_class_before_solve(m, now);
   lmm_solve(m->sys);
   size_t n = lmm_modified_count(m->sys);
   for (size_t i = 0; i < n; i++) {
@@ -97,6 +99,8 @@ static __attribute__((noinline)) void model_update(act_model *m, double now)
   if (m->classes)
     act_class_before_solve(m, now);
   lmm_solve(m->sys);
+  if (m->classes)
+    act_class_after_solve(m, now);
   size_t n = lmm_modified_count(m->sys);
   for (size_t i = 0; i < n; i++) {
     act_action *a = lmm_variable_id(lmm_modified_get(m->sys, i));

@@ -29,7 +29,8 @@ size_t lmm_constraint_active_vars(const lmm_constraint *c, lmm_variable **out)
   return n;
 }
 
-lmm_constraint *lmm_class_probe(lmm_system *sys, lmm_variable *v, size_t min_flows)
+lmm_constraint *lmm_class_probe(lmm_system *sys, lmm_variable *v, size_t min_flows,
+                                size_t max_flows)
 {
   if (!lmm_var_enabled(v))
     return NULL;
@@ -42,7 +43,8 @@ lmm_constraint *lmm_class_probe(lmm_system *sys, lmm_variable *v, size_t min_flo
       c = e->cnst;
     }
   }
-  if (!c || c->policy != LMM_SHARED || !(c->capacity > 0) || c->n_active < min_flows || c->cls)
+  if (!c || c->policy != LMM_SHARED || !(c->capacity > 0) || c->n_active < min_flows ||
+      c->n_active > max_flows || c->cls)
     return NULL;
   /* every other constraint of c's flows: counted in nfree (solver scratch, free between
    * solves), marked with a fresh iteration number, listed in C */
@@ -75,3 +77,65 @@ lmm_constraint *lmm_class_probe(lmm_system *sys, lmm_variable *v, size_t min_flo
 }
 
 double lmm_system_precision(const lmm_system *sys) { return sys->precision; }
+
+void lmm_class_detach(lmm_system *sys, lmm_variable *v)
+{
+  if (!lmm_var_enabled(v))
+    return;
+  for (size_t i = 0; i < v->n_elems; i++) {
+    lmm_element *e = &v->elems[i];
+    if (!(e->coef > 0))
+      continue;
+    lmm_constraint *c = e->cnst;
+    list_remove(&e->cnode);
+    list_push_back(&c->idle, &e->cnode);
+    sys->n_active_total--;
+    if (--c->n_active == 0) {
+      /* it carried only members of the class: nothing left to solve there */
+      c->usage_all = 0;
+      c->load = 0;
+      c->max_level = 0;
+      c->sat = false;
+      continue;
+    }
+    c->usage_all -= e->coef / v->penalty;
+    if (v->value > 0) {
+      if (c->policy == LMM_SHARED)
+        c->load -= e->coef * v->value;
+      if (c->sat && !list_linked(&c->dirty_node))
+        list_push_back(&sys->dirty_cnsts, &c->dirty_node);
+    }
+  }
+  v->value = 0;
+  v->penalty = 0;
+  if (list_linked(&v->dirty_node))
+    list_remove(&v->dirty_node);
+  if (list_linked(&v->mod_node))
+    list_remove(&v->mod_node);
+}
+
+static void count_reset(lmm_constraint *c, uint64_t stamp)
+{
+  if (c->cls_stamp != stamp) {
+    c->cls_stamp = stamp;
+    c->cls_fresh = 0;
+    c->cls_tainted = false;
+  }
+}
+
+void lmm_class_count(lmm_constraint *c, uint64_t stamp)
+{
+  count_reset(c, stamp);
+  c->cls_fresh++;
+}
+
+void lmm_class_taint(lmm_constraint *c, uint64_t stamp)
+{
+  count_reset(c, stamp);
+  c->cls_tainted = true;
+}
+
+bool lmm_class_all_counted(const lmm_constraint *c, uint64_t stamp)
+{
+  return c->cls_stamp == stamp && !c->cls_tainted && c->cls_fresh == c->n_active;
+}

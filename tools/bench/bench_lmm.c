@@ -323,7 +323,7 @@ static void flat_table(double scale)
 {
   static const struct {
     int flows, ops;
-  } rows[] = {{10, 20000}, {1000, 4000}, {100000, 100}};
+  } rows[] = {{10, 20000}, {1000, 4000}, {10000, 400}, {100000, 100}};
   printf("\none shared bottleneck, activity layer (%d hosts + backbone, precision 1e-5)\n",
          FLAT_HOSTS);
   printf("%7s %5s %5s | %11s | %11s | %s\n", "flows", "class", "ops", "start ns", "end ns",

@@ -42,7 +42,7 @@ def cpu_run(cmd, timeout):
     wall = time.monotonic() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    m = re.search(r"time=([0-9.eE+-]+)|simulated time: ([0-9.eE+-]+) s", out)
+    m = re.search(r"time=([0-9.eE+-]+)|[Ss]imulated time: ([0-9.eE+-]+) s", out)
     sim = (m.group(1) or m.group(2)) if m and rc == 0 else None
     return {"cpu": cpu, "wall": wall, "sim": sim, "rc": rc,
             "tail": out[-300:]}
