@@ -1,5 +1,6 @@
 /* Lazily updated max-min activities; see activity.h for the update rule. */
 #include "kernel/activity.h"
+#include "kernel/act_class.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +31,8 @@ static void action_end(act_action *a, act_state state, double now)
     a->var = NULL;
     m->dirty = true;
   }
+  if (list_linked(&a->fresh_node))
+    list_remove(&a->fresh_node);
   a->state = state;
   a->finish = now;
   a->remaining = state == ACT_DONE ? 0 : act_action_remaining(a);
@@ -41,7 +44,7 @@ static void action_end(act_action *a, act_state state, double now)
 }
 
 /* Bring remaining up to date at `now` with the speed that held since last_update. */
-static void action_catch_up(act_action *a, double now)
+void action_catch_up(act_action *a, double now)
 {
   if (!a->in_latency && a->speed > 0 && now > a->last_update) {
     a->remaining -= a->speed * (now - a->last_update);
@@ -66,10 +69,17 @@ static void action_rekey(act_action *a, double now)
   }
 }
 
-/* Solves the system and brings the actions whose share changed up to date. */
-static __attribute__((noinline)) void model_update(act_model *m, double now)
+/* With classes (maxmin/class-sharing:yes), a class may have formed right after the solve
+ * (its members caught up with the speed that held until now, then left out of the
+ * re-keying). Forming one takes its members out of the solver without marking anything;
+ * should it change the system all the same (a class found broken as it forms), this
+ * settles it at once. */
+static __attribute__((noinline)) void model_update_classes(act_model *m, double now)
 {
+  if (!m->dirty)
+    return;
   m->dirty = false;
+  act_class_before_solve(m, now);
   lmm_solve(m->sys);
   size_t n = lmm_modified_count(m->sys);
   for (size_t i = 0; i < n; i++) {
@@ -83,10 +93,34 @@ static __attribute__((noinline)) void model_update(act_model *m, double now)
       __builtin_prefetch((const char *)ahead + 64, 1);
     }
     act_action *a = lmm_variable_id(lmm_modified_get(m->sys, i));
+    if (a->cls)
+      continue;
     action_catch_up(a, now);
     a->speed = a->in_latency ? 0 : lmm_variable_value(a->var) * a->rate_factor;
     action_rekey(a, now);
   }
+}
+
+/* Solves the system and brings the actions whose share changed up to date. */
+static __attribute__((noinline)) void model_update(act_model *m, double now)
+{
+  m->dirty = false;
+  if (m->classes)
+    act_class_before_solve(m, now);
+  lmm_solve(m->sys);
+  if (m->classes)
+    act_class_after_solve(m, now);
+  size_t n = lmm_modified_count(m->sys);
+  for (size_t i = 0; i < n; i++) {
+    act_action *a = lmm_variable_id(lmm_modified_get(m->sys, i));
+    if (a->cls) /* its variable is disabled: the class keeps its rate */
+      continue;
+    action_catch_up(a, now);
+    a->speed = a->in_latency ? 0 : lmm_variable_value(a->var) * a->rate_factor;
+    action_rekey(a, now);
+  }
+  if (m->classes)
+    model_update_classes(m, now);
 }
 
 /* The engine asks every model at every event; the common answer (nothing changed, nothing
@@ -100,7 +134,13 @@ static double model_next_event(eng_model *base, double now)
    * without computation) skip it at every event */
   if (m->dirty)
     model_update(m, now);
-  return heap_size(&m->events) ? heap_top_key(&m->events) : -1.0;
+  double next = heap_size(&m->events) ? heap_top_key(&m->events) : -1.0;
+  if (m->classes) {
+    double c = act_class_next_date(m);
+    if (c >= 0 && (next < 0 || c < next))
+      next = c;
+  }
+  return next;
 }
 
 static __attribute__((noinline)) void model_advance_due(act_model *m, double now)
@@ -115,6 +155,8 @@ static __attribute__((noinline)) void model_advance_due(act_model *m, double now
       if (a->remaining > 0) {
         lmm_variable_set_penalty(m->sys, a->var, a->penalty);
         m->dirty = true;
+        if (m->classes)
+          act_class_fresh(m, a);
         continue;
       }
     }
@@ -128,6 +170,13 @@ static void model_advance(eng_model *base, double now)
   act_model *m = container_of(base, act_model, base);
   if (heap_size(&m->events))
     model_advance_due(m, now);
+  if (m->classes) {
+    act_action *a;
+    while ((a = act_class_pop_due(m, now))) {
+      LOG_DEBUG("%s action %p of %.17g done at %.17g (class)", m->name, (void *)a, a->total, now);
+      action_end(a, ACT_DONE, now);
+    }
+  }
 }
 
 static const eng_model_ops act_model_ops = {"activity", model_next_event, model_advance};
@@ -147,6 +196,7 @@ void act_model_init(act_model *m, const char *name, double precision)
 void act_model_destroy(act_model *m)
 {
   eng_model_unregister(&m->base);
+  act_classes_free(m);
   heap_destroy(&m->events);
   lmm_system_free(m->sys);
   m->sys = NULL;
@@ -169,6 +219,8 @@ act_action *act_action_new(act_model *m, double work, double latency, double pen
     a = xcalloc(1, sizeof *a);
   }
   heap_node_init(&a->hnode);
+  heap_node_init(&a->cls_node);
+  list_init(&a->fresh_node);
   a->model = m;
   a->total = a->remaining = work;
   a->last_update = a->start = now;
@@ -184,6 +236,8 @@ act_action *act_action_new(act_model *m, double work, double latency, double pen
   a->var = lmm_variable_new(m->sys, a, a->in_latency ? 0.0 : penalty, bound, elements_hint);
   m->dirty = true;
   m->running++;
+  if (m->classes && !a->in_latency)
+    act_class_fresh(m, a); /* expanded by the caller before the next solve */
   /* keyed now so that a zero-work action without latency ends even if lmm gives it no share */
   action_rekey(a, now);
   return a;
@@ -200,6 +254,8 @@ double act_action_remaining(const act_action *a)
   if (a->state != ACT_RUNNING)
     return a->remaining;
   double now = eng_now();
+  if (a->cls)
+    return act_class_remaining(a, now);
   if (a->in_latency || a->speed <= 0 || now <= a->last_update)
     return a->remaining;
   double r = a->remaining - a->speed * (now - a->last_update);
@@ -211,6 +267,8 @@ void act_action_cancel(act_action *a, act_state why)
   ASSERT(why == ACT_CANCELED || why == ACT_FAILED);
   if (a->state != ACT_RUNNING)
     return;
+  if (a->cls)
+    act_class_leave(a, eng_now());
   action_catch_up(a, eng_now());
   action_end(a, why, eng_now());
 }
@@ -275,7 +333,7 @@ static void use_of(lmm_variable *v, void *arg)
 {
   use_walk *w = arg;
   const act_action *a = lmm_variable_id(v);
-  double value = lmm_variable_value(v);
+  double value = a && a->cls ? act_class_value(a) : lmm_variable_value(v);
   if (!a || !(value > 0))
     return;
   double weight = 0, coef;

@@ -18,6 +18,7 @@
 #include "kernel/engine.h"
 #include "kernel/lmm.h"
 #include "src/heap.h"
+#include "src/list.h"
 
 typedef struct act_model act_model;
 typedef struct act_action act_action;
@@ -37,6 +38,8 @@ struct act_model {
   bool dirty;     /* lmm changed since the last solve (else solving would find nothing) */
   /* called first when one of its actions ends (the InfiniBand model's degree counts) */
   void (*on_end)(act_action *a);
+  /* kernel/act_class.c's state when maxmin/class-sharing:yes (network only), else NULL */
+  struct act_classes *classes;
 };
 
 struct act_action {
@@ -59,6 +62,13 @@ struct act_action {
   act_action *free_next; /* activity.c's list of freed actions */
   uint32_t src, dst;     /* a flow's hosts (network.c: a host that goes down fails it) */
   uint16_t tag;          /* the owner's label (tracing category; 0 none), not used here */
+  /* act_class.c (maxmin/class-sharing:yes): the class whose level sets its rate, else NULL;
+   * then its lmm variable is disabled and remaining/last_update are not kept, the class's
+   * virtual clock is (see act_class.c) */
+  struct act_class *cls;
+  heap_node cls_node;   /* in its class's heap, keyed on its virtual finishing value */
+  double cls_w, cls_f;  /* coef on the bottleneck / penalty; rate_factor / penalty */
+  list_node fresh_node; /* on the classes' list of flows enabled since the last solve */
 };
 
 /* Calls fn(action's tag, resource used, arg) for each action sharing constraint c: used =

@@ -31,6 +31,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef enum { LMM_SHARED, LMM_FATPIPE } lmm_sharing;
@@ -115,5 +116,35 @@ typedef struct lmm_stats {
 void lmm_get_stats(const lmm_system *sys, lmm_stats *out);
 
 void lmm_dump(const lmm_system *sys, FILE *out);
+
+/* For the class path (kernel/act_class.c, maxmin/class-sharing; lmm_class.c). */
+size_t lmm_constraint_active_count(const lmm_constraint *c); /* enabled, coef > 0 */
+bool lmm_constraint_saturated(const lmm_constraint *c);      /* at the last solve touching it */
+/* One pointer per constraint for act_class.c (NULL unless a class uses it). */
+void *lmm_constraint_class(const lmm_constraint *c);
+void lmm_constraint_set_class(lmm_constraint *c, void *cls);
+/* v's bound may bind (no constraint alone stops v before it) */
+bool lmm_variable_bound_binds(const lmm_variable *v);
+/* The SHARED constraint c that bottlenecks v if c and the flows on it can form a class: c is
+ * v's only saturated constraint, has at least min_flows active flows, none with a bound that
+ * may bind, and every other constraint of those flows is SHARED, unsaturated and carries only
+ * flows of c; no constraint of theirs has a class pointer. Else NULL. Reads the last solve.
+ * A c with more than max_flows flows is not examined (the probe would cost more than the
+ * solve that led to it). */
+lmm_constraint *lmm_class_probe(lmm_system *sys, lmm_variable *v, size_t min_flows,
+                                size_t max_flows);
+/* c's active variables in list order into out[0 .. count) (out: room for the active count) */
+size_t lmm_constraint_active_vars(const lmm_constraint *c, lmm_variable **out);
+double lmm_system_precision(const lmm_system *sys);
+/* Disables v for a class (as penalty 0) without marking it for the next solve: a constraint
+ * it leaves empty is reset (load 0, unsaturated), one that keeps flows is marked dirty if v
+ * had a share of it while saturated. lmm_variable_set_penalty enables it again. */
+void lmm_class_detach(lmm_system *sys, lmm_variable *v);
+/* Flows enabled at one date, examined together (stamp: one per batch): each counts itself on
+ * its constraints; one that stays on the general path taints them; a constraint all of whose
+ * active flows are counted and none tainted can become the link of a class. */
+void lmm_class_count(lmm_constraint *c, uint64_t stamp);
+void lmm_class_taint(lmm_constraint *c, uint64_t stamp);
+bool lmm_class_all_counted(const lmm_constraint *c, uint64_t stamp);
 
 #endif

@@ -8,6 +8,8 @@
  *   lmm_fast_lone.c     fast path: one flow starting alone on unsaturated links
  *   lmm_fast_bottleneck.c  fast path: flows coming and going on one loaded link
  *   lmm_glpk.c          the same allocation by linear programs (tests, maxmin/solver:glpk)
+ *   lmm_class.c         what act_class.c (maxmin/class-sharing) reads: a bottleneck that can
+ *                       form a class, a pointer per constraint
  *
  *
  *   constraint c1 ── active list ──> e(v1,c1) <──> e(v2,c1) <──> ...   (intrusive, O(1) removal)
@@ -93,6 +95,12 @@ struct lmm_constraint {
   size_t fe_pos;
   size_t fp_pos, fp_end; /* FATPIPE: heap slice of sys->fp keyed by saturation level */
   lmm_event ev;
+
+  void *cls; /* act_class.c's data while a class uses it (maxmin/class-sharing), else NULL */
+  /* act_class.c's count of the flows enabled together that cross it (lmm_class_count) */
+  uint64_t cls_stamp;
+  size_t cls_fresh;
+  bool cls_tainted;
 };
 
 struct lmm_variable {

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/act_class.h"
 #include "kernel/factors.h"
 #include "kernel/route_cache.h"
 #include "kernel/world.h"
@@ -41,6 +42,10 @@
 
 LOG_NEW_SUBCATEGORY(network, kernel, "network model (messages on links)");
 LOG_DEFAULT_CATEGORY(network);
+
+/* maxmin/class-sharing:yes: a class forms from this many flows on one bottleneck (fewer are
+ * cheap enough on the general path, which keeps today's bits) */
+#define NET_CLASS_MIN_FLOWS 32
 
 /* SimGrid 3.32's defaults for the SMPI model (smpirun), from its --help. */
 /* the SMPI model's weight-S: network/weight-S's default and the SMPI row of net_models */
@@ -323,6 +328,11 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
   act_model_init(&kworld.net.model, "network", eng_work_precision());
   if (kworld.net.ib)
     kworld.net.model.on_end = ib_flow_end;
+  /* classes need penalties and bounds that stay as the flow started (not under IB's), and
+   * the saturation flags of the incremental solver (not GLPK's from-scratch solves) */
+  else if (kind != NET_MODEL_CONSTANT && cfg_get_bool("maxmin/class-sharing") &&
+           strcmp(cfg_get_string("maxmin/solver"), "glpk") != 0)
+    act_classes_enable(&kworld.net.model, NET_CLASS_MIN_FLOWS);
   kworld.net.initialized = true;
   LOG_VERB("network model %s: weight-S %g, TCP-gamma %g, crosstraffic %d", name, weight_s, gamma,
            kworld.net.crosstraffic);
@@ -533,6 +543,7 @@ void net_link_set_bandwidth(uint32_t link, double bandwidth)
     /* Flows keep the sharing penalty of their start (weight-S / bandwidth of then), and the
      * route cache the penalty of its first message: exact for lone flows and while no
      * profile changes a link of competing flows */
+    act_classes_capacity_changed(&kworld.net.model, l->cnst);
     lmm_constraint_set_capacity(kworld.net.model.sys, l->cnst, bandwidth);
     kworld.net.model.dirty = true;
   }
@@ -545,7 +556,8 @@ double net_link_load(uint32_t link)
   if (!l->cnst)
     return 0;
   double cap = lmm_constraint_capacity(l->cnst);
-  return cap > 0 ? lmm_constraint_load(l->cnst) / cap : 0;
+  double load = lmm_constraint_load(l->cnst) + act_classes_load(&kworld.net.model, l->cnst);
+  return cap > 0 ? load / cap : 0;
 }
 
 void net_link_set_latency(uint32_t link, double latency)

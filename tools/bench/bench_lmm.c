@@ -21,8 +21,23 @@
  * the passes), passes per solve, share of solves that fell back to a full pass, and "chg":
  * variables whose value changed per operation (lmm_modified_count), i.e. what any solver
  * matching the max-min allocation to the precision has to update.
+ *
+ * A third table, "one shared bottleneck", goes through the activity layer (kernel/activity.c,
+ * the network's lazy updates) rather than the solver alone, with maxmin/class-sharing off
+ * (the general path) and on (kernel/act_class.c): 1 024 hosts whose up and down links
+ * (1.25e9 B/s) all meet at one backbone of 1.25e9 B/s, N flows between random hosts, so the
+ * backbone alone bottlenecks them all (a flat cluster's Alltoall). An "end" is the model
+ * reaching the next completion (the engine's advance, then the solve of the next
+ * next_event), a "start" a new flow and its solve; N stays constant. This is where the
+ * general path pays O(N) per event (every flow's rate changes, each is caught up and
+ * re-keyed) and the class path O(log N).
  * Usage: bench_lmm [ops-scale [repair-limit]]   (defaults 1 and 0.25; 0.1 for a quick look) */
+#include "kernel/act_class.h"
+#include "kernel/activity.h"
+#include "kernel/engine.h"
 #include "kernel/lmm.h"
+#include "kernel/world.h"
+#include "src/cfg.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -213,6 +228,119 @@ static void table(bool oversub, double precision, double scale)
   }
 }
 
+/* ---- one shared bottleneck, through the activity layer ---- */
+
+enum { FLAT_HOSTS = 1024 };
+
+typedef struct flat {
+  act_model m;
+  lmm_constraint *up[FLAT_HOSTS], *down[FLAT_HOSTS], *backbone;
+  act_action **ended;
+  size_t n_ended, cap_ended;
+} flat;
+
+static void flat_on_finish(act_action *a, void *data)
+{
+  flat *f = data;
+  if (f->n_ended == f->cap_ended) {
+    f->cap_ended = f->cap_ended ? 2 * f->cap_ended : 16;
+    f->ended = realloc(f->ended, f->cap_ended * sizeof *f->ended);
+  }
+  f->ended[f->n_ended++] = a;
+}
+
+static void flat_start(flat *f)
+{
+  int src = (int)(rng() % FLAT_HOSTS), dst;
+  do
+    dst = (int)(rng() % FLAT_HOSTS);
+  while (dst == src);
+  double bytes = 1e5 + (double)(rng() % 10000000);
+  act_action *a = act_action_new(&f->m, bytes, 0, 1.0, 4194304 / (2 * 2.5e-6), 3, flat_on_finish,
+                                 f);
+  act_action_set_rate_factor(a, 0.97);
+  lmm_expand(f->m.sys, f->up[src], a->var, 1);
+  lmm_expand(f->m.sys, f->backbone, a->var, 1);
+  lmm_expand(f->m.sys, f->down[dst], a->var, 1);
+}
+
+/* the engine's step for this one model: the next date (solving if needed), then advance */
+static double flat_next(flat *f) { return f->m.base.ops->next_event(&f->m.base, eng_now()); }
+
+static void flat_run(int nflows, bool classes, int ops, double ns[2], double *events)
+{
+  char err[256];
+  eng_declare_config();
+  cfg_reset();
+  if (eng_init(err, sizeof err) != 0) {
+    fprintf(stderr, "eng_init: %s\n", err);
+    exit(1);
+  }
+  flat *f = calloc(1, sizeof *f);
+  act_model_init(&f->m, "network", eng_work_precision());
+  if (classes)
+    act_classes_enable(&f->m, 32);
+  for (int h = 0; h < FLAT_HOSTS; h++) {
+    f->up[h] = lmm_constraint_new(f->m.sys, NULL, 1.25e9, LMM_SHARED);
+    f->down[h] = lmm_constraint_new(f->m.sys, NULL, 1.25e9, LMM_SHARED);
+  }
+  f->backbone = lmm_constraint_new(f->m.sys, NULL, 1.25e9, LMM_SHARED);
+  for (int i = 0; i < nflows; i++)
+    flat_start(f);
+  flat_next(f);
+  ns[0] = ns[1] = 0;
+  double t[3];
+  unsigned long done = 0;
+  for (int op = 0; op < ops; op++) {
+    t[0] = now_ns();
+    double date = flat_next(f);
+    kworld.engine.now = date;
+    f->m.base.ops->advance(&f->m.base, date);
+    size_t ended = f->n_ended;
+    for (size_t i = 0; i < ended; i++)
+      act_action_free(f->ended[i]);
+    f->n_ended = 0;
+    flat_next(f); /* the solve after the end(s) */
+    t[1] = now_ns();
+    for (size_t i = 0; i < ended; i++)
+      flat_start(f);
+    flat_next(f); /* the solve after the start(s) */
+    t[2] = now_ns();
+    done += ended;
+    ns[1] += t[1] - t[0];
+    ns[0] += t[2] - t[1];
+  }
+  ns[0] /= (double)done;
+  ns[1] /= (double)done;
+  *events = (double)done / ops;
+  act_model_destroy(&f->m);
+  free(f->ended);
+  free(f);
+  eng_shutdown();
+}
+
+static void flat_table(double scale)
+{
+  static const struct {
+    int flows, ops;
+  } rows[] = {{10, 20000}, {1000, 4000}, {10000, 400}, {100000, 100}};
+  printf("\none shared bottleneck, activity layer (%d hosts + backbone, precision 1e-5)\n",
+         FLAT_HOSTS);
+  printf("%7s %5s %5s | %11s | %11s | %s\n", "flows", "class", "ops", "start ns", "end ns",
+         "ends per event");
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+    for (int classes = 0; classes < 2; classes++) {
+      int ops = (int)ceil(rows[i].ops * scale);
+      if (ops < 10)
+        ops = 10;
+      double ns[2], ev;
+      flat_run(rows[i].flows, classes, ops, ns, &ev);
+      printf("%7d %5s %5d | %11.0f | %11.0f | %.2f\n", rows[i].flows, classes ? "yes" : "no", ops,
+             ns[0], ns[1], ev);
+      fflush(stdout);
+    }
+}
+
 int main(int argc, char **argv)
 {
   double scale = argc > 1 ? atof(argv[1]) : 1.0;
@@ -222,7 +350,12 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: %s [ops-scale > 0 [repair-limit]]\n", argv[0]);
     return 2;
   }
+  if (argc > 3 && !strcmp(argv[3], "flat")) {
+    flat_table(scale);
+    return 0;
+  }
   table(false, 1e-9, scale);
   table(true, 1e-9, scale);
+  flat_table(scale);
   return 0;
 }

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """CPU time of the collectives whose flows share saturated links, ours beside SimGrid 3.32.
 
-    tools/bench/saturated.py BUILD_DIR [--no-simgrid] [--cases allreduce,is] [--ranks 16,64]
+    tools/bench/saturated.py BUILD_DIR [--no-simgrid] [--cases allreduce,is,alltoall]
+                             [--ranks 16,64] [--class-sharing]
 
 Cases (tools/bench/README.md, "Saturated bottlenecks"):
   allreduce  programs/allreduce_size.c: MPI_Allreduce of 8 KiB, 5 times
   is         programs/is_like.c: NPB IS's communication (Allreduce of 1 024 bucket counts,
              Alltoall of counts, Alltoallv of 2^25 keys), 10 iterations; 1 iteration past
              64 ranks on the fat tree, where SimGrid needs ~100 CPU-s per iteration
+  alltoall   programs/bench_mpi.c alltoall: the harness's Alltoall case
+--class-sharing runs ours a second time with --cfg=maxmin/class-sharing:yes (column
+"ours+class"; ratios against SimGrid for both).
 on tools/bench/platforms' flat cluster and fat tree, default options (privatization on,
 computation measured), each simulator run once per cell. CPU time is user + sys of the
 simulator's process tree (getrusage of children), so a busy machine does not distort the
@@ -38,8 +42,9 @@ def cpu_run(cmd, timeout):
     wall = time.monotonic() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    m = re.search(r"time=([0-9.eE+-]+)", out)
-    return {"cpu": cpu, "wall": wall, "sim": m.group(1) if m and rc == 0 else None, "rc": rc,
+    m = re.search(r"time=([0-9.eE+-]+)|[Ss]imulated time: ([0-9.eE+-]+) s", out)
+    sim = (m.group(1) or m.group(2)) if m and rc == 0 else None
+    return {"cpu": cpu, "wall": wall, "sim": sim, "rc": rc,
             "tail": out[-300:]}
 
 
@@ -51,16 +56,23 @@ def main():
     ap.add_argument("--ranks", default="16,64,256,1024,4096")
     ap.add_argument("--plats", default="cluster_flat,fattree")
     ap.add_argument("--timeout", type=float, default=1200)
+    ap.add_argument("--class-sharing", action="store_true")
     a = ap.parse_args()
     build = os.path.abspath(a.build)
-    sims = [("ours", os.path.join(build, "tools", "smpicc"), os.path.join(build, "tools", "smpirun"))]
+    ours = (os.path.join(build, "tools", "smpicc"), os.path.join(build, "tools", "smpirun"))
+    sims = [("ours", *ours, [])]
+    if a.class_sharing:
+        sims.append(("ours+class", *ours, ["--cfg=maxmin/class-sharing:yes"]))
     if not a.no_simgrid and shutil.which("smpicc") and shutil.which("smpirun"):
-        sims.append(("SimGrid", "smpicc", "smpirun"))
+        sims.append(("SimGrid", "smpicc", "smpirun", []))
     work = tempfile.mkdtemp(prefix="saturated-")
-    progs = {"allreduce": ("allreduce_size.c", ["8192", "5"]), "is": ("is_like.c", None)}
+    progs = {"allreduce": ("allreduce_size.c", ["8192", "5"]), "is": ("is_like.c", None),
+             "alltoall": ("bench_mpi.c", ["alltoall"])}
     with open(os.path.join(work, "hosts"), "w") as f:
         f.write("".join(f"node-{i}\n" for i in range(4096)))
-    for name, cc, _ in sims:
+    for name, cc, _, extra in sims:
+        if extra:
+            continue  # the same binary as "ours"
         for case, (src, _) in progs.items():
             subprocess.run([cc, "-O2", os.path.join(HERE, "programs", src), "-o",
                             os.path.join(work, f"{case}_{name}")], check=True,
@@ -76,10 +88,13 @@ def main():
                 if case == "is":
                     args = ["25", "1" if (plat == "fattree" and n > 64) else "10"]
                 row = {"case": case, "plat": plat, "n": n, "args": " ".join(args)}
-                for name, _, run in sims:
+                for name, _, run, extra in sims:
+                    binary = "ours" if name.startswith("ours") else name
+                    timing = ["--cfg=smpi/display-timing:yes"] if case == "alltoall" else []
                     cmd = [run, "-np", str(n), "-platform",
                            os.path.join(HERE, "platforms", plat + ".xml"), "-hostfile",
-                           os.path.join(work, "hosts"), os.path.join(work, f"{case}_{name}")] + args
+                           os.path.join(work, "hosts")] + timing + extra + [
+                               os.path.join(work, f"{case}_{binary}")] + args
                     row[name] = cpu_run(cmd, a.timeout)
                     print(f"# {case} {plat} {n} {name}: cpu {row[name]['cpu']:.2f} s wall "
                           f"{row[name]['wall']:.1f} s sim {row[name]['sim']}", file=sys.stderr,
@@ -87,18 +102,25 @@ def main():
                 cells.append(row)
     print(f"machine: {os.uname().nodename}, load before/after in the log; "
           f"{time.strftime('%Y-%m-%d %H:%M')}\n")
-    head = "| case | platform | ranks | args | ours CPU s | ours simulated s |"
-    if len(sims) > 1:
-        head += " SimGrid CPU s | SimGrid simulated s | ratio |"
+    head = "| case | platform | ranks | args |"
+    for name, *_ in sims:
+        head += f" {name} CPU s | {name} simulated s |"
+    variants = [name for name, *_ in sims if name.startswith("ours")]
+    has_sg = any(name == "SimGrid" for name, *_ in sims)
+    if has_sg:
+        head += "".join(f" ratio {v} |" for v in variants)
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     for r in cells:
-        o = r["ours"]
-        line = f"| {r['case']} | {r['plat']} | {r['n']} | {r['args']} | {o['cpu']:.2f} | {o['sim']} |"
-        if "SimGrid" in r:
+        line = f"| {r['case']} | {r['plat']} | {r['n']} | {r['args']} |"
+        for name, *_ in sims:
+            line += f" {r[name]['cpu']:.2f} | {r[name]['sim']} |"
+        if has_sg:
             s = r["SimGrid"]
-            ratio = f"{s['cpu'] / o['cpu']:.1f}x" if o["cpu"] > 0 and s["sim"] else "-"
-            line += f" {s['cpu']:.2f} | {s['sim']} | {ratio} |"
+            for v in variants:
+                o = r[v]
+                line += (f" {s['cpu'] / o['cpu']:.1f}x |" if o["cpu"] > 0 and s["sim"]
+                         else " - |")
         print(line)
     shutil.rmtree(work, ignore_errors=True)
 
