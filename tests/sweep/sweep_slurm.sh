@@ -110,7 +110,16 @@ np: 4
 params:
   k: {range: [0, 7, 1]}
 EOS
-"$SWEEP" run slow.yaml -o slow --backend slurm --chunk 1 > slow.out 2>&1 &
+# each point waits 2 s first: the job must still be running when ^C comes, even on a
+# loaded machine where the poll below sees the job running only late (CI once saw all 8
+# points done by then)
+cat > slow.sh <<EOS
+#!/bin/sh
+sleep 2
+exec "$SMPIRUN" "\$@"
+EOS
+chmod +x slow.sh
+"$SWEEP" run slow.yaml -o slow --backend slurm --chunk 1 --smpirun "$tmp/slow.sh" > slow.out 2>&1 &
 pid=$!
 for _ in $(seq 100); do
   [ -n "$(squeue -h -n smpi-sweep -t R -o %i 2>/dev/null)" ] && break
