@@ -20,20 +20,11 @@ trap 'rm -rf "$work"' EXIT
 "$build/tools/smpicc" -O2 "$here/programs/bench_mpi.c" -o "$work/bench_mpi"
 "$build/tools/smpicc" -O2 "$here/programs/hpl_like.c" -o "$work/hpl_like" -lm
 
+. "$here/same_bits_lib.sh"
 run() { # name platform np cfg... -- prog args...
-  local name=$1 plat=$2 np=$3
-  shift 3
-  local cfg=()
-  while [ "$1" != -- ]; do cfg+=("$1"); shift; done
-  shift
-  local hf="$work/hosts" trace="$work/trace"
-  : > "$hf"
-  for ((i = 0; i < np; i++)); do echo "node-$i" >> "$hf"; done
   local out
-  out=$("$build/tools/smpirun" -np "$np" -platform "$here/platforms/$plat.xml" -hostfile "$hf" \
-          --cfg=smpi/display-timing:yes --cfg=tracing/precision:15 -trace -trace-file "$trace" \
-          "${cfg[@]}" "$@" 2>&1 >/dev/null | grep -o 'simulated time: [^ ]* s')
-  printf '%s %s %s %s %s\n' "$name" "$plat" "$np" "$(sha256sum < "$trace" | cut -c1-16)" "$out"
+  out=$(sb_sim "${@:2}" 2>&1 >/dev/null | grep -o 'simulated time: [^ ]* s')
+  sb_line "$1" "$2" "$3" "$out"
 }
 
 nc=(--cfg=smpi/simulate-computation:no --cfg=smpi/privatization:no)

@@ -11,7 +11,6 @@
 set -euo pipefail
 build=$(cd "${1:?usage: same_bits_polling.sh BUILD_DIR [CFG...]}" && pwd)
 shift
-extra=("$@")
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -19,21 +18,13 @@ trap 'rm -rf "$work"' EXIT
 "$build/tools/smpicc" -O2 "$here/programs/ring_probe.c" -o "$work/ring_probe"
 "$build/tools/smpicc" -O2 "$here/programs/hpl_seed.c" -o "$work/hpl_seed" -lm
 
+. "$here/same_bits_lib.sh"
+sb_extra=(--cfg=smpi/simulate-computation:no "$@")
 run() { # name platform np cfg... -- prog args...
-  local name=$1 plat=$2 np=$3
-  shift 3
-  local cfg=()
-  while [ "$1" != -- ]; do cfg+=("$1"); shift; done
-  shift
-  local hf="$work/hosts" trace="$work/trace"
-  : > "$hf"
-  for ((i = 0; i < np; i++)); do echo "node-$i" >> "$hf"; done
   local out
-  out=$("$build/tools/smpirun" -np "$np" -platform "$here/platforms/$plat.xml" -hostfile "$hf" \
-          --cfg=smpi/display-timing:yes --cfg=tracing/precision:15 -trace -trace-file "$trace" \
-          --cfg=smpi/simulate-computation:no "${cfg[@]}" ${extra[@]+"${extra[@]}"} "$@" 2>&1 \
-          | grep -o 'simulated time: [^ ]* s\|polls=[0-9]*\|probes[^,]*' | tr '\n' ' ')
-  printf '%s %s %s %s %s\n' "$name" "$plat" "$np" "$(sha256sum < "$trace" | cut -c1-16)" "$out"
+  out=$(sb_sim "${@:2}" 2>&1 | grep -o 'simulated time: [^ ]* s\|polls=[0-9]*\|probes[^,]*' \
+          | tr '\n' ' ')
+  sb_line "$1" "$2" "$3" "$out"
 }
 
 for plat in cluster_flat fattree; do
