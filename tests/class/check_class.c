@@ -24,6 +24,7 @@
 #include "kernel/activity.h"
 #include "kernel/engine.h"
 #include "src/cfg.h"
+#include "src/rng.h"
 
 #define RATE_TOL 1e-12
 #define DATE_TOL 1e-11
@@ -52,17 +53,13 @@ static act_model model;
 static lmm_constraint *backbone, *up[NHOSTS], *down[NHOSTS];
 static scenario *cur;
 
-static uint64_t rng_state;
-static double urand(void)
-{
-  rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
-  return (double)(rng_state >> 11) / 9007199254740992.0;
-}
+static rng_state rng_st; /* src/rng.h: the project's reproducible stream */
+static double urand(void) { return rng_uniform(&rng_st); }
 
 static void make_scenario(scenario *s, unsigned seed)
 {
   memset(s, 0, sizeof *s);
-  rng_state = seed * 2654435761ULL + 1;
+  rng_seed(&rng_st, seed);
   /* odd seeds: like a collective's steps on a flat cluster (every host link as fast as the
    * backbone's share needs, few intruders); even seeds: more of everything that breaks a
    * class (slow host links, foreign flows, bounds that bind) */
