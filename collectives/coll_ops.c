@@ -2,13 +2,14 @@
  * messages on the communicator's collective context, local copies and reductions, scratch
  * memory. Executed on the spot; every request stays in x->reqs until waited for. */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collectives/coll_private.h"
 #include "smpi/emulation/burst.h"
-#include "smpi/emulation/burst.h"
 #include "smpi/emulation/shared_malloc.h"
+#include "smpi/runtime/copies.h"
 #include "src/invariant.h"
 #include "src/mem.h"
 
@@ -38,9 +39,38 @@ int coll_isend(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, in
   return push_req(x, smpi_p2p_isend(buf, count, dt, peer(x, dst), tag, x->comm, SMPI_P2P_COLL));
 }
 
+/* buf is in this call's scratch: with smpi/display-timing, the first touches a receive makes
+ * there are ours, not the program's (smpi/runtime/copies.h). Newest first: an algorithm
+ * receives into the buffer it has just taken. */
+static bool coll_is_tmp(const coll_ctx *x, const void *buf)
+{
+  uintptr_t p = (uintptr_t)buf;
+  for (size_t i = x->ntmps; i-- > 0;)
+    if (p >= (uintptr_t)x->tmps[i] && p - (uintptr_t)x->tmps[i] < x->tmpsz[i])
+      return true;
+  return false;
+}
+
+static unsigned recv_flags(const coll_ctx *x, const void *buf)
+{
+  return SMPI_P2P_COLL | (smpi_copies.watch && coll_is_tmp(x, buf) ? SMPI_P2P_SCRATCH : 0);
+}
+
+/* a local copy or unpack into buf: the program's first touches, as a received payload's */
+static void local_first_touch(const coll_ctx *x, void *buf, size_t count, const smpi_dt *dt)
+{
+  if (!smpi_copies.watch || !smpi_dt_is_contiguous(dt) || coll_is_tmp(x, buf))
+    return;
+  char *lo = (char *)buf + smpi_dt_true_lb(dt);
+  size_t n = count * smpi_dt_size(dt);
+  if (n && !smpi_shared_touches(lo, n))
+    smpi_first_touch_note(lo, n);
+}
+
 int coll_irecv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag)
 {
-  return push_req(x, smpi_p2p_irecv(buf, count, dt, peer(x, src), tag, x->comm, SMPI_P2P_COLL));
+  return push_req(x,
+                  smpi_p2p_irecv(buf, count, dt, peer(x, src), tag, x->comm, recv_flags(x, buf)));
 }
 
 void coll_wait_req(coll_ctx *x, int id)
@@ -76,7 +106,7 @@ bool coll_iprobe(coll_ctx *x, int src, int tag)
 
 void coll_recv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag)
 {
-  note_error(x, smpi_p2p_recv(buf, count, dt, peer(x, src), tag, x->comm, SMPI_P2P_COLL,
+  note_error(x, smpi_p2p_recv(buf, count, dt, peer(x, src), tag, x->comm, recv_flags(x, buf),
                               MPI_STATUS_IGNORE));
 }
 
@@ -84,7 +114,8 @@ void coll_sendrecv(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *
                    void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int tag)
 {
   note_error(x, smpi_p2p_sendrecv(sbuf, scount, sdt, peer(x, dst), tag, rbuf, rcount, rdt,
-                                  peer(x, src), tag, x->comm, SMPI_P2P_COLL, MPI_STATUS_IGNORE));
+                                  peer(x, src), tag, x->comm, recv_flags(x, rbuf),
+                                  MPI_STATUS_IGNORE));
 }
 
 void coll_copy(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, void *rbuf,
@@ -96,8 +127,10 @@ void coll_copy(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt,
   size_t sbytes = scount * smpi_dt_size(sdt), rbytes = rcount * smpi_dt_size(rdt);
   if (sbytes > rbytes)
     note_error(x, MPI_ERR_TRUNCATE);
-  if (sbytes && rbytes)
+  if (sbytes && rbytes) {
+    local_first_touch(x, rbuf, sbytes < rbytes ? sbytes / smpi_dt_size(rdt) : rcount, rdt);
     smpi_dt_copy(sbuf, scount, sdt, rbuf, rcount, rdt);
+  }
 }
 
 void coll_pack(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, void *out)
@@ -111,8 +144,10 @@ void coll_unpack(coll_ctx *x, const void *in, size_t count, const smpi_dt *dt, v
 {
   (void)x;
   size_t bytes = count * smpi_dt_size(dt);
-  if (bytes)
+  if (bytes) {
+    local_first_touch(x, buf, count, dt);
     smpi_dt_unpack(in, bytes, buf, count, dt);
+  }
 }
 
 void coll_reduce(coll_ctx *x, const coll_args *a, const void *in, void *inout, size_t count)
@@ -156,7 +191,9 @@ const char *coll_blocks_from_root(coll_ctx *x, const void *sbuf, size_t bc, cons
 void *coll_tmp(coll_ctx *x, size_t bytes)
 {
   XGROW(x->tmps, x->captmps, x->ntmps + 1);
+  XGROW(x->tmpsz, x->captmpsz, x->ntmps + 1);
   void *p = xmalloc(bytes ? bytes : 1);
+  x->tmpsz[x->ntmps] = bytes;
   x->tmps[x->ntmps++] = p;
   return p;
 }
@@ -166,8 +203,10 @@ void coll_tmps_release(coll_ctx *x)
   for (size_t i = 0; i < x->ntmps; i++)
     free(x->tmps[i]);
   free(x->tmps);
+  free(x->tmpsz);
   x->tmps = NULL;
-  x->ntmps = x->captmps = 0;
+  x->tmpsz = NULL;
+  x->ntmps = x->captmps = x->captmpsz = 0;
 }
 
 void coll_fold_decide(coll_ctx *x, coll_id id, const coll_args *a)

@@ -123,8 +123,9 @@ typedef struct coll_ctx {
   int err;         /* first error met (MPI_SUCCESS while none) */
   smpi_req **reqs; /* posted and not waited for yet */
   size_t nreqs, capreqs;
-  void **tmps; /* scratch buffers, freed at the end of the call */
-  size_t ntmps, captmps;
+  void **tmps;   /* scratch buffers, freed at the end of the call */
+  size_t *tmpsz; /* their sizes, bytes (what coll_is_tmp looks up) */
+  size_t ntmps, captmps, captmpsz;
   int ppn;        /* ranks per host (see coll_features.ppn) */
   size_t segsize; /* segment size the selector asked for, 0 if none */
   bool fold_tmp;  /* coll_tmp_dt may hand out folded memory (coll_fold_decide) */

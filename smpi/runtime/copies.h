@@ -14,8 +14,9 @@
  *
  *   smpi: bytes copied: 3145728 in 3 copies (floor 0.000214 s at 14.7 GB/s memcpy)
  *   smpi: bytes reduced: 2097152 in 4 reductions
- *   smpi: payload floor: 0.052187 s = program 0.050000 s + copies 0.000926 s at 3.4 GB/s
+ *   smpi: payload floor: 0.053825 s = program 0.050000 s + copies 0.000926 s at 3.4 GB/s
  *         + reductions 0.001261 s at 1.7 GB/s (working set 6 MiB)
+ *         + first touches 0.001638 s (1024 pages at 1.60 us)
  *
  * (the last one on one line). The first line's floor is the copies alone at the cache-hot
  * rate (8 MiB copies; the figure issue 27 started from, kept so that both can be compared).
@@ -28,11 +29,18 @@
  *   working set min(peak RSS of the process, 2 x (bytes copied + bytes reduced)): the memory
  *               the copies can have touched; the rates are those measured with the smallest
  *               working set at least as large (a curve of 4 MiB .. 512 MiB, copies.c)
+ *   first       pages of the program's receive buffers that a received payload wrote first
+ *   touches     (not resident just before the copy: mincore), at the cost of a first touch
+ *               measured on this host (a fresh page faulted in by memcpy, copies.c): a
+ *               program that receives into memory it never wrote makes any MPI take these
+ *               faults. The simulator's own scratch buffers are not the program's and are
+ *               not counted (their faults are overhead, above the floor).
  *
  * Bytes of folded memory (SMPI_SHARED_MALLOC) are not moved and not counted. */
 #ifndef SMPI_RUNTIME_COPIES_H
 #define SMPI_RUNTIME_COPIES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -41,6 +49,8 @@ typedef struct smpi_copy_stats {
   unsigned long long copies;     /* calls that moved at least one byte */
   unsigned long long reduced;    /* bytes combined by predefined ops */
   unsigned long long reductions; /* op applications that combined at least one byte */
+  unsigned long long touched;    /* first touches: program pages a receive wrote first */
+  bool watch; /* smpi/display-timing: count first touches (one mincore per receive) */
 } smpi_copy_stats;
 
 extern smpi_copy_stats smpi_copies;
@@ -63,6 +73,16 @@ static inline void smpi_reduce_note(size_t n)
   }
 }
 
+/* A payload of n bytes is about to be copied into the program's memory at dst (a receive
+ * buffer, contiguous, not folded): count its pages that are not resident yet. Call it only
+ * when smpi_copies.watch is set. */
+void smpi_first_touch_note(const void *dst, size_t n);
+
+/* Seconds a first touch adds to a copy, per 4 KiB page: configured (> 0,
+ * smpi/first-touch-cost), or measured on the first run on this host and cached in
+ * ~/.cache/smpi/first-touch (copies.c says how). */
+double smpi_first_touch_cost(double configured);
+
 /* This machine's cache-hot memcpy bandwidth in bytes/s: configured (> 0,
  * smpi/memcpy-bandwidth), or the best of five copies of 8 MiB, measured on the first run on
  * this host and cached in ~/.cache/smpi/memcpy-bandwidth (copies.c says why 8 MiB). */
@@ -78,8 +98,9 @@ smpi_floor_rates smpi_floor_rates_for(double working_set, double copy_configured
                                       double reduce_configured);
 
 /* The display-timing lines above, on f. program: the ranks' measured CPU seconds, < 0 when
- * not measured. Rates configured in bytes/s (0: measured). */
+ * not measured. Rates configured in bytes/s, the first-touch cost in s per page (0:
+ * measured). */
 void smpi_copies_report(FILE *f, double copy_configured, double reduce_configured,
-                        double program);
+                        double touch_configured, double program);
 
 #endif

@@ -4,12 +4,14 @@ tests/floor/floor.c's cases and checks the lines
 
     smpi: bytes reduced: R in K reductions
     smpi: payload floor: F s = program P s + copies C s at G GB/s + reductions D s at H GB/s
-          (working set W MiB)
+          (working set W MiB) + first touches T s (N pages at U us)
 
 for exact reduced bytes (predefined ops only, folded results skipped, derived types
-packed), the program's measured CPU time, the sum F = P + C + D at the configured rates, and
-the rates picked from a cached curve by the run's working set (a curve written by hand, then
-one measured into an empty cache).
+packed), the program's measured CPU time, the sum F = P + C + D + T at the configured rates
+and first-touch cost, the rates picked from a cached curve by the run's working set (a curve
+written by hand, then one measured into an empty cache), the exact count of the program's
+pages a received payload touched first (never the simulator's scratch), the first-touch cost
+measured into an empty cache, and that a repeated collective takes no page fault.
 
     check_floor.py SMPIRUN FLOOR_PROGRAM"""
 import os
@@ -24,13 +26,16 @@ COPIED = re.compile(r"^smpi: bytes copied: (\d+) in (\d+) copies", re.M)
 REDUCED = re.compile(r"^smpi: bytes reduced: (\d+) in (\d+) reductions$", re.M)
 FLOOR = re.compile(r"^smpi: payload floor: (\d+\.\d{6}) s = program (\d+\.\d{6}) s"
                    r"( \(not measured\))? \+ copies (\d+\.\d{6}) s at (\d+\.\d) GB/s \+ "
-                   r"reductions (\d+\.\d{6}) s at (\d+\.\d) GB/s \(working set (\d+) MiB\)$", re.M)
-RATES = ["--cfg=smpi/memcpy-bandwidth:10", "--cfg=smpi/reduce-bandwidth:5"]
+                   r"reductions (\d+\.\d{6}) s at (\d+\.\d) GB/s \(working set (\d+) MiB\) "
+                   r"\+ first touches (\d+\.\d{6}) s \((\d+) pages at (\d+\.\d\d) us\)$", re.M)
+RATES = ["--cfg=smpi/memcpy-bandwidth:10", "--cfg=smpi/reduce-bandwidth:5",
+         "--cfg=smpi/first-touch-cost:2"]
+AGAIN = re.compile(r"^floor: again faults=(\d+)$", re.M)
 bad = 0
 
 
-def run(smpirun, prog, case, opts, env=None):
-    cmd = [smpirun, "-np", "2", "--cfg=smpi/display-timing:yes"] + opts + [prog, case]
+def run(smpirun, prog, case, opts, env=None, np=2):
+    cmd = [smpirun, "-np", str(np), "--cfg=smpi/display-timing:yes"] + opts + [prog, case]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                        timeout=120, env=env)
     c, d, f = COPIED.search(r.stdout), REDUCED.search(r.stdout), FLOOR.search(r.stdout)
@@ -40,7 +45,9 @@ def run(smpirun, prog, case, opts, env=None):
             "reductions": int(d.group(2)), "floor": float(f.group(1)),
             "program": float(f.group(2)), "unmeasured": bool(f.group(3)),
             "copies": f.group(4), "copy_gbps": f.group(5), "reductions_s": f.group(6),
-            "reduce_gbps": f.group(7), "set_mib": int(f.group(8)), "line": f.group(0)}
+            "reduce_gbps": f.group(7), "set_mib": int(f.group(8)), "touches": f.group(9),
+            "pages": int(f.group(10)), "page_us": f.group(11), "line": f.group(0),
+            "out": r.stdout}
 
 
 def expect(what, ok, got):
@@ -49,12 +56,14 @@ def expect(what, ok, got):
     bad += not ok
 
 
-def parts_add_up(what, x, copy_bps, reduce_bps):
+def parts_add_up(what, x, copy_bps, reduce_bps, page_s=None):
     want_c, want_r = "%.6f" % (x["copied"] / copy_bps), "%.6f" % (x["reduced"] / reduce_bps)
-    total = x["program"] + float(want_c) + float(want_r)
-    expect(what + ": copies and reductions at the rates, floor = their sum",
-           x["copies"] == want_c and x["reductions_s"] == want_r
-           and abs(x["floor"] - total) <= 2.5e-6, x["line"])
+    page_s = float(x["page_us"]) * 1e-6 if page_s is None else page_s
+    want_t = "%.6f" % (x["pages"] * page_s)
+    total = x["program"] + float(want_c) + float(want_r) + float(want_t)
+    expect(what + ": copies, reductions and first touches at the rates, floor = their sum",
+           x["copies"] == want_c and x["reductions_s"] == want_r and x["touches"] == want_t
+           and abs(x["floor"] - total) <= 3.5e-6, x["line"])
 
 
 def main():
@@ -74,6 +83,24 @@ def main():
     x = run(smpirun, prog, "many", RATES)
     parts_add_up("many", x, 10e9, 5e9)
     expect("many: 300 MiB copied", x["copied"] == 300 * MIB, x["copied"])
+
+    # first touches: the program's pages a received payload wrote first, exactly, once
+    x = run(smpirun, prog, "fresh", RATES)
+    expect("fresh: 4 MiB received twice into pages never written: 1024 first touches",
+           x["pages"] == 1024 and x["page_us"] == "2.00", x["line"])
+    parts_add_up("fresh", x, 10e9, 5e9, 2e-6)
+    x = run(smpirun, prog, "touched", RATES)
+    expect("touched: the same into written pages: none", x["pages"] == 0, x["line"])
+    x = run(smpirun, prog, "bcast", RATES, np=4)
+    expect("bcast: 1 MiB into 3 fresh buffers: 768", x["pages"] == 768, x["line"])
+    x = run(smpirun, prog, "reduce1m", RATES, np=4)
+    expect("reduce1m: the root's fresh 1 MiB, not its 3 MiB of scratch: 256",
+           x["pages"] == 256, x["line"])
+    x = run(smpirun, prog, "again", RATES, np=4)
+    m = AGAIN.search(x["out"])
+    # the scratch of the root (3 x 256 pages) faulted again would be 768
+    expect("again: a second Allreduce of 1 MiB takes (almost) no page fault",
+           m is not None and int(m.group(1)) < 64, m.group(0) if m else x["out"][-300:])
 
     # rates from the cached curve, by working set
     with tempfile.TemporaryDirectory() as cache:
@@ -108,6 +135,11 @@ def main():
             ok = ok and n >= 2 and x["copy_gbps"] == "%.1f" % (pts[1][1] / 1e9) \
                 and x["reduce_gbps"] == "%.1f" % (pts[1][2] / 1e9)
         expect("measured curve cached and used", ok, " ".join(words[:9]) + " ... / " + x["line"])
+        path = os.path.join(cache, "smpi", "first-touch")
+        words = open(path).read().split() if os.path.exists(path) else []
+        ok = len(words) == 3 and words[0] == socket.gethostname() and words[1] == "v1" \
+            and 0 < float(words[2]) < 1e-3 and x["page_us"] == "%.2f" % (float(words[2]) * 1e6)
+        expect("measured first-touch cost cached and used", ok, " ".join(words) + " / " + x["line"])
     if bad:
         sys.exit(1)
 
