@@ -370,7 +370,7 @@ static void nb_main(void *arg)
 
   int n = x.size;
   for (size_t i = 0; i < op->ntmps; i++)
-    free(op->tmps[i]);
+    coll_tmp_free(op->tmps[i]);
   free(op->tmps);
   args_free(&op->a, n);
   nb_finish(op, rc);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "collectives/coll_private.h"
 #include "smpi/emulation/burst.h"
@@ -188,11 +189,90 @@ const char *coll_blocks_from_root(coll_ctx *x, const void *sbuf, size_t bc, cons
   return tmp;
 }
 
+/* Large scratch (a linear Reduce's n - 1 vectors at the root: 15 MiB for 1 MiB over 16
+ * ranks) comes from a pool of mappings kept across calls, so that the next call finds its
+ * pages faulted in (the heap does that only below glibc's mmap threshold, 32 MiB here), and
+ * on huge pages where the kernel gives them (madvise): the first call then takes one fault
+ * per 2 MiB instead of 512. A released block stays mapped while the pool holds at most
+ * POOL_BUDGET bytes, and is unmapped beyond. */
+#define POOL_MIN ((size_t)4 << 20)
+#define POOL_ALIGN ((size_t)2 << 20)
+#define POOL_BUDGET ((size_t)1 << 30)
+#define POOL_SLOTS 32
+
+static struct coll_pool {
+  struct {
+    char *p;     /* POOL_ALIGN-aligned mapping */
+    size_t size; /* bytes, a multiple of POOL_ALIGN */
+    bool busy;   /* handed out to a call's scratch */
+  } block[POOL_SLOTS];
+  size_t n;      /* blocks mapped */
+  size_t mapped; /* bytes mapped, busy or not */
+} pool;
+
+static void *pool_take(size_t bytes)
+{
+  size_t size = (bytes + POOL_ALIGN - 1) & ~(POOL_ALIGN - 1), best = pool.n;
+  for (size_t i = 0; i < pool.n; i++)
+    if (!pool.block[i].busy && pool.block[i].size >= size &&
+        (best == pool.n || pool.block[i].size < pool.block[best].size))
+      best = i;
+  if (best == pool.n) {
+    if (pool.n == POOL_SLOTS)
+      return NULL;
+    /* over-map by POOL_ALIGN and trim, so that the block starts on a huge page */
+    char *m = mmap(NULL, size + POOL_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    if (m == MAP_FAILED)
+      return NULL;
+    char *p = (char *)(((uintptr_t)m + POOL_ALIGN - 1) & ~(uintptr_t)(POOL_ALIGN - 1));
+    if (p > m)
+      munmap(m, (size_t)(p - m));
+    if (p + size < m + size + POOL_ALIGN)
+      munmap(p + size, (size_t)(m + size + POOL_ALIGN - (p + size)));
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, size, MADV_HUGEPAGE); /* a hint: without THP, ordinary pages */
+#endif
+    pool.block[best].p = p;
+    pool.block[best].size = size;
+    pool.n++;
+    pool.mapped += size;
+  }
+  pool.block[best].busy = true;
+  return pool.block[best].p;
+}
+
+/* p back to the pool; false: p is not a pool block */
+static bool pool_give(void *p)
+{
+  for (size_t i = 0; i < pool.n; i++) {
+    if (pool.block[i].p != p)
+      continue;
+    ASSERT(pool.block[i].busy);
+    pool.block[i].busy = false;
+    if (pool.mapped > POOL_BUDGET) {
+      munmap(p, pool.block[i].size);
+      pool.mapped -= pool.block[i].size;
+      pool.block[i] = pool.block[--pool.n];
+    }
+    return true;
+  }
+  return false;
+}
+
+void coll_tmp_free(void *p)
+{
+  if (p && !pool_give(p))
+    free(p);
+}
+
 void *coll_tmp(coll_ctx *x, size_t bytes)
 {
   XGROW(x->tmps, x->captmps, x->ntmps + 1);
   XGROW(x->tmpsz, x->captmpsz, x->ntmps + 1);
-  void *p = xmalloc(bytes ? bytes : 1);
+  void *p = bytes >= POOL_MIN ? pool_take(bytes) : NULL;
+  if (!p)
+    p = xmalloc(bytes ? bytes : 1);
   x->tmpsz[x->ntmps] = bytes;
   x->tmps[x->ntmps++] = p;
   return p;
@@ -201,7 +281,7 @@ void *coll_tmp(coll_ctx *x, size_t bytes)
 void coll_tmps_release(coll_ctx *x)
 {
   for (size_t i = 0; i < x->ntmps; i++)
-    free(x->tmps[i]);
+    coll_tmp_free(x->tmps[i]);
   free(x->tmps);
   free(x->tmpsz);
   x->tmps = NULL;

@@ -295,6 +295,7 @@ void coll_reduce(coll_ctx *x, const coll_args *a, const void *in, void *inout, s
 void *coll_tmp(coll_ctx *x, size_t bytes);
 void *coll_tmp_dt(coll_ctx *x, size_t count, const smpi_dt *dt);
 void coll_tmps_release(coll_ctx *x);
+void coll_tmp_free(void *p); /* one scratch buffer taken over from a coll_ctx (coll_nb.c) */
 /* Sets x->fold_tmp for a top-level call of collective id with arguments a, from this rank's
  * own buffers only: on a rank whose whole contribution to a Reduce, Allreduce,
  * Reduce_scatter(_block) with a predefined op is folded (SMPI_SHARED_MALLOC), every result

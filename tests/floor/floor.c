@@ -19,7 +19,8 @@
  *            the root's scratch buffers (the simulator's own memory)
  *   again    MPI_Allreduce of 1 MiB twice on written buffers: rank 0 prints the page faults
  *            of the whole process during the second call (getrusage): the collective's
- *            scratch is reused, not faulted in again */
+ *            scratch is reused, not faulted in again (the heap's below 32 MiB, the pool of
+ *            collectives/coll_ops.c above) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
