@@ -28,7 +28,9 @@
  *   reductions  bytes reduced / reduction rate (sum of doubles) at the run's working set
  *   working set min(peak RSS of the process, 2 x (bytes copied + bytes reduced)): the memory
  *               the copies can have touched; the rates are those measured with the smallest
- *               working set at least as large (a curve of 4 MiB .. 512 MiB, copies.c)
+ *               working set at least as large (a curve of 4 MiB .. 512 MiB, copies.c), or
+ *               the run's own where its large copies (into resident pages) or reductions,
+ *               timed, went faster (16 MiB timed at least; the line "timed in the run")
  *   first       pages of the program's receive buffers that a received payload wrote first
  *   touches     (not resident just before the copy: mincore), at the cost of a first touch
  *               measured on this host (a fresh page faulted in by memcpy, copies.c): a
@@ -50,8 +52,15 @@ typedef struct smpi_copy_stats {
   unsigned long long reduced;    /* bytes combined by predefined ops */
   unsigned long long reductions; /* op applications that combined at least one byte */
   unsigned long long touched;    /* first touches: program pages a receive wrote first */
-  bool watch; /* smpi/display-timing: count first touches (one mincore per receive) */
+  /* smpi/display-timing: copies of at least SMPI_COPY_TIMED_MIN bytes into resident pages,
+   * and reductions as large, timed in the run (their rates check the curve's) */
+  unsigned long long timed_copied, timed_reduced; /* bytes */
+  double copy_s, reduce_s;                        /* seconds they took */
+  bool watch; /* smpi/display-timing: count first touches (one mincore per receive) and time
+                 the large copies and reductions */
 } smpi_copy_stats;
+
+#define SMPI_COPY_TIMED_MIN ((size_t)256 << 10)
 
 extern smpi_copy_stats smpi_copies;
 
@@ -71,6 +80,23 @@ static inline void smpi_reduce_note(size_t n)
     smpi_copies.reduced += n;
     smpi_copies.reductions++;
   }
+}
+
+/* With smpi/display-timing, a copy of n bytes into dst that is timed (large, and every page
+ * of dst resident: a first touch would time the fault, not the copy) */
+bool smpi_copy_timed(const void *dst, size_t n);
+double smpi_copy_clock(void); /* the thread's CPU seconds */
+
+static inline void smpi_copy_timed_note(size_t n, double seconds)
+{
+  smpi_copies.timed_copied += n;
+  smpi_copies.copy_s += seconds;
+}
+
+static inline void smpi_reduce_timed_note(size_t n, double seconds)
+{
+  smpi_copies.timed_reduced += n;
+  smpi_copies.reduce_s += seconds;
 }
 
 /* A payload of n bytes is about to be copied into the program's memory at dst (a receive
