@@ -13,12 +13,10 @@ int coll_reduce_linear(coll_ctx *x, const coll_args *a)
     return x->err;
   }
   const void **v = coll_tmp(x, (size_t)n * sizeof *v);
-  MPI_Aint ext = smpi_dt_extent(a->rdt);
-  char *all = coll_tmp_dt(x, cnt * (size_t)(n - 1), a->rdt);
-  for (int i = 0, k = 0; i < n; i++) {
+  for (int i = 0; i < n; i++) {
     if (i == root)
       continue;
-    void *t = all + (MPI_Aint)(cnt * (size_t)k++) * ext;
+    void *t = coll_tmp_dt(x, cnt, a->rdt);
     v[i] = t;
     coll_irecv(x, t, cnt, a->rdt, i, COLL_TAG_REDUCE);
   }

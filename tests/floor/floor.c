@@ -17,7 +17,7 @@
  *   bcast    MPI_Bcast of 1 MiB from rank 0 into the other ranks' fresh buffers: 256 each
  *   reduce1m MPI_Reduce of 1 MiB of doubles into rank 0's fresh buffer: its 256 pages, not
  *            the root's scratch buffers (the simulator's own memory)
- *   again    MPI_Allreduce of 1 MiB twice on written buffers: rank 0 prints the page faults
+ *   again M  MPI_Allreduce of M MiB twice on written buffers: rank 0 prints the page faults
  *            of the whole process during the second call (getrusage): the collective's
  *            scratch is reused, not faulted in again (the heap's below 32 MiB, the pool of
  *            collectives/coll_ops.c above) */
@@ -166,10 +166,10 @@ static long faults(void)
   return ru.ru_minflt + ru.ru_majflt;
 }
 
-static void again(int rank)
+static void again(int rank, int mib)
 {
-  int n = MIB / (int)sizeof(double);
-  double *in = malloc(MIB), *out = malloc(MIB);
+  int n = mib * (MIB / (int)sizeof(double));
+  double *in = malloc((size_t)mib * MIB), *out = malloc((size_t)mib * MIB);
   for (int i = 0; i < n; i++)
     in[i] = out[i] = 1;
   long before = 0;
@@ -207,8 +207,8 @@ int main(int argc, char **argv)
     bcast(rank);
   else if (!strcmp(c, "reduce1m"))
     reduce1m(rank, size);
-  else if (!strcmp(c, "again"))
-    again(rank);
+  else if (!strcmp(c, "again") && argc > 2 && atoi(argv[2]) > 0)
+    again(rank, atoi(argv[2]));
   else {
     if (rank == 0)
       fprintf(stderr, "floor: unknown case '%s'\n", c);
