@@ -15,6 +15,8 @@ our smpirun and SimGrid 3.32's, and reports per cell and scale:
   program      the ranks' own CPU time between MPI calls (measured bursts)
   copies       copied / memcpy rate at the run's working set (the rate in parentheses)
   reductions   reduced / reduction rate at that working set
+  timed        the rates of the run's own large copies (into resident pages) and
+               reductions; the floor takes them where they beat the curve's
   first        pages of the program's buffers a received payload wrote first, at the
   touches      first-touch cost measured on this host
   floor        program + copies + reductions + first touches
@@ -45,6 +47,8 @@ FLOOR = re.compile(r"smpi: payload floor: (\d+\.\d+) s = program (\d+\.\d+) s(?:
                    r"(\d+\.\d) GB/s \(working set (\d+) MiB\)"
                    r"(?: \+ first touches (\d+\.\d+) s \((\d+) pages at (\d+\.\d+) us\))?")
 BENCH_DONE = re.compile(r"bench: case=\w+ msgs=\d+")
+TIMED = re.compile(r"smpi: timed in the run: copies (\d+) bytes in (\d+\.\d+) s \((\d+\.\d) GB/s\), "
+                   r"reductions (\d+) bytes in (\d+\.\d+) s \((\d+\.\d) GB/s\)")
 # the harness's users' variants: bench_mpi CASE 4 private (sizes 1 KiB, 32 KiB, 1 MiB)
 USERS = {"allreduce_users": ["allreduce", "4", "private"],
          "bcast_users": ["bcast", "4", "private"]}
@@ -157,6 +161,9 @@ def main():
                 m = REDUCED.search(out)
                 if m:
                     row[name].update(reduced=int(m.group(1)))
+                m = TIMED.search(out)
+                if m:
+                    row[name].update(timed_copy=float(m.group(3)), timed_reduce=float(m.group(6)))
                 m = FLOOR.search(out)
                 if m:
                     row[name].update(floor=float(m.group(1)), program=float(m.group(2)),
@@ -172,12 +179,13 @@ def main():
 
     sg = any(s[0] == "sg" for s in sims)
     lines = ["| cell | ranks | payload MB | copied MB | reduced MB | working set MiB | program s "
-             "| copies s (GB/s) | reductions s (GB/s) | first touches s (pages) | floor s "
+             "| copies s (GB/s) | reductions s (GB/s) | timed GB/s (copies, reductions) "
+             "| first touches s (pages) | floor s "
              "| ours cpu s (sys) | x floor "
              "| hot copy floor s | x hot floor |"
              + (" before cpu s (sys) |" if a.before else "")
              + (" SimGrid cpu s (sys) | SimGrid / ours | SimGrid x floor |" if sg else ""),
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
              + ("---:|" if a.before else "") + ("---:|---:|---:|" if sg else "")]
     for r in rows:
         o = r.get("ours") or {}
@@ -190,6 +198,7 @@ def main():
                  fmt(o.get("program"), "%.3f"),
                  "%s (%s)" % (fmt(o.get("tcopies"), "%.3f"), fmt(o.get("copy_gbps"), "%.1f")),
                  "%s (%s)" % (fmt(o.get("treduce"), "%.3f"), fmt(o.get("reduce_gbps"), "%.1f")),
+                 "%s, %s" % (fmt(o.get("timed_copy"), "%.1f"), fmt(o.get("timed_reduce"), "%.1f")),
                  "%s (%s)" % (fmt(o.get("ttouch"), "%.3f"), fmt(o.get("pages"), "%d")),
                  fmt(floor, "%.3f"),
                  "%s (%s)" % (fmt(o["cpu"], "%.3f"), fmt(o["sys"], "%.3f")) if o else "-",
