@@ -362,10 +362,11 @@ static double touch_measure(void)
 /* One line "HOSTNAME v1 SECONDS_PER_PAGE" in ~/.cache/smpi/first-touch, beside the curve. */
 double smpi_first_touch_cost(double configured)
 {
-  static double known; /* s per page, 0 until measured or read */
+  static double known; /* s per page */
+  static bool have;    /* known is measured or read (0: no cost could be measured) */
   if (configured > 0)
     return configured;
-  if (known > 0)
+  if (have)
     return known;
   char host[256] = "", path[4096], dir[4000];
   gethostname(host, sizeof host - 1);
@@ -376,15 +377,19 @@ double smpi_first_touch_cost(double configured)
     double v;
     if (f) {
       if (fscanf(f, "%255s %7s %lf", name, ver, &v) == 3 && !strcmp(name, host) &&
-          !strcmp(ver, "v1") && v > 0)
-        known = v;
+          !strcmp(ver, "v1") && v >= 0)
+        known = v, have = true;
       fclose(f);
     }
-    if (known > 0)
+    if (have)
       return known;
   }
-  known = touch_measure();
-  if (cached && known > 0) {
+  /* a burst of another process during a warm pass can hide the difference: try again, and
+   * cache even a 0 (no first-touch part) rather than measure in every run */
+  for (int i = 0; i < 3 && known <= 0; i++)
+    known = touch_measure();
+  have = true;
+  if (cached) {
     make_dirs(dir);
     FILE *f = fopen(path, "w");
     if (f) {
