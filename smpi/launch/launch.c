@@ -790,6 +790,9 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   smpi_w.simulate_computation = cfg_get_bool("smpi/simulate-computation");
   smpi_w.cpu_all_threads = cfg_get_bool("smpi/cpu-all-threads");
   smpi_copies.watch = cfg_get_bool("smpi/display-timing"); /* count first touches */
+  if (cfg_get_double("smpi/first-touch-cost") < 0)
+    return fail("--cfg=smpi/first-touch-cost:%g: must be >= 0 (us per page; 0: measured)",
+                cfg_get_double("smpi/first-touch-cost"));
   if (cfg_get_int("smpi/np") > 0 && o.np <= 0)
     o.np = cfg_get_int("smpi/np");
   if (!o.hostfile && *cfg_get_string("smpi/hostfile"))

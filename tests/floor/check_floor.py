@@ -113,6 +113,12 @@ def main():
         expect("again: a second Allreduce of %d MiB takes (almost) no page fault" % mib,
                m is not None and int(m.group(1)) < 64, m.group(0) if m else x["out"][-300:])
 
+    # a negative cost is refused, naming the option
+    r = subprocess.run([smpirun, "-np", "2", "--cfg=smpi/first-touch-cost:-1", prog, "spin"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+    expect("a negative smpi/first-touch-cost is refused",
+           r.returncode != 0 and "smpi/first-touch-cost" in r.stdout, r.stdout[-300:])
+
     # rates from the cached curve, by working set
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, XDG_CACHE_HOME=cache)
