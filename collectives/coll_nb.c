@@ -370,7 +370,7 @@ static void nb_main(void *arg)
 
   int n = x.size;
   for (size_t i = 0; i < op->ntmps; i++)
-    free(op->tmps[i]);
+    coll_tmp_free(op->tmps[i]);
   free(op->tmps);
   args_free(&op->a, n);
   nb_finish(op, rc);
@@ -426,6 +426,9 @@ int coll_nb_start(smpi_comm *c, coll_id id, const coll_args *a, coll_ctx *scratc
     op->ntmps = scratch->ntmps;
     scratch->tmps = NULL;
     scratch->ntmps = scratch->captmps = 0;
+    free(scratch->tmpsz);
+    scratch->tmpsz = NULL;
+    scratch->captmpsz = 0;
   }
   nb_launch(c, op, fname, request);
   return MPI_SUCCESS;

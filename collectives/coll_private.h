@@ -123,8 +123,9 @@ typedef struct coll_ctx {
   int err;         /* first error met (MPI_SUCCESS while none) */
   smpi_req **reqs; /* posted and not waited for yet */
   size_t nreqs, capreqs;
-  void **tmps; /* scratch buffers, freed at the end of the call */
-  size_t ntmps, captmps;
+  void **tmps;   /* scratch buffers, freed at the end of the call */
+  size_t *tmpsz; /* their sizes, bytes (what coll_is_tmp looks up) */
+  size_t ntmps, captmps, captmpsz;
   int ppn;        /* ranks per host (see coll_features.ppn) */
   size_t segsize; /* segment size the selector asked for, 0 if none */
   bool fold_tmp;  /* coll_tmp_dt may hand out folded memory (coll_fold_decide) */
@@ -294,6 +295,7 @@ void coll_reduce(coll_ctx *x, const coll_args *a, const void *in, void *inout, s
 void *coll_tmp(coll_ctx *x, size_t bytes);
 void *coll_tmp_dt(coll_ctx *x, size_t count, const smpi_dt *dt);
 void coll_tmps_release(coll_ctx *x);
+void coll_tmp_free(void *p); /* one scratch buffer taken over from a coll_ctx (coll_nb.c) */
 /* Sets x->fold_tmp for a top-level call of collective id with arguments a, from this rank's
  * own buffers only: on a rank whose whole contribution to a Reduce, Allreduce,
  * Reduce_scatter(_block) with a predefined op is folded (SMPI_SHARED_MALLOC), every result

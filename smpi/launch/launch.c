@@ -108,6 +108,10 @@ static const cfg_key launch_keys[] = {
                    "rate (GB/s) of predefined reductions for the payload floor that "
                    "smpi/display-timing prints; 0: measured (a sum of doubles) with the "
                    "run's working set and cached in ~/.cache/smpi/memcpy-rates"),
+    CFG_KEY_DOUBLE("smpi/first-touch-cost", 0,
+                   "cost (us) of the first touch of a page of the program's memory by a "
+                   "received payload, for the payload floor that smpi/display-timing prints; "
+                   "0: measured on the first run and cached in ~/.cache/smpi/first-touch"),
     CFG_KEY_BOOL("smpi/simulate-computation", true,
                  "Inject the CPU time ranks spend between MPI calls as simulated computation"),
     CFG_KEY_STRING("smpi/host-speed", "20000f", NULL,
@@ -785,6 +789,10 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   smpi_w.cpu_threshold = cfg_get_double("smpi/cpu-threshold");
   smpi_w.simulate_computation = cfg_get_bool("smpi/simulate-computation");
   smpi_w.cpu_all_threads = cfg_get_bool("smpi/cpu-all-threads");
+  smpi_copies.watch = cfg_get_bool("smpi/display-timing"); /* count first touches */
+  if (cfg_get_double("smpi/first-touch-cost") < 0)
+    return fail("--cfg=smpi/first-touch-cost:%g: must be >= 0 (us per page; 0: measured)",
+                cfg_get_double("smpi/first-touch-cost"));
   if (cfg_get_int("smpi/np") > 0 && o.np <= 0)
     o.np = cfg_get_int("smpi/np");
   if (!o.hostfile && *cfg_get_string("smpi/hostfile"))
@@ -939,7 +947,8 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
         program += smpi_w.ranks[r].injected;
     }
     smpi_copies_report(stderr, 1e9 * cfg_get_double("smpi/memcpy-bandwidth"),
-                       1e9 * cfg_get_double("smpi/reduce-bandwidth"), program);
+                       1e9 * cfg_get_double("smpi/reduce-bandwidth"),
+                       1e-6 * cfg_get_double("smpi/first-touch-cost"), program);
   }
   /* The ranks' stacks hold the program's state: leave the process as it ends, like a job. */
   return code;

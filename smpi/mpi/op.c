@@ -541,7 +541,11 @@ static void apply_private(int code, ctype ct, const char *in, char *inout, size_
 {
   size_t bytes = n * stride;
   if (!smpi_shared_touches(inout, bytes)) {
+    bool timed = __builtin_expect(smpi_copies.watch, 0) && bytes >= SMPI_COPY_TIMED_MIN;
+    double t0 = timed ? smpi_copy_clock() : 0;
     apply_kernel(code, ct, in, inout, n, mem);
+    if (timed)
+      smpi_reduce_timed_note(bytes, smpi_copy_clock() - t0);
     smpi_reduce_note(bytes);
     return;
   }

@@ -46,6 +46,8 @@ enum {
   SMPI_P2P_BUFFERED = 1 << 3, /* buffered (MPI_Bsend): always detached, and counted against
                                  the buffer of MPI_Buffer_attach (no room: MPI_ERR_BUFFER) */
   SMPI_P2P_READY = 1 << 4,    /* ready (MPI_Rsend): timed as a standard send */
+  SMPI_P2P_SCRATCH = 1 << 5,  /* receive: into the simulator's own scratch memory, not the
+                                 program's (its first touches are not in the payload floor) */
 };
 
 /* Nonblocking operations; the request is owned by the caller until a wait frees it. */

@@ -58,6 +58,7 @@ struct smpi_req {
   bool reported;      /* seen complete by a failing MPI_Testall (SimGrid forgets it then) */
   bool queued;        /* receive: in a posted-receive queue */
   bool coll;          /* collective context */
+  bool scratch;       /* receive: into scratch of a collective (SMPI_P2P_SCRATCH) */
   int handle;         /* MPI handle, MPI_REQUEST_NULL for internal requests */
   int owner;          /* world rank that created it */
   void *buf;

@@ -26,6 +26,8 @@
 #include "smpi/mpi/handle.h"
 #include "smpi/mpi/p2p_private.h"
 #include "smpi/emulation/privatize.h"
+#include "smpi/emulation/shared_malloc.h"
+#include "smpi/runtime/copies.h"
 #include "smpi/runtime/observer.h"
 #include "smpi/emulation/burst.h"
 #include "smpi/runtime/world.h"
@@ -212,6 +214,7 @@ smpi_req *p2p_req_new(req_kind kind, void *buf, size_t count, const smpi_dt *dt,
   if (flags & SMPI_P2P_SYNC)
     r->mode = MODE_SYNC;
   r->coll = (flags & SMPI_P2P_COLL) != 0;
+  r->scratch = (flags & SMPI_P2P_SCRATCH) != 0;
   r->owner = p2p_my_world_rank();
   r->buf = buf;
   r->count = count;
@@ -373,6 +376,19 @@ static void complete_pair(smpi_req *a, smpi_req *b)
 }
 
 /* Transfer over and receive matched: move the data, complete the receive (and the send). */
+/* smpi/display-timing: the pages of receive rr's buffer that the copy of n bytes about to
+ * land there touches first (copies.h, "first touches"). Contiguous buffers of the program
+ * only: a collective's scratch is ours, folded bytes are never written, and a derived type
+ * may skip whole pages of its span (not counted: the floor stays below the cost). */
+static inline void first_touch(const smpi_req *rr, void *rbuf, size_t n)
+{
+  if (__builtin_expect(!smpi_copies.watch, 1) || rr->scratch || !smpi_dt_is_contiguous(rr->dt))
+    return;
+  char *lo = (char *)rbuf + smpi_dt_true_lb(rr->dt);
+  if (!smpi_shared_touches(lo, n))
+    smpi_first_touch_note(lo, n);
+}
+
 static void deliver(p2p_msg *m)
 {
   SMPI_OBSERVE(msg_deliver, m);
@@ -391,6 +407,7 @@ static void deliver(p2p_msg *m)
        * from folded memory leaves private bytes (smpi_shared_aware_copy); landed: copied
        * when the send was posted (post_send) */
     } else if (m->data) {
+      first_touch(r, rbuf, n);
       p2p.copying = m;
       smpi_dt_unpack(m->data, n, rbuf, r->count, r->dt);
       p2p.copying = NULL;
@@ -398,6 +415,7 @@ static void deliver(p2p_msg *m)
       smpi_req *s = m->sreq;
       ASSERT(s);
       const void *sbuf = smpi_privatize_translate(s->owner, s->buf);
+      first_touch(r, rbuf, n);
       p2p.copying = m;
       size_t moved = smpi_dt_copy(sbuf, s->count, s->dt, rbuf, r->count, r->dt);
       p2p.copying = NULL;
@@ -609,6 +627,7 @@ static void land_lent(p2p_msg *m, smpi_req *rr)
   if (rr->bytes > 0) {
     const void *sbuf = smpi_privatize_translate(m->lend_owner, m->lend_buf);
     void *rbuf = smpi_privatize_translate(rr->owner, rr->buf);
+    first_touch(rr, rbuf, m->bytes < rr->bytes ? m->bytes : rr->bytes);
     p2p.copying = m;
     smpi_dt_copy(sbuf, m->lend_count, m->lend_dt, rbuf, rr->count, rr->dt);
     p2p.copying = NULL;
@@ -637,6 +656,7 @@ static void take_payload(smpi_req *r, p2p_msg *m, smpi_req *rr)
   if (rr && !rr->check_set) {
     if (rr->bytes > 0) {
       void *rbuf = smpi_privatize_translate(rr->owner, rr->buf);
+      first_touch(rr, rbuf, r->bytes < rr->bytes ? r->bytes : rr->bytes);
       p2p.copying = m;
       smpi_dt_copy(sbuf, r->count, r->dt, rbuf, rr->count, rr->dt);
       p2p.copying = NULL;

@@ -14,8 +14,9 @@
  *
  *   smpi: bytes copied: 3145728 in 3 copies (floor 0.000214 s at 14.7 GB/s memcpy)
  *   smpi: bytes reduced: 2097152 in 4 reductions
- *   smpi: payload floor: 0.052187 s = program 0.050000 s + copies 0.000926 s at 3.4 GB/s
+ *   smpi: payload floor: 0.053825 s = program 0.050000 s + copies 0.000926 s at 3.4 GB/s
  *         + reductions 0.001261 s at 1.7 GB/s (working set 6 MiB)
+ *         + first touches 0.001638 s (1024 pages at 1.60 us)
  *
  * (the last one on one line). The first line's floor is the copies alone at the cache-hot
  * rate (8 MiB copies; the figure issue 27 started from, kept so that both can be compared).
@@ -27,12 +28,21 @@
  *   reductions  bytes reduced / reduction rate (sum of doubles) at the run's working set
  *   working set min(peak RSS of the process, 2 x (bytes copied + bytes reduced)): the memory
  *               the copies can have touched; the rates are those measured with the smallest
- *               working set at least as large (a curve of 4 MiB .. 512 MiB, copies.c)
+ *               working set at least as large (a curve of 4 MiB .. 512 MiB, copies.c), or
+ *               the run's own where its large copies (into resident pages) or reductions,
+ *               timed, went faster (16 MiB timed at least; the line "timed in the run")
+ *   first       pages of the program's receive buffers that a received payload wrote first
+ *   touches     (not resident just before the copy: mincore), at the cost of a first touch
+ *               measured on this host (a fresh page faulted in by memcpy, copies.c): a
+ *               program that receives into memory it never wrote makes any MPI take these
+ *               faults. The simulator's own scratch buffers are not the program's and are
+ *               not counted (their faults are overhead, above the floor).
  *
  * Bytes of folded memory (SMPI_SHARED_MALLOC) are not moved and not counted. */
 #ifndef SMPI_RUNTIME_COPIES_H
 #define SMPI_RUNTIME_COPIES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -41,7 +51,16 @@ typedef struct smpi_copy_stats {
   unsigned long long copies;     /* calls that moved at least one byte */
   unsigned long long reduced;    /* bytes combined by predefined ops */
   unsigned long long reductions; /* op applications that combined at least one byte */
+  unsigned long long touched;    /* first touches: program pages a receive wrote first */
+  /* smpi/display-timing: copies of at least SMPI_COPY_TIMED_MIN bytes into resident pages,
+   * and reductions as large, timed in the run (their rates check the curve's) */
+  unsigned long long timed_copied, timed_reduced; /* bytes */
+  double copy_s, reduce_s;                        /* seconds they took */
+  bool watch; /* smpi/display-timing: count first touches (one mincore per receive) and time
+                 the large copies and reductions */
 } smpi_copy_stats;
+
+#define SMPI_COPY_TIMED_MIN ((size_t)256 << 10)
 
 extern smpi_copy_stats smpi_copies;
 
@@ -63,6 +82,33 @@ static inline void smpi_reduce_note(size_t n)
   }
 }
 
+/* With smpi/display-timing, a copy of n bytes into dst that is timed (large, and every page
+ * of dst resident: a first touch would time the fault, not the copy) */
+bool smpi_copy_timed(const void *dst, size_t n);
+double smpi_copy_clock(void); /* the thread's CPU seconds */
+
+static inline void smpi_copy_timed_note(size_t n, double seconds)
+{
+  smpi_copies.timed_copied += n;
+  smpi_copies.copy_s += seconds;
+}
+
+static inline void smpi_reduce_timed_note(size_t n, double seconds)
+{
+  smpi_copies.timed_reduced += n;
+  smpi_copies.reduce_s += seconds;
+}
+
+/* A payload of n bytes is about to be copied into the program's memory at dst (a receive
+ * buffer, contiguous, not folded): count its pages that are not resident yet. Call it only
+ * when smpi_copies.watch is set. */
+void smpi_first_touch_note(const void *dst, size_t n);
+
+/* Seconds a first touch adds to a copy, per 4 KiB page: configured (> 0,
+ * smpi/first-touch-cost), or measured on the first run on this host and cached in
+ * ~/.cache/smpi/first-touch (copies.c says how). */
+double smpi_first_touch_cost(double configured);
+
 /* This machine's cache-hot memcpy bandwidth in bytes/s: configured (> 0,
  * smpi/memcpy-bandwidth), or the best of five copies of 8 MiB, measured on the first run on
  * this host and cached in ~/.cache/smpi/memcpy-bandwidth (copies.c says why 8 MiB). */
@@ -78,8 +124,9 @@ smpi_floor_rates smpi_floor_rates_for(double working_set, double copy_configured
                                       double reduce_configured);
 
 /* The display-timing lines above, on f. program: the ranks' measured CPU seconds, < 0 when
- * not measured. Rates configured in bytes/s (0: measured). */
+ * not measured. Rates configured in bytes/s, the first-touch cost in s per page (0:
+ * measured). */
 void smpi_copies_report(FILE *f, double copy_configured, double reduce_configured,
-                        double program);
+                        double touch_configured, double program);
 
 #endif

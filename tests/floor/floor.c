@@ -7,11 +7,26 @@
  *   spin    rank 0 burns 50 ms of CPU between two MPI calls: the program's own time
  *   rdv3    rank 0 sends 3 MiB to rank 1 (rendezvous: 1 copy; working set 6 MiB)
  *   many    rank 0 sends the same 1 MiB buffer to rank 1 300 times (300 MiB copied, but
- *           the memory touched is that of the process: its peak RSS) */
+ *           the memory touched is that of the process: its peak RSS)
+ *
+ * First touches (pages of the program's memory a received payload writes first; buffers
+ * mapped fresh with mmap, so that no page of them can be resident before):
+ *
+ *   fresh    rank 1 receives 4 MiB twice into a buffer it never wrote: 1024 pages, once
+ *   touched  the same after rank 1 wrote its buffer: 0
+ *   bcast    MPI_Bcast of 1 MiB from rank 0 into the other ranks' fresh buffers: 256 each
+ *   reduce1m MPI_Reduce of 1 MiB of doubles into rank 0's fresh buffer: its 256 pages, not
+ *            the root's scratch buffers (the simulator's own memory)
+ *   again M  MPI_Allreduce of M MiB twice on written buffers: rank 0 prints the page faults
+ *            of the whole process during the second call (getrusage): the collective's
+ *            scratch is reused, not faulted in again (the heap's below 32 MiB, the pool of
+ *            collectives/coll_ops.c above) */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #define MIB (1024 * 1024)
@@ -95,11 +110,88 @@ static void send(int rank, int bytes, int times)
   free(buf);
 }
 
+static void *fresh_pages(size_t bytes)
+{
+  void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    fail("mmap");
+  return p;
+}
+
+static void first_touch(int rank, int write_first)
+{
+  size_t bytes = 4 * MIB;
+  unsigned char *buf = fresh_pages(bytes);
+  if (rank == 0 || write_first)
+    memset(buf, rank + 1, bytes);
+  for (int k = 0; k < 2; k++) {
+    if (rank == 0)
+      MPI_Send(buf, (int)bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+    else if (rank == 1)
+      MPI_Recv(buf, (int)bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  if (rank == 1 && (buf[0] != 1 || buf[bytes - 1] != 1))
+    fail("first touch");
+  munmap(buf, bytes);
+}
+
+static void bcast(int rank)
+{
+  unsigned char *buf = fresh_pages(MIB);
+  if (rank == 0)
+    memset(buf, 7, MIB);
+  MPI_Bcast(buf, MIB, MPI_BYTE, 0, MPI_COMM_WORLD);
+  if (buf[0] != 7 || buf[MIB - 1] != 7)
+    fail("bcast");
+  munmap(buf, MIB);
+}
+
+static void reduce1m(int rank, int size)
+{
+  int n = MIB / (int)sizeof(double);
+  double *in = malloc(MIB), *out = fresh_pages(MIB);
+  for (int i = 0; i < n; i++)
+    in[i] = rank;
+  MPI_Reduce(in, out, n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (rank == 0 && (out[0] != size * (size - 1) / 2 || out[n - 1] != out[0]))
+    fail("reduce1m");
+  free(in);
+  munmap(out, MIB);
+}
+
+static long faults(void)
+{
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_minflt + ru.ru_majflt;
+}
+
+static void again(int rank, int mib)
+{
+  int n = mib * (MIB / (int)sizeof(double));
+  double *in = malloc((size_t)mib * MIB), *out = malloc((size_t)mib * MIB);
+  for (int i = 0; i < n; i++)
+    in[i] = out[i] = 1;
+  long before = 0;
+  for (int k = 0; k < 2; k++) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (k == 1)
+      before = faults();
+    MPI_Allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0)
+    printf("floor: again faults=%ld\n", faults() - before);
+  free(in);
+  free(out);
+}
+
 int main(int argc, char **argv)
 {
-  int rank;
+  int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char *c = argc > 1 ? argv[1] : "";
   if (!strcmp(c, "reduce"))
     reduce(rank);
@@ -109,6 +201,14 @@ int main(int argc, char **argv)
     send(rank, 3 * MIB, 1);
   else if (!strcmp(c, "many"))
     send(rank, MIB, 300);
+  else if (!strcmp(c, "fresh") || !strcmp(c, "touched"))
+    first_touch(rank, !strcmp(c, "touched"));
+  else if (!strcmp(c, "bcast"))
+    bcast(rank);
+  else if (!strcmp(c, "reduce1m"))
+    reduce1m(rank, size);
+  else if (!strcmp(c, "again") && argc > 2 && atoi(argv[2]) > 0)
+    again(rank, atoi(argv[2]));
   else {
     if (rank == 0)
       fprintf(stderr, "floor: unknown case '%s'\n", c);

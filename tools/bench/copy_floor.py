@@ -15,7 +15,11 @@ our smpirun and SimGrid 3.32's, and reports per cell and scale:
   program      the ranks' own CPU time between MPI calls (measured bursts)
   copies       copied / memcpy rate at the run's working set (the rate in parentheses)
   reductions   reduced / reduction rate at that working set
-  floor        program + copies + reductions
+  timed        the rates of the run's own large copies (into resident pages) and
+               reductions; the floor takes them where they beat the curve's
+  first        pages of the program's buffers a received payload wrote first, at the
+  touches      first-touch cost measured on this host
+  floor        program + copies + reductions + first touches
   cpu          user + sys seconds of the whole run (RUSAGE_CHILDREN), and sys alone
   x floor      cpu / floor: the target is 1.5
   hot floor    the first figure of issue 27: copies alone at the cache-hot (8 MiB) rate,
@@ -40,8 +44,11 @@ PAYLOAD = re.compile(r"copy_cells: case=(\w+) payload=(\d+)")
 REDUCED = re.compile(r"smpi: bytes reduced: (\d+) in (\d+) reductions")
 FLOOR = re.compile(r"smpi: payload floor: (\d+\.\d+) s = program (\d+\.\d+) s(?: \(not measured\))? "
                    r"\+ copies (\d+\.\d+) s at (\d+\.\d) GB/s \+ reductions (\d+\.\d+) s at "
-                   r"(\d+\.\d) GB/s \(working set (\d+) MiB\)")
+                   r"(\d+\.\d) GB/s \(working set (\d+) MiB\)"
+                   r"(?: \+ first touches (\d+\.\d+) s \((\d+) pages at (\d+\.\d+) us\))?")
 BENCH_DONE = re.compile(r"bench: case=\w+ msgs=\d+")
+TIMED = re.compile(r"smpi: timed in the run: copies (\d+) bytes in (\d+\.\d+) s \((\d+\.\d) GB/s\), "
+                   r"reductions (\d+) bytes in (\d+\.\d+) s \((\d+\.\d) GB/s\)")
 # the harness's users' variants: bench_mpi CASE 4 private (sizes 1 KiB, 32 KiB, 1 MiB)
 USERS = {"allreduce_users": ["allreduce", "4", "private"],
          "bcast_users": ["bcast", "4", "private"]}
@@ -154,12 +161,17 @@ def main():
                 m = REDUCED.search(out)
                 if m:
                     row[name].update(reduced=int(m.group(1)))
+                m = TIMED.search(out)
+                if m:
+                    row[name].update(timed_copy=float(m.group(3)), timed_reduce=float(m.group(6)))
                 m = FLOOR.search(out)
                 if m:
                     row[name].update(floor=float(m.group(1)), program=float(m.group(2)),
                                      tcopies=float(m.group(3)), copy_gbps=float(m.group(4)),
                                      treduce=float(m.group(5)), reduce_gbps=float(m.group(6)),
-                                     set_mib=int(m.group(7)))
+                                     set_mib=int(m.group(7)),
+                                     ttouch=float(m.group(8)) if m.group(8) else None,
+                                     pages=int(m.group(9)) if m.group(9) else None)
                 log("copy_floor: %-6s %-15s np=%-5d cpu %.2f s (sys %.2f), wall %.1f s%s"
                     % (name, case, n, user + sys_, sys_, wall,
                        ", floor %.3f s" % row[name]["floor"] if m else ""))
@@ -167,11 +179,13 @@ def main():
 
     sg = any(s[0] == "sg" for s in sims)
     lines = ["| cell | ranks | payload MB | copied MB | reduced MB | working set MiB | program s "
-             "| copies s (GB/s) | reductions s (GB/s) | floor s | ours cpu s (sys) | x floor "
+             "| copies s (GB/s) | reductions s (GB/s) | timed GB/s (copies, reductions) "
+             "| first touches s (pages) | floor s "
+             "| ours cpu s (sys) | x floor "
              "| hot copy floor s | x hot floor |"
              + (" before cpu s (sys) |" if a.before else "")
              + (" SimGrid cpu s (sys) | SimGrid / ours | SimGrid x floor |" if sg else ""),
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
              + ("---:|" if a.before else "") + ("---:|---:|---:|" if sg else "")]
     for r in rows:
         o = r.get("ours") or {}
@@ -184,6 +198,8 @@ def main():
                  fmt(o.get("program"), "%.3f"),
                  "%s (%s)" % (fmt(o.get("tcopies"), "%.3f"), fmt(o.get("copy_gbps"), "%.1f")),
                  "%s (%s)" % (fmt(o.get("treduce"), "%.3f"), fmt(o.get("reduce_gbps"), "%.1f")),
+                 "%s, %s" % (fmt(o.get("timed_copy"), "%.1f"), fmt(o.get("timed_reduce"), "%.1f")),
+                 "%s (%s)" % (fmt(o.get("ttouch"), "%.3f"), fmt(o.get("pages"), "%d")),
                  fmt(floor, "%.3f"),
                  "%s (%s)" % (fmt(o["cpu"], "%.3f"), fmt(o["sys"], "%.3f")) if o else "-",
                  fmt(o["cpu"] / floor if o and floor else None, "%.2f"),
