@@ -22,6 +22,9 @@
 int64_t smpi_burst_end(smpi_rank *me);               /* the outermost call begins: inject */
 void smpi_burst_start(smpi_rank *me);                /* the outermost call ends: restart */
 void smpi_burst_resume(smpi_rank *me, int64_t wall); /* restart from that reading (or -1) */
+/* The program's CPU in bursts under smpi/cpu-threshold (never injected), seconds: the
+ * payload floor's "program" counts them beside the injected ones (burst.c). */
+double smpi_burst_short_seconds(void);
 static inline bool smpi_bursts_measured(void)
 {
   return smpi_w.simulate_computation && smpi_w.cpu_threshold >= 0;

@@ -939,10 +939,10 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   if (cfg_get_bool("smpi/display-timing")) {
     fprintf(stderr, "smpi: simulated time: %.9g s (wall-clock time: %.6f s, %d rank%s)\n",
             eng_now(), wall, smpi_w.np, smpi_w.np == 1 ? "" : "s");
-    /* the program's own CPU: the bursts measured between MPI calls */
+    /* the program's own CPU: the bursts measured between MPI calls, injected or not */
     double program = -1;
     if (smpi_bursts_measured()) {
-      program = 0;
+      program = smpi_burst_short_seconds();
       for (int r = 0; r < smpi_w.np; r++)
         program += smpi_w.ranks[r].injected;
     }

@@ -23,7 +23,9 @@
  * The payload floor is the least CPU time any simulator running this program spends:
  *
  *   program     CPU time of the ranks' own code between MPI calls (the measured bursts,
- *               smpi/simulate-computation; "not measured" without it)
+ *               smpi/simulate-computation; "not measured" without it), the injected
+ *               ones and those under smpi/cpu-threshold (a polling loop's kernels; bursts
+ *               after clock polls counted from a sample, emulation/burst.c)
  *   copies      bytes copied / memcpy rate at the run's working set
  *   reductions  bytes reduced / reduction rate (sum of doubles) at the run's working set
  *   working set min(peak RSS of the process, 2 x (bytes copied + bytes reduced)): the memory

@@ -37,6 +37,8 @@ typedef struct smpi_rank {
   int64_t burst_cpu;  /* thread CPU clock (ns) at the same moment, if burst_exact */
   bool burst_exact;   /* burst_cpu was read: the rank's previous burst was long (burst.c) */
   bool burst_long;    /* the rank's last burst reached smpi/cpu-threshold */
+  bool burst_resumed; /* its burst started from a clock poll's reading (smpi_burst_resume) */
+  bool burst_sample;  /* its burst started after a clock poll, on a reading of its own */
   bool sampling;      /* a SMPI_SAMPLE_* block of the rank is being timed (emulation/sample.c) */
   double injected;    /* computation injected so far, seconds of host time (statistics) */
   /* Clock polls run ahead of the simulated date (smpi/wtime-ahead, emulation/libc.c): their

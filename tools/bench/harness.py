@@ -115,11 +115,13 @@ AGREE_TOL = 1e-3
 # Targets of issue 9 (benchmarks, not tests: printed in the summary, never asserted)
 T_SPEEDUP, T_GROWTH, T_RSS = 8.0, 1.5, 0.5
 T_FLOOR = 1.5  # issue 27: payload-bound cells within 1.5x of the payload floor
-# A cell is payload-bound (its "x floor" is judged) when its case is marked payload (the
-# users' Allreduce and Bcast: private buffers really copied and reduced) or when its copies
-# and reductions at the floor's rates are at least this share of our CPU time. Elsewhere the
-# floor is microseconds against the message work (a token ring: 16 500x "above" it) and the
-# ratio says nothing: the column shows n/a.
+# A cell is floor-bound (its "x floor" is judged, not its x less CPU) when its case is marked
+# payload (the users' Allreduce and Bcast: private buffers really copied and reduced) or when
+# its payload floor (the program's own CPU + copies + reductions + first touches) is at least
+# this share of our CPU time: SimGrid pays that floor too, so past a point 8x less CPU is out
+# of any simulator's reach (overlap_users: its polling loop's kernels are ~80 % of our CPU).
+# Elsewhere the floor is microseconds against the message work (a token ring: 16 500x
+# "above" it) and the ratio says nothing: the column shows n/a.
 PAYLOAD_SHARE = 0.2
 
 OURS_SIM = re.compile(r"smpi: simulated time: (\S+) s \(wall-clock time: (\S+) s")
@@ -430,9 +432,9 @@ def cell_stats(res):
                                        for x in ok]),
             "above_floor_hot": med_spread([x["cpu"] / x["floor_hot"] if x.get("floor_hot")
                                            else None for x in ok]),
-            # share of our CPU that the copies and reductions at the floor's rates explain
-            "payload_share": med_spread([x["floor_payload"] / x["cpu"]
-                                         if x.get("floor_payload") is not None and x["cpu"]
+            # share of our CPU that the floor explains (program, copies, reductions, touches)
+            "payload_share": med_spread([x["floor"] / x["cpu"]
+                                         if x.get("floor") is not None and x["cpu"]
                                          else None for x in ok]),
             "rss_mib": med_spread([x["rss"] / 1024 for x in ok]),
             "sim": statistics.median([x["sim"] for x in ok]),
@@ -704,7 +706,7 @@ def print_tables(a, results, cases, plats, scales, sims, sg_note, uptime0, uptim
           "ours prints (the program's own CPU + copies + reductions at the rates of the run's "
           "working set), x copy floor (hot) = over the copies alone at the cache-hot rate (the "
           "first figure of issue 27), both only for payload-bound cells (n/a elsewhere: the "
-          "case is marked payload or its copies and reductions are >= %d %% of our CPU); "
+          "case is marked payload or its floor is >= %d %% of our CPU); "
           "cells: median (min–max) over the repetitions" % (100 * PAYLOAD_SHARE))
     for case in cases:
         c = CASES[case]
@@ -770,7 +772,7 @@ def print_summary(a, results, cases, plats, scales):
     print("\n## Targets summary\n")
     print("Per cell: x less CPU ≥ %gx (wall also shown, not counted), x floor ≤ %gx for "
           "payload-bound cells (the x less CPU target is then not counted: the work is the "
-          "payload's, which SimGrid pays too), RSS ratio ≤ %g, sim rel. diff ≤ 0.1 %% where "
+          "payload's or the program's, which SimGrid pays too), RSS ratio ≤ %g, sim rel. diff ≤ 0.1 %% where "
           "checked (largest over the repetitions).\n" % (T_SPEEDUP, T_FLOOR, T_RSS))
     print("| case | platform | np | x less CPU | x faster (wall) | x floor | x copy floor (hot) | "
           "RSS ratio | sim rel. diff |")
