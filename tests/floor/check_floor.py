@@ -114,7 +114,9 @@ def main():
     # the root's scratch (3 vectors) faulted in again would be 3 x 256 pages for 1 MiB (the
     # heap keeps it: launch.c's tune_heap), 3 x 10 240 for 40 MiB (above glibc's mmap
     # threshold: the pool of collectives/coll_ops.c keeps it)
-    for mib in (1, 40):
+    # not under ASan: its allocator quarantines what is freed, so no call reuses the last
+    # one's scratch (1 088 faults at 1 MiB), whatever the simulator keeps
+    for mib in (() if sys.argv[3:] == ["asan"] else (1, 40)):
         # computation not measured: the ranks' interleaving, hence the heap's layout, is then
         # the same in every run (measured bursts moved it: 0 or 256 faults by run)
         x = run(smpirun, prog, "again %d" % mib, RATES + ["--cfg=smpi/simulate-computation:no"],
