@@ -321,8 +321,9 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
   route_cache_init(&kworld.net.rc, route_host_count(rt), weight_s, kworld.net.crosstraffic,
                    route_compute);
   kworld.net.nlinks = route_link_count(rt);
-  /* calloc'ed: the pages of links no flow crosses are never touched */
-  kworld.net.links = xcalloc(kworld.net.nlinks ? kworld.net.nlinks : 1, sizeof *kworld.net.links);
+  /* the pages of links no flow crosses are never touched (12 289 links on a 4 096-host fat
+   * tree: 480 KiB) */
+  kworld.net.links = xcalloc_lazy(kworld.net.nlinks, sizeof *kworld.net.links);
   route_path_init(&kworld.net.fwd);
   route_path_init(&kworld.net.back);
   act_model_init(&kworld.net.model, "network", eng_work_precision());
@@ -348,7 +349,7 @@ void net_model_shutdown(void)
   fac_free(&kworld.net.lat_factor);
   route_path_free(&kworld.net.fwd);
   route_path_free(&kworld.net.back);
-  free(kworld.net.links);
+  xfree_lazy(kworld.net.links, kworld.net.nlinks, sizeof *kworld.net.links);
   free(kworld.net.host_down);
   free(kworld.net.ib_flows);
   free(kworld.net.el_link);
