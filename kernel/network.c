@@ -272,6 +272,9 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
     return -1;
   }
   net_model_kind kind = model->kind;
+  lmm_declare_config();
+  if (!strcmp(cfg_get_string("maxmin/solver"), "glpk") && lmm_glpk_load(err, errlen) != 0)
+    return -1; /* GLPK is loaded on demand (lmm_glpk.c): say so now, not at the first solve */
   double weight_s, gamma, bwc, latc;
   if (read_double("network/weight-S", model->weight_s, 0, false, &weight_s, err, errlen) != 0 ||
       read_double("network/TCP-gamma", cfg_get_double("network/TCP-gamma"), 0, false, &gamma, err,
