@@ -102,6 +102,9 @@ lmm_constraint *lmm_constraint_at(const lmm_system *sys, size_t i);
  * through lmm_solve, maxmin/solver:glpk).
  * Returns 0, or -1 if GLPK failed. */
 int lmm_solve_glpk(const lmm_system *sys, double *values);
+/* Loads GLPK (dlopen, once per process): 0, or -1 with what to do in err. lmm_solve_glpk
+ * loads it itself; a simulation on maxmin/solver:glpk calls this at init to fail early. */
+int lmm_glpk_load(char *err, size_t errlen);
 
 /* Statistics for benchmarks: constraints and variables visited by the solves so far. */
 typedef struct lmm_stats {

@@ -52,12 +52,76 @@
  */
 #include "kernel/lmm_private.h"
 
+#include <dlfcn.h>
 #include <glpk.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "src/invariant.h"
 #include "src/mem.h"
+
+/* GLPK is loaded on first use, not linked: only maxmin/solver:glpk and the tests need it, and
+ * linking it made every run load seven libraries more (GLPK, AMD, COLAMD, GMP, ltdl, ...),
+ * 0.3 ms of CPU per start, a tenth of an empty MPI program's. The build gives its soname. */
+#ifndef SMPI_GLPK_SONAME
+#define SMPI_GLPK_SONAME "libglpk.so.40"
+#endif
+#define GLPK_FUNCTIONS(X) \
+  X(add_cols)             \
+  X(add_rows)             \
+  X(create_prob)          \
+  X(delete_prob)          \
+  X(get_obj_val)          \
+  X(get_row_dual)         \
+  X(get_status)           \
+  X(init_smcp)            \
+  X(load_matrix)          \
+  X(scale_prob)           \
+  X(set_col_bnds)         \
+  X(set_obj_coef)         \
+  X(set_obj_dir)          \
+  X(set_row_bnds)         \
+  X(simplex)              \
+  X(term_out)
+
+static struct glpk_api {
+  bool tried;                                          /* dlopen attempted (once per process) */
+  char why[512];                                       /* why it failed, empty if loaded */
+#define GLPK_FIELD(name) __typeof__(&glp_##name) name; /* glp_<name> */
+  GLPK_FUNCTIONS(GLPK_FIELD)
+#undef GLPK_FIELD
+} glpk;
+
+int lmm_glpk_load(char *err, size_t errlen)
+{
+  if (!glpk.tried) {
+    glpk.tried = true;
+    void *lib = dlopen(SMPI_GLPK_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      const char *e = dlerror();
+      snprintf(glpk.why, sizeof glpk.why,
+               "maxmin/solver:glpk needs GLPK, which does not load (%s): install it "
+               "(apt-get install libglpk40) or use the default maxmin/solver:maxmin",
+               e ? e : SMPI_GLPK_SONAME);
+    }
+#define GLPK_LOOKUP(name)                                                              \
+  if (lib && !glpk.why[0]) {                                                           \
+    *(void **)&glpk.name = dlsym(lib, "glp_" #name);                                   \
+    if (!glpk.name)                                                                    \
+      snprintf(glpk.why, sizeof glpk.why,                                              \
+               "maxmin/solver:glpk: %s has no glp_" #name " (a GLPK older than 4.x?)", \
+               SMPI_GLPK_SONAME);                                                      \
+  }
+    GLPK_FUNCTIONS(GLPK_LOOKUP)
+#undef GLPK_LOOKUP
+  }
+  if (glpk.why[0]) {
+    snprintf(err, errlen, "%s", glpk.why);
+    return -1;
+  }
+  return 0;
+}
 
 typedef struct gvar {
   lmm_variable *v;
@@ -105,26 +169,29 @@ static bool has_active_element(const lmm_variable *v)
 static int solve_lp(glp_prob *lp)
 {
   glp_smcp parm;
-  glp_init_smcp(&parm);
+  glpk.init_smcp(&parm);
   parm.msg_lev = GLP_MSG_OFF;
   parm.presolve = GLP_OFF;
   parm.tol_bnd = 1e-9; /* relative primal and dual feasibility, default 1e-7 */
   parm.tol_dj = 1e-9;
-  glp_scale_prob(lp, GLP_SF_AUTO); /* capacities span 1 .. 1e10 */
-  if (glp_simplex(lp, &parm) != 0 || glp_get_status(lp) != GLP_OPT)
+  glpk.scale_prob(lp, GLP_SF_AUTO); /* capacities span 1 .. 1e10 */
+  if (glpk.simplex(lp, &parm) != 0 || glpk.get_status(lp) != GLP_OPT)
     return -1;
   return 0;
 }
 
 int lmm_solve_glpk(const lmm_system *sys, double *values)
 {
+  char why[512];
+  if (lmm_glpk_load(why, sizeof why) != 0)
+    return -1;
   size_t n = lmm_variable_count(sys);
   size_t m = lmm_constraint_count(sys);
   gvar *g = xcalloc(n ? n : 1, sizeof *g);
   size_t unfixed = 0;
   int ret = 0;
 
-  int term = glp_term_out(GLP_OFF); /* global to GLPK: restored on the way out */
+  int term = glpk.term_out(GLP_OFF); /* global to GLPK: restored on the way out */
   for (size_t i = 0; i < n; i++) {
     lmm_variable *v = lmm_variable_at(sys, i);
     g[i].v = v;
@@ -149,8 +216,8 @@ int lmm_solve_glpk(const lmm_system *sys, double *values)
   double *fat_level = xmalloc((m ? m : 1) * sizeof *fat_level);
 
   while (unfixed > 0 && ret == 0) {
-    glp_prob *lp = glp_create_prob();
-    glp_set_obj_dir(lp, GLP_MAX);
+    glp_prob *lp = glpk.create_prob();
+    glpk.set_obj_dir(lp, GLP_MAX);
     int ncols = 0, nrows = 0, ne = 0;
 
     /* FATPIPE saturation levels over the unfixed variables */
@@ -167,9 +234,9 @@ int lmm_solve_glpk(const lmm_system *sys, double *values)
     }
 
     int tcol = ++ncols;
-    glp_add_cols(lp, 1);
-    glp_set_col_bnds(lp, tcol, GLP_LO, 0, 0);
-    glp_set_obj_coef(lp, tcol, 1);
+    glpk.add_cols(lp, 1);
+    glpk.set_col_bnds(lp, tcol, GLP_LO, 0, 0);
+    glpk.set_obj_coef(lp, tcol, 1);
     for (size_t i = 0; i < n; i++) {
       g[i].col = g[i].row = 0;
       if (g[i].fixed)
@@ -183,16 +250,16 @@ int lmm_solve_glpk(const lmm_system *sys, double *values)
         }
       }
       g[i].col = ++ncols;
-      glp_add_cols(lp, 1);
+      glpk.add_cols(lp, 1);
       if (isinf(ub))
-        glp_set_col_bnds(lp, g[i].col, GLP_LO, 0, 0);
+        glpk.set_col_bnds(lp, g[i].col, GLP_LO, 0, 0);
       else if (ub <= 0)
-        glp_set_col_bnds(lp, g[i].col, GLP_FX, 0, 0);
+        glpk.set_col_bnds(lp, g[i].col, GLP_FX, 0, 0);
       else
-        glp_set_col_bnds(lp, g[i].col, GLP_DB, 0, ub);
+        glpk.set_col_bnds(lp, g[i].col, GLP_DB, 0, ub);
       g[i].row = ++nrows;
-      glp_add_rows(lp, 1);
-      glp_set_row_bnds(lp, g[i].row, GLP_LO, 0, 0);
+      glpk.add_rows(lp, 1);
+      glpk.set_row_bnds(lp, g[i].row, GLP_LO, 0, 0);
       ne++, ia[ne] = g[i].row, ja[ne] = g[i].col, ar[ne] = v->penalty;
       ne++, ia[ne] = g[i].row, ja[ne] = tcol, ar[ne] = -1;
     }
@@ -211,24 +278,24 @@ int lmm_solve_glpk(const lmm_system *sys, double *values)
         }
         if (!row) {
           row = ++nrows;
-          glp_add_rows(lp, 1);
+          glpk.add_rows(lp, 1);
         }
         ne++, ia[ne] = row, ja[ne] = gv->col, ar[ne] = e->coef;
       }
       if (row)
-        glp_set_row_bnds(lp, row, GLP_UP, 0, fmax(rhs, 0));
+        glpk.set_row_bnds(lp, row, GLP_UP, 0, fmax(rhs, 0));
     }
-    glp_load_matrix(lp, ne, ia, ja, ar);
+    glpk.load_matrix(lp, ne, ia, ja, ar);
 
     if (solve_lp(lp) != 0) {
       ret = -1;
-      glp_delete_prob(lp);
+      glpk.delete_prob(lp);
       break;
     }
-    double t = glp_get_obj_val(lp);
+    double t = glpk.get_obj_val(lp);
     size_t before = unfixed;
     for (size_t i = 0; i < n; i++) {
-      if (g[i].fixed || fabs(glp_get_row_dual(lp, g[i].row)) <= 1e-12)
+      if (g[i].fixed || fabs(glpk.get_row_dual(lp, g[i].row)) <= 1e-12)
         continue;
       g[i].fixed = true;
       g[i].value = t / g[i].v->penalty;
@@ -248,14 +315,14 @@ int lmm_solve_glpk(const lmm_system *sys, double *values)
         }
       }
     }
-    glp_delete_prob(lp);
+    glpk.delete_prob(lp);
     if (unfixed == before)
       ret = -1; /* no dual away from 0: the LP solution is degenerate beyond repair */
   }
 
   for (size_t i = 0; i < n; i++)
     values[i] = g[i].value;
-  glp_term_out(term);
+  glpk.term_out(term);
   free(fat_level);
   free(ia);
   free(ja);

@@ -25,7 +25,7 @@
  * of its four peers came back after the other three), ~900 instructions each on a fat
  * tree. A miss takes the set's ways in turn (round robin), so they fill in order before any
  * is replaced, and a ring's entries fill way0 only: fewer pages to fault in (the arrays are
- * calloc'ed on the first miss and touched only where used).
+ * allocated on the first miss, by xcalloc_lazy: only the pages touched are faulted in).
  *
  * The hit path (route_cache_get) is inline: it runs for every message. */
 #ifndef SMPI_KERNEL_ROUTE_CACHE_H
@@ -76,7 +76,6 @@ typedef struct route_cache {
   double weight_s; /* network/weight-S, for the penalty of mirrored entries */
   bool mirror;     /* entries hold the reverse route (cross-traffic): mirroring allowed */
   route_cache_fill_fn fill;
-  void *keys_mem, *ways_mem; /* the allocations behind keys and ways (aligned on 64) */
   rc_entry scratch;          /* a route too long to cache, until the next miss */
   size_t computed, mirrored; /* misses: looked up, made from the reverse pair's entry */
 } route_cache;

@@ -65,7 +65,7 @@ typedef struct cpu_state {
   bool initialized;
   act_model model;
   const route_table *rt;
-  cpu_host *hosts; /* calloc'ed: untouched entries cost no memory in practice */
+  cpu_host *hosts; /* xcalloc_lazy: the pages of untouched entries cost nothing */
   size_t nhosts;
   size_t nconstraints;
 } cpu_state;

@@ -1,9 +1,11 @@
 #include "src/mem.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void oom(size_t size) __attribute__((noreturn, cold));
 static void oom(size_t size)
@@ -27,6 +29,47 @@ void *xcalloc(size_t n, size_t size)
   if (!p)
     oom(n * size);
   return p;
+}
+
+/* the bytes of a lazy table (0: n * size overflows) */
+static size_t lazy_bytes(size_t n, size_t size)
+{
+  if (n == 0 || size == 0)
+    return 64;
+  if (n > SIZE_MAX / size)
+    return 0;
+  return n * size;
+}
+
+void *xcalloc_lazy(size_t n, size_t size)
+{
+  size_t bytes = lazy_bytes(n, size);
+  if (bytes == 0 || bytes > SIZE_MAX - 64)
+    oom(SIZE_MAX);
+  if (bytes < XCALLOC_LAZY_MIN) {
+    void *p = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+    if (!p)
+      oom(bytes);
+    return memset(p, 0, bytes);
+  }
+  void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    oom(bytes);
+#ifdef MADV_NOHUGEPAGE
+  (void)madvise(p, bytes, MADV_NOHUGEPAGE); /* advice only: a failure costs memory, not bits */
+#endif
+  return p;
+}
+
+void xfree_lazy(void *p, size_t n, size_t size)
+{
+  if (!p)
+    return;
+  size_t bytes = lazy_bytes(n, size);
+  if (bytes < XCALLOC_LAZY_MIN)
+    free(p);
+  else
+    munmap(p, bytes);
 }
 
 void *xrealloc(void *ptr, size_t size)
