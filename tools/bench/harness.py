@@ -805,7 +805,7 @@ def print_summary(a, results, cases, plats, scales):
                 sc, sw, rr = st["speedup_cpu"][0], st["speedup_wall"][0], st["rss_ratio"][0]
                 fl = st["ours"]["above_floor"][0]
                 pb = payload_bound(case, st)
-                cells = ["%s %s" % (fmt(sc), "(payload)" if pb else tally(sc >= T_SPEEDUP)),
+                cells = ["%s %s" % (fmt(sc), "(floor-bound)" if pb else tally(sc >= T_SPEEDUP)),
                          fmt(sw),
                          "%sx %s" % (fmt(fl), tally(fl <= T_FLOOR)) if pb else floor_text(case, st),
                          floor_text(case, st, "above_floor_hot"),
