@@ -64,7 +64,7 @@ static void local_first_touch(const coll_ctx *x, void *buf, size_t count, const 
     return;
   char *lo = (char *)buf + smpi_dt_true_lb(dt);
   size_t n = count * smpi_dt_size(dt);
-  if (n && !smpi_shared_touches(lo, n))
+  if (n >= SMPI_TOUCH_MIN && !smpi_shared_touches(lo, n))
     smpi_first_touch_note(lo, n);
 }
 

@@ -382,7 +382,8 @@ static void complete_pair(smpi_req *a, smpi_req *b)
  * may skip whole pages of its span (not counted: the floor stays below the cost). */
 static inline void first_touch(const smpi_req *rr, void *rbuf, size_t n)
 {
-  if (__builtin_expect(!smpi_copies.watch, 1) || rr->scratch || !smpi_dt_is_contiguous(rr->dt))
+  if (__builtin_expect(!smpi_copies.watch, 1) || n < SMPI_TOUCH_MIN || rr->scratch ||
+      !smpi_dt_is_contiguous(rr->dt))
     return;
   char *lo = (char *)rbuf + smpi_dt_true_lb(rr->dt);
   if (!smpi_shared_touches(lo, n))
