@@ -100,6 +100,39 @@ static void make_dirs(const char *dir)
   mkdir(dir, 0755);
 }
 
+/* The cache file's line for this host, opened past "HOSTNAME[ VER]" for the caller to read
+ * the figures; NULL when there is no cache, no file, or the line is another host's or
+ * another version's (then the caller measures again). */
+static FILE *cache_read(const char *file, const char *ver)
+{
+  char host[256] = "", path[4096], dir[4000], name[256], v[8];
+  gethostname(host, sizeof host - 1);
+  if (!cache_path(path, sizeof path, dir, sizeof dir, file))
+    return NULL;
+  FILE *f = fopen(path, "r");
+  if (f && (fscanf(f, "%255s", name) != 1 || strcmp(name, host) != 0 ||
+            (ver && (fscanf(f, "%7s", v) != 1 || strcmp(v, ver) != 0)))) {
+    fclose(f);
+    f = NULL;
+  }
+  return f;
+}
+
+/* The cache file, rewritten: "HOSTNAME[ VER]" written, the caller writes the figures and the
+ * newline; NULL when there is no cache directory or it cannot be written. */
+static FILE *cache_write(const char *file, const char *ver)
+{
+  char host[256] = "", path[4096], dir[4000];
+  gethostname(host, sizeof host - 1);
+  if (!cache_path(path, sizeof path, dir, sizeof dir, file))
+    return NULL;
+  make_dirs(dir);
+  FILE *f = fopen(path, "w");
+  if (f)
+    fprintf(f, "%s%s%s", host[0] ? host : "-", ver ? " " : "", ver ? ver : "");
+  return f;
+}
+
 double smpi_memcpy_bandwidth(double configured)
 {
   static double known; /* bytes/s, 0 until measured or read */
@@ -107,29 +140,19 @@ double smpi_memcpy_bandwidth(double configured)
     return configured;
   if (known > 0)
     return known;
-  char host[256] = "", path[4096], dir[4000];
-  gethostname(host, sizeof host - 1);
-  bool cached = cache_path(path, sizeof path, dir, sizeof dir, "memcpy-bandwidth");
-  if (cached) {
-    FILE *f = fopen(path, "r");
-    char name[256];
+  FILE *f = cache_read("memcpy-bandwidth", NULL);
+  if (f) {
     double v;
-    if (f) {
-      if (fscanf(f, "%255s %lf", name, &v) == 2 && !strcmp(name, host) && v > 0)
-        known = v;
-      fclose(f);
-    }
+    if (fscanf(f, "%lf", &v) == 1 && v > 0)
+      known = v;
+    fclose(f);
     if (known > 0)
       return known;
   }
   known = measure();
-  if (cached && known > 0) {
-    make_dirs(dir);
-    FILE *f = fopen(path, "w");
-    if (f) {
-      fprintf(f, "%s %.0f\n", host[0] ? host : "-", known);
-      fclose(f);
-    }
+  if (known > 0 && (f = cache_write("memcpy-bandwidth", NULL))) {
+    fprintf(f, " %.0f\n", known);
+    fclose(f);
   }
   return known;
 }
@@ -230,38 +253,27 @@ static const rate_curve *curve_get(void)
   static rate_curve known;
   if (known.n > 0)
     return &known;
-  char host[256] = "", path[4096], dir[4000];
-  gethostname(host, sizeof host - 1);
-  bool cached = cache_path(path, sizeof path, dir, sizeof dir, "memcpy-rates");
-  if (cached) {
-    FILE *f = fopen(path, "r");
-    if (f) {
-      char name[256], ver[8];
-      rate_curve c = {0};
-      int n = 0;
-      bool ok = fscanf(f, "%255s %7s %d", name, ver, &n) == 3 && !strcmp(name, host) &&
-                !strcmp(ver, "v1") && n > 0 && n <= CURVE_POINTS;
-      for (int i = 0; ok && i < n; i++, c.n++)
-        ok = fscanf(f, "%lf %lf %lf", &c.set[i], &c.copy[i], &c.reduce[i]) == 3 &&
-             c.copy[i] > 0 && c.reduce[i] > 0;
-      fclose(f);
-      if (ok) {
-        known = c;
-        return &known;
-      }
+  FILE *f = cache_read("memcpy-rates", "v1");
+  if (f) {
+    rate_curve c = {0};
+    int n = 0;
+    bool ok = fscanf(f, "%d", &n) == 1 && n > 0 && n <= CURVE_POINTS;
+    for (int i = 0; ok && i < n; i++, c.n++)
+      ok = fscanf(f, "%lf %lf %lf", &c.set[i], &c.copy[i], &c.reduce[i]) == 3 && c.copy[i] > 0 &&
+           c.reduce[i] > 0;
+    fclose(f);
+    if (ok) {
+      known = c;
+      return &known;
     }
   }
   known = curve_measure();
-  if (cached && known.n > 0) {
-    make_dirs(dir);
-    FILE *f = fopen(path, "w");
-    if (f) {
-      fprintf(f, "%s v1 %d", host[0] ? host : "-", known.n);
-      for (int i = 0; i < known.n; i++)
-        fprintf(f, " %.0f %.0f %.0f", known.set[i], known.copy[i], known.reduce[i]);
-      fprintf(f, "\n");
-      fclose(f);
-    }
+  if (known.n > 0 && (f = cache_write("memcpy-rates", "v1"))) {
+    fprintf(f, " %d", known.n);
+    for (int i = 0; i < known.n; i++)
+      fprintf(f, " %.0f %.0f %.0f", known.set[i], known.copy[i], known.reduce[i]);
+    fprintf(f, "\n");
+    fclose(f);
   }
   return &known;
 }
@@ -368,19 +380,12 @@ double smpi_first_touch_cost(double configured)
     return configured;
   if (have)
     return known;
-  char host[256] = "", path[4096], dir[4000];
-  gethostname(host, sizeof host - 1);
-  bool cached = cache_path(path, sizeof path, dir, sizeof dir, "first-touch");
-  if (cached) {
-    FILE *f = fopen(path, "r");
-    char name[256], ver[8];
+  FILE *f = cache_read("first-touch", "v1");
+  if (f) {
     double v;
-    if (f) {
-      if (fscanf(f, "%255s %7s %lf", name, ver, &v) == 3 && !strcmp(name, host) &&
-          !strcmp(ver, "v1") && v >= 0)
-        known = v, have = true;
-      fclose(f);
-    }
+    if (fscanf(f, "%lf", &v) == 1 && v >= 0)
+      known = v, have = true;
+    fclose(f);
     if (have)
       return known;
   }
@@ -389,13 +394,9 @@ double smpi_first_touch_cost(double configured)
   for (int i = 0; i < 3 && known <= 0; i++)
     known = touch_measure();
   have = true;
-  if (cached) {
-    make_dirs(dir);
-    FILE *f = fopen(path, "w");
-    if (f) {
-      fprintf(f, "%s v1 %.9g\n", host[0] ? host : "-", known);
-      fclose(f);
-    }
+  if ((f = cache_write("first-touch", "v1"))) {
+    fprintf(f, " %.9g\n", known);
+    fclose(f);
   }
   return known;
 }
