@@ -60,12 +60,8 @@ static unsigned recv_flags(const coll_ctx *x, const void *buf)
 /* a local copy or unpack into buf: the program's first touches, as a received payload's */
 static void local_first_touch(const coll_ctx *x, void *buf, size_t count, const smpi_dt *dt)
 {
-  if (!smpi_copies.watch || !smpi_dt_is_contiguous(dt) || coll_is_tmp(x, buf))
-    return;
-  char *lo = (char *)buf + smpi_dt_true_lb(dt);
-  size_t n = count * smpi_dt_size(dt);
-  if (n >= SMPI_TOUCH_MIN && !smpi_shared_touches(lo, n))
-    smpi_first_touch_note(lo, n);
+  if (smpi_copies.watch && !coll_is_tmp(x, buf))
+    smpi_dt_first_touch(buf, dt, count * smpi_dt_size(dt));
 }
 
 int coll_irecv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag)
@@ -143,7 +139,6 @@ void coll_pack(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, vo
 
 void coll_unpack(coll_ctx *x, const void *in, size_t count, const smpi_dt *dt, void *buf)
 {
-  (void)x;
   size_t bytes = count * smpi_dt_size(dt);
   if (bytes) {
     local_first_touch(x, buf, count, dt);

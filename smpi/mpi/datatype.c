@@ -1450,6 +1450,15 @@ size_t smpi_dt_pack_some(const void *buf, size_t count, const smpi_dt *dt, void 
   return transfer(buf, count, dt, out, limit, false);
 }
 
+void smpi_dt_first_touch(void *buf, const smpi_dt *dt, size_t n)
+{
+  if (n < SMPI_TOUCH_MIN || !dt->contiguous)
+    return;
+  char *lo = at(buf, dt->true_lb);
+  if (!smpi_shared_touches(lo, n))
+    smpi_first_touch_note(lo, n);
+}
+
 void smpi_dt_unpack(const void *in, size_t bytes, void *buf, size_t count, const smpi_dt *dt)
 {
   transfer(buf, count, dt, (char *)in, bytes, true);

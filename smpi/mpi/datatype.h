@@ -38,6 +38,13 @@ void smpi_dt_unref(smpi_dt *dt);
  * data is then meaningless: docs/emulation.md); false for no data. */
 bool smpi_dt_all_folded(const void *buf, size_t count, const smpi_dt *dt);
 
+/* smpi/display-timing (smpi_copies.watch): n payload bytes are about to land in the
+ * program's buffer buf of type dt; count the pages they touch first (smpi/runtime/copies.h,
+ * "first touches"). Contiguous types only (a derived type may skip whole pages of its span),
+ * folded bytes are never written, and payloads under SMPI_TOUCH_MIN are skipped: the floor
+ * stays below the cost. The caller leaves out the simulator's own scratch. */
+void smpi_dt_first_touch(void *buf, const smpi_dt *dt, size_t n);
+
 /* Packs count elements at buf into out (count * size bytes). */
 void smpi_dt_pack(const void *buf, size_t count, const smpi_dt *dt, void *out);
 /* Unpacks bytes (<= count * size) from in into count elements at buf; a partial element at

@@ -26,7 +26,6 @@
 #include "smpi/mpi/handle.h"
 #include "smpi/mpi/p2p_private.h"
 #include "smpi/emulation/privatize.h"
-#include "smpi/emulation/shared_malloc.h"
 #include "smpi/runtime/copies.h"
 #include "smpi/runtime/observer.h"
 #include "smpi/emulation/burst.h"
@@ -377,17 +376,11 @@ static void complete_pair(smpi_req *a, smpi_req *b)
 
 /* Transfer over and receive matched: move the data, complete the receive (and the send). */
 /* smpi/display-timing: the pages of receive rr's buffer that the copy of n bytes about to
- * land there touches first (copies.h, "first touches"). Contiguous buffers of the program
- * only: a collective's scratch is ours, folded bytes are never written, and a derived type
- * may skip whole pages of its span (not counted: the floor stays below the cost). */
+ * land there touches first (smpi_dt_first_touch); a collective's scratch is ours */
 static inline void first_touch(const smpi_req *rr, void *rbuf, size_t n)
 {
-  if (__builtin_expect(!smpi_copies.watch, 1) || n < SMPI_TOUCH_MIN || rr->scratch ||
-      !smpi_dt_is_contiguous(rr->dt))
-    return;
-  char *lo = (char *)rbuf + smpi_dt_true_lb(rr->dt);
-  if (!smpi_shared_touches(lo, n))
-    smpi_first_touch_note(lo, n);
+  if (__builtin_expect(smpi_copies.watch, 0) && !rr->scratch)
+    smpi_dt_first_touch(rbuf, rr->dt, n);
 }
 
 static void deliver(p2p_msg *m)
