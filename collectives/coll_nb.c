@@ -164,7 +164,7 @@ typedef struct nb_op {
   bool inter;            /* on an intercommunicator: ic instead of id and a */
   coll_inter_call ic;    /* arrays and handles owned */
   int ns, nr;            /* entries of ic's send-side and receive-side arrays */
-  void **tmps;           /* scratch taken over from the caller (in-place copies) */
+  coll_tmp_buf *tmps;    /* scratch taken over from the caller (in-place copies) */
   size_t ntmps;
   smpi_comm *shadow;
   nb_slot *slot;
@@ -370,7 +370,7 @@ static void nb_main(void *arg)
 
   int n = x.size;
   for (size_t i = 0; i < op->ntmps; i++)
-    coll_tmp_free(op->tmps[i]);
+    coll_tmp_free(op->tmps[i].p);
   free(op->tmps);
   args_free(&op->a, n);
   nb_finish(op, rc);
@@ -426,9 +426,6 @@ int coll_nb_start(smpi_comm *c, coll_id id, const coll_args *a, coll_ctx *scratc
     op->ntmps = scratch->ntmps;
     scratch->tmps = NULL;
     scratch->ntmps = scratch->captmps = 0;
-    free(scratch->tmpsz);
-    scratch->tmpsz = NULL;
-    scratch->captmpsz = 0;
   }
   nb_launch(c, op, fname, request);
   return MPI_SUCCESS;

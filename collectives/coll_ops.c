@@ -47,7 +47,7 @@ static bool coll_is_tmp(const coll_ctx *x, const void *buf)
 {
   uintptr_t p = (uintptr_t)buf;
   for (size_t i = x->ntmps; i-- > 0;)
-    if (p >= (uintptr_t)x->tmps[i] && p - (uintptr_t)x->tmps[i] < x->tmpsz[i])
+    if (p >= (uintptr_t)x->tmps[i].p && p - (uintptr_t)x->tmps[i].p < x->tmps[i].size)
       return true;
   return false;
 }
@@ -255,24 +255,20 @@ void coll_tmp_free(void *p)
 void *coll_tmp(coll_ctx *x, size_t bytes)
 {
   XGROW(x->tmps, x->captmps, x->ntmps + 1);
-  XGROW(x->tmpsz, x->captmpsz, x->ntmps + 1);
   void *p = bytes >= POOL_MIN ? pool_take(bytes) : NULL;
   if (!p)
     p = xmalloc(bytes ? bytes : 1);
-  x->tmpsz[x->ntmps] = bytes;
-  x->tmps[x->ntmps++] = p;
+  x->tmps[x->ntmps++] = (coll_tmp_buf){p, bytes};
   return p;
 }
 
 void coll_tmps_release(coll_ctx *x)
 {
   for (size_t i = 0; i < x->ntmps; i++)
-    coll_tmp_free(x->tmps[i]);
+    coll_tmp_free(x->tmps[i].p);
   free(x->tmps);
-  free(x->tmpsz);
   x->tmps = NULL;
-  x->tmpsz = NULL;
-  x->ntmps = x->captmps = x->captmpsz = 0;
+  x->ntmps = x->captmps = 0;
 }
 
 void coll_fold_decide(coll_ctx *x, coll_id id, const coll_args *a)

@@ -116,6 +116,12 @@ typedef struct coll_features {
 #define COLL_SEG_WHOLE ((size_t)-1)
 
 /* State of one collective call on one rank. */
+/* a scratch buffer of a call and its size (coll_is_tmp looks receives up in them) */
+typedef struct coll_tmp_buf {
+  void *p;
+  size_t size; /* bytes */
+} coll_tmp_buf;
+
 typedef struct coll_ctx {
   smpi_comm *comm;
   int rank, size;
@@ -123,9 +129,8 @@ typedef struct coll_ctx {
   int err;         /* first error met (MPI_SUCCESS while none) */
   smpi_req **reqs; /* posted and not waited for yet */
   size_t nreqs, capreqs;
-  void **tmps;   /* scratch buffers, freed at the end of the call */
-  size_t *tmpsz; /* their sizes, bytes (what coll_is_tmp looks up) */
-  size_t ntmps, captmps, captmpsz;
+  coll_tmp_buf *tmps; /* scratch buffers, freed at the end of the call */
+  size_t ntmps, captmps;
   int ppn;        /* ranks per host (see coll_features.ppn) */
   size_t segsize; /* segment size the selector asked for, 0 if none */
   bool fold_tmp;  /* coll_tmp_dt may hand out folded memory (coll_fold_decide) */
