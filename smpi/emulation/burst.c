@@ -128,7 +128,7 @@ double smpi_burst_short_seconds(void)
 
 void smpi_burst_start(smpi_rank *me)
 {
-  me->burst_resumed = me->burst_sample = false;
+  me->burst_from = SMPI_BURST_FRESH;
   burst_start_at(me, clock_ns(CLOCK_MONOTONIC));
 }
 
@@ -142,10 +142,11 @@ void smpi_burst_resume(smpi_rank *me, int64_t wall)
   if (sample || wall < 0 || me->burst_long || smpi_w.cpu_all_threads ||
       wall - burst_cp.wall > CP_REFRESH_NS) {
     smpi_burst_start(me);
-    me->burst_sample = sample;
+    if (sample)
+      me->burst_from = SMPI_BURST_SAMPLE;
   } else {
     burst_start_at(me, wall);
-    me->burst_resumed = true;
+    me->burst_from = SMPI_BURST_RESUMED;
   }
 }
 
@@ -155,13 +156,17 @@ int64_t smpi_burst_end(smpi_rank *me)
   int64_t w = now - me->burst_wall;
   if ((double)w * 1e-9 < 0.999 * smpi_w.cpu_threshold) {
     me->burst_long = false;
-    if (me->burst_resumed) {
+    switch (me->burst_from) {
+    case SMPI_BURST_RESUMED:
       burst_short.resumed++;
-    } else if (me->burst_sample) {
+      break;
+    case SMPI_BURST_SAMPLE:
       burst_short.sample_ns += w;
       burst_short.samples++;
-    } else {
+      break;
+    case SMPI_BURST_FRESH:
       burst_short.exact_ns += w;
+      break;
     }
     return now;
   }

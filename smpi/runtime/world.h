@@ -23,6 +23,11 @@ typedef enum {
   SMPI_RANK_FINALIZED,
 } smpi_rank_phase;
 
+/* How a rank's current burst started: after an MPI call (exact), from a clock poll's own
+ * reading (smpi_burst_resume: it holds the poll's bookkeeping), or after a poll on a reading
+ * of its own (a sample of what resumed bursts hold: emulation/burst.c) */
+typedef enum { SMPI_BURST_FRESH, SMPI_BURST_RESUMED, SMPI_BURST_SAMPLE } smpi_burst_from;
+
 typedef struct smpi_rank {
   int rank;    /* in MPI_COMM_WORLD */
   size_t host; /* routing host index */
@@ -37,10 +42,9 @@ typedef struct smpi_rank {
   int64_t burst_cpu;  /* thread CPU clock (ns) at the same moment, if burst_exact */
   bool burst_exact;   /* burst_cpu was read: the rank's previous burst was long (burst.c) */
   bool burst_long;    /* the rank's last burst reached smpi/cpu-threshold */
-  bool burst_resumed; /* its burst started from a clock poll's reading (smpi_burst_resume) */
-  bool burst_sample;  /* its burst started after a clock poll, on a reading of its own */
-  bool sampling;      /* a SMPI_SAMPLE_* block of the rank is being timed (emulation/sample.c) */
-  double injected;    /* computation injected so far, seconds of host time (statistics) */
+  smpi_burst_from burst_from; /* how its burst started (the floor's short bursts: burst.c) */
+  bool sampling;   /* a SMPI_SAMPLE_* block of the rank is being timed (emulation/sample.c) */
+  double injected; /* computation injected so far, seconds of host time (statistics) */
   /* Clock polls run ahead of the simulated date (smpi/wtime-ahead, emulation/libc.c): their
    * number, their cost each, and the rank's own date after them; slept at the rank's next
    * call (smpi_clock_settle) */
