@@ -114,7 +114,7 @@ QUICK_CASES = ["pingpong", "tokenring", "alltoall_pair", "allreduce_rdb", "stenc
 AGREE_TOL = 1e-3
 # Targets of issue 9 (benchmarks, not tests: printed in the summary, never asserted)
 T_SPEEDUP, T_GROWTH, T_RSS = 8.0, 1.5, 0.5
-T_FLOOR = 1.5  # issue 27: payload-bound cells within 1.5x of the payload floor
+T_FLOOR = 1.5  # issue 27: floor-bound cells within 1.5x of the payload floor
 # A cell is floor-bound (its "x floor" is judged, not its x less CPU) when its case is marked
 # payload (the users' Allreduce and Bcast: private buffers really copied and reduced) or when
 # its payload floor (the program's own CPU + copies + reductions + first touches) is at least
@@ -122,7 +122,7 @@ T_FLOOR = 1.5  # issue 27: payload-bound cells within 1.5x of the payload floor
 # of any simulator's reach (overlap_users: its polling loop's kernels are ~80 % of our CPU).
 # Elsewhere the floor is microseconds against the message work (a token ring: 16 500x
 # "above" it) and the ratio says nothing: the column shows n/a.
-PAYLOAD_SHARE = 0.2
+FLOOR_SHARE = 0.2
 
 OURS_SIM = re.compile(r"smpi: simulated time: (\S+) s \(wall-clock time: (\S+) s")
 SG_SIM = re.compile(r"Simulated time: (\S+) seconds")
@@ -433,7 +433,7 @@ def cell_stats(res):
             "above_floor_hot": med_spread([x["cpu"] / x["floor_hot"] if x.get("floor_hot")
                                            else None for x in ok]),
             # share of our CPU that the floor explains (program, copies, reductions, touches)
-            "payload_share": med_spread([x["floor"] / x["cpu"]
+            "floor_share": med_spread([x["floor"] / x["cpu"]
                                          if x.get("floor") is not None and x["cpu"]
                                          else None for x in ok]),
             "rss_mib": med_spread([x["rss"] / 1024 for x in ok]),
@@ -457,19 +457,19 @@ def cell_stats(res):
     return st
 
 
-def payload_bound(case, st):
-    """Is the cell's x floor judged (see PAYLOAD_SHARE)?"""
+def floor_bound(case, st):
+    """Is the cell's x floor judged (see FLOOR_SHARE)?"""
     if "ours" not in st or st["ours"]["above_floor"][0] is None:
         return False
-    share = st["ours"]["payload_share"][0]
-    return CASES[case].get("payload", False) or (share is not None and share >= PAYLOAD_SHARE)
+    share = st["ours"]["floor_share"][0]
+    return CASES[case].get("payload", False) or (share is not None and share >= FLOOR_SHARE)
 
 
 def floor_text(case, st, key="above_floor"):
     v = st["ours"][key]
     if v[0] is None:
         return "-"
-    return fmt_ms(v) + "x" if payload_bound(case, st) else "n/a"
+    return fmt_ms(v) + "x" if floor_bound(case, st) else "n/a"
 
 
 def measured_cells(results, case, plat, scales):
@@ -705,9 +705,9 @@ def print_tables(a, results, cases, plats, scales, sims, sg_note, uptime0, uptim
           "wall time; RSS ratio = ours/SimGrid; x floor = our CPU time over the payload floor "
           "ours prints (the program's own CPU + copies + reductions at the rates of the run's "
           "working set), x copy floor (hot) = over the copies alone at the cache-hot rate (the "
-          "first figure of issue 27), both only for payload-bound cells (n/a elsewhere: the "
+          "first figure of issue 27), both only for floor-bound cells (n/a elsewhere: the "
           "case is marked payload or its floor is >= %d %% of our CPU); "
-          "cells: median (min–max) over the repetitions" % (100 * PAYLOAD_SHARE))
+          "cells: median (min–max) over the repetitions" % (100 * FLOOR_SHARE))
     for case in cases:
         c = CASES[case]
         print("\n## %s%s\n" % (case, "" if c["check"] else
@@ -766,12 +766,12 @@ def verdict(ok):
 
 def print_summary(a, results, cases, plats, scales):
     """Targets per cell: >= 8x less CPU than SimGrid (issue 27: CPU, not wall; wall shown too),
-    within 1.5x of the payload floor for payload-bound cells, RSS <= 1/2 of SimGrid's, simulated
+    within 1.5x of the payload floor for floor-bound cells, RSS <= 1/2 of SimGrid's, simulated
     times within 0.1 % where checked; per (case, platform): our CPU per message growth
     16 -> 4096 <= 1.5x (SimGrid's growth beside it)."""
     print("\n## Targets summary\n")
     print("Per cell: x less CPU ≥ %gx (wall also shown, not counted), x floor ≤ %gx for "
-          "payload-bound cells (the x less CPU target is then not counted: the work is the "
+          "floor-bound cells (the x less CPU target is then not counted: the work is the "
           "payload's or the program's, which SimGrid pays too), RSS ratio ≤ %g, sim rel. diff ≤ 0.1 %% where "
           "checked (largest over the repetitions).\n" % (T_SPEEDUP, T_FLOOR, T_RSS))
     print("| case | platform | np | x less CPU | x faster (wall) | x floor | x copy floor (hot) | "
@@ -804,7 +804,7 @@ def print_summary(a, results, cases, plats, scales):
                     continue
                 sc, sw, rr = st["speedup_cpu"][0], st["speedup_wall"][0], st["rss_ratio"][0]
                 fl = st["ours"]["above_floor"][0]
-                pb = payload_bound(case, st)
+                pb = floor_bound(case, st)
                 cells = ["%s %s" % (fmt(sc), "(floor-bound)" if pb else tally(sc >= T_SPEEDUP)),
                          fmt(sw),
                          "%sx %s" % (fmt(fl), tally(fl <= T_FLOOR)) if pb else floor_text(case, st),
