@@ -790,9 +790,16 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   smpi_w.simulate_computation = cfg_get_bool("smpi/simulate-computation");
   smpi_w.cpu_all_threads = cfg_get_bool("smpi/cpu-all-threads");
   smpi_copies.watch = cfg_get_bool("smpi/display-timing"); /* count first touches */
-  if (cfg_get_double("smpi/first-touch-cost") < 0)
-    return fail("--cfg=smpi/first-touch-cost:%g: must be >= 0 (us per page; 0: measured)",
-                cfg_get_double("smpi/first-touch-cost"));
+  /* The floor's rates and costs: a negative one would print a floor below zero. */
+  static const struct {
+    const char *key, *unit;
+  } floor_keys[] = {{"smpi/memcpy-bandwidth", "GB/s"},
+                    {"smpi/reduce-bandwidth", "GB/s"},
+                    {"smpi/first-touch-cost", "us per page"}};
+  for (size_t i = 0; i < sizeof floor_keys / sizeof *floor_keys; i++)
+    if (!(cfg_get_double(floor_keys[i].key) >= 0))
+      return fail("--cfg=%s:%g: must be >= 0 (%s; 0: measured)", floor_keys[i].key,
+                  cfg_get_double(floor_keys[i].key), floor_keys[i].unit);
   if (cfg_get_int("smpi/np") > 0 && o.np <= 0)
     o.np = cfg_get_int("smpi/np");
   if (!o.hostfile && *cfg_get_string("smpi/hostfile"))

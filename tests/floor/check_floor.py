@@ -125,11 +125,13 @@ def main():
         expect("again: a third Allreduce of %d MiB takes (almost) no page fault" % mib,
                m is not None and int(m.group(1)) < 64, m.group(0) if m else x["out"][-300:])
 
-    # a negative cost is refused, naming the option
-    r = subprocess.run([smpirun, "-np", "2", "--cfg=smpi/first-touch-cost:-1", prog, "spin"],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
-    expect("a negative smpi/first-touch-cost is refused",
-           r.returncode != 0 and "smpi/first-touch-cost" in r.stdout, r.stdout[-300:])
+    # a negative rate or cost is refused, naming the option (they were taken silently)
+    for key in ("smpi/first-touch-cost", "smpi/memcpy-bandwidth", "smpi/reduce-bandwidth"):
+        r = subprocess.run([smpirun, "-np", "2", "--cfg=%s:-1" % key, prog, "spin"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=60)
+        expect("a negative %s is refused" % key,
+               r.returncode != 0 and ("--cfg=%s:-1" % key) in r.stdout, r.stdout[-300:])
 
     # rates from the cached curve, by working set
     with tempfile.TemporaryDirectory() as cache:
