@@ -13,6 +13,7 @@
  * its working set (copies.h). */
 #include "smpi/runtime/copies.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -341,6 +342,34 @@ double smpi_copy_clock(void)
 void smpi_first_touch_note(const void *dst, size_t n)
 {
   smpi_copies.touched += not_resident(dst, n, ~0ULL);
+}
+
+/* Populating pays the page clearing and accounting but not the trap, the fault's entry and
+ * exit, nor memcpy's restart: measured here (64 MiB, 1 MiB copies, a loaded VM) 2.1-3.0 us
+ * per page by trap against 1.3-2.0 populated, while populating pages already resident costs
+ * ~0.11 us each. Hence the rule: populate when at least 1 page in 16 is missing. Only the
+ * whole pages inside [dst, dst + n): the bytes around belong to someone else's object. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels refuse it (EINVAL), harmless */
+#endif
+static struct {
+  bool off; /* the kernel refused MADV_POPULATE_WRITE once: no more mincore either */
+} prefault;
+
+void smpi_copy_prefault(void *dst, size_t n)
+{
+  if (n < SMPI_PREFAULT_MIN || prefault.off)
+    return;
+  size_t psz = page_size();
+  uintptr_t lo = ((uintptr_t)dst + psz - 1) & ~(uintptr_t)(psz - 1);
+  uintptr_t hi = ((uintptr_t)dst + n) & ~(uintptr_t)(psz - 1);
+  if (hi <= lo)
+    return;
+  size_t pages = (hi - lo) / psz;
+  if (not_resident((void *)lo, hi - lo, ~0ULL) * 16 < pages)
+    return;
+  if (madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+    prefault.off = true;
 }
 
 static double touch_measure(void)
