@@ -5,6 +5,8 @@
   buffer is not its own vector: a 4-rank Reduce of 1 MiB copies 3 MiB (4 MiB when the last
   vector went through scratch), and the root's first call faults in 2 scratch vectors (512
   pages), not 3 (768); in place and root = last rank keep the old path, sums checked;
+- MPI_SUM's vectorized path (aligned, non-overlapping operands) gives the same bits as the
+  scalar one, NaN payloads included (this checks the path is right, not that it is taken);
 - a large receive into pages never written is populated in one system call: the copy traps
   on almost none of its 1 024 pages (perf_event_open's software page-fault count; skipped
   where the kernel refuses the counter).
@@ -56,6 +58,11 @@ def main():
         want = 5 * MIB if root == 0 else 3 * MIB
         expect("reduce in place to %d: %d MiB copied" % (root, want // MIB), copied == want,
                copied)
+
+    _, out = run(smpirun, prog, ["sumbits"], np=1)
+    for t in ("double", "float", "int", "long"):
+        expect("MPI_SUM on %ss: the vectorized path gives the scalar path's bits" % t,
+               "cuts: sumbits %s same" % t in out, out[-400:])
 
     _, out = run(smpirun, prog, ["prefault"], np=2)
     m = re.search(r"^cuts: prefault traps=(-?\d+) resident=(\d+) of (\d+)$", out, re.M)
