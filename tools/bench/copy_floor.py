@@ -156,20 +156,27 @@ def main():
         for n in [int(s) for s in scales.split(",")]:
             hosts = hostfile(work, n)
             row = {"case": case, "n": n}
+            cmds = {}
             for name, tools in sims:
                 if (name, case) in skip:
                     continue
                 prog = ["bench_" + name] + USERS[case] if case in USERS else ["cc_" + name, case]
-                cmd = [os.path.join(tools, "smpirun"), "-np", str(n), "-platform", PLATFORM,
-                       "-hostfile", hosts, "--cfg=smpi/display-timing:yes",
-                       os.path.join(work, prog[0])] + prog[1:]
-                runs = []  # (cpu, user, sys, out, rc, wall): the median CPU's run is shown
-                for _ in range(a.reps):
+                cmds[name] = [os.path.join(tools, "smpirun"), "-np", str(n), "-platform",
+                              PLATFORM, "-hostfile", hosts, "--cfg=smpi/display-timing:yes",
+                              os.path.join(work, prog[0])] + prog[1:]
+            # (cpu, user, sys, out, rc, wall) per simulator; the repetitions alternate the
+            # simulators' order, so that a change of load falls on all of them
+            allruns = {name: [] for name in cmds}
+            for r in range(a.reps):
+                for name in list(cmds) if r % 2 == 0 else list(cmds)[::-1]:
+                    if allruns[name] and allruns[name][-1][4] != 0:
+                        continue
                     t0 = time.monotonic()
-                    user, sys_, out, rc = run(cmd, a.timeout)
-                    runs.append((user + sys_, user, sys_, out, rc, time.monotonic() - t0))
-                    if rc != 0:
-                        break
+                    user, sys_, out, rc = run(cmds[name], a.timeout)
+                    allruns[name].append((user + sys_, user, sys_, out, rc,
+                                          time.monotonic() - t0))
+            for name, cmd in cmds.items():
+                runs = allruns[name]  # the median CPU's run is shown
                 ok = [x for x in runs if x[4] == 0]
                 _, user, sys_, out, rc, wall = sorted(ok)[(len(ok) - 1) // 2] if ok else runs[-1]
                 done = BENCH_DONE.search(out) if case in USERS else PAYLOAD.search(out)
