@@ -5,8 +5,9 @@
  *              into its result when rbuf is not its own vector (display-timing's "bytes
  *              copied" shows one vector less); rank R prints the page faults of the first
  *              call (getrusage) and checks the sums
- *   prefault   rank 1 receives 4 MiB into pages it never wrote: the simulator populates
- *              them with one system call, so the copy traps on (almost) none of them; rank 1
+ *   prefault   rank 1 receives 4 MiB into pages it never wrote, in messages of argument 2
+ *              bytes (default: one message): the simulator populates them with one system
+ *              call per message, so the copy traps on (almost) none of them; rank 1
  *              prints the page-fault traps of the receive, counted by the kernel's software
  *              event (perf_event_open, this thread only: gup's population is not a trap)
  *              and the resident pages after it (mincore)
@@ -66,7 +67,7 @@ static void reduce(int rank, int size, int root, int inplace)
   free(out);
 }
 
-static void prefault(int rank)
+static void prefault(int rank, size_t block)
 {
   size_t bytes = 4 * MIB, psz = (size_t)sysconf(_SC_PAGESIZE);
   char *buf = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -76,7 +77,8 @@ static void prefault(int rank)
     memset(buf, 7, bytes);
   MPI_Barrier(MPI_COMM_WORLD); /* the sender's own faults before the count starts */
   if (rank == 0) {
-    MPI_Send(buf, (int)bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
+    for (size_t o = 0; o < bytes; o += block)
+      MPI_Send(buf + o, (int)block, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
   } else if (rank == 1) {
     struct perf_event_attr pa;
     memset(&pa, 0, sizeof pa);
@@ -91,7 +93,8 @@ static void prefault(int rank)
       ioctl(fd, PERF_EVENT_IOC_RESET, 0);
       ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
     }
-    MPI_Recv(buf, (int)bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    for (size_t o = 0; o < bytes; o += block)
+      MPI_Recv(buf + o, (int)block, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     long long traps = -1;
     if (fd >= 0) {
       ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -210,7 +213,7 @@ int main(int argc, char **argv)
   if (!strcmp(c, "reduce"))
     reduce(rank, size, argc > 2 ? atoi(argv[2]) : 0, argc > 3 && !strcmp(argv[3], "inplace"));
   else if (!strcmp(c, "prefault"))
-    prefault(rank);
+    prefault(rank, argc > 2 ? (size_t)atol(argv[2]) : 4 * MIB);
   else if (!strcmp(c, "sumbits"))
     sumbits(rank);
   else {
