@@ -75,6 +75,8 @@ def main():
         else:
             expect("%s: 4 MiB received into fresh pages, all resident" % what,
                    m.group(2) == m.group(3) == "1024", m.group(0))
+            if sys.argv[3:] == ["asan"]:  # its checks fault the shadow of the buffer in
+                continue
             expect("%s: the copies trap on fewer than 64 of the 1 024 fresh pages" % what,
                    int(m.group(1)) < 64, m.group(0))
     sys.exit(1 if bad else 0)
