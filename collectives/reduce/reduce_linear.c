@@ -1,7 +1,11 @@
 /* Reduce, linear and nonblocking (SimGrid's default): every non-root sends its vector; the
  * root receives them all at once into scratch buffers, then combines them in rank order,
  * right to left (v0 op (v1 op (... op v(n-1)))), which keeps the operand order of
- * non-commutative ops. */
+ * non-commutative ops.
+ *
+ * The last vector starts the result: it is received straight into rbuf (no scratch, no copy:
+ * at 16 ranks x 1 MiB, 256 of the root's 3 840 first page faults and 1 MiB copied per call)
+ * unless rbuf holds the root's own vector (in place) or the scratch is folded memory. */
 #include "collectives/coll_private.h"
 
 int coll_reduce_linear(coll_ctx *x, const coll_args *a)
@@ -13,10 +17,11 @@ int coll_reduce_linear(coll_ctx *x, const coll_args *a)
     return x->err;
   }
   const void **v = coll_tmp(x, (size_t)n * sizeof *v);
+  bool last_in_rbuf = root != n - 1 && a->sbuf != a->rbuf && !x->fold_tmp;
   for (int i = 0; i < n; i++) {
     if (i == root)
       continue;
-    void *t = coll_tmp_dt(x, cnt, a->rdt);
+    void *t = i == n - 1 && last_in_rbuf ? a->rbuf : coll_tmp_dt(x, cnt, a->rdt);
     v[i] = t;
     coll_irecv(x, t, cnt, a->rdt, i, COLL_TAG_REDUCE);
   }
@@ -29,7 +34,8 @@ int coll_reduce_linear(coll_ctx *x, const coll_args *a)
     v[root] = a->sbuf;
   }
   coll_wait(x);
-  coll_copy(x, v[n - 1], cnt, a->rdt, a->rbuf, cnt, a->rdt);
+  if (!last_in_rbuf)
+    coll_copy(x, v[n - 1], cnt, a->rdt, a->rbuf, cnt, a->rdt);
   for (int i = n - 2; i >= 0; i--)
     coll_reduce(x, a, v[i], a->rbuf, cnt);
   return x->err;

@@ -1411,6 +1411,8 @@ static size_t transfer(const void *buf, size_t count, const smpi_dt *dt, char *p
     /* smpi/display-timing: the large copies' rate checks the payload floor's (copies.h) */
     bool timed = __builtin_expect(smpi_copies.watch, 0) &&
                  smpi_copy_timed(unpack ? user : packed, limit);
+    /* after the timing decision: a copy into fresh pages stays untimed */
+    smpi_copy_prefault(unpack ? user : packed, limit);
     double t0 = timed ? smpi_copy_clock() : 0;
     if (unpack)
       memcpy(user, packed, limit);

@@ -251,10 +251,9 @@ static const type_entry *entry_of(MPI_Datatype basic)
   X(CT_CFLOAT, float)                                \
   X(CT_CDOUBLE, double) X(CT_CLDOUBLE, long double) X(CT_CF128, __float128) FOR_CF16(X)
 
-/* Element by element: GCC -O2 keeps this scalar (no vectorization without knowing the
- * operands apart), which costs nothing measurable: MPI_SUM on doubles runs at 19 GB/s on
- * 1 MiB in L2 and at memory speed beyond (a blocked variant that GCC vectorizes was slower,
- * 14 GB/s, through its stack temporaries; -O3 gains 20 % in L2 only). */
+/* Element by element, through memcpy: no assumption about the buffers' alignment or overlap.
+ * GCC -O2 keeps this scalar (it cannot tell the operands apart); MPI_SUM, the common case,
+ * has a vectorized path below (sum_fast). */
 #define ELEMWISE(T, EXPR)                                                   \
   do {                                                                      \
     const char *pi_ = in;                                                   \
@@ -312,8 +311,54 @@ static void k_min(ctype ct, const void *in, void *inout, size_t n)
   }
 }
 
+/* MPI_SUM on operands aligned for their type that do not overlap (what MPI asks of a
+ * reduction's buffers; the simulator's scratch is malloc'd): restrict parameters and blocks
+ * of 8 let GCC's cheap vectorizer (-O2) use packed adds, as the payload floor's reference
+ * reduction does (copies.c's sum_ref). Each element gets exactly the same addition, so the
+ * results are the same bits. Measured on doubles, a 1 MiB result combined with 15 vectors of
+ * 1 MiB (the linear Reduce's root): 27.7 -> 47.4 GB/s in the cache, 20.5 -> 25.7 GB/s over
+ * 64 MiB; the scalar loop ran at half the floor's reference rate in the 16-rank Allreduce
+ * cells. may_alias: the program wrote its buffers as whatever type it liked. Where both
+ * operands are NaNs the result keeps one of their payloads, and which one is the compiler's
+ * choice of operand order: written io + in, the packed doubles keep the scalar loop's (in's)
+ * here, packed floats did not, so floats stay scalar (tests/cuts compares both paths' bits
+ * on random values, NaNs included). */
+#define SUM_FAST_TYPES(X) X(CT_DOUBLE, double) X(CT_INT, int) X(CT_LONG, long)
+#define X(c, T)                                                                                \
+  typedef T sum_##T##_t __attribute__((may_alias));                                            \
+  static void sum_fast_##T(sum_##T##_t *restrict io, const sum_##T##_t *restrict in, size_t n) \
+  {                                                                                            \
+    size_t k = 0;                                                                              \
+    for (; k + 8 <= n; k += 8)                                                                 \
+      for (int j = 0; j < 8; j++)                                                              \
+        io[k + j] = io[k + j] + in[k + j];                                                     \
+    for (; k < n; k++)                                                                         \
+      io[k] = io[k] + in[k];                                                                   \
+  }
+SUM_FAST_TYPES(X)
+#undef X
+
+static bool sum_fast(ctype ct, const void *in, void *inout, size_t n)
+{
+  uintptr_t a = (uintptr_t)in, b = (uintptr_t)inout;
+  switch (ct) {
+#define X(c, T)                                                                    \
+  case c:                                                                          \
+    if ((a | b) % _Alignof(T) || (a < b + n * sizeof(T) && b < a + n * sizeof(T))) \
+      return false;                                                                \
+    sum_fast_##T(inout, in, n);                                                    \
+    return true;
+    SUM_FAST_TYPES(X)
+#undef X
+  default:
+    return false;
+  }
+}
+
 static void k_sum(ctype ct, const void *in, void *inout, size_t n)
 {
+  if (sum_fast(ct, in, inout, n))
+    return;
   switch (ct) {
 #define X(c, T)         \
   case c:               \

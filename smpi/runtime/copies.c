@@ -13,6 +13,7 @@
  * its working set (copies.h). */
 #include "smpi/runtime/copies.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -341,6 +342,66 @@ double smpi_copy_clock(void)
 void smpi_first_touch_note(const void *dst, size_t n)
 {
   smpi_copies.touched += not_resident(dst, n, ~0ULL);
+}
+
+/* Populating pays the page clearing and accounting but not the trap, the fault's entry and
+ * exit, nor memcpy's restart: measured here (64 MiB, 1 MiB copies, a loaded VM) 2.1-3.0 us
+ * per page by trap against 1.3-2.0 populated, while populating pages already resident costs
+ * ~0.11 us each. Hence the rule: populate when at least 1 page in 16 is missing. Only the
+ * whole pages inside [dst, dst + n): the bytes around belong to someone else's object.
+ *
+ * A buffer the program reuses is resident after its first copy, and asking mincore again
+ * at every message would cost a system call each (~0.3 us: 5 % of a 16 KiB copy). So the
+ * ranges copied into recently are remembered (after the copy every page of them is
+ * resident: memcpy wrote it), adjacent ones merged (a rank's Alltoall receive buffer, block
+ * after block, becomes one range), PREFAULT_KNOWN of them, the oldest replaced. A range that
+ * stops being resident while remembered (the program unmapped it, a new mapping took its
+ * place) only loses the prefault: its copy traps as it would without one. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels refuse it (EINVAL), harmless */
+#endif
+#define PREFAULT_KNOWN 64
+static struct {
+  bool off; /* the kernel refused MADV_POPULATE_WRITE once: no more mincore either */
+  uintptr_t lo[PREFAULT_KNOWN], hi[PREFAULT_KNOWN]; /* resident ranges, [lo, hi) */
+  unsigned next;                                    /* the slot to replace next */
+} prefault;
+
+static void prefault_remember(uintptr_t lo, uintptr_t hi)
+{
+  for (unsigned i = 0; i < PREFAULT_KNOWN; i++)
+    if (lo <= prefault.hi[i] && hi >= prefault.lo[i] && prefault.hi[i] > prefault.lo[i]) {
+      if (lo < prefault.lo[i])
+        prefault.lo[i] = lo;
+      if (hi > prefault.hi[i])
+        prefault.hi[i] = hi;
+      return;
+    }
+  unsigned i = prefault.next++ % PREFAULT_KNOWN;
+  prefault.lo[i] = lo;
+  prefault.hi[i] = hi;
+}
+
+void smpi_copy_prefault(void *dst, size_t n)
+{
+  if (n < SMPI_PREFAULT_MIN || prefault.off)
+    return;
+  size_t psz = page_size();
+  uintptr_t lo = ((uintptr_t)dst + psz - 1) & ~(uintptr_t)(psz - 1);
+  uintptr_t hi = ((uintptr_t)dst + n) & ~(uintptr_t)(psz - 1);
+  if (hi <= lo)
+    return;
+  for (unsigned i = 0; i < PREFAULT_KNOWN; i++)
+    if (lo >= prefault.lo[i] && hi <= prefault.hi[i])
+      return;
+  size_t pages = (hi - lo) / psz;
+  if (not_resident((void *)lo, hi - lo, ~0ULL) * 16 >= pages &&
+      madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+    prefault.off = true;
+  /* resident once the copy that follows has run, with the partial pages at both ends: so
+   * that blocks copied side by side (not page-aligned) overlap and merge */
+  prefault_remember((uintptr_t)dst & ~(uintptr_t)(psz - 1),
+                    ((uintptr_t)dst + n + psz - 1) & ~(uintptr_t)(psz - 1));
 }
 
 static double touch_measure(void)

@@ -24,6 +24,13 @@ our smpirun and SimGrid 3.32's, and reports per cell and scale:
   x floor      cpu / floor: the target is 1.5
   hot floor    the first figure of issue 27: copies alone at the cache-hot (8 MiB) rate,
                and cpu over it (kept so that both can be compared)
+  start-up     cpu of the same command running the program's "empty" case (nothing between
+               MPI_Init and MPI_Finalize), median of 3 runs right after the cell's: what
+               every run pays before and after the payload (exec, libraries, platform,
+               contexts), which the floor does not contain
+  x floor      (cpu - start-up) / floor, shown beside x floor (which stays the judged
+  after        figure; tools/bench/README.md)
+  start-up
 """
 import argparse
 import os
@@ -98,6 +105,18 @@ def run(cmd, timeout):
     return (after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime, text, rc)
 
 
+def startup_cpu(cmd, timeout):
+    """median CPU of 3 runs of cmd with the program's "empty" case instead of the cell's"""
+    prog = next(i for i, w in enumerate(cmd) if os.path.basename(w).startswith(("cc_", "bench_")))
+    cpus = []
+    for _ in range(3):
+        user, sys_, _, rc = run(cmd[:prog + 1] + ["empty"], timeout)
+        if rc != 0:
+            return None
+        cpus.append(user + sys_)
+    return sorted(cpus)[1]
+
+
 def fmt(x, f="%.2f"):
     return "-" if x is None else f % x
 
@@ -110,6 +129,8 @@ def main():
                     help="space-separated CASE:N,N,... (cases of programs/copy_cells.c)")
     ap.add_argument("--no-simgrid", action="store_true")
     ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--reps", type=int, default=1,
+                    help="runs per cell and simulator; the run of median CPU is shown")
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
 
@@ -135,23 +156,37 @@ def main():
         for n in [int(s) for s in scales.split(",")]:
             hosts = hostfile(work, n)
             row = {"case": case, "n": n}
+            cmds = {}
             for name, tools in sims:
                 if (name, case) in skip:
                     continue
                 prog = ["bench_" + name] + USERS[case] if case in USERS else ["cc_" + name, case]
-                cmd = [os.path.join(tools, "smpirun"), "-np", str(n), "-platform", PLATFORM,
-                       "-hostfile", hosts, "--cfg=smpi/display-timing:yes",
-                       os.path.join(work, prog[0])] + prog[1:]
-                t0 = time.monotonic()
-                user, sys_, out, rc = run(cmd, a.timeout)
-                wall = time.monotonic() - t0
+                cmds[name] = [os.path.join(tools, "smpirun"), "-np", str(n), "-platform",
+                              PLATFORM, "-hostfile", hosts, "--cfg=smpi/display-timing:yes",
+                              os.path.join(work, prog[0])] + prog[1:]
+            # (cpu, user, sys, out, rc, wall) per simulator; the repetitions alternate the
+            # simulators' order, so that a change of load falls on all of them
+            allruns = {name: [] for name in cmds}
+            for r in range(a.reps):
+                for name in list(cmds) if r % 2 == 0 else list(cmds)[::-1]:
+                    if allruns[name] and allruns[name][-1][4] != 0:
+                        continue
+                    t0 = time.monotonic()
+                    user, sys_, out, rc = run(cmds[name], a.timeout)
+                    allruns[name].append((user + sys_, user, sys_, out, rc,
+                                          time.monotonic() - t0))
+            for name, cmd in cmds.items():
+                runs = allruns[name]  # the median CPU's run is shown
+                ok = [x for x in runs if x[4] == 0]
+                _, user, sys_, out, rc, wall = sorted(ok)[(len(ok) - 1) // 2] if ok else runs[-1]
                 done = BENCH_DONE.search(out) if case in USERS else PAYLOAD.search(out)
                 if rc != 0 or not done:
                     log("copy_floor: %s %s np=%d: %s\n%s" % (name, case, n, rc, out[-800:]))
                     if rc == "timeout":
                         skip[(name, case)] = n
                     continue
-                row[name] = {"user": user, "sys": sys_, "cpu": user + sys_, "wall": wall}
+                row[name] = {"user": user, "sys": sys_, "cpu": user + sys_, "wall": wall,
+                             "startup": startup_cpu(cmd, a.timeout)}
                 row["payload"] = users_payload(case, n) if case in USERS \
                     else int(PAYLOAD.search(out).group(2))
                 m = COPY_LINE.search(out)
@@ -182,11 +217,12 @@ def main():
              "| copies s (GB/s) | reductions s (GB/s) | timed GB/s (copies, reductions) "
              "| first touches s (pages) | floor s "
              "| ours cpu s (sys) | x floor "
-             "| hot copy floor s | x hot floor |"
-             + (" before cpu s (sys) |" if a.before else "")
-             + (" SimGrid cpu s (sys) | SimGrid / ours | SimGrid x floor |" if sg else ""),
+             "| hot copy floor s | x hot floor | ours start-up s | x floor after start-up |"
+             + (" before cpu s (sys), x its floor, after start-up |" if a.before else "")
+             + (" SimGrid cpu s (sys) | SimGrid start-up s | SimGrid / ours | SimGrid x floor |"
+                if sg else ""),
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-             + ("---:|" if a.before else "") + ("---:|---:|---:|" if sg else "")]
+             "---:|---:|" + ("---:|" if a.before else "") + ("---:|---:|---:|---:|" if sg else "")]
     for r in rows:
         o = r.get("ours") or {}
         floor, hot = o.get("floor"), o.get("hot")
@@ -204,13 +240,22 @@ def main():
                  "%s (%s)" % (fmt(o["cpu"], "%.3f"), fmt(o["sys"], "%.3f")) if o else "-",
                  fmt(o["cpu"] / floor if o and floor else None, "%.2f"),
                  fmt(hot, "%.3f"),
-                 fmt(o["cpu"] / hot if o and hot else None, "%.1f")]
+                 fmt(o["cpu"] / hot if o and hot else None, "%.1f"),
+                 fmt(o.get("startup"), "%.4f"),
+                 fmt((o["cpu"] - o["startup"]) / floor
+                     if o and floor and o.get("startup") is not None else None, "%.2f")]
         if a.before:
             b = r.get("before")
-            cells.append("%s (%s)" % (fmt(b["cpu"]), fmt(b["sys"])) if b else "-")
+            cells.append("%s (%s), %sx, %sx" % (
+                fmt(b["cpu"], "%.3f"), fmt(b["sys"], "%.3f"),
+                fmt(b["cpu"] / b["floor"] if b.get("floor") else None),
+                fmt((b["cpu"] - b["startup"]) / b["floor"]
+                    if b.get("floor") and b.get("startup") is not None else None)) if b else "-")
         if sg:
             g = r.get("sg")
-            cells.append("%s (%s)" % (fmt(g["cpu"]), fmt(g["sys"])) if g else "> %g s" % a.timeout)
+            cells.append("%s (%s)" % (fmt(g["cpu"], "%.3f"), fmt(g["sys"], "%.3f")) if g
+                         else "> %g s" % a.timeout)
+            cells.append(fmt(g.get("startup") if g else None, "%.4f"))
             cells.append(fmt(g["cpu"] / o["cpu"] if g and o and o["cpu"] > 0 else None, "%.1f"))
             cells.append(fmt(g["cpu"] / floor if g and floor else None, "%.2f"))
         lines.append("| " + " | ".join(cells) + " |")
