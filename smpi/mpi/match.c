@@ -51,7 +51,7 @@ typedef struct mq_slot {
  * thousands of ranks each probe is a cache miss or two. */
 /* Kept nodes per receiver: a 2-D stencil's four neighbours, a ring's one. With a single one,
  * a receiver with four sources created and dropped a node per message (a hash insert, a
- * backward-shift deletion) and probed the table twice (tests/p2p_keep checks the count). */
+ * backward-shift deletion) and probed the table twice (tests/per_message counts the creates). */
 #define MQ_KEEP 4
 
 typedef struct mq_count {
