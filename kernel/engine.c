@@ -190,6 +190,14 @@ static ctx *next_context(void)
   }
   eng_actor *a = list_entry(n, eng_actor, runq_link);
   ASSERT(a->state == A_RUNNABLE);
+  /* the actor after a resumes when a stops: load its frames while a runs (a whole round of
+   * blocked ranks resumes one after the other, each from frames long out of the caches) */
+  if (!list_empty(&kworld.engine.runq)) {
+    const void *sp = ctx_resume_point(
+        list_entry(kworld.engine.runq.next, eng_actor, runq_link)->context);
+    if (sp)
+      ctx_prefetch_frames(sp);
+  }
   a->state = A_RUNNING;
   kworld.engine.self = a;
   kworld.engine.stats.actor_switches++;
