@@ -1024,8 +1024,6 @@ void ctx_prefetch_frames(const void *p)
     __builtin_prefetch((const void *)q, 1, 3);
 }
 
-const void *ctx_resume_point(const ctx *c) { return c->sp; }
-
 bool ctx_finished(const ctx *c) { return c->finished; }
 
 const char *ctx_name(const ctx *c) { return c->name; }

@@ -66,9 +66,6 @@ bool ctx_finished(const ctx *c);
  * saved stack pointer) will run soon: starts loading those frames into the cache, without
  * faulting and without leaving p's page (the next page up may be another stack's guard). */
 void ctx_prefetch_frames(const void *p);
-/* Where a switched-out context resumes (its saved stack pointer), for ctx_prefetch_frames;
- * NULL when the factory does not say (ucontext) or c never ran. */
-const void *ctx_resume_point(const ctx *c);
 const char *ctx_name(const ctx *c);
 void *ctx_arg(const ctx *c);
 
