@@ -214,7 +214,7 @@ act_action *act_action_new(act_model *m, double work, double latency, double pen
   if (a) {
     act_free_list = a->free_next;
     act_free_count--;
-    memset(a, 0, sizeof *a);
+    mem_zero(a, sizeof *a);
   } else {
     a = xcalloc(1, sizeof *a);
   }

@@ -302,7 +302,7 @@ lmm_variable *lmm_variable_new(lmm_system *sys, void *id, double penalty, double
     v = list_entry(list_pop_front(&sys->spare_vars), lmm_variable, all_node);
     lmm_element *elems = v->elems;
     size_t cap = v->cap_elems;
-    memset(v, 0, sizeof *v);
+    mem_zero(v, sizeof *v);
     v->elems = elems;
     v->cap_elems = cap;
   } else {

@@ -31,7 +31,9 @@ void heap_destroy(heap *h)
 
 static inline bool before(heap_key a, heap_key b)
 {
-  return a.key < b.key || (a.key == b.key && a.seq < b.seq);
+  unsigned __int128 x = (unsigned __int128)a.ord << 64 | a.seq;
+  unsigned __int128 y = (unsigned __int128)b.ord << 64 | b.seq;
+  return x < y;
 }
 
 static inline void place(heap *h, heap_node *n, heap_key k, size_t i)
@@ -61,8 +63,9 @@ static void sift_down(heap *h, heap_node *n, heap_key k, size_t i)
     size_t child = 2 * i + 1;
     if (child >= h->size)
       break;
-    if (child + 1 < h->size && before(h->keys[child + 1], h->keys[child]))
-      child++;
+    /* the earlier child, chosen without a branch (ties are the common case) */
+    if (child + 1 < h->size)
+      child += before(h->keys[child + 1], h->keys[child]);
     if (!before(h->keys[child], k))
       break;
     place(h, h->items[child], h->keys[child], i);
@@ -84,7 +87,7 @@ void heap_push(heap *h, heap_node *n, double key)
   n->key = key;
   n->seq = h->next_seq++;
   h->size++;
-  sift_up(h, n, (heap_key){key, n->seq}, h->size - 1);
+  sift_up(h, n, (heap_key){heap_ord(key), n->seq}, h->size - 1);
 }
 
 /* Takes the node at slot i out and refills the slot with the last node. */
@@ -119,12 +122,12 @@ void heap_update(heap *h, heap_node *n, double key)
           "heap_update on a node that is not in this heap");
   ASSERTF(!isnan(key), "NaN heap key");
   size_t i = n->index;
-  double old = h->keys[i].key;
-  heap_key k = {key, h->keys[i].seq};
+  uint64_t old = h->keys[i].ord;
+  heap_key k = {heap_ord(key), h->keys[i].seq};
   n->key = key;
-  if (key < old)
+  if (k.ord < old)
     sift_up(h, n, k, i);
-  else if (key > old)
+  else if (k.ord > old)
     sift_down(h, n, k, i);
 }
 

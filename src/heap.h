@@ -27,15 +27,36 @@ typedef struct heap_node {
 
 /* A copy of each node's (key, seq) beside the node pointers: comparisons read this array
  * only, so a sift does not load every node it passes (each a cache miss when the nodes are
- * thousands of activities spread over the heap). */
+ * thousands of activities spread over the heap). The key is kept as `ord`, its bits mapped
+ * so that unsigned order is the order of the doubles (heap_ord): (ord, seq) compares as one
+ * 128-bit integer, with no branch. Many keys tie (a thousand flows whose latency ends at the
+ * same date), and a double comparison with a tie-break on seq mispredicts at every level. */
 typedef struct heap_key {
-  double key;
+  uint64_t ord; /* heap_ord(key) */
   uint64_t seq;
 } heap_key;
 
+/* Non-NaN doubles to unsigned integers of the same order: a positive double's bits with the
+ * sign bit set, a negative one's bits inverted; -0.0 is taken as +0.0 (they compare equal).
+ *   -1.0 -> 0x400fffffffffffff   0.0 -> 0x8000000000000000   1.0 -> 0xbff0000000000000 */
+static inline uint64_t heap_ord(double key)
+{
+  uint64_t b;
+  key += 0.0; /* -0.0 + 0.0 == +0.0 */
+  __builtin_memcpy(&b, &key, sizeof b);
+  return b ^ ((uint64_t)((int64_t)b >> 63) | (UINT64_C(1) << 63));
+}
+static inline double heap_unord(uint64_t ord)
+{
+  uint64_t b = ord >> 63 ? ord ^ (UINT64_C(1) << 63) : ~ord;
+  double key;
+  __builtin_memcpy(&key, &b, sizeof key);
+  return key;
+}
+
 typedef struct heap {
   heap_node **items;
-  heap_key *keys; /* keys[i] == (items[i]->key, items[i]->seq) */
+  heap_key *keys; /* keys[i] == (heap_ord(items[i]->key), items[i]->seq) */
   size_t size;
   size_t cap;
   uint64_t next_seq;
@@ -52,7 +73,10 @@ static inline void heap_node_init(heap_node *n)
 static inline bool heap_contains(const heap_node *n) { return n->index != HEAP_NOT_IN; }
 static inline size_t heap_size(const heap *h) { return h->size; }
 static inline heap_node *heap_top(const heap *h) { return h->size ? h->items[0] : NULL; }
-static inline double heap_top_key(const heap *h) { return h->size ? h->keys[0].key : -1.0; }
+static inline double heap_top_key(const heap *h)
+{
+  return h->size ? heap_unord(h->keys[0].ord) : -1.0;
+}
 
 void heap_push(heap *h, heap_node *n, double key);
 heap_node *heap_pop(heap *h);

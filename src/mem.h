@@ -3,6 +3,7 @@
 #define SMPI_SRC_MEM_H
 
 #include <stddef.h>
+#include <string.h>
 
 void *xmalloc(size_t size) __attribute__((malloc, returns_nonnull));
 void *xcalloc(size_t n, size_t size) __attribute__((malloc, returns_nonnull));
@@ -26,6 +27,17 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2), retur
 #define XCALLOC_LAZY_MIN ((size_t)64 * 1024)
 void *xcalloc_lazy(size_t n, size_t size) __attribute__((malloc, returns_nonnull));
 void xfree_lazy(void *p, size_t n, size_t size);
+
+/* Zeroes n bytes through the C library's memset. For a constant n of a few hundred bytes,
+ * GCC inlines `rep stos`, whose start-up costs more here than the stores (the requests,
+ * messages, actions and variables recycled and cleared at every message: 6 per message,
+ * 23 % of act_action_new's samples); the library's memset does it in a few vector stores.
+ * The empty asm hides n from the compiler so that the call stays a call. */
+static inline void mem_zero(void *p, size_t n)
+{
+  __asm__("" : "+r"(n));
+  memset(p, 0, n);
+}
 
 /* Grow *array (element size elt) so that it holds at least need elements; *cap is updated. */
 void xgrow(void **array, size_t *cap, size_t need, size_t elt);

@@ -21,7 +21,9 @@ typedef struct table {
   uint8_t *state; /* SLOT_* */
   size_t size;    /* indices in use: 0 .. size-1 */
   size_t cap;
-  /* FIFO of freed indices waiting for reuse */
+  /* FIFO of freed indices waiting for reuse, a ring of a power of two slots: a slot is
+   * (head + i) & (freed_cap - 1), not a division (two per request were 40 % of the cost
+   * of freeing its handle) */
   uint32_t *freed;
   size_t freed_head, freed_count, freed_cap;
 } table;
@@ -63,7 +65,7 @@ int smpi_handle_new(int kind, void *obj)
   size_t index;
   if (t->freed_count > SMPI_HANDLE_REUSE_DELAY) {
     index = t->freed[t->freed_head];
-    t->freed_head = (t->freed_head + 1) % t->freed_cap;
+    t->freed_head = (t->freed_head + 1) & (t->freed_cap - 1);
     t->freed_count--;
   } else {
     index = t->size < SMPI_PREDEFINED_LIMIT ? SMPI_PREDEFINED_LIMIT : t->size;
@@ -176,16 +178,16 @@ void smpi_handle_free(int handle)
   t->state[index] = SLOT_FREED;
   if (t->freed_count == t->freed_cap) {
     /* grow the ring, unrolling it */
-    size_t ncap = t->freed_cap ? t->freed_cap * 2 : 2048;
+    size_t ncap = t->freed_cap ? t->freed_cap * 2 : 2048; /* a power of two */
     uint32_t *n = xmalloc(ncap * sizeof *n);
     for (size_t i = 0; i < t->freed_count; i++)
-      n[i] = t->freed[(t->freed_head + i) % t->freed_cap];
+      n[i] = t->freed[(t->freed_head + i) & (t->freed_cap - 1)];
     free(t->freed);
     t->freed = n;
     t->freed_head = 0;
     t->freed_cap = ncap;
   }
-  t->freed[(t->freed_head + t->freed_count) % t->freed_cap] = (uint32_t)index;
+  t->freed[(t->freed_head + t->freed_count) & (t->freed_cap - 1)] = (uint32_t)index;
   t->freed_count++;
 }
 

@@ -14,10 +14,11 @@
  * - a receive from s scans node s's unexpected list; a receive from ANY scans the arrival
  *   list of node ANY; either way the first tag match is the oldest one, as MPI requires;
  * - a node is freed once both its lists are empty, so memory follows what is pending, not
- *   how many pairs ever talked; except that each receiver keeps its last emptied node, and
- *   its emptied ANY node, in the table (mq_count.keep, keep_any) and checks them before
- *   hashing: a ring or a pair that talks again finds its nodes without a probe, and pays no
- *   create and drop per message. So at most two empty nodes per receiver.
+ *   how many pairs ever talked; except that each receiver keeps its last MQ_KEEP emptied
+ *   nodes, and its emptied ANY node, in the table (mq_count.keep, keep_any) and checks them
+ *   before hashing: a ring, a pair or a stencil's neighbours that talk again find their
+ *   nodes without a probe, and pay no create and drop per message. So at most MQ_KEEP + 1
+ *   empty nodes per receiver.
  * Scans only walk the operations pending between that pair (or at that receiver), never
  * anything elsewhere in the simulation. */
 #include <stdint.h>
@@ -48,12 +49,21 @@ typedef struct mq_slot {
  * messages queued. Most receivers have neither, and then a message need not probe the
  * table for the receiver's ANY node, nor a receive for an unexpected message: with
  * thousands of ranks each probe is a cache miss or two. */
+/* Kept nodes per receiver: a 2-D stencil's four neighbours, a ring's one. With a single one,
+ * a receiver with four sources created and dropped a node per message (a hash insert, a
+ * backward-shift deletion) and probed the table twice (tests/per_message counts the creates). */
+#define MQ_KEEP 4
+
 typedef struct mq_count {
   uint32_t any_posted;
   uint32_t unexpected;
-  /* in the table, possibly empty: the node of a source this receiver emptied last, and its
-   * ANY node (two slots, so that emptying one never drops the other) */
-  mq_node *keep, *keep_any;
+  /* in the table, possibly empty: the nodes of the sources this receiver emptied last (each
+   * with its source beside it, so a look for another source reads no node), and its ANY
+   * node (a slot of its own, so that emptying one kind never drops the other) */
+  mq_node *keep_any;
+  int32_t keep_src[MQ_KEEP];
+  mq_node *keep[MQ_KEEP];
+  uint8_t keep_next; /* the slot a newly emptied node takes when none is free */
 } mq_count;
 
 static struct match_state {
@@ -64,6 +74,7 @@ static struct match_state {
   size_t free_count;
   mq_count *per_rank;
   size_t nper_rank;
+  size_t creates; /* nodes created so far (mq_nodes_created) */
 } matching;
 
 static mq_count *count_of(int dst)
@@ -151,15 +162,24 @@ static mq_node *create(uint32_t ctx, int dst, int src)
   n->next_free = NULL;
   place((mq_slot){key_hash(ctx, dst, src), n});
   matching.count++;
+  matching.creates++;
   return n;
 }
 
 /* lookup, trying the receiver's kept node first */
 static mq_node *find(const mq_count *cnt, uint32_t ctx, int dst, int src)
 {
-  mq_node *k = src == MPI_ANY_SOURCE ? cnt->keep_any : cnt->keep;
-  if (k && k->src == src && k->ctx == ctx)
-    return k;
+  if (src == MPI_ANY_SOURCE) {
+    mq_node *k = cnt->keep_any;
+    if (k && k->ctx == ctx)
+      return k;
+  } else {
+    for (int i = 0; i < MQ_KEEP; i++) {
+      mq_node *k = cnt->keep[i];
+      if (cnt->keep_src[i] == src && k && k->ctx == ctx)
+        return k;
+    }
+  }
   return lookup(ctx, dst, src);
 }
 
@@ -202,13 +222,33 @@ static bool node_empty(const mq_node *n)
   return list_empty(&n->posted) && list_empty(&n->unexpected);
 }
 
-/* n (of receiver cnt) may have become empty: it becomes the receiver's kept node of its
- * kind (ANY or not), and the one kept there before goes if it is empty. */
+/* n (of receiver cnt) may have become empty: it becomes one of the receiver's kept nodes of
+ * its kind (ANY or not), and the one kept in that slot before goes if it is empty. A node
+ * is in at most one slot. */
 static void release_if_empty(mq_count *cnt, mq_node *n)
 {
-  mq_node **slot = n && n->src == MPI_ANY_SOURCE ? &cnt->keep_any : &cnt->keep;
-  if (!n || n == *slot || !node_empty(n))
+  if (!n || !node_empty(n))
     return;
+  mq_node **slot;
+  if (n->src == MPI_ANY_SOURCE) {
+    slot = &cnt->keep_any;
+    if (*slot == n)
+      return;
+  } else {
+    int free_i = -1;
+    for (int i = 0; i < MQ_KEEP; i++) {
+      if (cnt->keep[i] == n)
+        return;
+      if (!cnt->keep[i] && free_i < 0)
+        free_i = i;
+    }
+    if (free_i < 0) {
+      free_i = cnt->keep_next;
+      cnt->keep_next = (uint8_t)((cnt->keep_next + 1) % MQ_KEEP);
+    }
+    slot = &cnt->keep[free_i];
+    cnt->keep_src[free_i] = n->src;
+  }
   mq_node *old = *slot;
   *slot = n;
   if (old && node_empty(old))
@@ -348,10 +388,14 @@ size_t mq_node_count(void)
   size_t n = matching.count;
   for (size_t i = 0; i < matching.nper_rank; i++) {
     const mq_count *c = &matching.per_rank[i];
-    n -= (c->keep && node_empty(c->keep)) + (c->keep_any && node_empty(c->keep_any));
+    n -= c->keep_any && node_empty(c->keep_any);
+    for (int k = 0; k < MQ_KEEP; k++)
+      n -= c->keep[k] && node_empty(c->keep[k]);
   }
   return n;
 }
+
+size_t mq_nodes_created(void) { return matching.creates; }
 
 void mq_reset(void)
 {

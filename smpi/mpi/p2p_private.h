@@ -165,6 +165,7 @@ p2p_msg *mq_peek(uint32_t ctx, int dst_world, int src, int tag);
 void mq_remove_msg(p2p_msg *m);   /* m->queued */
 void mq_remove_recv(smpi_req *r); /* r->queued */
 size_t mq_node_count(void);
+size_t mq_nodes_created(void); /* since the start (or mq_reset): churn of the queues */
 void mq_reset(void);
 
 /* ---- module state (request.c) ---- */

@@ -192,7 +192,7 @@ static smpi_req *req_alloc(void)
     p2p.free_reqs = r->free_next, p2p.free_req_count--;
   else
     r = xmalloc(sizeof *r);
-  memset(r, 0, sizeof *r);
+  mem_zero(r, sizeof *r);
   list_init(&r->qlink);
   list_init(&r->olink);
   list_init(&r->wlink);
@@ -270,7 +270,7 @@ static p2p_msg *msg_new(void)
   if (m) {
     p2p.free_msgs = m->free_next;
     p2p.free_msg_count--;
-    memset(m, 0, offsetof(p2p_msg, small));
+    mem_zero(m, offsetof(p2p_msg, small));
   } else {
     m = xcalloc(1, sizeof *m);
   }
