@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -191,6 +192,45 @@ static const char *need_value(int argc, char **argv, int *i)
   return argv[++*i];
 }
 
+/* smpi/huge-heap must be decided before the program starts: glibc reads its tunables when the
+ * program is loaded, so the launcher, not the simulation, gives the program a heap advised
+ * huge pages (glibc.malloc.hugetlb=1: malloc madvises what it takes from the system). Page
+ * faults in a program's buffers then cost one per 2 MiB rather than one per 4 KiB; the
+ * simulation reads the key again, to count first touches at the right cost and to refuse it
+ * where the launcher cannot see it (a platform file's config). */
+static struct {
+  bool off; /* --cfg=smpi/huge-heap:no (or false, off, 0) */
+} huge_heap;
+
+static void note_cfg(const char *kv)
+{
+  static const char key[] = "smpi/huge-heap:";
+  static const char *const no[] = {"no", "false", "off", "0"};
+  if (strncmp(kv, key, sizeof key - 1))
+    return;
+  huge_heap.off = false;
+  for (size_t k = 0; k < sizeof no / sizeof *no; k++)
+    if (!strcasecmp(kv + sizeof key - 1, no[k]))
+      huge_heap.off = true;
+}
+
+/* GLIBC_TUNABLES gains glibc.malloc.hugetlb=1, unless the user chose a hugetlb mode there */
+static void give_huge_heap(void)
+{
+  const char *t = getenv("GLIBC_TUNABLES");
+  if (huge_heap.off || (t && strstr(t, "glibc.malloc.hugetlb")))
+    return;
+  static const char ours[] = "glibc.malloc.hugetlb=1";
+  size_t n = (t ? strlen(t) + 1 : 0) + sizeof ours;
+  char *v = malloc(n);
+  if (!v)
+    die("out of memory%s", "");
+  snprintf(v, n, "%s%s%s", t ? t : "", t && *t ? ":" : "", ours);
+  setenv("GLIBC_TUNABLES", v, 1);
+  free(v);
+  add_field("huge-heap", "1");
+}
+
 int main(int argc, char **argv)
 {
   const char *wrapper = NULL;
@@ -234,13 +274,16 @@ int main(int argc, char **argv)
         /* SimGrid's spelling of -replay */
         replay_trace = absolute(a + 18, "trace file");
       } else {
+        note_cfg(a + 6);
         add_field("cfg", a + 6);
       }
     } else if (!strcmp(a, "-help-coll") || !strcmp(a, "--help-coll")) {
       add_field("help", "coll");
       help_only = true;
     } else if (!strcmp(a, "--cfg")) {
-      add_field("cfg", need_value(argc, argv, &i));
+      const char *kv = need_value(argc, argv, &i);
+      note_cfg(kv);
+      add_field("cfg", kv);
     } else if (!strncmp(a, "--log=", 6)) {
       add_field("log", a + 6);
     } else if (!strcmp(a, "--log")) {
@@ -384,6 +427,7 @@ int main(int argc, char **argv)
     return 1;
   }
   add_field("version", SMPI_LAUNCH_VERSION);
+  give_huge_heap();
   setenv(SMPI_LAUNCH_ENV, launch, 1);
 
   char **args;

@@ -108,6 +108,10 @@ static const cfg_key launch_keys[] = {
                    "rate (GB/s) of predefined reductions for the payload floor that "
                    "smpi/display-timing prints; 0: measured (a sum of doubles) with the "
                    "run's working set and cached in ~/.cache/smpi/memcpy-rates"),
+    CFG_KEY_BOOL("smpi/huge-heap", true,
+                 "smpirun gives the program a heap in huge pages (GLIBC_TUNABLES "
+                 "glibc.malloc.hugetlb=1): one page fault per 2 MiB of its buffers rather than "
+                 "per 4 KiB; read by smpirun, so only its command line can turn it off"),
     CFG_KEY_DOUBLE("smpi/first-touch-cost", 0,
                    "cost (us) of the first touch of a page of the program's memory by a "
                    "received payload, for the payload floor that smpi/display-timing prints; "
@@ -287,6 +291,7 @@ typedef struct launch_opts {
   char *platform;
   char *hostfile;
   bool map;
+  bool huge_heap_given; /* smpirun gave the program a huge-page heap (smpi/huge-heap) */
   bool help_cfg;
   bool help_coll; /* smpirun -help-coll */
   bool from_smpirun;
@@ -492,6 +497,8 @@ static int parse_launch(launch_opts *o)
         o->nsets++;
     } else if (!strcmp(k, "map")) {
       o->map = true;
+    } else if (!strcmp(k, "huge-heap")) {
+      o->huge_heap_given = true;
     } else if (!strcmp(k, "bandwidth")) {
       o->bandwidth = xstrdup(v);
     } else if (!strcmp(k, "latency")) {
@@ -710,11 +717,21 @@ SMPI_PUBLIC int smpi_main(int argc, char **argv, smpi_main_fn real_main);
  * Here a freed buffer stays in the heap, already faulted in, for the next call to reuse;
  * the heap grows in steps of 64 MiB (address space only: pages are faulted as touched).
  * What the program sets with GLIBC_TUNABLES=glibc.malloc.* wins. */
+/* Whether glibc gives the program's heap huge pages: smpirun asks for it (smpi/huge-heap),
+ * or the user did in GLIBC_TUNABLES. */
+static bool heap_is_huge(void)
+{
+  const char *t = getenv("GLIBC_TUNABLES"), *h = t ? strstr(t, "glibc.malloc.hugetlb=") : NULL;
+  return h && (h[21] == '1' || h[21] == '2');
+}
+
 static void tune_heap(void)
 {
+  /* the user's own malloc tunables win; smpirun's hugetlb=1 is not one of them */
   const char *t = getenv("GLIBC_TUNABLES");
-  if (t && strstr(t, "glibc.malloc."))
-    return;
+  for (const char *m = t; m && (m = strstr(m, "glibc.malloc.")); m++)
+    if (strncmp(m, "glibc.malloc.hugetlb=", 21))
+      return;
   mallopt(M_MMAP_THRESHOLD, 32 << 20); /* glibc's largest: buffers above it are rare */
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   mallopt(M_TOP_PAD, 64 << 20);
@@ -790,6 +807,11 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   smpi_w.simulate_computation = cfg_get_bool("smpi/simulate-computation");
   smpi_w.cpu_all_threads = cfg_get_bool("smpi/cpu-all-threads");
   smpi_copies.watch = cfg_get_bool("smpi/display-timing"); /* count first touches */
+  smpi_copies.huge_heap = heap_is_huge();
+  if (!cfg_get_bool("smpi/huge-heap") && o.huge_heap_given)
+    return fail("--cfg=smpi/huge-heap:no is read by smpirun before the program starts: give it "
+                "on smpirun's command line (it was set where smpirun cannot see it, e.g. a "
+                "platform file's <config>)");
   /* The floor's rates and costs: a negative one would print a floor below zero. */
   static const struct {
     const char *key, *unit;

@@ -58,8 +58,10 @@ typedef struct smpi_copy_stats {
    * and reductions as large, timed in the run (their rates check the curve's) */
   unsigned long long timed_copied, timed_reduced; /* bytes */
   double copy_s, reduce_s;                        /* seconds they took */
-  bool watch; /* smpi/display-timing: count first touches (one mincore per receive of
+  bool watch;     /* smpi/display-timing: count first touches (one mincore per receive of
                  SMPI_TOUCH_MIN bytes or more) and time the large copies and reductions */
+  bool huge_heap; /* the program's heap is advised huge pages (smpi/huge-heap): first
+                     touches there may cost the huge-page rate */
 } smpi_copy_stats;
 
 #define SMPI_COPY_TIMED_MIN ((size_t)256 << 10)
