@@ -81,8 +81,12 @@ bool lmm_fast_bottleneck(lmm_system *sys)
    * commit (rem), the summed change of flows that really change (usage, check (a)) and the
    * largest new level (pf_level); per follower its new load (free_old) and largest level
    * (usage). Nothing outside scratch is written until every check passed. */
-  /* sys's counters and arrays in locals: the stores through b could alias them */
-  const uint64_t solve_no = sys->solve_no, iter = ++sys->iter;
+  /* sys's counters and arrays in locals: the stores through b could alias them. S is
+   * marked with a pass number of its own, in_c, so that the walk tells a follower from a
+   * boundary constraint by one field on the first line (in_s is on the second) */
+  const uint64_t in_S = ++sys->iter, iter = ++sys->iter;
+  for (size_t i = 0; i < sys->nS; i++)
+    sys->S[i]->in_c = in_S;
   size_t nC = 0, nF = 0;
   sys->nC = sys->nF = 0; /* what a failed walk leaves */
   XGROW(sys->F, sys->capF, c->n_active);
@@ -117,7 +121,7 @@ bool lmm_fast_bottleneck(lmm_system *sys)
         bound_moot = true;
       if (b == c)
         continue;
-      if (b->in_s == solve_no) { /* a follower: counted, checked below */
+      if (b->in_c == in_S) { /* a follower: counted, checked below */
         b->nfree++;
         b->free_old += e->coef * nx;
         if (ulevel > b->usage)

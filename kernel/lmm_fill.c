@@ -390,7 +390,8 @@ void lmm_build_full_region(lmm_system *sys)
     lmm_variable *v = order[o];
     if (!v)
       continue;
-    v->order_pos = live;
+    if (live != o) /* (v->order_pos == o: no store, its second line stays where it is) */
+      v->order_pos = live;
     order[live++] = v;
     if (!lmm_var_enabled(v))
       continue;

@@ -65,35 +65,38 @@ typedef struct lmm_var_elem {
 } lmm_var_elem;
 
 struct lmm_constraint {
-  /* First cache line: what every solve path reads or writes for each constraint it meets
-   * (a flow's links are scattered over the heap: one line per link instead of three). */
+  /* First cache line: all that lmm_fast_bottleneck.c reads or writes for each link of each
+   * flow it walks (4 000 flows of a linear Reduce's root link, each with two private links
+   * besides the shared ones: with a second line per link the walk moved 30 % more memory,
+   * and it is bound by memory traffic, not latency). */
   double capacity;
   lmm_sharing policy;
-  bool sat;         /* saturated within precision at the last solve that touched it */
-  double load;      /* SHARED: sum of coef*value, updated incrementally; FATPIPE: unused */
+  bool sat;        /* saturated within precision at the last solve that touched it */
+  double load;     /* SHARED: sum of coef*value, updated incrementally; FATPIPE: unused */
+  uint64_t in_c;   /* scratch: == sys->iter: in S u B for this pass */
+  double free_old; /* scratch, SHARED: consumption of the free variables before the solve */
+  double usage;    /* scratch, SHARED: sum coef/penalty over unfixed free variables */
+  double rem;      /* scratch: residual capacity left for the unfixed free variables */
+  double pf_level; /* scratch: level at which it saturated and fixed free variables, -1 if it
+                      did not */
+
+  /* Second line: the rest of the general pass's scratch. */
   double max_level; /* upper bound of value*penalty over its active elements */
   uint64_t in_s;    /* scratch: == sys->solve_no: in S (all its variables are free) */
-  uint64_t in_c;    /* scratch: == sys->iter: in S u B for this pass */
-  double free_old;  /* scratch, SHARED: consumption of the free variables before the solve */
-  double usage;     /* scratch, SHARED: sum coef/penalty over unfixed free variables */
+  size_t nfree;     /* its free elements: sys->fe[fe_pos .. fe_pos + nfree) */
+  size_t nunfixed;  /* how many of them are not fixed yet */
+  size_t fe_pos;
+  size_t fp_pos, fp_end; /* FATPIPE: heap slice of sys->fp keyed by saturation level */
+  size_t n_active;
 
   void *id;
   uint64_t seq; /* creation number: deterministic ties */
   list_node all_node;
   list_node active;
   list_node idle;
-  size_t n_active;
   double usage_all;     /* SHARED: sum of coef / penalty over the active elements, kept
                        incrementally (exactly 0 again whenever the last one leaves) */
   list_node dirty_node; /* on sys->dirty_cnsts when a modification invalidated it */
-
-  /* More scratch of the current solve. */
-  double rem;      /* residual capacity left for the unfixed free variables */
-  double pf_level; /* level at which it saturated and fixed free variables, -1 if it did not */
-  size_t nfree;    /* its free elements: sys->fe[fe_pos .. fe_pos + nfree) */
-  size_t nunfixed; /* how many of them are not fixed yet */
-  size_t fe_pos;
-  size_t fp_pos, fp_end; /* FATPIPE: heap slice of sys->fp keyed by saturation level */
   lmm_event ev;
 
   void *cls; /* act_class.c's data while a class uses it (maxmin/class-sharing), else NULL */
@@ -104,21 +107,25 @@ struct lmm_constraint {
 };
 
 struct lmm_variable {
+  /* First cache line: what a solve reads or writes for each flow it re-solves (the
+   * one-bottleneck path and the commit touch nothing else of it). */
   void *id;
   double penalty; /* 0: disabled */
   double bound;   /* < 0: none */
   double value;
-  uint64_t seq;
   lmm_element *elems;
-  size_t n_elems, cap_elems;
+  uint32_t n_elems;  /* (a route of 4 billion links is not a route) */
+  uint32_t fidx;     /* scratch: its index in F while in_f says it is free */
+  uint64_t mod_mark; /* scratch: == sys->solve_no: already in the modified array */
+  uint64_t in_f;     /* scratch: == sys->iter: free in this pass, at sys->F[fidx] */
+
+  uint64_t seq;
+  size_t cap_elems;
   list_node all_node;
   list_node dirty_node; /* on sys->dirty_vars: must be re-solved */
   list_node mod_node;   /* on sys->pending_mod: created or penalty/bound changed */
 
-  /* Scratch of the current solve. */
-  uint64_t in_f;     /* == sys->iter: free in this pass, at sys->F[fidx] */
-  uint64_t mod_mark; /* == sys->solve_no: already in the modified array */
-  uint32_t fidx;
+  /* More scratch of the current solve. */
   lmm_event ev;     /* bound event */
   size_t order_pos; /* slot in sys->by_order */
 };

@@ -412,6 +412,7 @@ void lmm_expand(lmm_system *sys, lmm_constraint *c, lmm_variable *v, double coef
       for (size_t i = 0; i < v->n_elems; i++)
         elem_relink(&v->elems[i]);
     }
+    ASSERT(v->n_elems < UINT32_MAX);
     e = &v->elems[v->n_elems++];
     e->cnst = c;
     e->var = v;
@@ -502,7 +503,7 @@ size_t lmm_variable_element_count(const lmm_variable *v) { return v->n_elems; }
 
 lmm_constraint *lmm_variable_constraint(const lmm_variable *v, size_t i, double *coef)
 {
-  ASSERTF(i < v->n_elems, "element %zu of %zu", i, v->n_elems);
+  ASSERTF(i < v->n_elems, "element %zu of %zu", i, (size_t)v->n_elems);
   if (coef)
     *coef = v->elems[i].coef;
   return v->elems[i].cnst;
