@@ -108,10 +108,10 @@ static const cfg_key launch_keys[] = {
                    "rate (GB/s) of predefined reductions for the payload floor that "
                    "smpi/display-timing prints; 0: measured (a sum of doubles) with the "
                    "run's working set and cached in ~/.cache/smpi/memcpy-rates"),
-    CFG_KEY_BOOL("smpi/huge-heap", true,
+    CFG_KEY_BOOL("smpi/huge-heap", false,
                  "smpirun gives the program a heap in huge pages (GLIBC_TUNABLES "
                  "glibc.malloc.hugetlb=1): one page fault per 2 MiB of its buffers rather than "
-                 "per 4 KiB; read by smpirun, so only its command line can turn it off"),
+                 "per 4 KiB; read by smpirun, so only its command line can set it"),
     CFG_KEY_DOUBLE("smpi/first-touch-cost", 0,
                    "cost (us) of the first touch of a page of the program's memory by a "
                    "received payload, for the payload floor that smpi/display-timing prints; "
@@ -808,10 +808,10 @@ int smpi_main(int argc, char **argv, smpi_main_fn real_main)
   smpi_w.cpu_all_threads = cfg_get_bool("smpi/cpu-all-threads");
   smpi_copies.watch = cfg_get_bool("smpi/display-timing"); /* count first touches */
   smpi_copies.huge_heap = heap_is_huge();
-  if (!cfg_get_bool("smpi/huge-heap") && o.huge_heap_given)
-    return fail("--cfg=smpi/huge-heap:no is read by smpirun before the program starts: give it "
-                "on smpirun's command line (it was set where smpirun cannot see it, e.g. a "
-                "platform file's <config>)");
+  if (cfg_get_bool("smpi/huge-heap") && !o.huge_heap_given && o.from_smpirun && !heap_is_huge())
+    return fail("--cfg=smpi/huge-heap:yes is read by smpirun before the program starts: give it "
+                "on smpirun's command line (not in a platform file's <config>), and set no "
+                "glibc.malloc.hugetlb mode of your own in GLIBC_TUNABLES");
   /* The floor's rates and costs: a negative one would print a floor below zero. */
   static const struct {
     const char *key, *unit;

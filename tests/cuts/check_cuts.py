@@ -22,7 +22,8 @@ bad = 0
 
 
 def run(smpirun, prog, args, np=4):
-    # page faults are counted at 4 KiB: no huge-page heap (smpi/huge-heap, tests/huge)
+    # page faults are counted at 4 KiB: no huge-page heap (smpi/huge-heap's default, said
+    # here so that the counts do not follow a change of that default)
     cmd = [smpirun, "-np", str(np), "--cfg=smpi/display-timing:yes", "--cfg=smpi/huge-heap:no",
            prog] + args
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
