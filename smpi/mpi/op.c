@@ -320,9 +320,10 @@ static void k_min(ctype ct, const void *in, void *inout, size_t n)
  * 64 MiB; the scalar loop ran at half the floor's reference rate in the 16-rank Allreduce
  * cells. may_alias: the program wrote its buffers as whatever type it liked. Where both
  * operands are NaNs the result keeps one of their payloads, and which one is the compiler's
- * choice of operand order: written io + in, the packed doubles keep the scalar loop's (in's)
- * here, packed floats did not, so floats stay scalar (tests/cuts compares both paths' bits
- * on random values, NaNs included). */
+ * choice of operand order, in this loop as in the scalar one: the plain build's packed
+ * doubles keep the scalar loop's (in's), its packed floats did not (so floats stay scalar),
+ * and the sanitized build's scalar loop keeps the other. Neither MPI nor IEEE 754 says which
+ * (tests/cuts compares both paths' bits on random values, but for that payload). */
 #define SUM_FAST_TYPES(X) X(CT_DOUBLE, double) X(CT_INT, int) X(CT_LONG, long)
 #define X(c, T)                                                                                \
   typedef T sum_##T##_t __attribute__((may_alias));                                            \

@@ -6,7 +6,8 @@
   vector went through scratch), and the root's first call faults in 2 scratch vectors (512
   pages), not 3 (768); in place and root = last rank keep the old path, sums checked;
 - MPI_SUM's vectorized path (aligned, non-overlapping operands) gives the same bits as the
-  scalar one, NaN payloads included (this checks the path is right, not that it is taken);
+  scalar one, but for the payload of a sum of two NaNs (the compiler's choice in either
+  loop) (this checks the path is right, not that it is taken);
 - a receive of 16 KiB or more into pages never written is populated in one system call: 4 MiB
   received in one message or in 16 KiB ones traps on almost none of its 1 024 pages (perf_event_open's software page-fault count; skipped
   where the kernel refuses the counter).
