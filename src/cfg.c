@@ -26,7 +26,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 LOG_NEW_CATEGORY(config, "configuration registry");
 LOG_DEFAULT_CATEGORY(config);
@@ -341,30 +340,13 @@ static int parse_double(const char *text, double *out)
   return 0;
 }
 
-static int parse_bool(const char *text, bool *out)
-{
-  static const char *const yes[] = {"yes", "true", "on", "1"};
-  static const char *const no[] = {"no", "false", "off", "0"};
-  for (size_t i = 0; i < 4; i++) {
-    if (!strcasecmp(text, yes[i])) {
-      *out = true;
-      return 0;
-    }
-    if (!strcasecmp(text, no[i])) {
-      *out = false;
-      return 0;
-    }
-  }
-  return -1;
-}
-
 /* Text -> value for key k, without side effects. A string value is freshly allocated. */
 static int parse_value(cfg_entry *k, const char *text, cfg_value *out, char *err, size_t errlen)
 {
   int rc;
   switch (k->type) {
   case CFG_BOOL:
-    if (parse_bool(text, &out->b) == 0)
+    if (cfg_parse_bool(text, &out->b) == 0)
       return 0;
     errbuf_set(err, errlen,
                "invalid value '%s' for '%s' (a boolean is expected: yes/no, true/false, on/off, "

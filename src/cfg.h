@@ -35,6 +35,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <strings.h>
+
+/* The words a boolean value may be: 0 and *out set, or -1. Inline, as smpirun (a static
+ * launcher that links none of the simulator) reads smpi/huge-heap with the same words. */
+static inline int cfg_parse_bool(const char *text, bool *out)
+{
+  static const char *const yes[] = {"yes", "true", "on", "1"};
+  static const char *const no[] = {"no", "false", "off", "0"};
+  for (size_t i = 0; i < 4; i++) {
+    if (!strcasecmp(text, yes[i])) {
+      *out = true;
+      return 0;
+    }
+    if (!strcasecmp(text, no[i])) {
+      *out = false;
+      return 0;
+    }
+  }
+  return -1;
+}
 
 typedef enum { CFG_BOOL, CFG_INT, CFG_DOUBLE, CFG_STRING } cfg_type;
 

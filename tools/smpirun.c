@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "smpi/launch/launch.h"
+#include "src/cfg.h"
 
 static const char *prog = "smpirun";
 
@@ -205,22 +205,20 @@ static struct {
 static void note_cfg(const char *kv)
 {
   static const char key[] = "smpi/huge-heap:";
-  static const char *const yes[] = {"yes", "true", "on", "1"};
   if (strncmp(kv, key, sizeof key - 1))
     return;
-  huge_heap.on = false;
-  for (size_t k = 0; k < sizeof yes / sizeof *yes; k++)
-    if (!strcasecmp(kv + sizeof key - 1, yes[k]))
-      huge_heap.on = true;
+  bool on = false; /* not a boolean: off here, and the simulation says what is wrong */
+  cfg_parse_bool(kv + sizeof key - 1, &on);
+  huge_heap.on = on;
 }
 
 /* GLIBC_TUNABLES gains glibc.malloc.hugetlb=1, unless the user chose a hugetlb mode there */
 static void give_huge_heap(void)
 {
   const char *t = getenv("GLIBC_TUNABLES");
-  if (!huge_heap.on || (t && strstr(t, "glibc.malloc.hugetlb")))
+  if (!huge_heap.on || (t && strstr(t, SMPI_HUGETLB_TUNABLE)))
     return;
-  static const char ours[] = "glibc.malloc.hugetlb=1";
+  static const char ours[] = SMPI_HUGETLB_TUNABLE "1";
   size_t n = (t ? strlen(t) + 1 : 0) + sizeof ours;
   char *v = malloc(n);
   if (!v)

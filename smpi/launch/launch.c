@@ -707,6 +707,15 @@ static void describe_world_help(void)
 
 SMPI_PUBLIC int smpi_main(int argc, char **argv, smpi_main_fn real_main);
 
+/* Whether glibc gives the program's heap huge pages: smpirun asks for it (smpi/huge-heap),
+ * or the user did in GLIBC_TUNABLES. */
+static bool heap_is_huge(void)
+{
+  const char *t = getenv("GLIBC_TUNABLES"), *h = t ? strstr(t, SMPI_HUGETLB_TUNABLE) : NULL;
+  char mode = h ? h[sizeof SMPI_HUGETLB_TUNABLE - 1] : 0;
+  return mode == '1' || mode == '2';
+}
+
 /* The heap policy of the whole process, set once before anything is allocated. All ranks
  * share one heap, and collectives and eager messages take and give back buffers of up to
  * megabytes at every call. glibc's defaults serve those from fresh mmap()s (above 128 KiB,
@@ -716,21 +725,13 @@ SMPI_PUBLIC int smpi_main(int argc, char **argv, smpi_main_fn real_main);
  * 1 MiB, 4 calls: 293 000 page faults, 772 munmap, 390 brk, 0.59 s of system time of 1.2 s).
  * Here a freed buffer stays in the heap, already faulted in, for the next call to reuse;
  * the heap grows in steps of 64 MiB (address space only: pages are faulted as touched).
- * What the program sets with GLIBC_TUNABLES=glibc.malloc.* wins. */
-/* Whether glibc gives the program's heap huge pages: smpirun asks for it (smpi/huge-heap),
- * or the user did in GLIBC_TUNABLES. */
-static bool heap_is_huge(void)
-{
-  const char *t = getenv("GLIBC_TUNABLES"), *h = t ? strstr(t, "glibc.malloc.hugetlb=") : NULL;
-  return h && (h[21] == '1' || h[21] == '2');
-}
-
+ * What the program sets with GLIBC_TUNABLES=glibc.malloc.* wins (smpirun's hugetlb=1 for
+ * smpi/huge-heap is not the program's). */
 static void tune_heap(void)
 {
-  /* the user's own malloc tunables win; smpirun's hugetlb=1 is not one of them */
   const char *t = getenv("GLIBC_TUNABLES");
   for (const char *m = t; m && (m = strstr(m, "glibc.malloc.")); m++)
-    if (strncmp(m, "glibc.malloc.hugetlb=", 21))
+    if (strncmp(m, SMPI_HUGETLB_TUNABLE, sizeof SMPI_HUGETLB_TUNABLE - 1))
       return;
   mallopt(M_MMAP_THRESHOLD, 32 << 20); /* glibc's largest: buffers above it are rare */
   mallopt(M_TRIM_THRESHOLD, 1 << 30);

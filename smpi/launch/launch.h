@@ -17,6 +17,8 @@
 #define SMPI_LAUNCH_ENV "SMPI_LAUNCH"
 #define SMPI_LAUNCH_SEP '\x1f'
 #define SMPI_LAUNCH_VERSION "1"
+/* glibc's tunable for a heap in huge pages; smpirun sets it to 1 (smpi/huge-heap) */
+#define SMPI_HUGETLB_TUNABLE "glibc.malloc.hugetlb="
 /* A string present in every program linked by smpicc: smpirun looks for it to refuse
  * programs that were not (they would run natively, once, and mislead the user). */
 #define SMPI_PROGRAM_MARKER "smpi-program-marker:v1"

@@ -374,7 +374,6 @@ static void complete_pair(smpi_req *a, smpi_req *b)
   p2p_complete(b);
 }
 
-/* Transfer over and receive matched: move the data, complete the receive (and the send). */
 /* smpi/display-timing: the pages of receive rr's buffer that the copy of n bytes about to
  * land there touches first (smpi_dt_first_touch); a collective's scratch is ours */
 static inline void first_touch(const smpi_req *rr, void *rbuf, size_t n)
@@ -382,6 +381,8 @@ static inline void first_touch(const smpi_req *rr, void *rbuf, size_t n)
   if (__builtin_expect(smpi_copies.watch, 0) && !rr->scratch)
     smpi_dt_first_touch(rbuf, rr->dt, n);
 }
+
+/* Transfer over and receive matched: move the data, complete the receive (and the send). */
 
 static void deliver(p2p_msg *m)
 {
