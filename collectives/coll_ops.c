@@ -9,6 +9,7 @@
 
 #include "collectives/coll_private.h"
 #include "smpi/emulation/burst.h"
+#include "smpi/emulation/privatize.h"
 #include "smpi/emulation/shared_malloc.h"
 #include "smpi/runtime/copies.h"
 #include "src/invariant.h"
@@ -68,6 +69,33 @@ int coll_irecv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src,
 {
   return push_req(x,
                   smpi_p2p_irecv(buf, count, dt, peer(x, src), tag, x->comm, recv_flags(x, buf)));
+}
+
+static void reduce_sink_fn(const smpi_recv_sink *base, void *buf, size_t bytes)
+{
+  const coll_reduce_sink *s = container_of(base, coll_reduce_sink, base);
+  (void)bytes; /* a shorter message combines what the vector holds, as a scratch one would */
+  void *acc = smpi_privatize_translate(s->owner, s->acc);
+  ASSERT(s->count <= (size_t)INT_MAX);
+  note_error(s->x, smpi_op_apply(s->a->op, buf, acc, (int)s->count, s->a->rdt_h));
+}
+
+void coll_reduce_sink_init(coll_reduce_sink *s, coll_ctx *x, const coll_args *a, void *acc,
+                           size_t count)
+{
+  ASSERT(a->op && smpi_op_is_predefined(a->op));
+  s->base.fn = reduce_sink_fn;
+  s->x = x;
+  s->a = a;
+  s->acc = acc;
+  s->owner = smpi_comm_world_rank(x->comm, x->rank);
+  s->count = count;
+}
+
+int coll_irecv_reduce(coll_ctx *x, void *buf, int src, int tag, const coll_reduce_sink *s)
+{
+  return push_req(x, smpi_p2p_irecv_sink(buf, s->count, s->a->rdt, peer(x, src), tag, x->comm,
+                                         recv_flags(x, buf), &s->base));
 }
 
 void coll_wait_req(coll_ctx *x, int id)

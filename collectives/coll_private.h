@@ -262,6 +262,21 @@ void coll_ctx_done(coll_ctx *x);
  * coll_wait_req, valid until the next coll_wait. peer may be MPI_PROC_NULL. */
 int coll_isend(coll_ctx *x, const void *buf, size_t count, const smpi_dt *dt, int dst, int tag);
 int coll_irecv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag);
+/* Receives into a vector that is combined into acc as each message lands (arrival order:
+ * acc = data op acc), so that every receive of a Reduce's root can share one scratch vector
+ * (smpi_recv_sink). Only for a predefined op (commutative; it runs outside the rank's
+ * code); sink lives until the call's requests are waited for. */
+typedef struct coll_reduce_sink {
+  smpi_recv_sink base;
+  coll_ctx *x;
+  const coll_args *a;
+  void *acc; /* as the calling rank sees it */
+  int owner; /* world rank of the caller, whose view acc is in */
+  size_t count;
+} coll_reduce_sink;
+void coll_reduce_sink_init(coll_reduce_sink *s, coll_ctx *x, const coll_args *a, void *acc,
+                           size_t count);
+int coll_irecv_reduce(coll_ctx *x, void *buf, int src, int tag, const coll_reduce_sink *s);
 /* Waits for one request / for every request posted since the last coll_wait. */
 void coll_wait_req(coll_ctx *x, int id);
 void coll_wait(coll_ctx *x);

@@ -50,11 +50,24 @@ enum {
                                  program's (its first touches are not in the payload floor) */
 };
 
+/* A receive whose data is consumed where it lands: fn runs right after the payload is
+ * written into the receive's buffer (buf, as the receiver's code sees it), before anything
+ * else can be written there, whichever rank or the engine happens to run at that moment.
+ * Several receives may then share one buffer: the linear Reduce's root lands every vector
+ * in one scratch vector and combines it at once (collectives/reduce/reduce_linear.c). fn
+ * must not block and must not run program code (no user-defined op: privatization). */
+typedef struct smpi_recv_sink smpi_recv_sink;
+struct smpi_recv_sink {
+  void (*fn)(const smpi_recv_sink *s, void *buf, size_t bytes);
+};
+
 /* Nonblocking operations; the request is owned by the caller until a wait frees it. */
 smpi_req *smpi_p2p_isend(const void *buf, size_t count, const smpi_dt *dt, int dst, int tag,
                          smpi_comm *c, unsigned flags);
 smpi_req *smpi_p2p_irecv(void *buf, size_t count, const smpi_dt *dt, int src, int tag,
                          smpi_comm *c, unsigned flags);
+smpi_req *smpi_p2p_irecv_sink(void *buf, size_t count, const smpi_dt *dt, int src, int tag,
+                              smpi_comm *c, unsigned flags, const smpi_recv_sink *sink);
 
 /* Persistent requests: post with smpi_p2p_start, wait as usual (a wait leaves them
  * inactive instead of freeing them), free with smpi_p2p_free once inactive. */

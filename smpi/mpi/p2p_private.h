@@ -84,8 +84,9 @@ struct smpi_req {
   p2p_msg *msg; /* send: its message until matched (detached) or delivered;
                          receive: the matched message until delivered */
   p2p_waiter *waiter;
-  p2p_greq *greq;    /* REQ_GREQ: the program's callbacks */
-  MPI_Status status; /* result, valid once complete */
+  p2p_greq *greq;             /* REQ_GREQ: the program's callbacks */
+  const smpi_recv_sink *sink; /* receive: consumes the data as soon as it is in buf */
+  MPI_Status status;          /* result, valid once complete */
 };
 
 struct p2p_msg {

@@ -382,6 +382,13 @@ static inline void first_touch(const smpi_req *rr, void *rbuf, size_t n)
     smpi_dt_first_touch(rbuf, rr->dt, n);
 }
 
+/* the payload of n bytes is in rr's buffer rbuf: a sink consumes it now */
+static inline void landed(const smpi_req *rr, void *rbuf, size_t n)
+{
+  if (__builtin_expect(rr->sink != NULL, 0))
+    rr->sink->fn(rr->sink, rbuf, n);
+}
+
 /* Transfer over and receive matched: move the data, complete the receive (and the send). */
 
 static void deliver(p2p_msg *m)
@@ -416,6 +423,8 @@ static void deliver(p2p_msg *m)
       p2p.copying = NULL;
       ASSERTF(moved == n, "copied %zu bytes instead of %zu", moved, n);
     }
+    if (!m->landed)
+      landed(r, rbuf, n);
   }
   if (watched)
     smpi_check_recv_filled(r);
@@ -626,6 +635,7 @@ static void land_lent(p2p_msg *m, smpi_req *rr)
     p2p.copying = m;
     smpi_dt_copy(sbuf, m->lend_count, m->lend_dt, rbuf, rr->count, rr->dt);
     p2p.copying = NULL;
+    landed(rr, rbuf, m->bytes < rr->bytes ? m->bytes : rr->bytes);
   }
   m->landed = true;
 }
@@ -655,6 +665,7 @@ static void take_payload(smpi_req *r, p2p_msg *m, smpi_req *rr)
       p2p.copying = m;
       smpi_dt_copy(sbuf, r->count, r->dt, rbuf, rr->count, rr->dt);
       p2p.copying = NULL;
+      landed(rr, rbuf, r->bytes < rr->bytes ? r->bytes : rr->bytes);
     }
     m->landed = true;
     return;
@@ -1228,6 +1239,16 @@ smpi_req *smpi_p2p_irecv(void *buf, size_t count, const smpi_dt *dt, int src, in
 {
   smpi_req *r = smpi_p2p_recv_init(buf, count, dt, src, tag, c, flags);
   r->persistent = false;
+  p2p_req_start(r);
+  return r;
+}
+
+smpi_req *smpi_p2p_irecv_sink(void *buf, size_t count, const smpi_dt *dt, int src, int tag,
+                              smpi_comm *c, unsigned flags, const smpi_recv_sink *sink)
+{
+  smpi_req *r = smpi_p2p_recv_init(buf, count, dt, src, tag, c, flags);
+  r->persistent = false;
+  r->sink = sink;
   p2p_req_start(r);
   return r;
 }
