@@ -620,7 +620,7 @@ void smpi_p2p_mpi_request_get_status(smpi_req *r, int *flag, MPI_Status *status)
     *flag = 1;
     if (r->kind == REQ_SEND) /* the program may now reuse the buffer */
       p2p_send_settle(r);
-    if (r->greq) /* MPI 3.1 section 12.2: the query callback answers here too */
+    if (p2p_req_greq(r)) /* MPI 3.1 section 12.2: the query callback answers here too */
       r->status.MPI_ERROR = p2p_greq_query(r);
     p2p_status_out(status, &r->status);
   } else {

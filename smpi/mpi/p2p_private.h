@@ -43,6 +43,9 @@ typedef enum { REQ_SEND = 1, REQ_RECV, REQ_COLL, REQ_GREQ } req_kind;
 typedef struct p2p_greq p2p_greq;
 typedef enum { MODE_STANDARD, MODE_BUFFERED, MODE_SYNC, MODE_READY } send_mode;
 
+/* the generalized request's callbacks of r, or NULL */
+#define p2p_req_greq(r) ((r)->kind == REQ_GREQ ? (r)->greq : NULL)
+
 struct smpi_req {
   uint8_t kind; /* req_kind */
   uint8_t mode; /* send_mode */
@@ -84,9 +87,11 @@ struct smpi_req {
   p2p_msg *msg; /* send: its message until matched (detached) or delivered;
                          receive: the matched message until delivered */
   p2p_waiter *waiter;
-  p2p_greq *greq;             /* REQ_GREQ: the program's callbacks */
-  const smpi_recv_sink *sink; /* receive: consumes the data as soon as it is in buf */
-  MPI_Status status;          /* result, valid once complete */
+  union {                       /* by kind: one word per request (millions may be in flight) */
+    p2p_greq *greq;             /* REQ_GREQ: the program's callbacks (p2p_req_greq) */
+    const smpi_recv_sink *sink; /* REQ_RECV: consumes the data as soon as it is in buf */
+  };
+  MPI_Status status; /* result, valid once complete */
 };
 
 struct p2p_msg {

@@ -245,7 +245,7 @@ void p2p_req_destroy(smpi_req *r)
   }
   if (list_linked(&r->olink))
     list_remove(&r->olink);
-  if (r->greq)
+  if (p2p_req_greq(r))
     p2p_greq_release(r);
   if (r->check_listed) /* ended without a wait or test (MPI_Request_free) */
     smpi_check_req_forget(r);
@@ -1042,7 +1042,7 @@ int p2p_req_finish(smpi_req *r, MPI_Status *st)
     smpi_check_req_finished(r);
   SMPI_OBSERVE(req_seen, r);
   p2p_pay_or(r);
-  if (r->greq)
+  if (p2p_req_greq(r))
     r->status.MPI_ERROR = p2p_greq_query(r);
   int err = r->status.MPI_ERROR;
   p2p_status_out(st, &r->status);
