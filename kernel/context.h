@@ -49,6 +49,8 @@ void ctx_factory_shutdown(void);
 ctx_factory_kind ctx_factory_current(void);
 const char *ctx_factory_name(void);
 size_t ctx_stack_size(void); /* bytes, usable part (guard page excluded) */
+/* guard markers installed so far, in slots (0 without markers): tests/check_context.c */
+size_t ctx_guarded_slots(void);
 
 /* Declares "contexts/factory", "contexts/stack-size", "contexts/guard-stacks" and
  * "contexts/guard-markers"; called by ctx_factory_init too. */

@@ -528,6 +528,58 @@ START_TEST(test_overflow_message)
 }
 END_TEST
 
+/* Guard markers go in as slots are handed out: the first arena's CTX_GUARD_FIRST (8) at a
+ * time, then doubling, later arenas whole (kernel/context.c, ctx_arena_guard_more): a
+ * 3-context job guards 8 slots, not 64. Loop index: factory, then the slot that overflows,
+ * the first of a later batch (8, 16 or 32) or of the second arena (64). */
+static const int batch_slot[] = {8, 16, 32, 64};
+
+static void child_overflow_batch(int i)
+{
+  child_init(i % NFACTORIES, "64", NULL);
+  for (int k = 0; k < batch_slot[i / NFACTORIES]; k++)
+    ctx_create(return_at_once, NULL, "bystander");
+  ctx *c = ctx_create(overflow_body, NULL, "first of a batch");
+  ctx_switch(ctx_maestro(), c);
+  write_str("not reached\n");
+}
+
+START_TEST(test_guards_by_batch)
+{
+  int f = _i % NFACTORIES;
+  char err[256] = "";
+  ctx_declare_config();
+  cfg_reset();
+  ck_assert_int_eq(cfg_set("contexts/guard-markers", "yes", CFG_ORIGIN_CMDLINE, err, sizeof err),
+                   0);
+  if (ctx_factory_init(factories[f], 64, err, sizeof err) != 0) {
+    ck_assert_msg(strstr(err, "no guard markers"), "%s", err);
+    printf("test_guards_by_batch(%s): skipped, the kernel has no guard markers\n", factories[f]);
+    return;
+  }
+  if (_i < NFACTORIES) { /* the counts, once per factory */
+    static const size_t want[][2] = {{1, 8},   {3, 8},   {8, 8},    {9, 16},
+                                     {17, 32}, {64, 64}, {65, 128}, {200, 256}};
+    ctx *made[200];
+    int n = 0;
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+      while (n < (int)want[w][0])
+        made[n++] = ctx_create(return_at_once, NULL, "bystander");
+      ck_assert_uint_eq(ctx_guarded_slots(), want[w][1]);
+    }
+    for (int k = 0; k < n; k++)
+      ctx_destroy(made[k]);
+  }
+  ctx_factory_shutdown();
+  child_result r;
+  run_child(child_overflow_batch, _i, &r);
+  ck_assert_msg(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 139, "status %#x, out: %s",
+                r.status, r.out);
+  ck_assert_msg(strstr(r.out, "smpi: stack overflow in actor 'first of a batch' (stack: 64 KiB)"),
+                "out: %s", r.out);
+}
+END_TEST
+
 /* With guard markers every stack has its own guard, also beyond the first arena (64 stacks)
  * and beyond contexts/guard-stacks, which then plays no part. Without, contexts/guard-stacks:0
  * puts every stack in an arena with one guard page under its lowest slot: the overflow of
@@ -1259,6 +1311,7 @@ static Suite *context_suite(void)
   tcase_add_loop_test(tc, test_arena_overflow_lowest, 0, NFACTORIES);
   tcase_add_loop_test(tc, test_overflow_message, 0, NMODES);
   tcase_add_loop_test(tc, test_overflow_every_slot, 0, NMODES);
+  tcase_add_loop_test(tc, test_guards_by_batch, 0, 4 * NFACTORIES);
   tcase_add_loop_test(tc, test_overflow_reused_slot, 0, NMODES);
   tcase_add_loop_test(tc, test_overflow_big_frame, 0, NMODES);
   tcase_add_loop_test(tc, test_crash_hook_then_signal, 0, NFACTORIES);

@@ -31,7 +31,7 @@ case $parts in
   *) echo "usage: tests/ci.sh [plain|san]" >&2; exit 2 ;;
 esac
 
-pkgs=(gcc meson ninja-build pkg-config libglpk-dev libxml2-dev check libcairo2-dev gfortran libyaml-dev libsqlite3-dev parallel slurm-wlm munge)
+pkgs=(gcc meson ninja-build pkg-config libglpk-dev libxml2-dev check libcairo2-dev gfortran libyaml-dev libsqlite3-dev parallel slurm-wlm munge musl-tools)
 [ "$parts" = plain ] || pkgs+=(clang libclang-rt-14-dev)
 need=()
 for p in "${pkgs[@]}"; do

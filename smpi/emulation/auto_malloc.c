@@ -74,11 +74,15 @@ void smpi_auto_malloc_init(void)
   automalloc.thresh = (size_t)cfg_get_int("smpi/auto-shared-malloc-thresh");
   automalloc.display = cfg_get_bool("smpi/display-allocs");
   automalloc.page = (size_t)sysconf(_SC_PAGESIZE);
+  /* only the slow path asks whose call it is; dladdr scans libc's symbol table (~20 us of
+   * every run's start-up when asked twice, for nothing with both keys off) */
   Dl_info info;
-  if (dladdr((void *)&__libc_malloc, &info))
-    automalloc.libc_base = info.dli_fbase;
-  if (dladdr((void *)&smpi_auto_malloc_init, &info))
-    automalloc.smpi_base = info.dli_fbase;
+  if ((automalloc.thresh > 0 || automalloc.display) && !automalloc.libc_base) {
+    if (dladdr((void *)&__libc_malloc, &info))
+      automalloc.libc_base = info.dli_fbase;
+    if (dladdr((void *)&smpi_auto_malloc_init, &info))
+      automalloc.smpi_base = info.dli_fbase;
+  }
   if (automalloc.display && !automalloc.sites) {
     void *m = mmap(NULL, SITES_MAX * sizeof(alloc_site), PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -1461,6 +1461,19 @@ void smpi_dt_first_touch(void *buf, const smpi_dt *dt, size_t n)
     smpi_first_touch_note(lo, n);
 }
 
+void smpi_dt_prefault_whole(void *buf, size_t count, const smpi_dt *dt)
+{
+  size_t n = count * (size_t)dt->size;
+  if (!buf || !dt->contiguous || n < SMPI_PREFAULT_MIN || (dt->size && n / dt->size != count))
+    return;
+  char *lo = at(buf, dt->true_lb);
+  if (smpi_shared_touches(lo, n))
+    return;
+  if (smpi_copies.watch)
+    smpi_first_touch_note(lo, n);
+  smpi_copy_prefault(lo, n);
+}
+
 void smpi_dt_unpack(const void *in, size_t bytes, void *buf, size_t count, const smpi_dt *dt)
 {
   transfer(buf, count, dt, (char *)in, bytes, true);

@@ -45,6 +45,13 @@ bool smpi_dt_all_folded(const void *buf, size_t count, const smpi_dt *dt);
  * stays below the cost. The caller leaves out the simulator's own scratch. */
 void smpi_dt_first_touch(void *buf, const smpi_dt *dt, size_t n);
 
+/* count elements of dt at buf are all about to be written, in pieces (an Alltoall's receive
+ * buffer, block by block): count their first touches (with smpi/display-timing) and
+ * populate the buffer's fresh pages in one system call each, rather than one per piece;
+ * the pieces then find the range resident (smpi/runtime/copies.c). Contiguous types of
+ * SMPI_PREFAULT_MIN bytes or more, not folded; nothing otherwise. */
+void smpi_dt_prefault_whole(void *buf, size_t count, const smpi_dt *dt);
+
 /* Packs count elements at buf into out (count * size bytes). */
 void smpi_dt_pack(const void *buf, size_t count, const smpi_dt *dt, void *out);
 /* Unpacks bytes (<= count * size) from in into count elements at buf; a partial element at

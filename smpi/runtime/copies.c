@@ -318,6 +318,7 @@ static unsigned long long not_resident(const void *dst, size_t n, unsigned long 
   uintptr_t hi = ((uintptr_t)dst + n + psz - 1) & ~(uintptr_t)(psz - 1);
   unsigned char vec[1024];
   unsigned long long count = 0;
+  smpi_copies.residency_checks++;
   for (uintptr_t a = lo; a < hi && count < limit;) {
     size_t pages = (hi - a) / psz;
     if (pages > sizeof vec)
@@ -331,9 +332,118 @@ static unsigned long long not_resident(const void *dst, size_t n, unsigned long 
   return count;
 }
 
+/* Pages known to be resident, so that a buffer the program reuses costs no system call per
+ * message (mincore: ~0.5 us each; strace counted 32 768 of them in a 64-rank Alltoall of
+ * 1 MiB, 4 calls: one for the first-touch count and one for the prefault, per block, as the
+ * 64 ranges remembered until then were fewer than the 64 ranks' receive buffers and blocks).
+ *
+ * A range of whole pages enters after a copy wrote every page of it (memcpy touched each
+ * page, the partial pages at both ends included). Ranges are kept sorted and disjoint, those
+ * that overlap or touch merged (the blocks of an Alltoall's receive buffer become one range
+ * per buffer), and found by binary search:
+ *
+ *   lo[0] < hi[0] < lo[1] < hi[1] < ...     [a, b) resident if lo[i] <= a and b <= hi[i]
+ *                                           for the last i with lo[i] <= a
+ *
+ * RESIDENT_MAX ranges at most; when full, all are forgotten at once (each range then costs
+ * one mincore again: the old behaviour, never a wrong copy, as the table only spares checks).
+ * A range stops being resident only if the program unmaps it and a new mapping takes its
+ * place (free of a large block, then malloc at the same address): its pages are then fresh
+ * while the table says resident. The copy then traps as without a prefault, and the floor
+ * counts none of those first touches: the floor stays below the cost, never above it.
+ *
+ * smpi/display-timing counts first touches just before the copy (smpi_first_touch_note),
+ * and the prefault and the timing of large copies need the same count over the same range:
+ * the last count is kept (pending) for them, so each new range costs one mincore, not up to
+ * three. */
+#define RESIDENT_MAX 4096
+static struct {
+  uintptr_t lo[RESIDENT_MAX], hi[RESIDENT_MAX]; /* whole pages, resident, sorted, disjoint */
+  unsigned n;
+  struct {
+    uintptr_t lo, hi;             /* the range of the last first-touch count, 0: none */
+    unsigned long long not_there; /* its pages not resident just before the copy */
+  } pending;
+} resident;
+
+/* the last range starting at or below a, or -1 */
+static long resident_find(uintptr_t a)
+{
+  long l = 0, h = (long)resident.n; /* the answer is below h, at or above l - 1 */
+  while (l < h) {
+    long m = (l + h) / 2;
+    if (resident.lo[m] <= a)
+      l = m + 1;
+    else
+      h = m;
+  }
+  return l - 1;
+}
+
+static bool resident_known(uintptr_t lo, uintptr_t hi)
+{
+  long i = resident_find(lo);
+  return i >= 0 && hi <= resident.hi[i];
+}
+
+static void resident_remember(uintptr_t lo, uintptr_t hi)
+{
+  long i = resident_find(lo), j;
+  if (i >= 0 && resident.hi[i] >= lo) { /* overlaps or touches range i: extend it */
+    if (hi > resident.hi[i])
+      resident.hi[i] = hi;
+    j = i;
+  } else {
+    if (resident.n == RESIDENT_MAX) { /* full: forget everything */
+      resident.n = 0;
+      i = -1;
+    }
+    j = i + 1;
+    size_t after = resident.n - (size_t)j;
+    memmove(resident.lo + j + 1, resident.lo + j, after * sizeof *resident.lo);
+    memmove(resident.hi + j + 1, resident.hi + j, after * sizeof *resident.hi);
+    resident.lo[j] = lo;
+    resident.hi[j] = hi;
+    resident.n++;
+  }
+  long k = j + 1; /* ranges after j that j now reaches merge into it */
+  while (k < (long)resident.n && resident.lo[k] <= resident.hi[j]) {
+    if (resident.hi[k] > resident.hi[j])
+      resident.hi[j] = resident.hi[k];
+    k++;
+  }
+  if (k > j + 1) {
+    size_t after = resident.n - (size_t)k;
+    memmove(resident.lo + j + 1, resident.lo + k, after * sizeof *resident.lo);
+    memmove(resident.hi + j + 1, resident.hi + k, after * sizeof *resident.hi);
+    resident.n -= (unsigned)(k - j - 1);
+  }
+}
+
+/* [dst, dst + n) rounded out to whole pages: the pages a copy there writes */
+static void outer_pages(const void *dst, size_t n, uintptr_t *lo, uintptr_t *hi)
+{
+  size_t psz = page_size();
+  *lo = (uintptr_t)dst & ~(uintptr_t)(psz - 1);
+  *hi = ((uintptr_t)dst + n + psz - 1) & ~(uintptr_t)(psz - 1);
+}
+
+/* pages of the outer range not resident; limit as not_resident's; from the table or the
+ * pending count where they know */
+static unsigned long long missing_pages(const void *dst, size_t n, unsigned long long limit)
+{
+  uintptr_t lo, hi;
+  outer_pages(dst, n, &lo, &hi);
+  if (resident_known(lo, hi))
+    return 0;
+  if (resident.pending.lo == lo && resident.pending.hi == hi)
+    return resident.pending.not_there;
+  return not_resident(dst, n, limit);
+}
+
 bool smpi_copy_timed(const void *dst, size_t n)
 {
-  return smpi_copies.watch && n >= SMPI_COPY_TIMED_MIN && not_resident(dst, n, 1) == 0;
+  return smpi_copies.watch && n >= SMPI_COPY_TIMED_MIN && missing_pages(dst, n, 1) == 0;
 }
 
 /* CPU time, not wall: on a shared machine a copy may be preempted, and the floor is CPU */
@@ -344,69 +454,60 @@ double smpi_copy_clock(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels refuse it (EINVAL), harmless */
+#endif
+static bool prefault_off; /* the kernel refused MADV_POPULATE_WRITE once */
+
 void smpi_first_touch_note(const void *dst, size_t n)
 {
-  smpi_copies.touched += not_resident(dst, n, ~0ULL);
+  uintptr_t lo, hi;
+  outer_pages(dst, n, &lo, &hi);
+  if (resident_known(lo, hi))
+    return;
+  unsigned long long missing = not_resident(dst, n, ~0ULL);
+  smpi_copies.touched += missing;
+  if (n < SMPI_PREFAULT_MIN || prefault_off) { /* no prefault follows: the copy does */
+    resident_remember(lo, hi);
+    return;
+  }
+  resident.pending.lo = lo;
+  resident.pending.hi = hi;
+  resident.pending.not_there = missing;
 }
 
 /* Populating pays the page clearing and accounting but not the trap, the fault's entry and
  * exit, nor memcpy's restart: measured here (64 MiB, 1 MiB copies, a loaded VM) 2.1-3.0 us
  * per page by trap against 1.3-2.0 populated, while populating pages already resident costs
  * ~0.11 us each. Hence the rule: populate when at least 1 page in 16 is missing. Only the
- * whole pages inside [dst, dst + n): the bytes around belong to someone else's object.
- *
- * A buffer the program reuses is resident after its first copy, and asking mincore again
- * at every message would cost a system call each (~0.3 us: 5 % of a 16 KiB copy). So the
- * ranges copied into recently are remembered (after the copy every page of them is
- * resident: memcpy wrote it), adjacent ones merged (a rank's Alltoall receive buffer, block
- * after block, becomes one range), PREFAULT_KNOWN of them, the oldest replaced. A range that
- * stops being resident while remembered (the program unmapped it, a new mapping took its
- * place) only loses the prefault: its copy traps as it would without one. */
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels refuse it (EINVAL), harmless */
-#endif
-#define PREFAULT_KNOWN 64
-static struct {
-  bool off; /* the kernel refused MADV_POPULATE_WRITE once: no more mincore either */
-  uintptr_t lo[PREFAULT_KNOWN], hi[PREFAULT_KNOWN]; /* resident ranges, [lo, hi) */
-  unsigned next;                                    /* the slot to replace next */
-} prefault;
-
-static void prefault_remember(uintptr_t lo, uintptr_t hi)
-{
-  for (unsigned i = 0; i < PREFAULT_KNOWN; i++)
-    if (lo <= prefault.hi[i] && hi >= prefault.lo[i] && prefault.hi[i] > prefault.lo[i]) {
-      if (lo < prefault.lo[i])
-        prefault.lo[i] = lo;
-      if (hi > prefault.hi[i])
-        prefault.hi[i] = hi;
-      return;
-    }
-  unsigned i = prefault.next++ % PREFAULT_KNOWN;
-  prefault.lo[i] = lo;
-  prefault.hi[i] = hi;
-}
-
+ * whole pages inside [dst, dst + n): the bytes around belong to someone else's object. A
+ * range the table above knows is skipped without a system call. */
 void smpi_copy_prefault(void *dst, size_t n)
 {
-  if (n < SMPI_PREFAULT_MIN || prefault.off)
+  if (n < SMPI_PREFAULT_MIN || prefault_off)
+    return;
+  uintptr_t olo, ohi;
+  outer_pages(dst, n, &olo, &ohi);
+  if (resident_known(olo, ohi))
     return;
   size_t psz = page_size();
   uintptr_t lo = ((uintptr_t)dst + psz - 1) & ~(uintptr_t)(psz - 1);
   uintptr_t hi = ((uintptr_t)dst + n) & ~(uintptr_t)(psz - 1);
   if (hi <= lo)
     return;
-  for (unsigned i = 0; i < PREFAULT_KNOWN; i++)
-    if (lo >= prefault.lo[i] && hi <= prefault.hi[i])
-      return;
   size_t pages = (hi - lo) / psz;
-  if (not_resident((void *)lo, hi - lo, ~0ULL) * 16 >= pages &&
-      madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
-    prefault.off = true;
-  /* resident once the copy that follows has run, with the partial pages at both ends: so
-   * that blocks copied side by side (not page-aligned) overlap and merge */
-  prefault_remember((uintptr_t)dst & ~(uintptr_t)(psz - 1),
-                    ((uintptr_t)dst + n + psz - 1) & ~(uintptr_t)(psz - 1));
+  unsigned long long missing;
+  if (resident.pending.lo == olo && resident.pending.hi == ohi) {
+    missing = resident.pending.not_there; /* counted over the outer range: at most 2 more */
+    resident.pending.lo = resident.pending.hi = 0;
+  } else {
+    missing = not_resident((void *)lo, hi - lo, ~0ULL);
+  }
+  if (missing * 16 >= pages && madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) != 0 &&
+      errno == EINVAL)
+    prefault_off = true;
+  /* resident once the copy that follows has run, partial pages at both ends included */
+  resident_remember(olo, ohi);
 }
 
 enum touch_way { TOUCH_TRAP, TOUCH_POPULATE, TOUCH_HUGE, TOUCH_WAYS };

@@ -49,11 +49,12 @@
 #include <stdio.h>
 
 typedef struct smpi_copy_stats {
-  unsigned long long bytes;      /* payload bytes moved with memcpy */
-  unsigned long long copies;     /* calls that moved at least one byte */
-  unsigned long long reduced;    /* bytes combined by predefined ops */
-  unsigned long long reductions; /* op applications that combined at least one byte */
-  unsigned long long touched;    /* first touches: program pages a receive wrote first */
+  unsigned long long bytes;            /* payload bytes moved with memcpy */
+  unsigned long long copies;           /* calls that moved at least one byte */
+  unsigned long long reduced;          /* bytes combined by predefined ops */
+  unsigned long long reductions;       /* op applications that combined at least one byte */
+  unsigned long long touched;          /* first touches: program pages a receive wrote first */
+  unsigned long long residency_checks; /* mincore scans (copies.c spares those it can) */
   /* smpi/display-timing: copies of at least SMPI_COPY_TIMED_MIN bytes into resident pages,
    * and reductions as large, timed in the run (their rates check the curve's) */
   unsigned long long timed_copied, timed_reduced; /* bytes */
@@ -117,8 +118,9 @@ void smpi_first_touch_note(const void *dst, size_t n);
  * (MADV_POPULATE_WRITE) rather than one trap per page inside memcpy. The bytes are the same
  * and so are the pages; the cost is not: on this VM a trap costs ~0.6 us more per page than
  * the same page populated (copies.c). Copies of SMPI_PREFAULT_MIN bytes or more only (four
- * pages: an Alltoall's 16 KiB blocks at 64 ranks); ranges copied into recently are
- * remembered, so that a reused buffer costs no mincore per message. */
+ * pages: an Alltoall's 16 KiB blocks at 64 ranks). Ranges copied into are remembered
+ * (copies.c: up to 4 096, sorted, merged), so that a reused buffer costs no mincore per
+ * message, neither here nor in smpi_first_touch_note and smpi_copy_timed. */
 #define SMPI_PREFAULT_MIN ((size_t)16 << 10)
 void smpi_copy_prefault(void *dst, size_t n);
 
