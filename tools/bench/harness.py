@@ -280,9 +280,24 @@ def case_args(a, case, n):
 
 # Max RSS: a child forked by this script starts with the script's own pages (~15 MiB of
 # Python) counted in its high-water mark, even across exec, so wait4()'s ru_maxrss can never
-# report less than that. GNU time (a ~1 MiB process) forks the simulator instead and we read
-# its %M; without it, wait4's figure is used with a note in the header.
+# report less than that. rusage_run.c (compiled into the work directory at start) forks the
+# simulator from a small process and writes the simulator's own rusage: its CPU and peak,
+# without the launcher's start-up (GNU time's, 0.8 ms a run, was counted in both simulators'
+# CPU until 2026-11-29). Without a C compiler, GNU time's %M gives the peak (its own CPU
+# counted); without either, wait4's figure, with a note in the header.
 GNU_TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+RUSAGE_RUN = None  # path of the compiled rusage_run, set by main()
+
+
+def build_rusage_run(work):
+    exe = os.path.join(work, "rusage_run")
+    src = os.path.join(HERE, "rusage_run.c")
+    for extra in (["-static"], []):
+        r = subprocess.run(["cc", "-O2"] + extra + ["-o", exe, src], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+        if r.returncode == 0:
+            return exe
+    return None
 
 
 def session_cpu(sid):
@@ -311,7 +326,9 @@ def run_one(cmd, timeout):
     sys of the whole process tree: wait4's rusage counts every descendant waited for, and
     GNU time, smpirun and the simulation wait for theirs), max RSS in KiB."""
     with tempfile.TemporaryFile("w+") as out, tempfile.NamedTemporaryFile("r") as rssf:
-        if GNU_TIME:
+        if RUSAGE_RUN:
+            cmd = [RUSAGE_RUN, rssf.name] + cmd
+        elif GNU_TIME:
             cmd = [GNU_TIME, "-f", "%M", "-o", rssf.name] + cmd
         t0 = time.monotonic()
         p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
@@ -338,10 +355,16 @@ def run_one(cmd, timeout):
         p.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         rss = ru.ru_maxrss
-        if GNU_TIME:  # its file ends with %M (after "Command exited with non-zero status")
+        cpu = ru.ru_utime + ru.ru_stime
+        if RUSAGE_RUN:  # "USER SYS MAXRSS" of the simulator alone
+            fields = rssf.read().split()
+            if len(fields) == 3:
+                cpu, rss = float(fields[0]) + float(fields[1]), int(fields[2])
+            else:
+                rss = None
+        elif GNU_TIME:  # its file ends with %M (after "Command exited with non-zero status")
             lines = rssf.read().split()
             rss = int(lines[-1]) if lines and lines[-1].isdigit() else None
-        cpu = ru.ru_utime + ru.ru_stime
         return {"wall": wall, "cpu": cpu, "rss": rss, "out": out.read(), "rc": p.returncode}
 
 
@@ -579,6 +602,8 @@ def main():
 
     work = a.workdir or tempfile.mkdtemp(prefix="smpi-bench.")
     os.makedirs(work, exist_ok=True)
+    global RUSAGE_RUN
+    RUSAGE_RUN = build_rusage_run(work)
     progs = sorted({CASES[c]["prog"] for c in cases})
     sims = {"ours": {"run": ours_run}}
     if sg_run:
@@ -716,8 +741,12 @@ def print_tables(a, results, cases, plats, scales, sims, sg_note, uptime0, uptim
     print("# uptime at end:   %s" % uptime1)
     if sg_note:
         print("# " + sg_note)
-    if not GNU_TIME:
-        print("# /usr/bin/time missing: max RSS from wait4(), at least this script's own ~15 MiB")
+    if not RUSAGE_RUN and GNU_TIME:
+        print("# rusage_run.c could not be compiled: max RSS from GNU time, whose own start-up "
+              "(~0.8 ms) is in both simulators' CPU")
+    elif not RUSAGE_RUN:
+        print("# rusage_run.c could not be compiled and /usr/bin/time is missing: max RSS from "
+              "wait4(), at least this script's own ~15 MiB")
     print("# times in s, RSS in MiB; CPU = user + sys time of the whole smpirun process tree "
           "(what the ratios use: wall time swings with the machine's load); us/msg = CPU time "
           "per message; x less CPU = SimGrid/ours per repetition; x faster (wall) the same on "
