@@ -104,11 +104,15 @@ static void add(lmm_xclass *xc, lmm_variable *u, unsigned g)
   if (!xc->gn[g])
     xc->value[g] = u->value;
   xc->gn[g]++;
+  size_t cap = xc->cap, capsq = xc->capsq;
   XGROW(xc->vars, xc->cap, xc->n + 1);
-  xc->grp = xrealloc(xc->grp, xc->cap * sizeof *xc->grp);
-  xc->pos = xrealloc(xc->pos, xc->cap * sizeof *xc->pos);
+  if (xc->cap != cap) { /* the arrays beside vars and sq follow their capacity */
+    xc->grp = xrealloc(xc->grp, xc->cap * sizeof *xc->grp);
+    xc->pos = xrealloc(xc->pos, xc->cap * sizeof *xc->pos);
+  }
   XGROW(xc->sq, xc->capsq, xc->nsq + 1);
-  xc->sqm = xrealloc(xc->sqm, xc->capsq * sizeof *xc->sqm);
+  if (xc->capsq != capsq)
+    xc->sqm = xrealloc(xc->sqm, xc->capsq * sizeof *xc->sqm);
   size_t i = xc->n++;
   xc->vars[i] = u;
   xc->grp[i] = (uint8_t)g;
