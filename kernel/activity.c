@@ -1,6 +1,7 @@
 /* Lazily updated max-min activities; see activity.h for the update rule. */
 #include "kernel/activity.h"
 #include "kernel/act_class.h"
+#include "kernel/act_exact.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +25,8 @@ static size_t act_free_count;
 static void action_end(act_action *a, act_state state, double now)
 {
   act_model *m = a->model;
+  if (a->xmember)
+    act_exact_leave(m, a);
   if (heap_contains(&a->hnode))
     heap_remove(&m->events, &a->hnode);
   if (a->var) {
@@ -110,15 +113,35 @@ static __attribute__((noinline)) void model_update(act_model *m, double now)
   lmm_solve(m->sys);
   if (m->classes)
     act_class_after_solve(m, now);
+  if (m->exact)
+    act_exact_after_solve(m, now);
   size_t n = lmm_modified_count(m->sys);
+  bool members = false;
   for (size_t i = 0; i < n; i++) {
     act_action *a = lmm_variable_id(lmm_modified_get(m->sys, i));
     if (a->cls) /* its variable is disabled: the class keeps its rate */
       continue;
+    if (a->xmember) { /* the exact class's: after the loop (a member's update pushes nothing) */
+      members = true;
+      continue;
+    }
     action_catch_up(a, now);
     a->speed = a->in_latency ? 0 : lmm_variable_value(a->var) * a->rate_factor;
     action_rekey(a, now);
   }
+  if (members) {
+    size_t k;
+    act_action **changed = act_exact_resync(m, now, &k);
+    for (size_t i = 0; i < k; i++) {
+      act_action *a = changed[i];
+      action_catch_up(a, now);
+      a->speed = lmm_variable_value(a->var) * a->rate_factor;
+      action_rekey(a, now);
+    }
+    free(changed);
+  }
+  if (m->exact)
+    act_exact_adopt(m, now);
   if (m->classes)
     model_update_classes(m, now);
 }
@@ -197,6 +220,7 @@ void act_model_destroy(act_model *m)
 {
   eng_model_unregister(&m->base);
   act_classes_free(m);
+  act_exact_free(m);
   heap_destroy(&m->events);
   lmm_system_free(m->sys);
   m->sys = NULL;
@@ -256,6 +280,8 @@ double act_action_remaining(const act_action *a)
   double now = eng_now();
   if (a->cls)
     return act_class_remaining(a, now);
+  if (a->xmember)
+    return act_exact_remaining(a, now);
   if (a->in_latency || a->speed <= 0 || now <= a->last_update)
     return a->remaining;
   double r = a->remaining - a->speed * (now - a->last_update);
@@ -269,6 +295,8 @@ void act_action_cancel(act_action *a, act_state why)
     return;
   if (a->cls)
     act_class_leave(a, eng_now());
+  if (a->xmember)
+    act_exact_leave(a->model, a);
   action_catch_up(a, eng_now());
   action_end(a, why, eng_now());
 }

@@ -40,6 +40,8 @@ struct act_model {
   void (*on_end)(act_action *a);
   /* kernel/act_class.c's state when maxmin/class-sharing:yes (network only), else NULL */
   struct act_classes *classes;
+  /* kernel/act_exact.c's state when maxmin/exact-class:yes (network only), else NULL */
+  struct act_exact *exact;
 };
 
 struct act_action {
@@ -69,6 +71,9 @@ struct act_action {
   heap_node cls_node;   /* in its class's heap, keyed on its virtual finishing value */
   double cls_w, cls_f;  /* coef on the bottleneck / penalty; rate_factor / penalty */
   list_node fresh_node; /* on the classes' list of flows enabled since the last solve */
+  /* act_exact.c: a member of the exact class; then remaining, last_update, speed and the heap
+   * entry are the class's (brought back when it leaves) */
+  bool xmember;
 };
 
 /* Calls fn(action's tag, resource used, arg) for each action sharing constraint c: used =

@@ -150,4 +150,29 @@ void lmm_class_count(lmm_constraint *c, uint64_t stamp);
 void lmm_class_taint(lmm_constraint *c, uint64_t stamp);
 bool lmm_class_all_counted(const lmm_constraint *c, uint64_t stamp);
 
+/* The exact class (lmm_xclass.c, maxmin/exact-class), for kernel/act_exact.c only: members
+ * of one bottleneck that the one-bottleneck pass updates as one. Their values are written
+ * at every solve as before, but they are not listed in the modified array: the caller
+ * updates them as one (lmm_xclass_changed). Members [adopted, size) joined at the last solve
+ * and are listed as modified; the caller adopts or drops them (truncate) before the next. */
+#define LMM_XG 4 /* groups at most (one per penalty) */
+void lmm_xclass_allow(lmm_system *sys, size_t min_flows);
+size_t lmm_xclass_size(const lmm_system *sys);
+size_t lmm_xclass_adopted(const lmm_system *sys);
+void lmm_xclass_set_adopted(lmm_system *sys, size_t n);
+lmm_variable *lmm_xclass_var(const lmm_system *sys, size_t i);
+unsigned lmm_xclass_group(const lmm_system *sys, size_t i); /* < 4: one per penalty */
+bool lmm_xclass_changed(const lmm_system *sys);
+bool lmm_xclass_group_changed(const lmm_system *sys, unsigned g);
+bool lmm_xclass_broken(const lmm_system *sys);
+double lmm_xclass_value(const lmm_system *sys, unsigned g);
+size_t lmm_variable_xindex(const lmm_variable *v); /* slot + 1 in the class, 0: none */
+void lmm_xclass_remove(lmm_system *sys, size_t i); /* the last member moves to slot i */
+void lmm_xclass_truncate(lmm_system *sys, size_t n);
+/* After a solve that changed members flow by flow (any path but the class's): true, the
+ * groups' values and changed flags taken from the members, when every group's members still
+ * share one value; false (nothing changed) otherwise. */
+bool lmm_xclass_resync(lmm_system *sys);
+void lmm_xclass_dissolve(lmm_system *sys);
+
 #endif

@@ -94,10 +94,118 @@ bool lmm_fast_bottleneck(lmm_system *sys)
   lmm_variable **F = sys->F;
   double *fx = sys->fx;
   double load = 0, max_level = 0;
-  list_foreach (n, &c->active) {
+  /* The exact class on c (lmm_xclass.c): its members are the head of c's list, and those of
+   * a group would all take the same steps below with the same operands; those steps are
+   * taken once per constraint they cross, as many times as members of the group cross it
+   * (in c's list order, sq, on a constraint that members of several groups cross), then the
+   * walk goes on with the flows after them. A bound that might bind takes the walk flow by
+   * flow. */
+  lmm_xclass *xc = sys->xcls;
+  bool by_class = xc && xc->c == c && !xc->broken && xc->n && xc->adopted == xc->n;
+  for (unsigned g = 0; by_class && g < xc->ng; g++)
+    by_class = !xc->gn[g] || xc->bound * xc->pen[g] > level;
+  double g_nx[LMM_XG], g_x[LMM_XG], g_ul[LMM_XG], g_dc[LMM_XG], g_dm[LMM_XG], g_dx[LMM_XG];
+  bool g_ch[LMM_XG];
+  list_node *first = c->active.next;
+  if (by_class) {
+    for (unsigned g = 0; g < xc->ng; g++) {
+      double old = xc->value[g], x = level / xc->pen[g];
+      g_ch[g] = lmm_value_changed(sys, x, old);
+      double nx = g_ch[g] ? x : old;
+      g_x[g] = x;
+      g_nx[g] = nx;
+      g_ul[g] = nx * xc->pen[g];
+      g_dc[g] = lmm_dmax(x, nx) - old;
+      g_dm[g] = nx - old;
+      g_dx[g] = x - old;
+    }
+    const uint8_t *sq = xc->sq;
+    size_t nsq = xc->nsq;
+    /* the constraints that every member crosses first (a root's up link, under the
+     * members' cross-traffic): when one is saturated by other flows, it is the usual reason
+     * for the check below to fail, and then the walk stops before the rest */
+    for (size_t i = 0; i < 2 * xc->nl; i++) {
+      size_t l = i < xc->nl ? i : i - xc->nl, pass = i >= xc->nl;
+      lmm_constraint *b = xc->links[l].b;
+      const lmm_xlink *xl = &xc->links[l];
+      double coef = xl->coef;
+      unsigned g1 = 0; /* the group, when only one crosses b */
+      while (!xl->kg[g1])
+        g1++;
+      bool mixed = xl->kg[g1] != xl->k;
+      if (mixed != (pass == 0))
+        continue;
+      if (b->in_c == in_S) { /* a follower */
+        b->nfree += xl->k;
+        if (mixed) {
+          for (size_t q = 0; q < nsq; q++)
+            if (sq[q] != LMM_XDEAD)
+              b->free_old += coef * g_nx[sq[q]];
+        } else {
+          for (size_t j = 0; j < xl->k; j++)
+            b->free_old += coef * g_nx[g1];
+        }
+        for (unsigned g = 0; g < xc->ng; g++)
+          if (xl->kg[g] && g_ul[g] > b->usage)
+            b->usage = g_ul[g];
+        continue;
+      }
+      if (b->policy == LMM_FATPIPE) {
+        if (b->sat)
+          return false;
+        for (unsigned g = 0; g < xc->ng; g++)
+          if (xl->kg[g] && coef * lmm_dmax(g_x[g], g_nx[g]) >= b->capacity * (1 - p))
+            return false;
+      }
+      if (b->in_c != iter) {
+        b->in_c = iter;
+        b->free_old = b->rem = b->usage = b->pf_level = 0;
+        XGROW(sys->C, sys->capC, nC + 1);
+        sys->C[nC++] = b;
+      }
+      if (mixed) {
+        for (size_t q = 0; q < nsq; q++) {
+          unsigned g = sq[q];
+          if (g == LMM_XDEAD)
+            continue;
+          b->free_old += coef * g_dc[g];
+          b->rem += coef * g_dm[g];
+          if (g_ch[g])
+            b->usage += fabs(coef * g_dx[g]);
+        }
+      } else {
+        double dc = coef * g_dc[g1], dm = coef * g_dm[g1], dx = fabs(coef * g_dx[g1]);
+        bool ch = g_ch[g1];
+        for (size_t j = 0; j < xl->k; j++) {
+          b->free_old += dc;
+          b->rem += dm;
+          if (ch)
+            b->usage += dx;
+        }
+      }
+      for (unsigned g = 0; g < xc->ng; g++)
+        if (xl->kg[g] && g_ul[g] > b->pf_level)
+          b->pf_level = g_ul[g];
+      /* the check below, early: usage only grows */
+      if (b->policy == LMM_SHARED && b->sat && b->usage > b->capacity * p)
+        return false;
+    }
+    for (size_t q = 0; q < nsq; q++)
+      if (sq[q] != LMM_XDEAD)
+        load += xc->coef_c * g_nx[sq[q]];
+    for (unsigned g = 0; g < xc->ng; g++)
+      if (xc->gn[g] && g_ul[g] > max_level)
+        max_level = g_ul[g];
+    /* the first flow after the members: the others are few (flows that just started) */
+    first = &c->active;
+    while (first->prev != &c->active && !list_entry(first->prev, lmm_element, cnode)->var->xidx)
+      first = first->prev;
+  }
+  for (list_node *n = first, *n_next_; n != &c->active; n = n_next_) {
+    n_next_ = n->next;
     /* the list is a chain of cache misses (each element in its flow's array, each flow
-     * elsewhere): list_foreach has the next element already; fetch its flow and the one
-     * after it while this flow is processed */
+     * elsewhere): the next element is known already; fetch its flow and the one after it
+     * while this flow is processed */
     if (n_next_ != &c->active) {
       __builtin_prefetch(list_entry(n_next_, lmm_element, cnode)->var);
       __builtin_prefetch(n_next_->next);
@@ -193,6 +301,21 @@ bool lmm_fast_bottleneck(lmm_system *sys)
       sys->modified[sys->n_modified++] = u;
     }
   }
+  if (by_class) { /* the members' commit: the same test, group by group */
+    bool any = false;
+    for (unsigned g = 0; g < xc->ng; g++) {
+      xc->gchanged[g] = xc->gn[g] && g_nx[g] != xc->value[g];
+      any |= xc->gchanged[g];
+      if (xc->gn[g])
+        xc->value[g] = g_nx[g];
+    }
+    if (any) {
+      for (size_t i = 0; i < xc->n; i++)
+        if (xc->gchanged[xc->grp[i]])
+          xc->vars[i]->value = g_nx[xc->grp[i]];
+      xc->changed = true;
+    }
+  }
   c->load = load;
   c->max_level = max_level;
   c->sat = load >= c->capacity * (1 - p);
@@ -208,5 +331,7 @@ bool lmm_fast_bottleneck(lmm_system *sys)
   sys->stats.constraints_visited += sys->nS + sys->nC;
   sys->stats.variables_visited += c->n_active;
   sys->stats.fast_bottleneck++;
+  if (sys->xcls_min)
+    lmm_xclass_grow(sys, c);
   return true;
 }

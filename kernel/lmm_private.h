@@ -99,6 +99,7 @@ struct lmm_constraint {
   list_node dirty_node; /* on sys->dirty_cnsts when a modification invalidated it */
   lmm_event ev;
 
+  uint32_t xl_idx; /* its slot + 1 in sys->xcls->links, 0 when no member crosses it */
   void *cls; /* act_class.c's data while a class uses it (maxmin/class-sharing), else NULL */
   /* act_class.c's count of the flows enabled together that cross it (lmm_class_count) */
   uint64_t cls_stamp;
@@ -128,7 +129,43 @@ struct lmm_variable {
   /* More scratch of the current solve. */
   lmm_event ev;     /* bound event */
   size_t order_pos; /* slot in sys->by_order */
+  uint32_t xidx;    /* its slot + 1 in sys->xcls->vars, 0 when not a member */
 };
+
+/* The exact class (lmm_xclass.c): flows at the head of one constraint's active list that
+ * have one coefficient on it and one of a few penalties (a group per penalty: a fat tree's
+ * routes of two lengths), so that the one-bottleneck walk gives all the members of a group
+ * the same steps with the same operands. Their other constraints are kept once each, with
+ * how many members of each group cross them. */
+#define LMM_XDEAD 0xff /* sq: a member that left */
+typedef struct lmm_xlink {
+  lmm_constraint *b;
+  double coef;       /* every member's coefficient on b */
+  size_t k;          /* members crossing b */
+  size_t kg[LMM_XG]; /* of each group; more than one group: every member crosses b (k == n) */
+} lmm_xlink;
+
+typedef struct lmm_xclass {
+  lmm_constraint *c;
+  double coef_c;
+  double bound; /* the least bound >= 0 a member had (INFINITY: none), for the walk's test */
+  size_t ng;    /* groups used so far */
+  double pen[LMM_XG], value[LMM_XG];
+  size_t gn[LMM_XG]; /* members of each group */
+  bool gchanged[LMM_XG];
+  lmm_variable **vars; /* the members, any order (the list order is c's: sq) */
+  uint8_t *grp;
+  size_t *pos; /* slot in sq */
+  size_t n, cap, adopted;
+  /* c's list order: each member's group (LMM_XDEAD once it left) and index in vars */
+  uint8_t *sq;
+  size_t *sqm;
+  size_t nsq, capsq, ndead;
+  lmm_xlink *links;
+  size_t nl, capl, nmixed; /* nmixed: links crossed by more than one group */
+  bool changed;            /* a group's value changed at the last solve */
+  bool broken; /* a member was modified through the API: the next solve dissolves it */
+} lmm_xclass;
 
 typedef struct lmm_fp_entry {
   double level; /* capacity * penalty / coef: where this element alone fills the FATPIPE */
@@ -205,6 +242,11 @@ struct lmm_system {
   bool fast_lone;       /* maxmin/fast-path-lone */
   bool fast_bottleneck; /* maxmin/fast-path-bottleneck */
   bool fast_full;       /* maxmin/fast-path-full */
+
+  /* The exact class, if any (one per system); xcls_min: 0 when its owner did not ask for
+   * classes (lmm_xclass_allow), else the fewest flows that form one. */
+  lmm_xclass *xcls;
+  size_t xcls_min;
 
   lmm_stats stats;
 };
@@ -290,6 +332,10 @@ void lmm_fx_reserve(lmm_system *sys, size_t n);
 bool lmm_fast_empty(lmm_system *sys);
 bool lmm_fast_lone(lmm_system *sys, lmm_variable *v);
 bool lmm_fast_bottleneck(lmm_system *sys);
+
+/* lmm_xclass.c: forms the exact class on c, or grows it by the flows of F that just took its
+ * value, after a successful one-bottleneck pass on c */
+void lmm_xclass_grow(lmm_system *sys, lmm_constraint *c);
 
 /* lmm_glpk.c: a whole lmm_solve by linear programs (maxmin/solver:glpk) */
 void lmm_glpk_solve_system(lmm_system *sys);

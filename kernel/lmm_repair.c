@@ -68,6 +68,8 @@
  */
 #include "kernel/lmm_private.h"
 
+#include <string.h>
+
 #include "src/invariant.h"
 #include "src/log.h"
 #include "src/mem.h"
@@ -122,6 +124,10 @@ static void solve(lmm_system *sys, bool full)
   sys->nD = 0;
   sys->nF = 0;
   sys->s_incidences = 0;
+  if (sys->xcls) {
+    sys->xcls->changed = false;
+    memset(sys->xcls->gchanged, 0, sizeof sys->xcls->gchanged);
+  }
 
   /* created or penalty/bound changed since the last solve: reported whatever happens */
   while (!list_empty(&sys->pending_mod)) {

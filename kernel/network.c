@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "kernel/act_class.h"
+#include "kernel/act_exact.h"
 #include "kernel/factors.h"
 #include "kernel/route_cache.h"
 #include "kernel/world.h"
@@ -46,6 +47,8 @@ LOG_DEFAULT_CATEGORY(network);
 /* maxmin/class-sharing:yes: a class forms from this many flows on one bottleneck (fewer are
  * cheap enough on the general path, which keeps today's bits) */
 #define NET_CLASS_MIN_FLOWS 32
+/* below this, a class saves less than its forming costs */
+#define NET_EXACT_MIN_FLOWS 32
 
 /* SimGrid 3.32's defaults for the SMPI model (smpirun), from its --help. */
 /* the SMPI model's weight-S: network/weight-S's default and the SMPI row of net_models */
@@ -337,6 +340,9 @@ int net_model_init(const route_table *rt, char *err, size_t errlen)
   else if (kind != NET_MODEL_CONSTANT && cfg_get_bool("maxmin/class-sharing") &&
            strcmp(cfg_get_string("maxmin/solver"), "glpk") != 0)
     act_classes_enable(&kworld.net.model, NET_CLASS_MIN_FLOWS);
+  else if (kind != NET_MODEL_CONSTANT && cfg_get_bool("maxmin/exact-class") &&
+           strcmp(cfg_get_string("maxmin/solver"), "glpk") != 0)
+    act_exact_enable(&kworld.net.model, NET_EXACT_MIN_FLOWS);
   kworld.net.initialized = true;
   LOG_VERB("network model %s: weight-S %g, TCP-gamma %g, crosstraffic %d", name, weight_s, gamma,
            kworld.net.crosstraffic);

@@ -74,7 +74,9 @@ static void sift_down(heap *h, heap_node *n, heap_key k, size_t i)
   place(h, n, k, i);
 }
 
-void heap_push(heap *h, heap_node *n, double key)
+void heap_push(heap *h, heap_node *n, double key) { heap_push_seq(h, n, key, h->next_seq++); }
+
+void heap_push_seq(heap *h, heap_node *n, double key, uint64_t seq)
 {
   ASSERTF(!heap_contains(n), "node pushed while already in a heap (slot %zu)", n->index);
   ASSERTF(!isnan(key), "NaN heap key"); /* NaN would break the ordering silently */
@@ -85,7 +87,7 @@ void heap_push(heap *h, heap_node *n, double key)
     h->cap = cap;
   }
   n->key = key;
-  n->seq = h->next_seq++;
+  n->seq = seq;
   h->size++;
   sift_up(h, n, (heap_key){heap_ord(key), n->seq}, h->size - 1);
 }

@@ -79,6 +79,10 @@ static inline double heap_top_key(const heap *h)
 }
 
 void heap_push(heap *h, heap_node *n, double key);
+/* Pushes n back with the sequence number it had when first pushed (kernel/activity.c's exact
+ * class keeps only one of its members in the heap at a time: a member that becomes the head
+ * comes back with the (key, seq) it would have had, had it stayed). */
+void heap_push_seq(heap *h, heap_node *n, double key, uint64_t seq);
 heap_node *heap_pop(heap *h);
 void heap_update(heap *h, heap_node *n, double key); /* n must be in h */
 void heap_remove(heap *h, heap_node *n);             /* no-op when n is not in a heap */

@@ -11,9 +11,13 @@
  * reductions do between the simulator's events. Prints us per solve (minimum and median over
  * REPS repetitions: the machine is shared, the minimum is the least disturbed) and a
  * fingerprint of every value, equal across builds whose solver gives the same bits.
- * Usage: bench_rootlink [OPS [FLUSH [REPS]]]   (defaults 200, 16, 5) */
+ * With a fourth argument "class", the exact class (maxmin/exact-class, kernel/lmm_xclass.c)
+ * takes the root's flows, as the activity layer would have it (the lmm side only: members
+ * adopted after each solve, resynced after a solve by another path): the same fingerprint.
+ * Usage: bench_rootlink [OPS [FLUSH [REPS [class]]]]   (defaults 200, 16, 5) */
 #include "kernel/lmm.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +61,20 @@ static lmm_variable *flow_new(net *n, int h)
   return v;
 }
 
+/* lmm_solve, then what kernel/act_exact.c does on the lmm side */
+static void solve(lmm_system *sys)
+{
+  lmm_solve(sys);
+  if (!lmm_xclass_size(sys))
+    return;
+  if (lmm_xclass_broken(sys) || (lmm_xclass_adopted(sys) && !lmm_xclass_changed(sys) &&
+                                 lmm_modified_count(sys) && !lmm_xclass_resync(sys))) {
+    lmm_xclass_dissolve(sys);
+    return;
+  }
+  lmm_xclass_set_adopted(sys, lmm_xclass_size(sys));
+}
+
 static int cmp_double(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
@@ -68,6 +86,7 @@ int main(int argc, char **argv)
   int ops = argc > 1 ? atoi(argv[1]) : 200;
   size_t flush = (size_t)(argc > 2 ? atoi(argv[2]) : 16) << 20;
   int reps = argc > 3 ? atoi(argv[3]) : 5;
+  bool by_class = argc > 4 && strcmp(argv[4], "class") == 0;
   if (ops < 1 || reps < 1 || reps > MAX_REPS) {
     fprintf(stderr, "usage: bench_rootlink [OPS [FLUSH_MIB [REPS <= %d]]]\n", MAX_REPS);
     return 2;
@@ -78,6 +97,8 @@ int main(int argc, char **argv)
   for (int r = 0; r < reps; r++) {
     net *n = calloc(1, sizeof *n);
     n->sys = lmm_system_new(1e-9);
+    if (by_class)
+      lmm_xclass_allow(n->sys, 32);
     for (int h = 0; h < HOSTS; h++) {
       n->host_up[h] = lmm_constraint_new(n->sys, NULL, 1.25e9, LMM_SHARED);
       n->host_down[h] = lmm_constraint_new(n->sys, NULL, 1.25e9, LMM_SHARED);
@@ -88,7 +109,7 @@ int main(int argc, char **argv)
     }
     for (int h = 1; h < HOSTS; h++)
       n->flow[h] = flow_new(n, h);
-    lmm_solve(n->sys);
+    solve(n->sys);
     uint64_t rnd = 12345;
     double total = 0;
     for (int k = 0; k < ops; k++) {
@@ -97,10 +118,12 @@ int main(int argc, char **argv)
       rnd = rnd * 6364136223846793005ULL + 1442695040888963407ULL;
       int h = 1 + (int)((rnd >> 33) % (HOSTS - 1));
       double t0 = now_us();
+      if (lmm_variable_xindex(n->flow[h]))
+        lmm_xclass_remove(n->sys, lmm_variable_xindex(n->flow[h]) - 1);
       lmm_variable_free(n->sys, n->flow[h]);
-      lmm_solve(n->sys);
+      solve(n->sys);
       n->flow[h] = flow_new(n, h);
-      lmm_solve(n->sys);
+      solve(n->sys);
       total += now_us() - t0;
     }
     us[r] = total / (2.0 * ops);
@@ -115,8 +138,9 @@ int main(int argc, char **argv)
     lmm_get_stats(n->sys, &st);
     if (r == 0)
       printf("bench_rootlink: %d flows, %d operations, flush %zu MiB: %lu of %lu solves by the "
-             "one-bottleneck path\n",
-             HOSTS - 1, ops, flush >> 20, st.fast_bottleneck, st.solves);
+             "one-bottleneck path; exact class %s (%zu members at the end)\n",
+             HOSTS - 1, ops, flush >> 20, st.fast_bottleneck, st.solves, by_class ? "on" : "off",
+             lmm_xclass_size(n->sys));
     lmm_system_free(n->sys);
     free(n);
   }
