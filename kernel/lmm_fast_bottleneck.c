@@ -18,6 +18,17 @@
 
 #include "src/mem.h"
 
+/* b is met for the first time in this pass (its in_c is another pass's): its sums start
+ * from zero and it joins the links to commit, sys->C[0..nC) */
+static inline size_t enter_link(lmm_system *sys, lmm_constraint *b, uint64_t iter, size_t nC)
+{
+  b->in_c = iter;
+  b->free_old = b->rem = b->usage = b->pf_level = 0;
+  XGROW(sys->C, sys->capC, nC + 1);
+  sys->C[nC++] = b;
+  return nC;
+}
+
 /* The pass for one loaded constraint c: S holds c, maybe constraints that carry only flows
  * of c (the other links of their common path) and constraints that lost their last flow; D
  * holds only flows of c; every other constraint of c's flows is unsaturated and stays so,
@@ -157,12 +168,8 @@ bool lmm_fast_bottleneck(lmm_system *sys)
           if (xl->kg[g] && coef * lmm_dmax(g_x[g], g_nx[g]) >= b->capacity * (1 - p))
             return false;
       }
-      if (b->in_c != iter) {
-        b->in_c = iter;
-        b->free_old = b->rem = b->usage = b->pf_level = 0;
-        XGROW(sys->C, sys->capC, nC + 1);
-        sys->C[nC++] = b;
-      }
+      if (b->in_c != iter)
+        nC = enter_link(sys, b, iter, nC);
       if (mixed) {
         for (size_t q = 0; q < nsq; q++) {
           unsigned g = sq[q];
@@ -239,12 +246,8 @@ bool lmm_fast_bottleneck(lmm_system *sys)
       if (b->policy == LMM_FATPIPE &&
           (b->sat || e->coef * lmm_dmax(x, nx) >= b->capacity * (1 - p)))
         return false;
-      if (b->in_c != iter) {
-        b->in_c = iter;
-        b->free_old = b->rem = b->usage = b->pf_level = 0;
-        XGROW(sys->C, sys->capC, nC + 1);
-        sys->C[nC++] = b;
-      }
+      if (b->in_c != iter)
+        nC = enter_link(sys, b, iter, nC);
       b->free_old += e->coef * d_check;
       b->rem += e->coef * d_commit;
       if (changed)
