@@ -18,7 +18,7 @@
  * walks; the full pass finds the variables in sys->by_order, an array it can prefetch.
  *
  * PROGRESSIVE FILLING. Every free variable v has level x_v * p_v; all unfixed levels rise
- * together as one number lambda. Events, taken in increasing lambda from a binary heap:
+ * together as one number lambda. Events, taken in increasing lambda from a heap (4-ary, below):
  *   - SHARED c saturates at lambda = rem_c / usage_c, rem_c = capacity - consumption of the
  *     variables already fixed, usage_c = sum over unfixed variables of coef / p;
  *   - FATPIPE c saturates at lambda = min over its unfixed variables of capacity * p / coef
