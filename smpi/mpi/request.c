@@ -390,7 +390,6 @@ static inline void landed(const smpi_req *rr, void *rbuf, size_t n)
 }
 
 /* Transfer over and receive matched: move the data, complete the receive (and the send). */
-
 static void deliver(p2p_msg *m)
 {
   SMPI_OBSERVE(msg_deliver, m);
@@ -1237,10 +1236,7 @@ smpi_req *smpi_p2p_isend(const void *buf, size_t count, const smpi_dt *dt, int d
 smpi_req *smpi_p2p_irecv(void *buf, size_t count, const smpi_dt *dt, int src, int tag,
                          smpi_comm *c, unsigned flags)
 {
-  smpi_req *r = smpi_p2p_recv_init(buf, count, dt, src, tag, c, flags);
-  r->persistent = false;
-  p2p_req_start(r);
-  return r;
+  return smpi_p2p_irecv_sink(buf, count, dt, src, tag, c, flags, NULL);
 }
 
 smpi_req *smpi_p2p_irecv_sink(void *buf, size_t count, const smpi_dt *dt, int src, int tag,
@@ -1248,7 +1244,7 @@ smpi_req *smpi_p2p_irecv_sink(void *buf, size_t count, const smpi_dt *dt, int sr
 {
   smpi_req *r = smpi_p2p_recv_init(buf, count, dt, src, tag, c, flags);
   r->persistent = false;
-  r->sink = sink;
+  r->sink = sink; /* before the start: a message already there lands at once */
   p2p_req_start(r);
   return r;
 }
