@@ -1,7 +1,9 @@
 /* Platform loader: SimGrid 4.1 XML -> plat_platform.
  *
  *   bytes --libxml2 (NONET, no DTD loading)--> DOM --root is <platform>, version 4/4.1?-->
- *   --validate against the embedded DTD (first problem rephrased, with its line)-->
+ *   --validate against the embedded DTD: the quick check of src/plat_dtd.h proves most
+ *     files valid without parsing the DTD; else libxml2 validates (first problem rephrased,
+ *     with its line)-->
  *   walk in document order:
  *       <config>   -> cfg_set(..., CFG_ORIGIN_PLATFORM) at once
  *       <zone>     -> plat_zone, children walked recursively
@@ -22,6 +24,7 @@
 #include "src/platform.h"
 #include "src/platform_impl.h"
 #include "src/platform_set.h"
+#include "src/plat_dtd.h"
 #include "src/plat_profile.h"
 #include "src/strmap.h"
 #include "src/units.h"
@@ -188,11 +191,16 @@ static handler_save capture_begin(xml_capture *cap)
 
 static void capture_end(handler_save s) { xmlSetStructuredErrorFunc(s.ctx, s.func); }
 
+static unsigned dtd_parses; /* see plat_dtd_parses */
+
+unsigned plat_dtd_parses(void) { return dtd_parses; }
+
 static xmlDtdPtr embedded_dtd(void)
 {
   static xmlDtdPtr dtd;
   if (dtd)
     return dtd;
+  dtd_parses++;
   xml_capture cap;
   handler_save s = capture_begin(&cap);
   xmlParserInputBufferPtr buf = xmlParserInputBufferCreateMem(plat_dtd_data, (int)plat_dtd_size,
@@ -419,8 +427,120 @@ static int issue_rank(int code)
   }
 }
 
+/* ---- the quick validity check (src/plat_dtd.h): what libxml2's xmlValidateDtd checks,
+ * for the DTD shapes src/dtd_table.py accepts, answering false wherever it is not sure ---- */
+
+static const plat_dtd_elem *dtd_elem(const xmlChar *name)
+{
+  for (size_t i = 0; i < plat_dtd_nelems; i++)
+    if (strcmp(plat_dtd_elems[i].name, (const char *)name) == 0)
+      return &plat_dtd_elems[i];
+  return NULL;
+}
+
+static bool in_list(const char *const *list, const char *s)
+{
+  for (; *list; list++)
+    if (strcmp(*list, s) == 0)
+      return true;
+  return false;
+}
+
+/* the attributes of n against e's: each declared, each enumeration matched exactly, each
+ * required one present (attributes without namespace only) */
+static bool quick_attrs(const xmlNode *n, const plat_dtd_elem *e)
+{
+  for (const xmlAttr *a = n->properties; a; a = a->next) {
+    if (a->ns)
+      return false;
+    const plat_dtd_attr *d = NULL;
+    for (size_t i = 0; i < e->nattrs && !d; i++)
+      if (strcmp(e->attrs[i].name, (const char *)a->name) == 0)
+        d = &e->attrs[i];
+    if (!d)
+      return false;
+    if (d->values) { /* the value is one text node after flatten_attributes, or none */
+      const xmlNode *t = a->children;
+      if (!t || t->next || t->type != XML_TEXT_NODE || !t->content ||
+          !in_list(d->values, (const char *)t->content))
+        return false;
+    }
+  }
+  for (size_t i = 0; i < e->nattrs; i++) {
+    if (!e->attrs[i].required)
+      continue;
+    const xmlAttr *a = n->properties;
+    while (a && strcmp((const char *)a->name, e->attrs[i].name) != 0)
+      a = a->next;
+    if (!a)
+      return false;
+  }
+  return true;
+}
+
+/* n's children against e's content model (each child element is checked by the walk) */
+static bool quick_content(const xmlNode *n, const plat_dtd_elem *e)
+{
+  if (e->content == PLAT_DTD_EMPTY)
+    return n->children == NULL; /* a comment or a blank makes it non-empty for libxml2 too */
+  for (const xmlNode *c = n->children; c; c = c->next) {
+    switch (c->type) {
+    case XML_ELEMENT_NODE:
+      if (e->content != PLAT_DTD_CHOICE || c->ns || !in_list(e->children, (const char *)c->name))
+        return false;
+      break;
+    case XML_TEXT_NODE:
+      if (e->content == PLAT_DTD_CHOICE && !xmlIsBlankNode(c))
+        return false;
+      break;
+    case XML_COMMENT_NODE:
+      break;
+    case XML_PI_NODE: /* libxml2 skips them in element content, refuses them in #PCDATA */
+      if (e->content != PLAT_DTD_CHOICE)
+        return false;
+      break;
+    default: /* CDATA sections, entity references, anything else: let libxml2 say */
+      return false;
+    }
+  }
+  return true;
+}
+
+bool plat_dtd_quick_valid(xmlDoc *doc)
+{
+  xmlNode *root = xmlDocGetRootElement(doc);
+  if (!root || doc->standalone == 1)
+    return false;
+  /* every element of the tree, in document order, without recursion */
+  const xmlNode *n = root;
+  for (;;) {
+    if (n->type != XML_ELEMENT_NODE || n->ns || n->nsDef)
+      return false;
+    const plat_dtd_elem *e = dtd_elem(n->name);
+    if (!e || !quick_attrs(n, e) || !quick_content(n, e))
+      return false;
+    const xmlNode *next = n->children;
+    while (next && next->type != XML_ELEMENT_NODE)
+      next = next->next;
+    if (!next) { /* the next element after n, or up */
+      for (const xmlNode *up = n; up && up != root->parent && !next; up = up->parent) {
+        if (up == root)
+          return true;
+        next = up->next;
+        while (next && next->type != XML_ELEMENT_NODE)
+          next = next->next;
+      }
+      if (!next)
+        return true;
+    }
+    n = next;
+  }
+}
+
 static int validate(loader *L, xmlDocPtr doc)
 {
+  if (plat_dtd_quick_valid(doc))
+    return 0; /* as libxml2 would have found, without parsing the DTD */
   xmlDtdPtr dtd = embedded_dtd();
   xml_capture cap;
   xmlValidCtxtPtr v = xmlNewValidCtxt();
