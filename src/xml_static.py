@@ -3,7 +3,7 @@
 
 Debian's libxml2.so.2 needs libicuuc, which needs libstdc++, libgcc_s and libicudata: every
 program smpicc builds loads them at start-up, and relocating them is 0.55 ms of the
-2.3 ms a 16-rank run of an empty program costs (tools/bench/results/2026-11-29-*-startup.md):
+2.3 ms a 16-rank run of an empty program costs (tools/bench/results/2026-11-29-0610-startup.md):
 
     program -> libsmpi -> libxml2 -> libicuuc -> libstdc++ -> libgcc_s      (shared)
     program -> libsmpi [libxml2.a's objects, hidden] -> libz, liblzma         (this)
