@@ -29,6 +29,97 @@ static inline size_t enter_link(lmm_system *sys, lmm_constraint *b, uint64_t ite
   return nC;
 }
 
+/* LAZY LINKS. Each event of the class walks every link its members cross: a linear Reduce's
+ * root at 4 096 ranks has ~5 600 (each member's own links), one cache miss or two each, for
+ * a commit that adds k identical terms to the load and raises max_level. A link that only
+ * members cross, far from saturation (k coef max(x, nx, old) <= thr = capacity (1 - P)
+ * (1 - 1e-6), with its load within 1e-9 capacity of k coef value when last read), passes
+ * the walk's check whatever the rounding of its load, and its commit needs nothing else:
+ * it is skipped. The event's group changes and levels go to the class's log, and the link
+ * replays them, in order and with the walk's operations (k adds of coef * dm from 0, then
+ * load += that; max_level = max(max_level, max(0, level)); sat), when anything else is
+ * about to read or change it: a walk that does not skip it, a pass of another kind
+ * (lmm_xlink_sync_all), a change through the API or of the members crossing it
+ * (lmm_xlink_touch). So every load, max_level and sat read anywhere has the bits the walk
+ * would have left, as tests/exact_class checks.
+ *
+ *   event      1    2    3          link up7 (k = 1): since = 1 after its walk at 1,
+ *   up7        walk skip skip       skipped at 2 and 3; a full pass at 4 syncs it first:
+ *   log        .    e2   e3          load += 0 + coef dm2, then += 0 + coef dm3 */
+static void xlink_replay(const lmm_system *sys, const lmm_xclass *xc, const lmm_xlink *l,
+                         double *load, double *max_level, bool *sat)
+{
+  const lmm_constraint *b = l->b;
+  unsigned g = 0;
+  while (!l->kg[g])
+    g++;
+  double p = sys->precision, coef = l->coef;
+  for (size_t e = l->since; e < xc->nev; e++) {
+    double dm = coef * xc->log[e].dm[g], rem = 0;
+    for (size_t j = 0; j < l->k; j++)
+      rem += dm;
+    *load += rem;
+    *sat = *load >= b->capacity * (1 - p);
+    double pf = 0;
+    if (xc->log[e].ul[g] > pf)
+      pf = xc->log[e].ul[g];
+    if (pf > *max_level)
+      *max_level = pf;
+  }
+}
+
+static void xlink_sync(lmm_system *sys, lmm_xclass *xc, lmm_xlink *l)
+{
+  lmm_constraint *b = l->b;
+  sys->stats.lazy_replays += xc->nev - l->since;
+  xlink_replay(sys, xc, l, &b->load, &b->max_level, &b->sat);
+  l->since = xc->nev;
+}
+
+void lmm_constraint_state(const lmm_system *sys, const lmm_constraint *c, double *load,
+                          double *max_level, bool *sat)
+{
+  *load = c->load;
+  *max_level = c->max_level;
+  *sat = c->sat;
+  if (c->xl_idx && sys->xcls)
+    xlink_replay(sys, sys->xcls, &sys->xcls->links[c->xl_idx - 1], load, max_level, sat);
+}
+
+void lmm_xlink_sync_all(lmm_system *sys)
+{
+  lmm_xclass *xc = sys->xcls;
+  if (!xc || !xc->pending)
+    return;
+  for (size_t i = 0; i < xc->nl; i++) {
+    if (xc->links[i].since != xc->nev)
+      xlink_sync(sys, xc, &xc->links[i]);
+    xc->links[i].since = 0;
+  }
+  xc->nev = 0;
+  xc->pending = false;
+}
+
+void lmm_xlink_drop_all(lmm_system *sys)
+{
+  lmm_xclass *xc = sys->xcls;
+  if (!xc || !xc->pending)
+    return;
+  for (size_t i = 0; i < xc->nl; i++)
+    xc->links[i].since = 0;
+  xc->nev = 0;
+  xc->pending = false;
+}
+
+void lmm_xlink_touch_slow(lmm_system *sys, lmm_constraint *c)
+{
+  lmm_xclass *xc = sys->xcls;
+  lmm_xlink *l = &xc->links[c->xl_idx - 1];
+  if (l->since != xc->nev)
+    xlink_sync(sys, xc, l);
+  l->lazy_ok = false;
+}
+
 /* The pass for one loaded constraint c: S holds c, maybe constraints that carry only flows
  * of c (the other links of their common path) and constraints that lost their last flow; D
  * holds only flows of c; every other constraint of c's flows is unsaturated and stays so,
@@ -96,6 +187,7 @@ bool lmm_fast_bottleneck(lmm_system *sys)
    * marked with a pass number of its own, in_c, so that the walk tells a follower from a
    * boundary constraint by one field on the first line (in_s is on the second) */
   const uint64_t in_S = ++sys->iter, iter = ++sys->iter;
+  lmm_xclass *xc = sys->xcls;
   for (size_t i = 0; i < sys->nS; i++)
     sys->S[i]->in_c = in_S;
   size_t nC = 0, nF = 0;
@@ -111,10 +203,12 @@ bool lmm_fast_bottleneck(lmm_system *sys)
    * (in c's list order, sq, on a constraint that members of several groups cross), then the
    * walk goes on with the flows after them. A bound that might bind takes the walk flow by
    * flow. */
-  lmm_xclass *xc = sys->xcls;
   bool by_class = xc && xc->c == c && !xc->broken && xc->n && xc->adopted == xc->n;
   for (unsigned g = 0; by_class && g < xc->ng; g++)
     by_class = !xc->gn[g] || xc->bound * xc->pen[g] > level;
+  if (!by_class)
+    lmm_xlink_sync_all(sys); /* the walk flow by flow reads any link */
+  size_t n_walked = 0, n_skipped = 0;
   double g_nx[LMM_XG], g_x[LMM_XG], g_ul[LMM_XG], g_dc[LMM_XG], g_dm[LMM_XG], g_dx[LMM_XG];
   bool g_ch[LMM_XG];
   list_node *first = c->active.next;
@@ -137,8 +231,7 @@ bool lmm_fast_bottleneck(lmm_system *sys)
      * for the check below to fail, and then the walk stops before the rest */
     for (size_t i = 0; i < 2 * xc->nl; i++) {
       size_t l = i < xc->nl ? i : i - xc->nl, pass = i >= xc->nl;
-      lmm_constraint *b = xc->links[l].b;
-      const lmm_xlink *xl = &xc->links[l];
+      lmm_xlink *xl = &xc->links[l];
       double coef = xl->coef;
       unsigned g1 = 0; /* the group, when only one crosses b */
       while (!xl->kg[g1])
@@ -146,6 +239,22 @@ bool lmm_fast_bottleneck(lmm_system *sys)
       bool mixed = xl->kg[g1] != xl->k;
       if (mixed != (pass == 0))
         continue;
+      if (xl->lazy_ok && !mixed &&
+          (double)xl->k * coef * lmm_dmax(xc->value[g1], lmm_dmax(g_x[g1], g_nx[g1])) <=
+              xl->thr) {
+        n_skipped++;
+        continue;
+      }
+      lmm_constraint *b = xl->b;
+      if (xl->since != xc->nev)
+        xlink_sync(sys, xc, xl);
+      XGROW(xc->walked, xc->capwalked, n_walked + 1);
+      xc->walked[n_walked++] = l;
+      /* may it be skipped next time? (read now: b's lines are here anyway) */
+      xl->lazy_ok = !mixed && b->policy == LMM_SHARED && isfinite(b->capacity) &&
+                    b->capacity > 0 && !b->sat && b->n_active == xl->k &&
+                    fabs(b->load - (double)xl->k * coef * xc->value[g1]) <= 1e-9 * b->capacity;
+      xl->thr = b->capacity * (1 - p) * (1 - 1e-6);
       if (b->in_c == in_S) { /* a follower */
         b->nfree += xl->k;
         if (mixed) {
@@ -182,13 +291,18 @@ bool lmm_fast_bottleneck(lmm_system *sys)
         }
       } else {
         double dc = coef * g_dc[g1], dm = coef * g_dm[g1], dx = fabs(coef * g_dx[g1]);
-        bool ch = g_ch[g1];
+        /* in registers: through b, each add would wait for the previous one's store */
+        double free_old = b->free_old, rem = b->rem, usage = b->usage;
         for (size_t j = 0; j < xl->k; j++) {
-          b->free_old += dc;
-          b->rem += dm;
-          if (ch)
-            b->usage += dx;
+          free_old += dc;
+          rem += dm;
         }
+        if (g_ch[g1])
+          for (size_t j = 0; j < xl->k; j++)
+            usage += dx;
+        b->free_old = free_old;
+        b->rem = rem;
+        b->usage = usage;
       }
       for (unsigned g = 0; g < xc->ng; g++)
         if (xl->kg[g] && g_ul[g] > b->pf_level)
@@ -304,6 +418,19 @@ bool lmm_fast_bottleneck(lmm_system *sys)
       sys->modified[sys->n_modified++] = u;
     }
   }
+  if (by_class && (n_skipped || xc->pending)) { /* the skipped links' log */
+    XGROW(xc->log, xc->capev, xc->nev + 1);
+    lmm_xevent *ev = &xc->log[xc->nev++];
+    for (unsigned g = 0; g < LMM_XG; g++) {
+      ev->dm[g] = g < xc->ng ? g_dm[g] : 0;
+      ev->ul[g] = g < xc->ng ? g_ul[g] : 0;
+    }
+    for (size_t i = 0; i < n_walked; i++)
+      xc->links[xc->walked[i]].since = xc->nev;
+    xc->pending = true;
+    if (xc->nev >= 4096) /* the log stays short */
+      lmm_xlink_sync_all(sys);
+  }
   if (by_class) { /* the members' commit: the same test, group by group */
     bool any = false;
     for (unsigned g = 0; g < xc->ng; g++) {
@@ -331,7 +458,8 @@ bool lmm_fast_bottleneck(lmm_system *sys)
     d->sat = d->load >= d->capacity * (1 - p);
   }
   sys->stats.passes++;
-  sys->stats.constraints_visited += sys->nS + sys->nC;
+  sys->stats.constraints_visited += sys->nS + sys->nC + n_skipped;
+  sys->stats.lazy_skips += n_skipped;
   sys->stats.variables_visited += c->n_active;
   sys->stats.fast_bottleneck++;
   if (sys->xcls_min)

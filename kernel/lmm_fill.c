@@ -245,6 +245,11 @@ bool lmm_build_region(lmm_system *sys, bool full)
     for (size_t i = 0; i < sys->nD; i++)
       f_add(sys, sys->D[i]);
     for (size_t i = 0; i < sys->nS; i++) {
+      /* the walk below frees at least this many: past the limit already, no need to walk
+       * (a linear Reduce's root link of 1 800 flows, at every event that leaves its path) */
+      if ((double)lmm_dmax((double)sys->nF, (double)sys->S[i]->n_active) >
+          sys->repair_limit * (double)sys->n_vars)
+        return false;
       const list_node *head = &sys->S[i]->active;
       list_foreach (n, head) {
         /* a chain of cache misses: list_foreach holds the next element; fetch the one after
@@ -260,6 +265,12 @@ bool lmm_build_region(lmm_system *sys, bool full)
     }
   }
   lmm_fx_reserve(sys, sys->nF);
+  /* the lazy links (lmm_fast_bottleneck.c): a local pass reads the loads of B; a full one
+   * only writes them, every link of a member being in S */
+  if (full)
+    lmm_xlink_drop_all(sys);
+  else
+    lmm_xlink_sync_all(sys);
 
   /* count the free elements of each constraint, discovering B on the way */
   size_t nfe = 0, nfp = 0;
@@ -362,6 +373,7 @@ void lmm_build_full_region(lmm_system *sys)
   sys->iter++;
   sys->nC = 0;
   sys->nF = 0;
+  lmm_xlink_drop_all(sys); /* every load is written by the commit (see lmm_build_region) */
   XGROW(sys->F, sys->capF, sys->n_vars);
   lmm_fx_reserve(sys, sys->n_vars);
   XGROW(sys->fe, sys->capfe, sys->n_active_total);

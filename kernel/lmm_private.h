@@ -143,7 +143,18 @@ typedef struct lmm_xlink {
   double coef;       /* every member's coefficient on b */
   size_t k;          /* members crossing b */
   size_t kg[LMM_XG]; /* of each group; more than one group: every member crosses b (k == n) */
+  /* The lazy commit (lmm_fast_bottleneck.c, LAZY LINKS): events of the class's log
+   * [since, nev) are not in b's load, max_level and sat yet. */
+  size_t since;
+  double thr;   /* lazy_ok: a walk may skip b while k coef max(x, nx, old) <= thr */
+  bool lazy_ok; /* read from b at its last walk: only members on it, not saturated */
 } lmm_xlink;
+
+/* One event of the lazy links' log: what the walk adds to a link crossed by one group */
+typedef struct lmm_xevent {
+  double dm[LMM_XG]; /* the group's value change, as committed (new - old) */
+  double ul[LMM_XG]; /* the group's level (value * penalty) */
+} lmm_xevent;
 
 typedef struct lmm_xclass {
   lmm_constraint *c;
@@ -163,8 +174,13 @@ typedef struct lmm_xclass {
   size_t nsq, capsq, ndead;
   lmm_xlink *links;
   size_t nl, capl, nmixed; /* nmixed: links crossed by more than one group */
-  bool changed;            /* a group's value changed at the last solve */
-  bool broken; /* a member was modified through the API: the next solve dissolves it */
+  lmm_xevent *log;         /* the lazy links' pending events (none pending: nev == 0) */
+  size_t nev, capev;
+  bool pending;   /* some link has events of the log pending */
+  size_t *walked; /* scratch: the links walked (not skipped) by the current pass */
+  size_t capwalked;
+  bool changed; /* a group's value changed at the last solve */
+  bool broken;  /* a member was modified through the API: the next solve dissolves it */
 } lmm_xclass;
 
 typedef struct lmm_fp_entry {
@@ -332,6 +348,17 @@ void lmm_fx_reserve(lmm_system *sys, size_t n);
 bool lmm_fast_empty(lmm_system *sys);
 bool lmm_fast_lone(lmm_system *sys, lmm_variable *v);
 bool lmm_fast_bottleneck(lmm_system *sys);
+/* lmm_fast_bottleneck.c: the lazy links (LAZY LINKS there). touch: c's load, sat and
+ * max_level up to date before something else reads or changes them or the members on it,
+ * and no skipping until the walk reads it again; sync_all: every link up to date. */
+void lmm_xlink_sync_all(lmm_system *sys);
+void lmm_xlink_drop_all(lmm_system *sys); /* before a full pass, which rewrites them all */
+void lmm_xlink_touch_slow(lmm_system *sys, lmm_constraint *c);
+static inline void lmm_xlink_touch(lmm_system *sys, lmm_constraint *c)
+{
+  if (c->xl_idx && sys->xcls)
+    lmm_xlink_touch_slow(sys, c);
+}
 
 /* lmm_xclass.c: forms the exact class on c, or grows it by the flows of F that just took its
  * value, after a successful one-bottleneck pass on c */

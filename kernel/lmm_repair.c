@@ -145,6 +145,7 @@ static void solve(lmm_system *sys, bool full)
     sys->D[sys->nD++] = v;
   }
   if (sys->use_glpk) { /* maxmin/solver:glpk: everything, from scratch, by linear programs */
+    lmm_xlink_sync_all(sys);
     lmm_glpk_solve_system(sys);
     sys->nS = 0;
     sys->nD = 0;
@@ -162,6 +163,10 @@ static void solve(lmm_system *sys, bool full)
     }
     if (sys->nS == 0 && sys->nD == 0)
       return;
+    /* the lazy links (lmm_fast_bottleneck.c) wait only for the class's own walk; the empty
+     * path cannot meet them (they carry active members) */
+    if (sys->xcls && !(sys->fast_bottleneck && sys->nS && sys->xcls->c->in_s == sys->solve_no))
+      lmm_xlink_sync_all(sys);
     if (sys->fast_empty && lmm_fast_empty(sys)) {
       sys->nS = 0;
       return;

@@ -95,7 +95,7 @@ static unsigned may_join(const lmm_xclass *xc, const lmm_variable *u)
   return g;
 }
 
-static void add(lmm_xclass *xc, lmm_variable *u, unsigned g)
+static void add(lmm_system *sys, lmm_xclass *xc, lmm_variable *u, unsigned g)
 {
   if (g == xc->ng) {
     xc->pen[g] = u->penalty;
@@ -129,10 +129,11 @@ static void add(lmm_xclass *xc, lmm_variable *u, unsigned g)
       continue;
     if (!b->xl_idx) {
       XGROW(xc->links, xc->capl, xc->nl + 1);
-      xc->links[xc->nl++] = (lmm_xlink){.b = b, .coef = e->coef};
+      xc->links[xc->nl++] = (lmm_xlink){.b = b, .coef = e->coef, .since = xc->nev};
       b->xl_idx = (uint32_t)xc->nl;
     }
     lmm_xlink *l = &xc->links[b->xl_idx - 1];
+    lmm_xlink_touch_slow(sys, b); /* its pending events had k members */
     bool was_mixed = is_mixed(xc, l);
     l->k++;
     l->kg[g]++;
@@ -171,7 +172,7 @@ void lmm_xclass_grow(lmm_system *sys, lmm_constraint *c)
     unsigned g = u->mod_mark == sys->solve_no ? may_join(xc, u) : LMM_XG;
     if (g == LMM_XG)
       break;
-    add(xc, u, g);
+    add(sys, xc, u, g);
   }
   if (xc->n < sys->xcls_min && !xc->adopted)
     lmm_xclass_dissolve(sys);
@@ -189,6 +190,7 @@ void lmm_xclass_remove(lmm_system *sys, size_t i)
     if (e->coef <= 0 || b == xc->c)
       continue;
     size_t li = b->xl_idx - 1;
+    lmm_xlink_touch_slow(sys, b); /* its pending events had k members */
     lmm_xlink *l = &xc->links[li];
     bool was_mixed = is_mixed(xc, l);
     l->k--;
@@ -264,6 +266,7 @@ void lmm_xclass_dissolve(lmm_system *sys)
   lmm_xclass *xc = sys->xcls;
   if (!xc)
     return;
+  lmm_xlink_sync_all(sys);
   for (size_t i = 0; i < xc->n; i++)
     xc->vars[i]->xidx = 0;
   for (size_t l = 0; l < xc->nl; l++)
@@ -274,6 +277,8 @@ void lmm_xclass_dissolve(lmm_system *sys)
   free(xc->sq);
   free(xc->sqm);
   free(xc->links);
+  free(xc->log);
+  free(xc->walked);
   free(xc);
   sys->xcls = NULL;
 }
