@@ -32,10 +32,10 @@ static inline size_t enter_link(lmm_system *sys, lmm_constraint *b, uint64_t ite
 /* LAZY LINKS. Each event of the class walks every link its members cross: a linear Reduce's
  * root at 4 096 ranks has ~5 600 (each member's own links), one cache miss or two each, for
  * a commit that adds k identical terms to the load and raises max_level. A link that only
- * members cross, far from saturation (k coef max(x, nx, old) <= thr = capacity (1 - P)
- * (1 - 1e-6), with its load within 1e-9 capacity of k coef value when last read), passes
- * the walk's check whatever the rounding of its load, and its commit needs nothing else:
- * it is skipped. The event's group changes and levels go to the class's log, and the link
+ * members cross, far from saturation (the group's max(x, nx, old) <= lim = capacity (1 - P)
+ * (1 - 1e-6) / (k coef), with its load within 1e-9 capacity of k coef value when last
+ * read), passes the walk's check whatever the rounding of its load, and its commit needs
+ * nothing else: it is skipped, on what the dense xc->hot says alone. The event's group changes and levels go to the class's log, and the link
  * replays them, in order and with the walk's operations (k adds of coef * dm from 0, then
  * load += that; max_level = max(max_level, max(0, level)); sat), when anything else is
  * about to read or change it: a walk that does not skip it, a pass of another kind
@@ -117,7 +117,7 @@ void lmm_xlink_touch_slow(lmm_system *sys, lmm_constraint *c)
   lmm_xlink *l = &xc->links[c->xl_idx - 1];
   if (l->since != xc->nev)
     xlink_sync(sys, xc, l);
-  l->lazy_ok = false;
+  xc->hot[c->xl_idx - 1].lim = -1;
 }
 
 /* The pass for one loaded constraint c: S holds c, maybe constraints that carry only flows
@@ -229,88 +229,89 @@ bool lmm_fast_bottleneck(lmm_system *sys)
     /* the constraints that every member crosses first (a root's up link, under the
      * members' cross-traffic): when one is saturated by other flows, it is the usual reason
      * for the check below to fail, and then the walk stops before the rest */
-    for (size_t i = 0; i < 2 * xc->nl; i++) {
-      size_t l = i < xc->nl ? i : i - xc->nl, pass = i >= xc->nl;
-      lmm_xlink *xl = &xc->links[l];
-      double coef = xl->coef;
-      unsigned g1 = 0; /* the group, when only one crosses b */
-      while (!xl->kg[g1])
-        g1++;
-      bool mixed = xl->kg[g1] != xl->k;
-      if (mixed != (pass == 0))
-        continue;
-      if (xl->lazy_ok && !mixed &&
-          (double)xl->k * coef * lmm_dmax(xc->value[g1], lmm_dmax(g_x[g1], g_nx[g1])) <=
-              xl->thr) {
-        n_skipped++;
-        continue;
-      }
-      lmm_constraint *b = xl->b;
-      if (xl->since != xc->nev)
-        xlink_sync(sys, xc, xl);
-      XGROW(xc->walked, xc->capwalked, n_walked + 1);
-      xc->walked[n_walked++] = l;
-      /* may it be skipped next time? (read now: b's lines are here anyway) */
-      xl->lazy_ok = !mixed && b->policy == LMM_SHARED && isfinite(b->capacity) &&
-                    b->capacity > 0 && !b->sat && b->n_active == xl->k &&
-                    fabs(b->load - (double)xl->k * coef * xc->value[g1]) <= 1e-9 * b->capacity;
-      xl->thr = b->capacity * (1 - p) * (1 - 1e-6);
-      if (b->in_c == in_S) { /* a follower */
-        b->nfree += xl->k;
-        if (mixed) {
-          for (size_t q = 0; q < nsq; q++)
-            if (sq[q] != LMM_XDEAD)
-              b->free_old += coef * g_nx[sq[q]];
-        } else {
-          for (size_t j = 0; j < xl->k; j++)
-            b->free_old += coef * g_nx[g1];
+    double gmax[LMM_XG]; /* what a lazy link's check reads */
+    for (unsigned g = 0; g < xc->ng; g++)
+      gmax[g] = lmm_dmax(xc->value[g], lmm_dmax(g_x[g], g_nx[g]));
+    for (int pass = 0; pass < 2; pass++)
+      for (size_t l = 0; l < xc->nl && (pass || xc->nmixed); l++) {
+        const lmm_xhot *h = &xc->hot[l];
+        bool mixed = h->mixed;
+        if (mixed != (pass == 0))
+          continue;
+        unsigned g1 = h->g1; /* the group, when only one crosses b */
+        if (h->lim >= 0 && gmax[g1] <= h->lim) {
+          n_skipped++;
+          continue;
         }
-        for (unsigned g = 0; g < xc->ng; g++)
-          if (xl->kg[g] && g_ul[g] > b->usage)
-            b->usage = g_ul[g];
-        continue;
-      }
-      if (b->policy == LMM_FATPIPE) {
-        if (b->sat)
-          return false;
-        for (unsigned g = 0; g < xc->ng; g++)
-          if (xl->kg[g] && coef * lmm_dmax(g_x[g], g_nx[g]) >= b->capacity * (1 - p))
+        lmm_xlink *xl = &xc->links[l];
+        double coef = xl->coef;
+        lmm_constraint *b = xl->b;
+        if (xl->since != xc->nev)
+          xlink_sync(sys, xc, xl);
+        XGROW(xc->walked, xc->capwalked, n_walked + 1);
+        xc->walked[n_walked++] = l;
+        /* may it be skipped next time? (read now: b's lines are here anyway) */
+        bool lazy_ok = !mixed && b->policy == LMM_SHARED && isfinite(b->capacity) &&
+                       b->capacity > 0 && !b->sat && b->n_active == xl->k &&
+                       fabs(b->load - (double)xl->k * coef * xc->value[g1]) <= 1e-9 * b->capacity;
+        xc->hot[l].lim = lazy_ok ? b->capacity * (1 - p) * (1 - 1e-6) / ((double)xl->k * coef)
+                                 : -1;
+        if (b->in_c == in_S) { /* a follower */
+          b->nfree += xl->k;
+          if (mixed) {
+            for (size_t q = 0; q < nsq; q++)
+              if (sq[q] != LMM_XDEAD)
+                b->free_old += coef * g_nx[sq[q]];
+          } else {
+            for (size_t j = 0; j < xl->k; j++)
+              b->free_old += coef * g_nx[g1];
+          }
+          for (unsigned g = 0; g < xc->ng; g++)
+            if (xl->kg[g] && g_ul[g] > b->usage)
+              b->usage = g_ul[g];
+          continue;
+        }
+        if (b->policy == LMM_FATPIPE) {
+          if (b->sat)
             return false;
-      }
-      if (b->in_c != iter)
-        nC = enter_link(sys, b, iter, nC);
-      if (mixed) {
-        for (size_t q = 0; q < nsq; q++) {
-          unsigned g = sq[q];
-          if (g == LMM_XDEAD)
-            continue;
-          b->free_old += coef * g_dc[g];
-          b->rem += coef * g_dm[g];
-          if (g_ch[g])
-            b->usage += fabs(coef * g_dx[g]);
+          for (unsigned g = 0; g < xc->ng; g++)
+            if (xl->kg[g] && coef * lmm_dmax(g_x[g], g_nx[g]) >= b->capacity * (1 - p))
+              return false;
         }
-      } else {
-        double dc = coef * g_dc[g1], dm = coef * g_dm[g1], dx = fabs(coef * g_dx[g1]);
-        /* in registers: through b, each add would wait for the previous one's store */
-        double free_old = b->free_old, rem = b->rem, usage = b->usage;
-        for (size_t j = 0; j < xl->k; j++) {
-          free_old += dc;
-          rem += dm;
+        if (b->in_c != iter)
+          nC = enter_link(sys, b, iter, nC);
+        if (mixed) {
+          for (size_t q = 0; q < nsq; q++) {
+            unsigned g = sq[q];
+            if (g == LMM_XDEAD)
+              continue;
+            b->free_old += coef * g_dc[g];
+            b->rem += coef * g_dm[g];
+            if (g_ch[g])
+              b->usage += fabs(coef * g_dx[g]);
+          }
+        } else {
+          double dc = coef * g_dc[g1], dm = coef * g_dm[g1], dx = fabs(coef * g_dx[g1]);
+          /* in registers: through b, each add would wait for the previous one's store */
+          double free_old = b->free_old, rem = b->rem, usage = b->usage;
+          for (size_t j = 0; j < xl->k; j++) {
+            free_old += dc;
+            rem += dm;
+          }
+          if (g_ch[g1])
+            for (size_t j = 0; j < xl->k; j++)
+              usage += dx;
+          b->free_old = free_old;
+          b->rem = rem;
+          b->usage = usage;
         }
-        if (g_ch[g1])
-          for (size_t j = 0; j < xl->k; j++)
-            usage += dx;
-        b->free_old = free_old;
-        b->rem = rem;
-        b->usage = usage;
+        for (unsigned g = 0; g < xc->ng; g++)
+          if (xl->kg[g] && g_ul[g] > b->pf_level)
+            b->pf_level = g_ul[g];
+        /* the check below, early: usage only grows */
+        if (b->policy == LMM_SHARED && b->sat && b->usage > b->capacity * p)
+          return false;
       }
-      for (unsigned g = 0; g < xc->ng; g++)
-        if (xl->kg[g] && g_ul[g] > b->pf_level)
-          b->pf_level = g_ul[g];
-      /* the check below, early: usage only grows */
-      if (b->policy == LMM_SHARED && b->sat && b->usage > b->capacity * p)
-        return false;
-    }
     for (size_t q = 0; q < nsq; q++)
       if (sq[q] != LMM_XDEAD)
         load += xc->coef_c * g_nx[sq[q]];

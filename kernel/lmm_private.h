@@ -146,9 +146,16 @@ typedef struct lmm_xlink {
   /* The lazy commit (lmm_fast_bottleneck.c, LAZY LINKS): events of the class's log
    * [since, nev) are not in b's load, max_level and sat yet. */
   size_t since;
-  double thr;   /* lazy_ok: a walk may skip b while k coef max(x, nx, old) <= thr */
-  bool lazy_ok; /* read from b at its last walk: only members on it, not saturated */
 } lmm_xlink;
+
+/* What the walk reads of every link of the class at each event, dense beside the links (the
+ * lazy ones are skipped on this alone) */
+typedef struct lmm_xhot {
+  double lim; /* skipped while the group's max(old, x, nx) <= lim: only members on it, far
+                 from saturation when last walked; -1: walked */
+  uint8_t g1; /* the group that crosses it, when only one does */
+  bool mixed; /* crossed by several groups */
+} lmm_xhot;
 
 /* One event of the lazy links' log: what the walk adds to a link crossed by one group */
 typedef struct lmm_xevent {
@@ -173,6 +180,7 @@ typedef struct lmm_xclass {
   size_t *sqm;
   size_t nsq, capsq, ndead;
   lmm_xlink *links;
+  lmm_xhot *hot;           /* beside links, as long */
   size_t nl, capl, nmixed; /* nmixed: links crossed by more than one group */
   lmm_xevent *log;         /* the lazy links' pending events (none pending: nev == 0) */
   size_t nev, capev;

@@ -95,6 +95,17 @@ static unsigned may_join(const lmm_xclass *xc, const lmm_variable *u)
   return g;
 }
 
+/* the walk's view of link li after its counts changed */
+static void hot_update(lmm_xclass *xc, size_t li)
+{
+  const lmm_xlink *l = &xc->links[li];
+  unsigned g1 = 0;
+  while (g1 + 1 < LMM_XG && !l->kg[g1])
+    g1++;
+  xc->hot[li].g1 = (uint8_t)g1;
+  xc->hot[li].mixed = is_mixed(xc, l);
+}
+
 static void add(lmm_system *sys, lmm_xclass *xc, lmm_variable *u, unsigned g)
 {
   if (g == xc->ng) {
@@ -128,7 +139,11 @@ static void add(lmm_system *sys, lmm_xclass *xc, lmm_variable *u, unsigned g)
     if (e->coef <= 0 || b == xc->c)
       continue;
     if (!b->xl_idx) {
+      size_t capl = xc->capl;
       XGROW(xc->links, xc->capl, xc->nl + 1);
+      if (xc->capl != capl)
+        xc->hot = xrealloc(xc->hot, xc->capl * sizeof *xc->hot);
+      xc->hot[xc->nl] = (lmm_xhot){.lim = -1};
       xc->links[xc->nl++] = (lmm_xlink){.b = b, .coef = e->coef, .since = xc->nev};
       b->xl_idx = (uint32_t)xc->nl;
     }
@@ -138,6 +153,7 @@ static void add(lmm_system *sys, lmm_xclass *xc, lmm_variable *u, unsigned g)
     l->k++;
     l->kg[g]++;
     xc->nmixed += !was_mixed && is_mixed(xc, l);
+    hot_update(xc, b->xl_idx - 1);
   }
 }
 
@@ -196,9 +212,12 @@ void lmm_xclass_remove(lmm_system *sys, size_t i)
     l->k--;
     l->kg[g]--;
     xc->nmixed -= was_mixed && !is_mixed(xc, l);
-    if (l->k)
+    if (l->k) {
+      hot_update(xc, li);
       continue;
+    }
     b->xl_idx = 0;
+    xc->hot[li] = xc->hot[xc->nl - 1];
     xc->links[li] = xc->links[--xc->nl];
     if (li < xc->nl)
       xc->links[li].b->xl_idx = (uint32_t)li + 1;
@@ -277,6 +296,7 @@ void lmm_xclass_dissolve(lmm_system *sys)
   free(xc->sq);
   free(xc->sqm);
   free(xc->links);
+  free(xc->hot);
   free(xc->log);
   free(xc->walked);
   free(xc);
