@@ -38,9 +38,11 @@ static inline size_t enter_link(lmm_system *sys, lmm_constraint *b, uint64_t ite
  * nothing else: it is skipped, on what the dense xc->hot says alone. The event's group changes and levels go to the class's log, and the link
  * replays them, in order and with the walk's operations (k adds of coef * dm from 0, then
  * load += that; max_level = max(max_level, max(0, level)); sat), when anything else is
- * about to read or change it: a walk that does not skip it, a pass of another kind
- * (lmm_xlink_sync_all), a change through the API or of the members crossing it
- * (lmm_xlink_touch). So every load, max_level and sat read anywhere has the bits the walk
+ * about to read or change it: a walk that does not skip it, a pass of another kind that
+ * meets it (lmm_xlink_read: the fast paths' walks, a local pass's boundary, S), a change
+ * through the API or of the members crossing it (lmm_xlink_touch). A full pass rewrites
+ * every load from scratch: the log is dropped (lmm_xlink_drop_all), and most events are
+ * never replayed. So every load, max_level and sat read anywhere has the bits the walk
  * would have left, as tests/exact_class checks.
  *
  *   event      1    2    3          link up7 (k = 1): since = 1 after its walk at 1,
@@ -109,6 +111,14 @@ void lmm_xlink_drop_all(lmm_system *sys)
     xc->links[i].since = 0;
   xc->nev = 0;
   xc->pending = false;
+}
+
+void lmm_xlink_read_slow(lmm_system *sys, lmm_constraint *c)
+{
+  lmm_xclass *xc = sys->xcls;
+  lmm_xlink *l = &xc->links[c->xl_idx - 1];
+  if (l->since != xc->nev)
+    xlink_sync(sys, xc, l);
 }
 
 void lmm_xlink_touch_slow(lmm_system *sys, lmm_constraint *c)
@@ -206,8 +216,6 @@ bool lmm_fast_bottleneck(lmm_system *sys)
   bool by_class = xc && xc->c == c && !xc->broken && xc->n && xc->adopted == xc->n;
   for (unsigned g = 0; by_class && g < xc->ng; g++)
     by_class = !xc->gn[g] || xc->bound * xc->pen[g] > level;
-  if (!by_class)
-    lmm_xlink_sync_all(sys); /* the walk flow by flow reads any link */
   size_t n_walked = 0, n_skipped = 0;
   double g_nx[LMM_XG], g_x[LMM_XG], g_ul[LMM_XG], g_dc[LMM_XG], g_dm[LMM_XG], g_dx[LMM_XG];
   bool g_ch[LMM_XG];
@@ -347,6 +355,7 @@ bool lmm_fast_bottleneck(lmm_system *sys)
       lmm_constraint *b = e->cnst;
       if (e->coef <= 0)
         continue;
+      lmm_xlink_read(sys, b); /* a member walked flow by flow (the class not usable) */
       if (!bound_moot && bound * e->coef >= b->capacity)
         bound_moot = true;
       if (b == c)

@@ -265,12 +265,10 @@ bool lmm_build_region(lmm_system *sys, bool full)
     }
   }
   lmm_fx_reserve(sys, sys->nF);
-  /* the lazy links (lmm_fast_bottleneck.c): a local pass reads the loads of B; a full one
-   * only writes them, every link of a member being in S */
+  /* the lazy links (lmm_fast_bottleneck.c): a local pass reads the loads of B (below); a
+   * full one only writes them, every link of a member being in S */
   if (full)
     lmm_xlink_drop_all(sys);
-  else
-    lmm_xlink_sync_all(sys);
 
   /* count the free elements of each constraint, discovering B on the way */
   size_t nfe = 0, nfp = 0;
@@ -285,8 +283,10 @@ bool lmm_build_region(lmm_system *sys, bool full)
       if (e->coef <= 0)
         continue;
       lmm_constraint *c = e->cnst;
-      if (c->in_c != sys->iter)
+      if (c->in_c != sys->iter) {
+        lmm_xlink_read(sys, c);
         c_add(sys, c);
+      }
       c->nfree++;
       nfe++;
       if (c->policy == LMM_SHARED) {

@@ -70,8 +70,10 @@ struct lmm_constraint {
    * besides the shared ones: with a second line per link the walk moved 30 % more memory,
    * and it is bound by memory traffic, not latency). */
   double capacity;
-  lmm_sharing policy;
+  uint8_t policy;  /* lmm_sharing */
   bool sat;        /* saturated within precision at the last solve that touched it */
+  uint32_t xl_idx; /* its slot + 1 in sys->xcls->links, 0 when no member crosses it (here:
+                      every path that reads a load checks it, lmm_xlink_read) */
   double load;     /* SHARED: sum of coef*value, updated incrementally; FATPIPE: unused */
   uint64_t in_c;   /* scratch: == sys->iter: in S u B for this pass */
   double free_old; /* scratch, SHARED: consumption of the free variables before the solve */
@@ -99,7 +101,6 @@ struct lmm_constraint {
   list_node dirty_node; /* on sys->dirty_cnsts when a modification invalidated it */
   lmm_event ev;
 
-  uint32_t xl_idx; /* its slot + 1 in sys->xcls->links, 0 when no member crosses it */
   void *cls; /* act_class.c's data while a class uses it (maxmin/class-sharing), else NULL */
   /* act_class.c's count of the flows enabled together that cross it (lmm_class_count) */
   uint64_t cls_stamp;
@@ -326,11 +327,17 @@ static inline bool lmm_over_repair_limit(const lmm_system *sys)
          (double)sys->s_incidences > sys->repair_limit * (double)sys->n_active_total;
 }
 
-/* c joins S, the constraints whose every variable is free in this solve */
+void lmm_xlink_read_slow(lmm_system *sys, lmm_constraint *c);
+
+/* c joins S, the constraints whose every variable is free in this solve (a pass overwrites
+ * their loads: a lazy link's pending events go in first; none should be lazy, being neither
+ * saturated nor dirty, but a double count would be silent) */
 static inline void lmm_s_add(lmm_system *sys, lmm_constraint *c)
 {
   if (c->in_s == sys->solve_no)
     return;
+  if (c->xl_idx && sys->xcls && sys->xcls->pending)
+    lmm_xlink_read_slow(sys, c);
   c->in_s = sys->solve_no;
   sys->s_incidences += c->n_active;
   XGROW(sys->S, sys->capS, sys->nS + 1);
@@ -366,6 +373,12 @@ static inline void lmm_xlink_touch(lmm_system *sys, lmm_constraint *c)
 {
   if (c->xl_idx && sys->xcls)
     lmm_xlink_touch_slow(sys, c);
+}
+/* c's load, sat and max_level up to date before a pass reads them (it may stay lazy) */
+static inline void lmm_xlink_read(lmm_system *sys, lmm_constraint *c)
+{
+  if (c->xl_idx && sys->xcls && sys->xcls->pending)
+    lmm_xlink_read_slow(sys, c);
 }
 
 /* lmm_xclass.c: forms the exact class on c, or grows it by the flows of F that just took its

@@ -163,10 +163,6 @@ static void solve(lmm_system *sys, bool full)
     }
     if (sys->nS == 0 && sys->nD == 0)
       return;
-    /* the lazy links (lmm_fast_bottleneck.c) wait only for the class's own walk; the empty
-     * path cannot meet them (they carry active members) */
-    if (sys->xcls && !(sys->fast_bottleneck && sys->nS && sys->xcls->c->in_s == sys->solve_no))
-      lmm_xlink_sync_all(sys);
     if (sys->fast_empty && lmm_fast_empty(sys)) {
       sys->nS = 0;
       return;
