@@ -493,25 +493,69 @@ static void fix_var(lmm_system *sys, size_t i, double x, double cur)
       c->rem -= e->coef * x;
       c->usage -= e->coef / pen;
       if (c->nunfixed && c->ev.pos != LMM_NOT_IN_HEAP && c->ev.key > cur &&
-          c->rem <= c->capacity * sys->precision)
-        heap_update_ev(sys, &c->ev, cur);
+          c->rem <= c->capacity * sys->precision) {
+        if (c->ev.pos == LMM_DEFERRED)
+          heap_push_ev(sys, &c->ev, cur); /* its entry in sys->deferred is dead now */
+        else
+          heap_update_ev(sys, &c->ev, cur);
+      }
     }
   }
 }
 
+/* DEFERRED EVENTS. A full pass keys ~1 800 constraints and pops ~165 of them before every
+ * variable is fixed (a Reduce's root link fixes its 1 800 flows at once; their own links,
+ * keyed thousands of times higher, would pop only as no-ops). So the events above
+ * LMM_DEFER_FACTOR times the least key wait in sys->deferred, outside the heap, and join
+ * it, all at once, when the heap's least key reaches the least of them (or it is empty),
+ * except those whose variables are all fixed by then: they would pop for nothing. Until
+ * then every pop precedes each of them in the (key, order) total order, so the events pop
+ * in the same order as from one heap; a deferred key lowered by the precision rule
+ * (fix_var) joins the heap at once. */
+#define LMM_DEFER_FACTOR 4.0
+
+static void flush_deferred(lmm_system *sys)
+{
+  for (size_t i = 0; i < sys->ndeferred; i++) {
+    lmm_event *e = sys->deferred[i];
+    /* one whose variables are all fixed would pop for nothing: it stays out */
+    if (e->pos == LMM_DEFERRED && container_of(e, lmm_constraint, ev)->nunfixed)
+      heap_push_ev(sys, e, e->key);
+  }
+  sys->ndeferred = 0;
+}
+
 void lmm_progressive_filling(lmm_system *sys)
 {
-  double cur = 0;
+  double cur = 0, kmin = INFINITY;
   sys->nheap = 0;
+  sys->ndeferred = 0;
   sys->n_unfixed = sys->nF;
   for (size_t i = 0; i < sys->nC; i++) {
     lmm_constraint *c = sys->C[i];
     c->ev.pos = LMM_NOT_IN_HEAP;
     if (c->nunfixed == 0)
       continue;
-    double key = c->policy == LMM_SHARED ? shared_key(sys, c, 0)
-                                         : lmm_dmax(sys->fp[c->fp_pos].level, 0);
-    heap_push_ev(sys, &c->ev, key);
+    c->ev.key = c->policy == LMM_SHARED ? shared_key(sys, c, 0)
+                                        : lmm_dmax(sys->fp[c->fp_pos].level, 0);
+    if (c->ev.key < kmin)
+      kmin = c->ev.key;
+  }
+  double defer_above = kmin * LMM_DEFER_FACTOR;
+  sys->deferred_min = INFINITY;
+  for (size_t i = 0; i < sys->nC; i++) {
+    lmm_constraint *c = sys->C[i];
+    if (c->nunfixed == 0)
+      continue;
+    if (!(c->ev.key > defer_above)) {
+      heap_push_ev(sys, &c->ev, c->ev.key);
+      continue;
+    }
+    c->ev.pos = LMM_DEFERRED;
+    XGROW(sys->deferred, sys->capdeferred, sys->ndeferred + 1);
+    sys->deferred[sys->ndeferred++] = &c->ev;
+    if (c->ev.key < sys->deferred_min)
+      sys->deferred_min = c->ev.key;
   }
   /* (a variable's ev.pos is only read while it is in the heap: set when pushed) */
   for (size_t i = 0; i < sys->nF; i++) {
@@ -529,7 +573,11 @@ void lmm_progressive_filling(lmm_system *sys)
    * fixed bound, a constraint without unfixed variable: no arithmetic, no re-push), at a
    * sift each: a full solve of 1 024 flows that one backbone fixes at once left 2 000 such
    * events. The positions they keep are reset by the next filling before any use. */
-  while (sys->nheap && sys->n_unfixed) {
+  while ((sys->nheap || sys->ndeferred) && sys->n_unfixed) {
+    if (sys->ndeferred && (!sys->nheap || sys->heap[0]->key >= sys->deferred_min)) {
+      flush_deferred(sys);
+      continue;
+    }
     lmm_event *ev = heap_pop_ev(sys);
     if (!(ev->order & LMM_ORDER_CNST)) {
       lmm_variable *v = container_of(ev, lmm_variable, ev);
@@ -565,6 +613,7 @@ void lmm_progressive_filling(lmm_system *sys)
     }
   }
   sys->nheap = 0;
+  sys->ndeferred = 0;
   LOG_DEBUG("filling of %zu variables over %zu constraints: top level %g", sys->nF, sys->nC, cur);
 }
 

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #define LMM_NOT_IN_HEAP ((size_t)-1)
+#define LMM_DEFERRED ((size_t)-2) /* held back from the filling's heap (lmm_fill.c) */
 
 /* An entry of the solver's priority queue: a constraint's saturation or a variable's bound,
  * both expressed as the common level at which they happen. */
@@ -256,6 +257,9 @@ struct lmm_system {
   size_t capve;
   lmm_event **heap;
   size_t nheap, capheap;
+  lmm_event **deferred; /* constraints' events far above the least key (lmm_fill.c) */
+  size_t ndeferred, capdeferred;
+  double deferred_min; /* their least key */
   lmm_fp_entry *fp;
   size_t capfp;
   lmm_variable **modified;
