@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "src/mem.h"
 
@@ -29,25 +30,27 @@ static inline size_t enter_link(lmm_system *sys, lmm_constraint *b, uint64_t ite
   return nC;
 }
 
-/* LAZY LINKS. Each event of the class walks every link its members cross: a linear Reduce's
- * root at 4 096 ranks has ~5 600 (each member's own links), one cache miss or two each, for
- * a commit that adds k identical terms to the load and raises max_level. A link that only
- * members cross, far from saturation (the group's max(x, nx, old) <= lim = capacity (1 - P)
- * (1 - 1e-6) / (k coef), with its load within 1e-9 capacity of k coef value when last
- * read), passes the walk's check whatever the rounding of its load, and its commit needs
- * nothing else: it is skipped, on what the dense xc->hot says alone. The event's group changes and levels go to the class's log, and the link
- * replays them, in order and with the walk's operations (k adds of coef * dm from 0, then
- * load += that; max_level = max(max_level, max(0, level)); sat), when anything else is
- * about to read or change it: a walk that does not skip it, a pass of another kind that
+/* LAZY LINKS. Each event of the class walked every link its members cross: a linear
+ * Reduce's root at 4 096 ranks has ~5 600 (each member's own links), one cache miss or two
+ * each, for a commit that adds k identical terms to the load and raises max_level. A link
+ * that only members cross, far from saturation (the group's max(x, nx, old) <= lim =
+ * capacity (1 - P) (1 - 1e-6) / (k coef), with its load within 1e-9 capacity of k coef
+ * value when last read), passes the walk's check whatever the rounding of its load, and
+ * its commit needs nothing else: it is skipped. Such links wait in xc->lazy, which the walk
+ * looks through only when a group's level passes the least lim of its links there; the
+ * others are in xc->walk. The event's group changes and levels go to the class's log, and
+ * the link replays them, in order and with the walk's operations (k adds of coef * dm from
+ * 0, then load += that; max_level = max(max_level, max(0, level)); sat), when anything else
+ * is about to read or change it: a walk that does not skip it, a pass of another kind that
  * meets it (lmm_xlink_read: the fast paths' walks, a local pass's boundary, S), a change
- * through the API or of the members crossing it (lmm_xlink_touch). A full pass rewrites
- * every load from scratch: the log is dropped (lmm_xlink_drop_all), and most events are
- * never replayed. So every load, max_level and sat read anywhere has the bits the walk
- * would have left, as tests/exact_class checks.
+ * through the API or of the members crossing it (lmm_xlink_touch, which also puts it back
+ * in xc->walk). A full pass rewrites every load from scratch: the log is dropped
+ * (lmm_xlink_drop_all), and most events are never replayed. So every load, max_level and
+ * sat read anywhere has the bits the walk would have left, as tests/exact_class checks.
  *
- *   event      1    2    3          link up7 (k = 1): since = 1 after its walk at 1,
- *   up7        walk skip skip       skipped at 2 and 3; a full pass at 4 syncs it first:
- *   log        .    e2   e3          load += 0 + coef dm2, then += 0 + coef dm3 */
+ *   event      1    2    3    4       link up7 (k = 1): walked at 1 (since = 1), skipped
+ *   up7        walk skip skip touch   at 2 and 3; a flow added on it at 4 replays first:
+ *   log        .    e2   e3           load += 0 + coef dm2, then load += 0 + coef dm3 */
 static void xlink_replay(const lmm_system *sys, const lmm_xclass *xc, const lmm_xlink *l,
                          double *load, double *max_level, bool *sat)
 {
@@ -127,7 +130,12 @@ void lmm_xlink_touch_slow(lmm_system *sys, lmm_constraint *c)
   lmm_xlink *l = &xc->links[c->xl_idx - 1];
   if (l->since != xc->nev)
     xlink_sync(sys, xc, l);
-  xc->hot[c->xl_idx - 1].lim = -1;
+  lmm_xhot *h = &xc->hot[c->xl_idx - 1];
+  h->lim = -1;
+  if (h->in_lazy) { /* walked again from the next event on */
+    lmm_xclass_list_take(xc, c->xl_idx - 1);
+    lmm_xclass_list_put(xc, c->xl_idx - 1, false);
+  }
 }
 
 /* The pass for one loaded constraint c: S holds c, maybe constraints that carry only flows
@@ -240,17 +248,43 @@ bool lmm_fast_bottleneck(lmm_system *sys)
     double gmax[LMM_XG]; /* what a lazy link's check reads */
     for (unsigned g = 0; g < xc->ng; g++)
       gmax[g] = lmm_dmax(xc->value[g], lmm_dmax(g_x[g], g_nx[g]));
+    /* the lists: walked links that may be skipped now go to lazy; lazy ones that may not
+     * any more (their group's level passed their lim, or a touch) come back */
+    for (size_t i = xc->nwalk; i-- > 0;) {
+      size_t l = xc->walk[i];
+      if (xc->hot[l].lim >= 0) {
+        lmm_xclass_list_take(xc, l);
+        lmm_xclass_list_put(xc, l, true);
+      }
+    }
+    bool look = false;
+    for (unsigned g = 0; g < xc->ng; g++)
+      look |= gmax[g] > xc->lazy_min[g];
+    if (look) {
+      double lmin[LMM_XG];
+      for (unsigned g = 0; g < LMM_XG; g++)
+        lmin[g] = INFINITY;
+      for (size_t i = xc->nlazy; i-- > 0;) {
+        size_t l = xc->lazy[i];
+        const lmm_xhot *h = &xc->hot[l];
+        if (gmax[h->g1] > h->lim) {
+          lmm_xclass_list_take(xc, l);
+          lmm_xclass_list_put(xc, l, false);
+        } else if (h->lim < lmin[h->g1]) {
+          lmin[h->g1] = h->lim;
+        }
+      }
+      memcpy(xc->lazy_min, lmin, sizeof lmin);
+    }
+    n_skipped = xc->nlazy;
     for (int pass = 0; pass < 2; pass++)
-      for (size_t l = 0; l < xc->nl && (pass || xc->nmixed); l++) {
+      for (size_t wi = 0; wi < xc->nwalk && (pass || xc->nmixed); wi++) {
+        size_t l = xc->walk[wi];
         const lmm_xhot *h = &xc->hot[l];
         bool mixed = h->mixed;
         if (mixed != (pass == 0))
           continue;
         unsigned g1 = h->g1; /* the group, when only one crosses b */
-        if (h->lim >= 0 && gmax[g1] <= h->lim) {
-          n_skipped++;
-          continue;
-        }
         lmm_xlink *xl = &xc->links[l];
         double coef = xl->coef;
         lmm_constraint *b = xl->b;

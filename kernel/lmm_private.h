@@ -153,10 +153,12 @@ typedef struct lmm_xlink {
 /* What the walk reads of every link of the class at each event, dense beside the links (the
  * lazy ones are skipped on this alone) */
 typedef struct lmm_xhot {
-  double lim; /* skipped while the group's max(old, x, nx) <= lim: only members on it, far
-                 from saturation when last walked; -1: walked */
-  uint8_t g1; /* the group that crosses it, when only one does */
-  bool mixed; /* crossed by several groups */
+  double lim;    /* skipped while the group's max(old, x, nx) <= lim: only members on it,
+                    far from saturation when last walked; -1: walked */
+  uint32_t lpos; /* its slot in xc->walk or xc->lazy */
+  uint8_t g1;    /* the group that crosses it, when only one does */
+  bool mixed;    /* crossed by several groups */
+  bool in_lazy;  /* in xc->lazy (else in xc->walk) */
 } lmm_xhot;
 
 /* One event of the lazy links' log: what the walk adds to a link crossed by one group */
@@ -182,7 +184,13 @@ typedef struct lmm_xclass {
   size_t *sqm;
   size_t nsq, capsq, ndead;
   lmm_xlink *links;
-  lmm_xhot *hot;           /* beside links, as long */
+  lmm_xhot *hot; /* beside links, as long */
+  /* The links as the walk sees them (lmm_fast_bottleneck.c, LAZY LINKS): those it walks,
+   * and the lazy ones, of which those of group g have lim >= lazy_min[g] (a lower bound,
+   * made exact whenever the walk looks through them) */
+  uint32_t *walk, *lazy;
+  size_t nwalk, caplwalk, nlazy, caplazy;
+  double lazy_min[LMM_XG];
   size_t nl, capl, nmixed; /* nmixed: links crossed by more than one group */
   lmm_xevent *log;         /* the lazy links' pending events (none pending: nev == 0) */
   size_t nev, capev;
@@ -371,6 +379,8 @@ bool lmm_fast_bottleneck(lmm_system *sys);
  * max_level up to date before something else reads or changes them or the members on it,
  * and no skipping until the walk reads it again; sync_all: every link up to date. */
 void lmm_xlink_sync_all(lmm_system *sys);
+void lmm_xclass_list_put(lmm_xclass *xc, size_t li, bool lazy); /* lmm_xclass.c */
+void lmm_xclass_list_take(lmm_xclass *xc, size_t li);
 void lmm_xlink_drop_all(lmm_system *sys); /* before a full pass, which rewrites them all */
 void lmm_xlink_touch_slow(lmm_system *sys, lmm_constraint *c);
 static inline void lmm_xlink_touch(lmm_system *sys, lmm_constraint *c)

@@ -95,6 +95,35 @@ static unsigned may_join(const lmm_xclass *xc, const lmm_variable *u)
   return g;
 }
 
+/* Link li into xc->walk or xc->lazy (list slot kept in hot[li].lpos) */
+void lmm_xclass_list_put(lmm_xclass *xc, size_t li, bool lazy)
+{
+  lmm_xhot *h = &xc->hot[li];
+  h->in_lazy = lazy;
+  if (lazy) {
+    XGROW(xc->lazy, xc->caplazy, xc->nlazy + 1);
+    h->lpos = (uint32_t)xc->nlazy;
+    xc->lazy[xc->nlazy++] = (uint32_t)li;
+    if (h->lim < xc->lazy_min[h->g1])
+      xc->lazy_min[h->g1] = h->lim;
+  } else {
+    XGROW(xc->walk, xc->caplwalk, xc->nwalk + 1);
+    h->lpos = (uint32_t)xc->nwalk;
+    xc->walk[xc->nwalk++] = (uint32_t)li;
+  }
+}
+
+/* ... and out of it (the last of the list takes its slot) */
+void lmm_xclass_list_take(lmm_xclass *xc, size_t li)
+{
+  lmm_xhot *h = &xc->hot[li];
+  uint32_t *list = h->in_lazy ? xc->lazy : xc->walk;
+  size_t *n = h->in_lazy ? &xc->nlazy : &xc->nwalk;
+  uint32_t last = list[--*n];
+  list[h->lpos] = last;
+  xc->hot[last].lpos = h->lpos;
+}
+
 /* the walk's view of link li after its counts changed */
 static void hot_update(lmm_xclass *xc, size_t li)
 {
@@ -146,6 +175,7 @@ static void add(lmm_system *sys, lmm_xclass *xc, lmm_variable *u, unsigned g)
       xc->hot[xc->nl] = (lmm_xhot){.lim = -1};
       xc->links[xc->nl++] = (lmm_xlink){.b = b, .coef = e->coef, .since = xc->nev};
       b->xl_idx = (uint32_t)xc->nl;
+      lmm_xclass_list_put(xc, xc->nl - 1, false);
     }
     lmm_xlink *l = &xc->links[b->xl_idx - 1];
     lmm_xlink_touch_slow(sys, b); /* its pending events had k members */
@@ -177,6 +207,8 @@ void lmm_xclass_grow(lmm_system *sys, lmm_constraint *c)
     xc->c = c;
     xc->coef_c = coef_c;
     xc->bound = INFINITY;
+    for (unsigned g = 0; g < LMM_XG; g++)
+      xc->lazy_min[g] = INFINITY;
     xc->changed = true;
   } else if (!xc->changed) {
     return;
@@ -217,8 +249,11 @@ void lmm_xclass_remove(lmm_system *sys, size_t i)
       continue;
     }
     b->xl_idx = 0;
+    lmm_xclass_list_take(xc, li);
     xc->hot[li] = xc->hot[xc->nl - 1];
     xc->links[li] = xc->links[--xc->nl];
+    if (li < xc->nl) /* the moved link's list slot names its new index */
+      (xc->hot[li].in_lazy ? xc->lazy : xc->walk)[xc->hot[li].lpos] = (uint32_t)li;
     if (li < xc->nl)
       xc->links[li].b->xl_idx = (uint32_t)li + 1;
   }
@@ -297,6 +332,8 @@ void lmm_xclass_dissolve(lmm_system *sys)
   free(xc->sqm);
   free(xc->links);
   free(xc->hot);
+  free(xc->walk);
+  free(xc->lazy);
   free(xc->log);
   free(xc->walked);
   free(xc);
