@@ -297,13 +297,14 @@ bool lmm_build_region(lmm_system *sys, bool full)
       }
     }
   }
+  ASSERTF(nfe < UINT32_MAX, "%zu free elements in one pass", nfe); /* (lmm_constraint) */
   XGROW(sys->fe, sys->capfe, nfe);
   XGROW(sys->fp, sys->capfp, nfp);
   XGROW(sys->ve, sys->capve, nfe);
   size_t at = 0, fat = 0;
   for (size_t i = 0; i < sys->nC; i++) {
     lmm_constraint *c = sys->C[i];
-    c->fe_pos = at;
+    c->fe_pos = (uint32_t)at;
     at += c->nfree;
     c->nunfixed = 0; /* used as the fill cursor below */
     if (c->policy == LMM_SHARED) {
@@ -353,7 +354,7 @@ bool lmm_build_region(lmm_system *sys, bool full)
 static inline void full_c_add(lmm_system *sys, lmm_constraint *c, size_t *at)
 {
   c_add(sys, c);
-  c->fe_pos = *at;
+  c->fe_pos = (uint32_t)*at;
   c->nunfixed = 0; /* the fill cursor, as in lmm_build_region */
   c->rem = c->capacity;
   if (c->policy == LMM_FATPIPE)
@@ -376,6 +377,7 @@ void lmm_build_full_region(lmm_system *sys)
   lmm_xlink_drop_all(sys); /* every load is written by the commit (see lmm_build_region) */
   XGROW(sys->F, sys->capF, sys->n_vars);
   lmm_fx_reserve(sys, sys->n_vars);
+  ASSERTF(sys->n_active_total < UINT32_MAX, "%zu active elements", sys->n_active_total);
   XGROW(sys->fe, sys->capfe, sys->n_active_total);
   XGROW(sys->fp, sys->capfp, sys->n_active_total);
   XGROW(sys->ve, sys->capve, sys->n_active_total);
