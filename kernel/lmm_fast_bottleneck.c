@@ -58,19 +58,23 @@ static void xlink_replay(const lmm_system *sys, const lmm_xclass *xc, const lmm_
   unsigned g = 0;
   while (!l->kg[g])
     g++;
-  double p = sys->precision, coef = l->coef;
+  if (l->since == xc->nev)
+    return;
+  double p = sys->precision, coef = l->coef, ld = *load, ml = *max_level;
   for (size_t e = l->since; e < xc->nev; e++) {
     double dm = coef * xc->log[e].dm[g], rem = 0;
     for (size_t j = 0; j < l->k; j++)
       rem += dm;
-    *load += rem;
-    *sat = *load >= b->capacity * (1 - p);
+    ld += rem;
     double pf = 0;
     if (xc->log[e].ul[g] > pf)
       pf = xc->log[e].ul[g];
-    if (pf > *max_level)
-      *max_level = pf;
+    if (pf > ml)
+      ml = pf;
   }
+  *load = ld;
+  *max_level = ml;
+  *sat = ld >= b->capacity * (1 - p); /* (the walk's commit sets it after each event) */
 }
 
 static void xlink_sync(lmm_system *sys, lmm_xclass *xc, lmm_xlink *l)
