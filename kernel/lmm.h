@@ -115,10 +115,18 @@ typedef struct lmm_stats {
   unsigned long fallbacks; /* local repairs that spread too far and finished as a full solve */
   unsigned long fast_empty, fast_lone, fast_bottleneck; /* solves done by each fast path */
   unsigned long fast_full; /* full passes whose region one walk built (fast-path-full) */
+  unsigned long lazy_skips, lazy_replays; /* links skipped by the class's walk; events
+                                             replayed to them later (lmm_fast_bottleneck.c) */
 } lmm_stats;
 void lmm_get_stats(const lmm_system *sys, lmm_stats *out);
 
 void lmm_dump(const lmm_system *sys, FILE *out);
+
+/* c's load (SHARED: sum of coef * value, as kept incrementally), max_level and saturation
+ * as the next solve will read them: with the lazy links' pending events applied to a copy
+ * (the system is not changed). For tests that compare the bookkeeping bit for bit. */
+void lmm_constraint_state(const lmm_system *sys, const lmm_constraint *c, double *load,
+                          double *max_level, bool *sat);
 
 /* For the class path (kernel/act_class.c, maxmin/class-sharing; lmm_class.c). */
 size_t lmm_constraint_active_count(const lmm_constraint *c); /* enabled, coef > 0 */

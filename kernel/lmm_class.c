@@ -87,6 +87,7 @@ void lmm_class_detach(lmm_system *sys, lmm_variable *v)
     if (!(e->coef > 0))
       continue;
     lmm_constraint *c = e->cnst;
+    lmm_xlink_touch(sys, c);
     list_remove(&e->cnode);
     list_push_back(&c->idle, &e->cnode);
     sys->n_active_total--;

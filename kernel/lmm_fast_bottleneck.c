@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "src/mem.h"
 
@@ -27,6 +28,118 @@ static inline size_t enter_link(lmm_system *sys, lmm_constraint *b, uint64_t ite
   XGROW(sys->C, sys->capC, nC + 1);
   sys->C[nC++] = b;
   return nC;
+}
+
+/* LAZY LINKS. Each event of the class walked every link its members cross: a linear
+ * Reduce's root at 4 096 ranks has ~5 600 (each member's own links), one cache miss or two
+ * each, for a commit that adds k identical terms to the load and raises max_level. A link
+ * that only members cross, far from saturation (the group's max(x, nx, old) <= lim =
+ * capacity (1 - P) (1 - 1e-6) / (k coef), with its load within 1e-9 capacity of k coef
+ * value when last read), passes the walk's check whatever the rounding of its load, and
+ * its commit needs nothing else: it is skipped. Such links wait in xc->lazy, which the walk
+ * looks through only when a group's level passes the least lim of its links there; the
+ * others are in xc->walk. The event's group changes and levels go to the class's log, and
+ * the link replays them, in order and with the walk's operations (k adds of coef * dm from
+ * 0, then load += that; max_level = max(max_level, max(0, level)); sat), when anything else
+ * is about to read or change it: a walk that does not skip it, a pass of another kind that
+ * meets it (lmm_xlink_read: the fast paths' walks, a local pass's boundary, S), a change
+ * through the API or of the members crossing it (lmm_xlink_touch, which also puts it back
+ * in xc->walk). A full pass rewrites every load from scratch: the log is dropped
+ * (lmm_xlink_drop_all), and most events are never replayed. So every load, max_level and
+ * sat read anywhere has the bits the walk would have left, as tests/exact_class checks.
+ *
+ *   event      1    2    3    4       link up7 (k = 1): walked at 1 (since = 1), skipped
+ *   up7        walk skip skip touch   at 2 and 3; a flow added on it at 4 replays first:
+ *   log        .    e2   e3           load += 0 + coef dm2, then load += 0 + coef dm3 */
+static void xlink_replay(const lmm_system *sys, const lmm_xclass *xc, const lmm_xlink *l,
+                         double *load, double *max_level, bool *sat)
+{
+  const lmm_constraint *b = l->b;
+  unsigned g = 0;
+  while (!l->kg[g])
+    g++;
+  if (l->since == xc->nev)
+    return;
+  double p = sys->precision, coef = l->coef, ld = *load, ml = *max_level;
+  for (size_t e = l->since; e < xc->nev; e++) {
+    double dm = coef * xc->log[e].dm[g], rem = 0;
+    for (size_t j = 0; j < l->k; j++)
+      rem += dm;
+    ld += rem;
+    double pf = 0;
+    if (xc->log[e].ul[g] > pf)
+      pf = xc->log[e].ul[g];
+    if (pf > ml)
+      ml = pf;
+  }
+  *load = ld;
+  *max_level = ml;
+  *sat = ld >= b->capacity * (1 - p); /* (the walk's commit sets it after each event) */
+}
+
+static void xlink_sync(lmm_system *sys, lmm_xclass *xc, lmm_xlink *l)
+{
+  lmm_constraint *b = l->b;
+  sys->stats.lazy_replays += xc->nev - l->since;
+  xlink_replay(sys, xc, l, &b->load, &b->max_level, &b->sat);
+  l->since = xc->nev;
+}
+
+void lmm_constraint_state(const lmm_system *sys, const lmm_constraint *c, double *load,
+                          double *max_level, bool *sat)
+{
+  *load = c->load;
+  *max_level = c->max_level;
+  *sat = c->sat;
+  if (c->xl_idx && sys->xcls)
+    xlink_replay(sys, sys->xcls, &sys->xcls->links[c->xl_idx - 1], load, max_level, sat);
+}
+
+void lmm_xlink_sync_all(lmm_system *sys)
+{
+  lmm_xclass *xc = sys->xcls;
+  if (!xc || !xc->pending)
+    return;
+  for (size_t i = 0; i < xc->nl; i++) {
+    if (xc->links[i].since != xc->nev)
+      xlink_sync(sys, xc, &xc->links[i]);
+    xc->links[i].since = 0;
+  }
+  xc->nev = 0;
+  xc->pending = false;
+}
+
+void lmm_xlink_drop_all(lmm_system *sys)
+{
+  lmm_xclass *xc = sys->xcls;
+  if (!xc || !xc->pending)
+    return;
+  for (size_t i = 0; i < xc->nl; i++)
+    xc->links[i].since = 0;
+  xc->nev = 0;
+  xc->pending = false;
+}
+
+void lmm_xlink_read_slow(lmm_system *sys, lmm_constraint *c)
+{
+  lmm_xclass *xc = sys->xcls;
+  lmm_xlink *l = &xc->links[c->xl_idx - 1];
+  if (l->since != xc->nev)
+    xlink_sync(sys, xc, l);
+}
+
+void lmm_xlink_touch_slow(lmm_system *sys, lmm_constraint *c)
+{
+  lmm_xclass *xc = sys->xcls;
+  lmm_xlink *l = &xc->links[c->xl_idx - 1];
+  if (l->since != xc->nev)
+    xlink_sync(sys, xc, l);
+  lmm_xhot *h = &xc->hot[c->xl_idx - 1];
+  h->lim = -1;
+  if (h->in_lazy) { /* walked again from the next event on */
+    lmm_xclass_list_take(xc, c->xl_idx - 1);
+    lmm_xclass_list_put(xc, c->xl_idx - 1, false);
+  }
 }
 
 /* The pass for one loaded constraint c: S holds c, maybe constraints that carry only flows
@@ -96,6 +209,7 @@ bool lmm_fast_bottleneck(lmm_system *sys)
    * marked with a pass number of its own, in_c, so that the walk tells a follower from a
    * boundary constraint by one field on the first line (in_s is on the second) */
   const uint64_t in_S = ++sys->iter, iter = ++sys->iter;
+  lmm_xclass *xc = sys->xcls;
   for (size_t i = 0; i < sys->nS; i++)
     sys->S[i]->in_c = in_S;
   size_t nC = 0, nF = 0;
@@ -111,10 +225,10 @@ bool lmm_fast_bottleneck(lmm_system *sys)
    * (in c's list order, sq, on a constraint that members of several groups cross), then the
    * walk goes on with the flows after them. A bound that might bind takes the walk flow by
    * flow. */
-  lmm_xclass *xc = sys->xcls;
   bool by_class = xc && xc->c == c && !xc->broken && xc->n && xc->adopted == xc->n;
   for (unsigned g = 0; by_class && g < xc->ng; g++)
     by_class = !xc->gn[g] || xc->bound * xc->pen[g] > level;
+  size_t n_walked = 0, n_skipped = 0;
   double g_nx[LMM_XG], g_x[LMM_XG], g_ul[LMM_XG], g_dc[LMM_XG], g_dm[LMM_XG], g_dx[LMM_XG];
   bool g_ch[LMM_XG];
   list_node *first = c->active.next;
@@ -135,68 +249,115 @@ bool lmm_fast_bottleneck(lmm_system *sys)
     /* the constraints that every member crosses first (a root's up link, under the
      * members' cross-traffic): when one is saturated by other flows, it is the usual reason
      * for the check below to fail, and then the walk stops before the rest */
-    for (size_t i = 0; i < 2 * xc->nl; i++) {
-      size_t l = i < xc->nl ? i : i - xc->nl, pass = i >= xc->nl;
-      lmm_constraint *b = xc->links[l].b;
-      const lmm_xlink *xl = &xc->links[l];
-      double coef = xl->coef;
-      unsigned g1 = 0; /* the group, when only one crosses b */
-      while (!xl->kg[g1])
-        g1++;
-      bool mixed = xl->kg[g1] != xl->k;
-      if (mixed != (pass == 0))
-        continue;
-      if (b->in_c == in_S) { /* a follower */
-        b->nfree += xl->k;
-        if (mixed) {
-          for (size_t q = 0; q < nsq; q++)
-            if (sq[q] != LMM_XDEAD)
-              b->free_old += coef * g_nx[sq[q]];
-        } else {
-          for (size_t j = 0; j < xl->k; j++)
-            b->free_old += coef * g_nx[g1];
-        }
-        for (unsigned g = 0; g < xc->ng; g++)
-          if (xl->kg[g] && g_ul[g] > b->usage)
-            b->usage = g_ul[g];
-        continue;
+    double gmax[LMM_XG]; /* what a lazy link's check reads */
+    for (unsigned g = 0; g < xc->ng; g++)
+      gmax[g] = lmm_dmax(xc->value[g], lmm_dmax(g_x[g], g_nx[g]));
+    /* the lists: walked links that may be skipped now go to lazy; lazy ones that may not
+     * any more (their group's level passed their lim, or a touch) come back */
+    for (size_t i = xc->nwalk; i-- > 0;) {
+      size_t l = xc->walk[i];
+      if (xc->hot[l].lim >= 0) {
+        lmm_xclass_list_take(xc, l);
+        lmm_xclass_list_put(xc, l, true);
       }
-      if (b->policy == LMM_FATPIPE) {
-        if (b->sat)
-          return false;
-        for (unsigned g = 0; g < xc->ng; g++)
-          if (xl->kg[g] && coef * lmm_dmax(g_x[g], g_nx[g]) >= b->capacity * (1 - p))
-            return false;
-      }
-      if (b->in_c != iter)
-        nC = enter_link(sys, b, iter, nC);
-      if (mixed) {
-        for (size_t q = 0; q < nsq; q++) {
-          unsigned g = sq[q];
-          if (g == LMM_XDEAD)
-            continue;
-          b->free_old += coef * g_dc[g];
-          b->rem += coef * g_dm[g];
-          if (g_ch[g])
-            b->usage += fabs(coef * g_dx[g]);
-        }
-      } else {
-        double dc = coef * g_dc[g1], dm = coef * g_dm[g1], dx = fabs(coef * g_dx[g1]);
-        bool ch = g_ch[g1];
-        for (size_t j = 0; j < xl->k; j++) {
-          b->free_old += dc;
-          b->rem += dm;
-          if (ch)
-            b->usage += dx;
-        }
-      }
-      for (unsigned g = 0; g < xc->ng; g++)
-        if (xl->kg[g] && g_ul[g] > b->pf_level)
-          b->pf_level = g_ul[g];
-      /* the check below, early: usage only grows */
-      if (b->policy == LMM_SHARED && b->sat && b->usage > b->capacity * p)
-        return false;
     }
+    bool look = false;
+    for (unsigned g = 0; g < xc->ng; g++)
+      look |= gmax[g] > xc->lazy_min[g];
+    if (look) {
+      double lmin[LMM_XG];
+      for (unsigned g = 0; g < LMM_XG; g++)
+        lmin[g] = INFINITY;
+      for (size_t i = xc->nlazy; i-- > 0;) {
+        size_t l = xc->lazy[i];
+        const lmm_xhot *h = &xc->hot[l];
+        if (gmax[h->g1] > h->lim) {
+          lmm_xclass_list_take(xc, l);
+          lmm_xclass_list_put(xc, l, false);
+        } else if (h->lim < lmin[h->g1]) {
+          lmin[h->g1] = h->lim;
+        }
+      }
+      memcpy(xc->lazy_min, lmin, sizeof lmin);
+    }
+    n_skipped = xc->nlazy;
+    for (int pass = 0; pass < 2; pass++)
+      for (size_t wi = 0; wi < xc->nwalk && (pass || xc->nmixed); wi++) {
+        size_t l = xc->walk[wi];
+        const lmm_xhot *h = &xc->hot[l];
+        bool mixed = h->mixed;
+        if (mixed != (pass == 0))
+          continue;
+        unsigned g1 = h->g1; /* the group, when only one crosses b */
+        lmm_xlink *xl = &xc->links[l];
+        double coef = xl->coef;
+        lmm_constraint *b = xl->b;
+        if (xl->since != xc->nev)
+          xlink_sync(sys, xc, xl);
+        XGROW(xc->walked, xc->capwalked, n_walked + 1);
+        xc->walked[n_walked++] = l;
+        /* may it be skipped next time? (read now: b's lines are here anyway) */
+        bool lazy_ok = !mixed && b->policy == LMM_SHARED && isfinite(b->capacity) &&
+                       b->capacity > 0 && !b->sat && b->n_active == xl->k &&
+                       fabs(b->load - (double)xl->k * coef * xc->value[g1]) <= 1e-9 * b->capacity;
+        xc->hot[l].lim = lazy_ok ? b->capacity * (1 - p) * (1 - 1e-6) / ((double)xl->k * coef)
+                                 : -1;
+        if (b->in_c == in_S) { /* a follower */
+          b->nfree += xl->k;
+          if (mixed) {
+            for (size_t q = 0; q < nsq; q++)
+              if (sq[q] != LMM_XDEAD)
+                b->free_old += coef * g_nx[sq[q]];
+          } else {
+            for (size_t j = 0; j < xl->k; j++)
+              b->free_old += coef * g_nx[g1];
+          }
+          for (unsigned g = 0; g < xc->ng; g++)
+            if (xl->kg[g] && g_ul[g] > b->usage)
+              b->usage = g_ul[g];
+          continue;
+        }
+        if (b->policy == LMM_FATPIPE) {
+          if (b->sat)
+            return false;
+          for (unsigned g = 0; g < xc->ng; g++)
+            if (xl->kg[g] && coef * lmm_dmax(g_x[g], g_nx[g]) >= b->capacity * (1 - p))
+              return false;
+        }
+        if (b->in_c != iter)
+          nC = enter_link(sys, b, iter, nC);
+        if (mixed) {
+          for (size_t q = 0; q < nsq; q++) {
+            unsigned g = sq[q];
+            if (g == LMM_XDEAD)
+              continue;
+            b->free_old += coef * g_dc[g];
+            b->rem += coef * g_dm[g];
+            if (g_ch[g])
+              b->usage += fabs(coef * g_dx[g]);
+          }
+        } else {
+          double dc = coef * g_dc[g1], dm = coef * g_dm[g1], dx = fabs(coef * g_dx[g1]);
+          /* in registers: through b, each add would wait for the previous one's store */
+          double free_old = b->free_old, rem = b->rem, usage = b->usage;
+          for (size_t j = 0; j < xl->k; j++) {
+            free_old += dc;
+            rem += dm;
+          }
+          if (g_ch[g1])
+            for (size_t j = 0; j < xl->k; j++)
+              usage += dx;
+          b->free_old = free_old;
+          b->rem = rem;
+          b->usage = usage;
+        }
+        for (unsigned g = 0; g < xc->ng; g++)
+          if (xl->kg[g] && g_ul[g] > b->pf_level)
+            b->pf_level = g_ul[g];
+        /* the check below, early: usage only grows */
+        if (b->policy == LMM_SHARED && b->sat && b->usage > b->capacity * p)
+          return false;
+      }
     for (size_t q = 0; q < nsq; q++)
       if (sq[q] != LMM_XDEAD)
         load += xc->coef_c * g_nx[sq[q]];
@@ -232,6 +393,7 @@ bool lmm_fast_bottleneck(lmm_system *sys)
       lmm_constraint *b = e->cnst;
       if (e->coef <= 0)
         continue;
+      lmm_xlink_read(sys, b); /* a member walked flow by flow (the class not usable) */
       if (!bound_moot && bound * e->coef >= b->capacity)
         bound_moot = true;
       if (b == c)
@@ -304,6 +466,19 @@ bool lmm_fast_bottleneck(lmm_system *sys)
       sys->modified[sys->n_modified++] = u;
     }
   }
+  if (by_class && (n_skipped || xc->pending)) { /* the skipped links' log */
+    XGROW(xc->log, xc->capev, xc->nev + 1);
+    lmm_xevent *ev = &xc->log[xc->nev++];
+    for (unsigned g = 0; g < LMM_XG; g++) {
+      ev->dm[g] = g < xc->ng ? g_dm[g] : 0;
+      ev->ul[g] = g < xc->ng ? g_ul[g] : 0;
+    }
+    for (size_t i = 0; i < n_walked; i++)
+      xc->links[xc->walked[i]].since = xc->nev;
+    xc->pending = true;
+    if (xc->nev >= 4096) /* the log stays short */
+      lmm_xlink_sync_all(sys);
+  }
   if (by_class) { /* the members' commit: the same test, group by group */
     bool any = false;
     for (unsigned g = 0; g < xc->ng; g++) {
@@ -331,7 +506,8 @@ bool lmm_fast_bottleneck(lmm_system *sys)
     d->sat = d->load >= d->capacity * (1 - p);
   }
   sys->stats.passes++;
-  sys->stats.constraints_visited += sys->nS + sys->nC;
+  sys->stats.constraints_visited += sys->nS + sys->nC + n_skipped;
+  sys->stats.lazy_skips += n_skipped;
   sys->stats.variables_visited += c->n_active;
   sys->stats.fast_bottleneck++;
   if (sys->xcls_min)

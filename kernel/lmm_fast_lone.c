@@ -38,6 +38,7 @@ bool lmm_fast_lone(lmm_system *sys, lmm_variable *v)
     lmm_constraint *c = e->cnst;
     if (c->n_active != 1)
       return false;
+    lmm_xlink_read(sys, c);
     double key;
     if (c->policy == LMM_SHARED) {
       double usage = 0, free_old = 0;

@@ -245,6 +245,11 @@ bool lmm_build_region(lmm_system *sys, bool full)
     for (size_t i = 0; i < sys->nD; i++)
       f_add(sys, sys->D[i]);
     for (size_t i = 0; i < sys->nS; i++) {
+      /* the walk below frees at least this many: past the limit already, no need to walk
+       * (a linear Reduce's root link of 1 800 flows, at every event that leaves its path) */
+      if ((double)lmm_dmax((double)sys->nF, (double)sys->S[i]->n_active) >
+          sys->repair_limit * (double)sys->n_vars)
+        return false;
       const list_node *head = &sys->S[i]->active;
       list_foreach (n, head) {
         /* a chain of cache misses: list_foreach holds the next element; fetch the one after
@@ -260,6 +265,10 @@ bool lmm_build_region(lmm_system *sys, bool full)
     }
   }
   lmm_fx_reserve(sys, sys->nF);
+  /* the lazy links (lmm_fast_bottleneck.c): a local pass reads the loads of B (below); a
+   * full one only writes them, every link of a member being in S */
+  if (full)
+    lmm_xlink_drop_all(sys);
 
   /* count the free elements of each constraint, discovering B on the way */
   size_t nfe = 0, nfp = 0;
@@ -274,8 +283,10 @@ bool lmm_build_region(lmm_system *sys, bool full)
       if (e->coef <= 0)
         continue;
       lmm_constraint *c = e->cnst;
-      if (c->in_c != sys->iter)
+      if (c->in_c != sys->iter) {
+        lmm_xlink_read(sys, c);
         c_add(sys, c);
+      }
       c->nfree++;
       nfe++;
       if (c->policy == LMM_SHARED) {
@@ -286,13 +297,14 @@ bool lmm_build_region(lmm_system *sys, bool full)
       }
     }
   }
+  ASSERTF(nfe < UINT32_MAX, "%zu free elements in one pass", nfe); /* (lmm_constraint) */
   XGROW(sys->fe, sys->capfe, nfe);
   XGROW(sys->fp, sys->capfp, nfp);
   XGROW(sys->ve, sys->capve, nfe);
   size_t at = 0, fat = 0;
   for (size_t i = 0; i < sys->nC; i++) {
     lmm_constraint *c = sys->C[i];
-    c->fe_pos = at;
+    c->fe_pos = (uint32_t)at;
     at += c->nfree;
     c->nunfixed = 0; /* used as the fill cursor below */
     if (c->policy == LMM_SHARED) {
@@ -342,7 +354,7 @@ bool lmm_build_region(lmm_system *sys, bool full)
 static inline void full_c_add(lmm_system *sys, lmm_constraint *c, size_t *at)
 {
   c_add(sys, c);
-  c->fe_pos = *at;
+  c->fe_pos = (uint32_t)*at;
   c->nunfixed = 0; /* the fill cursor, as in lmm_build_region */
   c->rem = c->capacity;
   if (c->policy == LMM_FATPIPE)
@@ -362,8 +374,10 @@ void lmm_build_full_region(lmm_system *sys)
   sys->iter++;
   sys->nC = 0;
   sys->nF = 0;
+  lmm_xlink_drop_all(sys); /* every load is written by the commit (see lmm_build_region) */
   XGROW(sys->F, sys->capF, sys->n_vars);
   lmm_fx_reserve(sys, sys->n_vars);
+  ASSERTF(sys->n_active_total < UINT32_MAX, "%zu active elements", sys->n_active_total);
   XGROW(sys->fe, sys->capfe, sys->n_active_total);
   XGROW(sys->fp, sys->capfp, sys->n_active_total);
   XGROW(sys->ve, sys->capve, sys->n_active_total);
@@ -481,25 +495,69 @@ static void fix_var(lmm_system *sys, size_t i, double x, double cur)
       c->rem -= e->coef * x;
       c->usage -= e->coef / pen;
       if (c->nunfixed && c->ev.pos != LMM_NOT_IN_HEAP && c->ev.key > cur &&
-          c->rem <= c->capacity * sys->precision)
-        heap_update_ev(sys, &c->ev, cur);
+          c->rem <= c->capacity * sys->precision) {
+        if (c->ev.pos == LMM_DEFERRED)
+          heap_push_ev(sys, &c->ev, cur); /* its entry in sys->deferred is dead now */
+        else
+          heap_update_ev(sys, &c->ev, cur);
+      }
     }
   }
 }
 
+/* DEFERRED EVENTS. A full pass keys ~1 800 constraints and pops ~165 of them before every
+ * variable is fixed (a Reduce's root link fixes its 1 800 flows at once; their own links,
+ * keyed thousands of times higher, would pop only as no-ops). So the events above
+ * LMM_DEFER_FACTOR times the least key wait in sys->deferred, outside the heap, and join
+ * it, all at once, when the heap's least key reaches the least of them (or it is empty),
+ * except those whose variables are all fixed by then: they would pop for nothing. Until
+ * then every pop precedes each of them in the (key, order) total order, so the events pop
+ * in the same order as from one heap; a deferred key lowered by the precision rule
+ * (fix_var) joins the heap at once. */
+#define LMM_DEFER_FACTOR 4.0
+
+static void flush_deferred(lmm_system *sys)
+{
+  for (size_t i = 0; i < sys->ndeferred; i++) {
+    lmm_event *e = sys->deferred[i];
+    /* one whose variables are all fixed would pop for nothing: it stays out */
+    if (e->pos == LMM_DEFERRED && container_of(e, lmm_constraint, ev)->nunfixed)
+      heap_push_ev(sys, e, e->key);
+  }
+  sys->ndeferred = 0;
+}
+
 void lmm_progressive_filling(lmm_system *sys)
 {
-  double cur = 0;
+  double cur = 0, kmin = INFINITY;
   sys->nheap = 0;
+  sys->ndeferred = 0;
   sys->n_unfixed = sys->nF;
   for (size_t i = 0; i < sys->nC; i++) {
     lmm_constraint *c = sys->C[i];
     c->ev.pos = LMM_NOT_IN_HEAP;
     if (c->nunfixed == 0)
       continue;
-    double key = c->policy == LMM_SHARED ? shared_key(sys, c, 0)
-                                         : lmm_dmax(sys->fp[c->fp_pos].level, 0);
-    heap_push_ev(sys, &c->ev, key);
+    c->ev.key = c->policy == LMM_SHARED ? shared_key(sys, c, 0)
+                                        : lmm_dmax(sys->fp[c->fp_pos].level, 0);
+    if (c->ev.key < kmin)
+      kmin = c->ev.key;
+  }
+  double defer_above = kmin * LMM_DEFER_FACTOR;
+  sys->deferred_min = INFINITY;
+  for (size_t i = 0; i < sys->nC; i++) {
+    lmm_constraint *c = sys->C[i];
+    if (c->nunfixed == 0)
+      continue;
+    if (!(c->ev.key > defer_above)) {
+      heap_push_ev(sys, &c->ev, c->ev.key);
+      continue;
+    }
+    c->ev.pos = LMM_DEFERRED;
+    XGROW(sys->deferred, sys->capdeferred, sys->ndeferred + 1);
+    sys->deferred[sys->ndeferred++] = &c->ev;
+    if (c->ev.key < sys->deferred_min)
+      sys->deferred_min = c->ev.key;
   }
   /* (a variable's ev.pos is only read while it is in the heap: set when pushed) */
   for (size_t i = 0; i < sys->nF; i++) {
@@ -517,7 +575,11 @@ void lmm_progressive_filling(lmm_system *sys)
    * fixed bound, a constraint without unfixed variable: no arithmetic, no re-push), at a
    * sift each: a full solve of 1 024 flows that one backbone fixes at once left 2 000 such
    * events. The positions they keep are reset by the next filling before any use. */
-  while (sys->nheap && sys->n_unfixed) {
+  while ((sys->nheap || sys->ndeferred) && sys->n_unfixed) {
+    if (sys->ndeferred && (!sys->nheap || sys->heap[0]->key >= sys->deferred_min)) {
+      flush_deferred(sys);
+      continue;
+    }
     lmm_event *ev = heap_pop_ev(sys);
     if (!(ev->order & LMM_ORDER_CNST)) {
       lmm_variable *v = container_of(ev, lmm_variable, ev);
@@ -553,6 +615,7 @@ void lmm_progressive_filling(lmm_system *sys)
     }
   }
   sys->nheap = 0;
+  sys->ndeferred = 0;
   LOG_DEBUG("filling of %zu variables over %zu constraints: top level %g", sys->nF, sys->nC, cur);
 }
 

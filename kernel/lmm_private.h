@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #define LMM_NOT_IN_HEAP ((size_t)-1)
+#define LMM_DEFERRED ((size_t)-2) /* held back from the filling's heap (lmm_fill.c) */
 
 /* An entry of the solver's priority queue: a constraint's saturation or a variable's bound,
  * both expressed as the common level at which they happen. */
@@ -70,8 +71,10 @@ struct lmm_constraint {
    * besides the shared ones: with a second line per link the walk moved 30 % more memory,
    * and it is bound by memory traffic, not latency). */
   double capacity;
-  lmm_sharing policy;
+  uint8_t policy;  /* lmm_sharing */
   bool sat;        /* saturated within precision at the last solve that touched it */
+  uint32_t xl_idx; /* its slot + 1 in sys->xcls->links, 0 when no member crosses it (here:
+                      every path that reads a load checks it, lmm_xlink_read) */
   double load;     /* SHARED: sum of coef*value, updated incrementally; FATPIPE: unused */
   uint64_t in_c;   /* scratch: == sys->iter: in S u B for this pass */
   double free_old; /* scratch, SHARED: consumption of the free variables before the solve */
@@ -80,15 +83,18 @@ struct lmm_constraint {
   double pf_level; /* scratch: level at which it saturated and fixed free variables, -1 if it
                       did not */
 
-  /* Second line: the rest of the general pass's scratch. */
+  /* Second line: the rest of a pass's scratch and the filling's event (a full pass of
+   * 5 600 links touched a third line of each for the event alone). The counts and offsets
+   * into the pass's arrays fit 32 bits: ASSERTed where the arrays are laid out. */
   double max_level; /* upper bound of value*penalty over its active elements */
   uint64_t in_s;    /* scratch: == sys->solve_no: in S (all its variables are free) */
-  size_t nfree;     /* its free elements: sys->fe[fe_pos .. fe_pos + nfree) */
-  size_t nunfixed;  /* how many of them are not fixed yet */
-  size_t fe_pos;
-  size_t fp_pos, fp_end; /* FATPIPE: heap slice of sys->fp keyed by saturation level */
   size_t n_active;
+  uint32_t nfree;    /* its free elements: sys->fe[fe_pos .. fe_pos + nfree) */
+  uint32_t nunfixed; /* how many of them are not fixed yet */
+  uint32_t fe_pos;
+  lmm_event ev;
 
+  size_t fp_pos, fp_end; /* FATPIPE: heap slice of sys->fp keyed by saturation level */
   void *id;
   uint64_t seq; /* creation number: deterministic ties */
   list_node all_node;
@@ -97,9 +103,7 @@ struct lmm_constraint {
   double usage_all;     /* SHARED: sum of coef / penalty over the active elements, kept
                        incrementally (exactly 0 again whenever the last one leaves) */
   list_node dirty_node; /* on sys->dirty_cnsts when a modification invalidated it */
-  lmm_event ev;
 
-  uint32_t xl_idx; /* its slot + 1 in sys->xcls->links, 0 when no member crosses it */
   void *cls; /* act_class.c's data while a class uses it (maxmin/class-sharing), else NULL */
   /* act_class.c's count of the flows enabled together that cross it (lmm_class_count) */
   uint64_t cls_stamp;
@@ -143,7 +147,27 @@ typedef struct lmm_xlink {
   double coef;       /* every member's coefficient on b */
   size_t k;          /* members crossing b */
   size_t kg[LMM_XG]; /* of each group; more than one group: every member crosses b (k == n) */
+  /* The lazy commit (lmm_fast_bottleneck.c, LAZY LINKS): events of the class's log
+   * [since, nev) are not in b's load, max_level and sat yet. */
+  size_t since;
 } lmm_xlink;
+
+/* What the walk reads of every link of the class at each event, dense beside the links (the
+ * lazy ones are skipped on this alone) */
+typedef struct lmm_xhot {
+  double lim;    /* skipped while the group's max(old, x, nx) <= lim: only members on it,
+                    far from saturation when last walked; -1: walked */
+  uint32_t lpos; /* its slot in xc->walk or xc->lazy */
+  uint8_t g1;    /* the group that crosses it, when only one does */
+  bool mixed;    /* crossed by several groups */
+  bool in_lazy;  /* in xc->lazy (else in xc->walk) */
+} lmm_xhot;
+
+/* One event of the lazy links' log: what the walk adds to a link crossed by one group */
+typedef struct lmm_xevent {
+  double dm[LMM_XG]; /* the group's value change, as committed (new - old) */
+  double ul[LMM_XG]; /* the group's level (value * penalty) */
+} lmm_xevent;
 
 typedef struct lmm_xclass {
   lmm_constraint *c;
@@ -162,9 +186,21 @@ typedef struct lmm_xclass {
   size_t *sqm;
   size_t nsq, capsq, ndead;
   lmm_xlink *links;
+  lmm_xhot *hot; /* beside links, as long */
+  /* The links as the walk sees them (lmm_fast_bottleneck.c, LAZY LINKS): those it walks,
+   * and the lazy ones, of which those of group g have lim >= lazy_min[g] (a lower bound,
+   * made exact whenever the walk looks through them) */
+  uint32_t *walk, *lazy;
+  size_t nwalk, caplwalk, nlazy, caplazy;
+  double lazy_min[LMM_XG];
   size_t nl, capl, nmixed; /* nmixed: links crossed by more than one group */
-  bool changed;            /* a group's value changed at the last solve */
-  bool broken; /* a member was modified through the API: the next solve dissolves it */
+  lmm_xevent *log;         /* the lazy links' pending events (none pending: nev == 0) */
+  size_t nev, capev;
+  bool pending;   /* some link has events of the log pending */
+  size_t *walked; /* scratch: the links walked (not skipped) by the current pass */
+  size_t capwalked;
+  bool changed; /* a group's value changed at the last solve */
+  bool broken;  /* a member was modified through the API: the next solve dissolves it */
 } lmm_xclass;
 
 typedef struct lmm_fp_entry {
@@ -231,6 +267,9 @@ struct lmm_system {
   size_t capve;
   lmm_event **heap;
   size_t nheap, capheap;
+  lmm_event **deferred; /* constraints' events far above the least key (lmm_fill.c) */
+  size_t ndeferred, capdeferred;
+  double deferred_min; /* their least key */
   lmm_fp_entry *fp;
   size_t capfp;
   lmm_variable **modified;
@@ -302,11 +341,17 @@ static inline bool lmm_over_repair_limit(const lmm_system *sys)
          (double)sys->s_incidences > sys->repair_limit * (double)sys->n_active_total;
 }
 
-/* c joins S, the constraints whose every variable is free in this solve */
+void lmm_xlink_read_slow(lmm_system *sys, lmm_constraint *c);
+
+/* c joins S, the constraints whose every variable is free in this solve (a pass overwrites
+ * their loads: a lazy link's pending events go in first; none should be lazy, being neither
+ * saturated nor dirty, but a double count would be silent) */
 static inline void lmm_s_add(lmm_system *sys, lmm_constraint *c)
 {
   if (c->in_s == sys->solve_no)
     return;
+  if (c->xl_idx && sys->xcls && sys->xcls->pending)
+    lmm_xlink_read_slow(sys, c);
   c->in_s = sys->solve_no;
   sys->s_incidences += c->n_active;
   XGROW(sys->S, sys->capS, sys->nS + 1);
@@ -332,6 +377,25 @@ void lmm_fx_reserve(lmm_system *sys, size_t n);
 bool lmm_fast_empty(lmm_system *sys);
 bool lmm_fast_lone(lmm_system *sys, lmm_variable *v);
 bool lmm_fast_bottleneck(lmm_system *sys);
+/* lmm_fast_bottleneck.c: the lazy links (LAZY LINKS there). touch: c's load, sat and
+ * max_level up to date before something else reads or changes them or the members on it,
+ * and no skipping until the walk reads it again; sync_all: every link up to date. */
+void lmm_xlink_sync_all(lmm_system *sys);
+void lmm_xclass_list_put(lmm_xclass *xc, size_t li, bool lazy); /* lmm_xclass.c */
+void lmm_xclass_list_take(lmm_xclass *xc, size_t li);
+void lmm_xlink_drop_all(lmm_system *sys); /* before a full pass, which rewrites them all */
+void lmm_xlink_touch_slow(lmm_system *sys, lmm_constraint *c);
+static inline void lmm_xlink_touch(lmm_system *sys, lmm_constraint *c)
+{
+  if (c->xl_idx && sys->xcls)
+    lmm_xlink_touch_slow(sys, c);
+}
+/* c's load, sat and max_level up to date before a pass reads them (it may stay lazy) */
+static inline void lmm_xlink_read(lmm_system *sys, lmm_constraint *c)
+{
+  if (c->xl_idx && sys->xcls && sys->xcls->pending)
+    lmm_xlink_read_slow(sys, c);
+}
 
 /* lmm_xclass.c: forms the exact class on c, or grows it by the flows of F that just took its
  * value, after a successful one-bottleneck pass on c */

@@ -145,6 +145,7 @@ static void solve(lmm_system *sys, bool full)
     sys->D[sys->nD++] = v;
   }
   if (sys->use_glpk) { /* maxmin/solver:glpk: everything, from scratch, by linear programs */
+    lmm_xlink_sync_all(sys);
     lmm_glpk_solve_system(sys);
     sys->nS = 0;
     sys->nD = 0;

@@ -171,6 +171,7 @@ void lmm_system_free(lmm_system *sys)
   free(sys->ve);
   free(sys->fe);
   free(sys->heap);
+  free(sys->deferred);
   free(sys->fp);
   free(sys->modified);
   free(sys);
@@ -264,6 +265,7 @@ void lmm_constraint_set_capacity(lmm_system *sys, lmm_constraint *c, double capa
   ASSERTF(capacity >= 0 && !isnan(capacity), "bad constraint capacity %g", capacity);
   if (capacity == c->capacity)
     return;
+  lmm_xlink_touch(sys, c); /* its pending events saturate against the old capacity */
   c->capacity = capacity;
   cnst_mark_dirty(sys, c);
 }
@@ -365,6 +367,7 @@ static void var_withdraw(lmm_system *sys, lmm_variable *v)
     if (!lmm_elem_active(e))
       continue;
     lmm_constraint *c = e->cnst;
+    lmm_xlink_touch(sys, c);
     if (v->value > 0) {
       if (c->policy == LMM_SHARED)
         c->load -= e->coef * v->value;
@@ -431,6 +434,7 @@ void lmm_expand(lmm_system *sys, lmm_constraint *c, lmm_variable *v, double coef
     return;
   if (v->xidx)
     sys->xcls->broken = true;
+  lmm_xlink_touch(sys, c);
   bool was_active = lmm_elem_active(e);
   e->coef += coef;
   if (!lmm_var_enabled(v))
@@ -458,6 +462,8 @@ void lmm_variable_set_penalty(lmm_system *sys, lmm_variable *v, double penalty)
     return;
   if (v->xidx)
     sys->xcls->broken = true;
+  for (size_t i = 0; i < v->n_elems; i++)
+    lmm_xlink_touch(sys, v->elems[i].cnst);
   var_mark_modified(sys, v);
   if (penalty == 0) {
     var_withdraw(sys, v);

@@ -95,7 +95,47 @@ static unsigned may_join(const lmm_xclass *xc, const lmm_variable *u)
   return g;
 }
 
-static void add(lmm_xclass *xc, lmm_variable *u, unsigned g)
+/* Link li into xc->walk or xc->lazy (list slot kept in hot[li].lpos) */
+void lmm_xclass_list_put(lmm_xclass *xc, size_t li, bool lazy)
+{
+  lmm_xhot *h = &xc->hot[li];
+  h->in_lazy = lazy;
+  if (lazy) {
+    XGROW(xc->lazy, xc->caplazy, xc->nlazy + 1);
+    h->lpos = (uint32_t)xc->nlazy;
+    xc->lazy[xc->nlazy++] = (uint32_t)li;
+    if (h->lim < xc->lazy_min[h->g1])
+      xc->lazy_min[h->g1] = h->lim;
+  } else {
+    XGROW(xc->walk, xc->caplwalk, xc->nwalk + 1);
+    h->lpos = (uint32_t)xc->nwalk;
+    xc->walk[xc->nwalk++] = (uint32_t)li;
+  }
+}
+
+/* ... and out of it (the last of the list takes its slot) */
+void lmm_xclass_list_take(lmm_xclass *xc, size_t li)
+{
+  lmm_xhot *h = &xc->hot[li];
+  uint32_t *list = h->in_lazy ? xc->lazy : xc->walk;
+  size_t *n = h->in_lazy ? &xc->nlazy : &xc->nwalk;
+  uint32_t last = list[--*n];
+  list[h->lpos] = last;
+  xc->hot[last].lpos = h->lpos;
+}
+
+/* the walk's view of link li after its counts changed */
+static void hot_update(lmm_xclass *xc, size_t li)
+{
+  const lmm_xlink *l = &xc->links[li];
+  unsigned g1 = 0;
+  while (g1 + 1 < LMM_XG && !l->kg[g1])
+    g1++;
+  xc->hot[li].g1 = (uint8_t)g1;
+  xc->hot[li].mixed = is_mixed(xc, l);
+}
+
+static void add(lmm_system *sys, lmm_xclass *xc, lmm_variable *u, unsigned g)
 {
   if (g == xc->ng) {
     xc->pen[g] = u->penalty;
@@ -128,15 +168,22 @@ static void add(lmm_xclass *xc, lmm_variable *u, unsigned g)
     if (e->coef <= 0 || b == xc->c)
       continue;
     if (!b->xl_idx) {
+      size_t capl = xc->capl;
       XGROW(xc->links, xc->capl, xc->nl + 1);
-      xc->links[xc->nl++] = (lmm_xlink){.b = b, .coef = e->coef};
+      if (xc->capl != capl)
+        xc->hot = xrealloc(xc->hot, xc->capl * sizeof *xc->hot);
+      xc->hot[xc->nl] = (lmm_xhot){.lim = -1};
+      xc->links[xc->nl++] = (lmm_xlink){.b = b, .coef = e->coef, .since = xc->nev};
       b->xl_idx = (uint32_t)xc->nl;
+      lmm_xclass_list_put(xc, xc->nl - 1, false);
     }
     lmm_xlink *l = &xc->links[b->xl_idx - 1];
+    lmm_xlink_touch_slow(sys, b); /* its pending events had k members */
     bool was_mixed = is_mixed(xc, l);
     l->k++;
     l->kg[g]++;
     xc->nmixed += !was_mixed && is_mixed(xc, l);
+    hot_update(xc, b->xl_idx - 1);
   }
 }
 
@@ -160,6 +207,8 @@ void lmm_xclass_grow(lmm_system *sys, lmm_constraint *c)
     xc->c = c;
     xc->coef_c = coef_c;
     xc->bound = INFINITY;
+    for (unsigned g = 0; g < LMM_XG; g++)
+      xc->lazy_min[g] = INFINITY;
     xc->changed = true;
   } else if (!xc->changed) {
     return;
@@ -171,7 +220,7 @@ void lmm_xclass_grow(lmm_system *sys, lmm_constraint *c)
     unsigned g = u->mod_mark == sys->solve_no ? may_join(xc, u) : LMM_XG;
     if (g == LMM_XG)
       break;
-    add(xc, u, g);
+    add(sys, xc, u, g);
   }
   if (xc->n < sys->xcls_min && !xc->adopted)
     lmm_xclass_dissolve(sys);
@@ -189,15 +238,22 @@ void lmm_xclass_remove(lmm_system *sys, size_t i)
     if (e->coef <= 0 || b == xc->c)
       continue;
     size_t li = b->xl_idx - 1;
+    lmm_xlink_touch_slow(sys, b); /* its pending events had k members */
     lmm_xlink *l = &xc->links[li];
     bool was_mixed = is_mixed(xc, l);
     l->k--;
     l->kg[g]--;
     xc->nmixed -= was_mixed && !is_mixed(xc, l);
-    if (l->k)
+    if (l->k) {
+      hot_update(xc, li);
       continue;
+    }
     b->xl_idx = 0;
+    lmm_xclass_list_take(xc, li);
+    xc->hot[li] = xc->hot[xc->nl - 1];
     xc->links[li] = xc->links[--xc->nl];
+    if (li < xc->nl) /* the moved link's list slot names its new index */
+      (xc->hot[li].in_lazy ? xc->lazy : xc->walk)[xc->hot[li].lpos] = (uint32_t)li;
     if (li < xc->nl)
       xc->links[li].b->xl_idx = (uint32_t)li + 1;
   }
@@ -264,6 +320,7 @@ void lmm_xclass_dissolve(lmm_system *sys)
   lmm_xclass *xc = sys->xcls;
   if (!xc)
     return;
+  lmm_xlink_sync_all(sys);
   for (size_t i = 0; i < xc->n; i++)
     xc->vars[i]->xidx = 0;
   for (size_t l = 0; l < xc->nl; l++)
@@ -274,6 +331,11 @@ void lmm_xclass_dissolve(lmm_system *sys)
   free(xc->sq);
   free(xc->sqm);
   free(xc->links);
+  free(xc->hot);
+  free(xc->walk);
+  free(xc->lazy);
+  free(xc->log);
+  free(xc->walked);
   free(xc);
   sys->xcls = NULL;
 }

@@ -2,10 +2,12 @@
  * bit for bit: random systems of flows through the activity layer, on a two-level tree
  * where most flows go to host 0 (the root's link of a linear Reduce), with what breaks a
  * class mixed in (other penalties, bounds that bind, bandwidth factors, latencies,
- * cancellations, bounds changed in flight, a capacity change, slow leaf links that saturate, flows that never cross
- * the root's link). Each scenario runs twice, with the class and without; every flow's end
+ * cancellations, bounds changed in flight, a capacity change, slow leaf links that saturate,
+ * slow up links that a member saturates once few flows share the root's link, flows that
+ * never cross the root's link, scenarios where every flow goes to the root). Each scenario runs twice, with the class and without; every flow's end
  * date, state, work left when cancelled and rank in the order of ends, and every running
- * flow's remaining work and every link's load at 40 random dates, must be the same doubles. The class run must
+ * flow's remaining work and every link's load, max_level and saturation (as the next solve
+ * reads them, lazy links included) at 40 random dates, must be the same doubles. The class run must
  * have formed, moved, joined, left and dissolved classes (else it proves nothing). */
 #include <check.h>
 #include <math.h>
@@ -20,8 +22,8 @@
 #include "src/cfg.h"
 #include "src/rng.h"
 
-#define NHOSTS 64
-#define PER_LEAF 8
+#define NHOSTS 256
+#define PER_LEAF 16
 #define NLEAVES (NHOSTS / PER_LEAF)
 #define NFLOWS 1000
 #define NSAMPLES 40
@@ -42,9 +44,15 @@ typedef struct scenario {
   flow_spec f[NFLOWS];
   double sample_at[NSAMPLES];
   double left[NSAMPLES][NFLOWS]; /* remaining work of each running flow, -1 if none */
-  double load[NSAMPLES][NLINKS]; /* every link's load as lmm keeps it */
+  /* every link's load, max_level and saturation as the next solve reads them (the lazy
+   * links' pending events applied, lmm_constraint_state) */
+  double load[NSAMPLES][NLINKS], max_level[NSAMPLES][NLINKS];
+  bool sat[NSAMPLES][NLINKS];
   double cap_change_at, cap_change_to;
   bool calm;
+  bool pure;    /* every flow to host 0: the leaf links carry members only (k up to 16) */
+  bool slow_up; /* some hosts' up links saturate once few flows share the root's link */
+  bool ladder;  /* 20 flows to the root end one by one; the last one's up link binds at 9 */
   long ended;
 } scenario;
 
@@ -61,11 +69,13 @@ static void make_scenario(scenario *s, unsigned seed)
   rng_seed(&rng_st, seed);
   /* odd seeds: a Reduce's flows, one penalty and factor, few intruders; even: a mix */
   s->calm = seed % 2;
+  s->pure = seed % 4 == 3;
+  s->slow_up = seed % 4 == 1;
   double odd = s->calm ? 0.01 : 0.1;
   for (int i = 0; i < NFLOWS; i++) {
     flow_spec *f = &s->f[i];
     f->src = 1 + (int)(urand() * (NHOSTS - 1));
-    f->dst = urand() < (s->calm ? 0.9 : 0.6) ? 0 : (int)(urand() * NHOSTS);
+    f->dst = s->pure || urand() < (s->calm ? 0.9 : 0.6) ? 0 : (int)(urand() * NHOSTS);
     if (f->dst == f->src)
       f->dst = 0;
     /* bursts, as a collective's steps, and flows of equal sizes (ties) */
@@ -82,6 +92,19 @@ static void make_scenario(scenario *s, unsigned seed)
   for (int k = 0; k < NSAMPLES; k++)
     s->sample_at[k] = urand() * 80;
   s->cap_change_at = seed % 3 == 0 ? 15 + urand() * 30 : -1;
+  s->ladder = seed >= 24;
+  for (int i = 0; s->ladder && i < 20; i++) { /* host i + 1, the longest on host 20 */
+    s->f[i] = (flow_spec){.src = i + 1,
+                          .work = 50.0 * (i + 1),
+                          .penalty = 1,
+                          .bound = -1,
+                          .factor = 0.97,
+                          .cancel_at = -1,
+                          .rebound_at = -1,
+                          .done = -1};
+  }
+  for (int i = 20; s->ladder && i < NFLOWS; i++)
+    s->f[i].start += 1000;
   s->cap_change_to = 600 + urand() * 800;
 }
 
@@ -142,7 +165,8 @@ static void sampler(void *arg)
       cur->left[best][i] = cur->f[i].a ? act_action_remaining(cur->f[i].a) : -1;
     for (int l = 0; l < NLINKS; l++) { /* with the bookkeeping the next solves start from */
       const lmm_constraint *c = lmm_constraint_at(model.sys, (size_t)l);
-      cur->load[best][l] = c->load + c->max_level + (c->sat ? 1e6 : 0);
+      lmm_constraint_state(model.sys, c, &cur->load[best][l], &cur->max_level[best][l],
+                           &cur->sat[best][l]);
     }
   }
 }
@@ -155,6 +179,8 @@ static void cap_changer(void *arg)
   model.dirty = true;
 }
 
+static lmm_stats lazy; /* the class runs' lazy links (lmm_fast_bottleneck.c) */
+
 static void run(scenario *s, bool exact, act_exact_stats *st)
 {
   char err[256];
@@ -166,7 +192,10 @@ static void run(scenario *s, bool exact, act_exact_stats *st)
   if (exact)
     act_exact_enable(&model, 4);
   for (int h = 0; h < NHOSTS; h++) {
-    up[h] = lmm_constraint_new(model.sys, NULL, 1000.0, LMM_SHARED);
+    double cap = s->slow_up && h % 5 == 2 ? 60.0 : 1000.0;
+    if (s->ladder && h == 20)
+      cap = 105.0; /* 1000 / 10 flows fits, 1000 / 9 does not */
+    up[h] = lmm_constraint_new(model.sys, NULL, cap, LMM_SHARED);
     down[h] = lmm_constraint_new(model.sys, NULL, 1000.0, LMM_SHARED);
   }
   for (int l = 0; l < NLEAVES; l++) { /* some slow ones saturate in the mixed scenarios */
@@ -187,6 +216,12 @@ static void run(scenario *s, bool exact, act_exact_stats *st)
     eng_actor_create("capacity", cap_changer, NULL);
   ck_assert_int_eq(eng_run(), ENG_OK);
   act_exact_get_stats(&model, st);
+  if (exact) {
+    lmm_stats ls;
+    lmm_get_stats(model.sys, &ls);
+    lazy.lazy_skips += ls.lazy_skips;
+    lazy.lazy_replays += ls.lazy_replays;
+  }
   act_model_destroy(&model);
   eng_shutdown();
 }
@@ -234,6 +269,15 @@ START_TEST(test_random_scenarios)
       ck_assert_msg(same(general.load[k][l], with_class.load[k][l]),
                     "seed %u sample %d (t = %g) link %d: load %.17g vs %.17g (class)", seed, k,
                     general.sample_at[k], l, general.load[k][l], with_class.load[k][l]);
+  for (int k = 0; k < NSAMPLES; k++)
+    for (int l = 0; l < NLINKS; l++) {
+      ck_assert_msg(same(general.max_level[k][l], with_class.max_level[k][l]),
+                    "seed %u sample %d link %d: max_level %.17g vs %.17g (class)", seed, k, l,
+                    general.max_level[k][l], with_class.max_level[k][l]);
+      ck_assert_msg(general.sat[k][l] == with_class.sat[k][l],
+                    "seed %u sample %d link %d: saturated %d vs %d (class)", seed, k, l,
+                    general.sat[k][l], with_class.sat[k][l]);
+    }
 }
 END_TEST
 
@@ -243,6 +287,10 @@ START_TEST(test_coverage)
          "events by class, %lu solves followed as one, %lu flows joined, %lu left\n",
          total.formed, total.dissolved, total.by_solve, total.by_api, total.events,
          total.resynced, total.joined, total.left);
+  printf("lazy links: %lu walks skipped, %lu events replayed\n", lazy.lazy_skips,
+         lazy.lazy_replays);
+  ck_assert_uint_gt(lazy.lazy_skips, 1000);
+  ck_assert_uint_gt(lazy.lazy_replays, 1000);
   ck_assert_uint_gt(total.formed, 20);
   ck_assert_uint_gt(total.by_solve, 5);
   ck_assert_uint_gt(total.by_api, 1);
@@ -258,7 +306,7 @@ int main(void)
   Suite *s = suite_create("exact_class");
   TCase *tc = tcase_create("exact_class");
   tcase_set_timeout(tc, 120);
-  tcase_add_loop_test(tc, test_random_scenarios, 0, 24);
+  tcase_add_loop_test(tc, test_random_scenarios, 0, 26);
   tcase_add_test(tc, test_coverage);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);

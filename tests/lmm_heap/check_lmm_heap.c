@@ -9,7 +9,10 @@
  *
  * d fixes A = B = 0.4; c's rem is then 0.2 P <= P * cap: c is saturated now and must be
  * popped at 0.4, before G's bound, so E = 0.4 (to the bit). Were the lowering lost, G's
- * bound would come first and raise the level, and E would get 0.4(1 + P/4). */
+ * bound would come first and raise the level, and E would get 0.4(1 + P/4).
+ * Variants 4-7 add h: cap 0.1, H alone (key 0.1, popped first), so that c, keyed above
+ * 4 x 0.1, waits outside the heap (lmm_fill.c, DEFERRED EVENTS) when d fills it: the
+ * lowering must bring it in at once, before G's bound. */
 #include "kernel/lmm.h"
 #include "src/cfg.h"
 
@@ -32,8 +35,9 @@ static lmm_system *general_only(void)
   return sys;
 }
 
-/* order: 0 creates c before d (c's order is then the smaller), 1 the other way round; the
- * pops must not depend on it, nor on extra idle links that only fill the heap */
+/* order: even creates c before d (c's order is then the smaller), odd the other way round;
+ * the pops must not depend on it, nor on extra idle links that only fill the heap (2, 3,
+ * 6, 7), nor on h (4-7) */
 START_TEST(saturated_by_others_is_popped_at_once)
 {
   lmm_system *sys = general_only();
@@ -46,6 +50,10 @@ START_TEST(saturated_by_others_is_popped_at_once)
     c = lmm_constraint_new(sys, NULL, 0.4 * (1 + P / 2), LMM_SHARED);
   }
   lmm_constraint *g = lmm_constraint_new(sys, NULL, 100, LMM_SHARED);
+  if (_i >= 4) {
+    lmm_constraint *h = lmm_constraint_new(sys, NULL, 0.1, LMM_SHARED);
+    lmm_expand(sys, h, lmm_variable_new(sys, NULL, 1, -1, 1), 1);
+  }
   lmm_variable *a = lmm_variable_new(sys, NULL, 1, -1, 2);
   lmm_variable *b = lmm_variable_new(sys, NULL, 1, -1, 1);
   lmm_variable *e = lmm_variable_new(sys, NULL, 1, -1, 1);
@@ -55,8 +63,8 @@ START_TEST(saturated_by_others_is_popped_at_once)
   lmm_expand(sys, d, b, 1);
   lmm_expand(sys, c, e, P / 10);
   lmm_expand(sys, g, gv, 1);
-  /* (_i >= 2) many flows on links of their own whose events sort after all of the above */
-  for (int i = 0; _i >= 2 && i < 300; i++) {
+  /* (_i % 4 >= 2) many flows on links of their own whose events sort after all of the above */
+  for (int i = 0; _i % 4 >= 2 && i < 300; i++) {
     lmm_constraint *own = lmm_constraint_new(sys, NULL, 50 + i % 7, LMM_SHARED);
     lmm_variable *f = lmm_variable_new(sys, NULL, 1, -1, 1);
     lmm_expand(sys, own, f, 1);
@@ -75,7 +83,7 @@ static Suite *heap_suite(void)
 {
   Suite *s = suite_create("lmm_heap");
   TCase *tc = tcase_create("pops");
-  tcase_add_loop_test(tc, saturated_by_others_is_popped_at_once, 0, 4);
+  tcase_add_loop_test(tc, saturated_by_others_is_popped_at_once, 0, 8);
   suite_add_tcase(s, tc);
   return s;
 }
