@@ -54,12 +54,10 @@ static inline size_t enter_link(lmm_system *sys, lmm_constraint *b, uint64_t ite
 static void xlink_replay(const lmm_system *sys, const lmm_xclass *xc, const lmm_xlink *l,
                          double *load, double *max_level, bool *sat)
 {
-  const lmm_constraint *b = l->b;
-  unsigned g = 0;
-  while (!l->kg[g])
-    g++;
   if (l->since == xc->nev)
     return;
+  const lmm_constraint *b = l->b;
+  unsigned g = xc->hot[l - xc->links].g1; /* the only group crossing it: lazy ones are so */
   double p = sys->precision, coef = l->coef, ld = *load, ml = *max_level;
   for (size_t e = l->since; e < xc->nev; e++) {
     double dm = coef * xc->log[e].dm[g], rem = 0;
@@ -95,20 +93,6 @@ void lmm_constraint_state(const lmm_system *sys, const lmm_constraint *c, double
     xlink_replay(sys, sys->xcls, &sys->xcls->links[c->xl_idx - 1], load, max_level, sat);
 }
 
-void lmm_xlink_sync_all(lmm_system *sys)
-{
-  lmm_xclass *xc = sys->xcls;
-  if (!xc || !xc->pending)
-    return;
-  for (size_t i = 0; i < xc->nl; i++) {
-    if (xc->links[i].since != xc->nev)
-      xlink_sync(sys, xc, &xc->links[i]);
-    xc->links[i].since = 0;
-  }
-  xc->nev = 0;
-  xc->pending = false;
-}
-
 void lmm_xlink_drop_all(lmm_system *sys)
 {
   lmm_xclass *xc = sys->xcls;
@@ -118,6 +102,17 @@ void lmm_xlink_drop_all(lmm_system *sys)
     xc->links[i].since = 0;
   xc->nev = 0;
   xc->pending = false;
+}
+
+void lmm_xlink_sync_all(lmm_system *sys)
+{
+  lmm_xclass *xc = sys->xcls;
+  if (!xc || !xc->pending)
+    return;
+  for (size_t i = 0; i < xc->nl; i++)
+    if (xc->links[i].since != xc->nev)
+      xlink_sync(sys, xc, &xc->links[i]);
+  lmm_xlink_drop_all(sys); /* all applied: the log starts afresh */
 }
 
 void lmm_xlink_read_slow(lmm_system *sys, lmm_constraint *c)
@@ -131,9 +126,7 @@ void lmm_xlink_read_slow(lmm_system *sys, lmm_constraint *c)
 void lmm_xlink_touch_slow(lmm_system *sys, lmm_constraint *c)
 {
   lmm_xclass *xc = sys->xcls;
-  lmm_xlink *l = &xc->links[c->xl_idx - 1];
-  if (l->since != xc->nev)
-    xlink_sync(sys, xc, l);
+  lmm_xlink_read_slow(sys, c);
   lmm_xhot *h = &xc->hot[c->xl_idx - 1];
   h->lim = -1;
   if (h->in_lazy) { /* walked again from the next event on */
@@ -228,7 +221,7 @@ bool lmm_fast_bottleneck(lmm_system *sys)
   bool by_class = xc && xc->c == c && !xc->broken && xc->n && xc->adopted == xc->n;
   for (unsigned g = 0; by_class && g < xc->ng; g++)
     by_class = !xc->gn[g] || xc->bound * xc->pen[g] > level;
-  size_t n_walked = 0, n_skipped = 0;
+  size_t n_skipped = 0;
   double g_nx[LMM_XG], g_x[LMM_XG], g_ul[LMM_XG], g_dc[LMM_XG], g_dm[LMM_XG], g_dx[LMM_XG];
   bool g_ch[LMM_XG];
   list_node *first = c->active.next;
@@ -294,8 +287,6 @@ bool lmm_fast_bottleneck(lmm_system *sys)
         lmm_constraint *b = xl->b;
         if (xl->since != xc->nev)
           xlink_sync(sys, xc, xl);
-        XGROW(xc->walked, xc->capwalked, n_walked + 1);
-        xc->walked[n_walked++] = l;
         /* may it be skipped next time? (read now: b's lines are here anyway) */
         bool lazy_ok = !mixed && b->policy == LMM_SHARED && isfinite(b->capacity) &&
                        b->capacity > 0 && !b->sat && b->n_active == xl->k &&
@@ -473,8 +464,8 @@ bool lmm_fast_bottleneck(lmm_system *sys)
       ev->dm[g] = g < xc->ng ? g_dm[g] : 0;
       ev->ul[g] = g < xc->ng ? g_ul[g] : 0;
     }
-    for (size_t i = 0; i < n_walked; i++)
-      xc->links[xc->walked[i]].since = xc->nev;
+    for (size_t i = 0; i < xc->nwalk; i++) /* every one walked, none moved since */
+      xc->links[xc->walk[i]].since = xc->nev;
     xc->pending = true;
     if (xc->nev >= 4096) /* the log stays short */
       lmm_xlink_sync_all(sys);

@@ -196,9 +196,7 @@ typedef struct lmm_xclass {
   size_t nl, capl, nmixed; /* nmixed: links crossed by more than one group */
   lmm_xevent *log;         /* the lazy links' pending events (none pending: nev == 0) */
   size_t nev, capev;
-  bool pending;   /* some link has events of the log pending */
-  size_t *walked; /* scratch: the links walked (not skipped) by the current pass */
-  size_t capwalked;
+  bool pending; /* some link has events of the log pending */
   bool changed; /* a group's value changed at the last solve */
   bool broken;  /* a member was modified through the API: the next solve dissolves it */
 } lmm_xclass;

@@ -252,10 +252,10 @@ void lmm_xclass_remove(lmm_system *sys, size_t i)
     lmm_xclass_list_take(xc, li);
     xc->hot[li] = xc->hot[xc->nl - 1];
     xc->links[li] = xc->links[--xc->nl];
-    if (li < xc->nl) /* the moved link's list slot names its new index */
-      (xc->hot[li].in_lazy ? xc->lazy : xc->walk)[xc->hot[li].lpos] = (uint32_t)li;
-    if (li < xc->nl)
+    if (li < xc->nl) { /* the moved link: its constraint and list slot name its new index */
       xc->links[li].b->xl_idx = (uint32_t)li + 1;
+      (xc->hot[li].in_lazy ? xc->lazy : xc->walk)[xc->hot[li].lpos] = (uint32_t)li;
+    }
   }
   xc->gn[g]--;
   xc->sq[xc->pos[i]] = LMM_XDEAD;
@@ -335,7 +335,6 @@ void lmm_xclass_dissolve(lmm_system *sys)
   free(xc->walk);
   free(xc->lazy);
   free(xc->log);
-  free(xc->walked);
   free(xc);
   sys->xcls = NULL;
 }
