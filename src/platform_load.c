@@ -519,16 +519,12 @@ bool plat_dtd_quick_valid(xmlDoc *doc)
     const plat_dtd_elem *e = dtd_elem(n->name);
     if (!e || !quick_attrs(n, e) || !quick_content(n, e))
       return false;
-    const xmlNode *next = n->children;
-    while (next && next->type != XML_ELEMENT_NODE)
-      next = next->next;
+    const xmlNode *next = xmlFirstElementChild((xmlNode *)n);
     if (!next) { /* the next element after n, or up */
       for (const xmlNode *up = n; up && up != root->parent && !next; up = up->parent) {
         if (up == root)
           return true;
-        next = up->next;
-        while (next && next->type != XML_ELEMENT_NODE)
-          next = next->next;
+        next = xmlNextElementSibling((xmlNode *)up);
       }
       if (!next)
         return true;
