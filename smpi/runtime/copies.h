@@ -59,6 +59,10 @@ typedef struct smpi_copy_stats {
    * and reductions as large, timed in the run (their rates check the curve's) */
   unsigned long long timed_copied, timed_reduced; /* bytes */
   double copy_s, reduce_s;                        /* seconds they took */
+  /* smpi/display-timing: first touches that smpi_copy_prefault populated, and the thread CPU
+   * time of those populate calls (the floor charges them at that time, copies.c) */
+  unsigned long long populated;
+  double populate_s;
   bool watch;     /* smpi/display-timing: count first touches (one mincore per receive of
                  SMPI_TOUCH_MIN bytes or more) and time the large copies and reductions */
   bool huge_heap; /* the program's heap is advised huge pages (smpi/huge-heap): first
