@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "smpi/runtime/world.h"
+#include "src/invariant.h"
 
 smpi_copy_stats smpi_copies;
 
@@ -497,18 +498,20 @@ void smpi_copy_prefault(void *dst, size_t n)
     return;
   size_t pages = (hi - lo) / psz;
   unsigned long long missing;
-  if (resident.pending.lo == olo && resident.pending.hi == ohi) {
+  /* counted by smpi_first_touch_note: the program's pages, not a collective's scratch */
+  bool noted = resident.pending.lo == olo && resident.pending.hi == ohi;
+  if (noted) {
     missing = resident.pending.not_there; /* counted over the outer range: at most 2 more */
     resident.pending.lo = resident.pending.hi = 0;
   } else {
     missing = not_resident((void *)lo, hi - lo, ~0ULL);
   }
   if (missing * 16 >= pages) {
-    double t0 = smpi_copies.watch ? smpi_copy_clock() : 0;
+    double t0 = smpi_copies.watch && noted ? smpi_copy_clock() : 0;
     if (madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE) != 0) {
       if (errno == EINVAL)
         prefault_off = true;
-    } else if (smpi_copies.watch) {
+    } else if (smpi_copies.watch && noted) {
       smpi_copies.populate_s += smpi_copy_clock() - t0;
       smpi_copies.populated += missing;
     }
@@ -663,7 +666,8 @@ void smpi_copies_report(FILE *f, double copy_configured, double reduce_configure
    * delivers the payload into those buffers pays it. The others (trapped by the copy itself,
    * or too few to populate) stay at the calibrated cost. A configured cost replaces both. */
   unsigned long long populated = smpi_copies.populated;
-  if (touch_configured > 0 || populated < TIMED_TOUCH_MIN || populated > smpi_copies.touched)
+  ASSERT(populated <= smpi_copies.touched); /* populated only after counted (pending) */
+  if (touch_configured > 0 || populated < TIMED_TOUCH_MIN)
     populated = 0;
   double tt = (double)(smpi_copies.touched - populated) * page;
   if (populated > 0)
