@@ -264,16 +264,22 @@ void p2p_req_destroy(smpi_req *r)
   }
 }
 
-static p2p_msg *msg_new(void)
+/* small: the message may carry a payload of up to P2P_SMALL_BYTES packed inside it */
+static p2p_msg *msg_new(bool small)
 {
-  p2p_msg *m = p2p.free_msgs;
+  p2p_msg **pool = small ? &p2p.free_small_msgs : &p2p.free_msgs;
+  p2p_msg *m = *pool;
   if (m) {
-    p2p.free_msgs = m->free_next;
-    p2p.free_msg_count--;
-    mem_zero(m, offsetof(p2p_msg, small));
+    *pool = m->free_next;
+    if (small)
+      p2p.free_small_msg_count--;
+    else
+      p2p.free_msg_count--;
+    mem_zero(m, sizeof *m);
   } else {
-    m = xcalloc(1, sizeof *m);
+    m = xcalloc(1, sizeof *m + (small ? P2P_SMALL_BYTES : 0));
   }
+  m->has_small = small;
   list_init(&m->slink);
   list_init(&m->alink);
   list_init(&m->olink);
@@ -301,13 +307,38 @@ static void bsend_release(p2p_msg *m)
   }
 }
 
-/* m stops being lent: the p2p_waitall that held it forgets it */
-static void unhold(p2p_msg *m)
+static p2p_lend *lend_new(p2p_msg *m)
 {
-  if (m->held) {
-    *m->held = NULL;
-    m->held = NULL;
-  }
+  p2p_lend *l = p2p.free_lends;
+  if (l)
+    p2p.free_lends = l->free_next;
+  else
+    l = xmalloc(sizeof *l);
+  *l = (p2p_lend){.m = m};
+  return l;
+}
+
+/* m stops being lent: the p2p_waitall that held it forgets it, its owner's list too; the
+ * lend goes back to its pool, and what it said is returned */
+static p2p_lend lend_end(p2p_msg *m)
+{
+  ASSERT(m->lent && m->lend->m == m);
+  p2p_lend *l = m->lend, was = *l;
+  if (l->held)
+    *l->held = NULL;
+  list_remove(&l->link);
+  l->free_next = p2p.free_lends;
+  p2p.free_lends = l;
+  m->lent = false;
+  m->data = NULL;
+  return was;
+}
+
+/* the payload packed in m, if any, and not in m itself */
+static void free_data(p2p_msg *m)
+{
+  if (!(m->has_small && m->data == m->small))
+    free(m->data);
 }
 
 void p2p_msg_destroy(p2p_msg *m)
@@ -320,16 +351,19 @@ void p2p_msg_destroy(p2p_msg *m)
     list_remove(&m->ilink);
   if (m->buffered) /* never sent: cancelled, or withdrawn at MPI_Finalize */
     bsend_release(m);
-  unhold(m);
-  if (m->data != m->small)
-    free(m->data);
+  if (m->lent)
+    lend_end(m);
+  else
+    free_data(m);
   if (m->comm)
     smpi_comm_unref(m->comm);
   p2p.stats.live_messages--;
-  if (p2p.free_msg_count < P2P_FREE_LIST_MAX) {
-    m->free_next = p2p.free_msgs;
-    p2p.free_msgs = m;
-    p2p.free_msg_count++;
+  size_t *count = m->has_small ? &p2p.free_small_msg_count : &p2p.free_msg_count;
+  if (*count < P2P_FREE_LIST_MAX) {
+    p2p_msg **pool = m->has_small ? &p2p.free_small_msgs : &p2p.free_msgs;
+    m->free_next = *pool;
+    *pool = m;
+    ++*count;
   } else {
     free(m);
   }
@@ -591,10 +625,16 @@ static void match(p2p_msg *m, smpi_req *r)
  * A receive watched by smpi/check-buffers takes the bounce path: its buffer must stay as
  * posted until the simulated arrival, which is when the checker looks. Only the host's CPU
  * time of the copy moves, never a simulated date. */
+/* where m's packed payload goes: inside m when it fits */
+static void *data_room(p2p_msg *m)
+{
+  return m->has_small && m->bytes <= P2P_SMALL_BYTES ? m->small : xmalloc(m->bytes);
+}
+
 static void pack_payload(smpi_req *r, p2p_msg *m)
 {
   const void *sbuf = smpi_privatize_translate(r->owner, r->buf);
-  m->data = r->bytes <= sizeof m->small ? m->small : xmalloc(r->bytes);
+  m->data = data_room(m);
   p2p.packing = r;
   smpi_dt_pack(sbuf, r->count, r->dt, m->data);
   p2p.packing = NULL;
@@ -603,15 +643,11 @@ static void pack_payload(smpi_req *r, p2p_msg *m)
 /* The sender gets its buffer back: copy a still lent payload into the bounce buffer. */
 static void pack_lent(p2p_msg *m)
 {
-  ASSERT(m->lent);
-  m->lent = false;
-  unhold(m);
-  if (list_linked(&m->olink))
-    list_remove(&m->olink);
-  const void *sbuf = smpi_privatize_translate(m->lend_owner, m->lend_buf);
-  m->data = m->bytes <= sizeof m->small ? m->small : xmalloc(m->bytes);
+  p2p_lend l = lend_end(m);
+  const void *sbuf = smpi_privatize_translate(l.owner, l.buf);
+  m->data = data_room(m);
   p2p.packing = m->sreq;
-  smpi_dt_pack(sbuf, m->lend_count, m->lend_dt, m->data);
+  smpi_dt_pack(sbuf, l.count, l.dt, m->data);
   p2p.packing = NULL;
 }
 
@@ -623,16 +659,13 @@ static void land_lent(p2p_msg *m, smpi_req *rr)
     pack_lent(m);
     return;
   }
-  m->lent = false;
-  unhold(m);
-  if (list_linked(&m->olink))
-    list_remove(&m->olink);
+  p2p_lend l = lend_end(m);
   if (rr->bytes > 0) {
-    const void *sbuf = smpi_privatize_translate(m->lend_owner, m->lend_buf);
+    const void *sbuf = smpi_privatize_translate(l.owner, l.buf);
     void *rbuf = smpi_privatize_translate(rr->owner, rr->buf);
     first_touch(rr, rbuf, m->bytes < rr->bytes ? m->bytes : rr->bytes);
     p2p.copying = m;
-    smpi_dt_copy(sbuf, m->lend_count, m->lend_dt, rbuf, rr->count, rr->dt);
+    smpi_dt_copy(sbuf, l.count, l.dt, rbuf, rr->count, rr->dt);
     p2p.copying = NULL;
     landed(rr, rbuf, m->bytes < rr->bytes ? m->bytes : rr->bytes);
   }
@@ -642,7 +675,7 @@ static void land_lent(p2p_msg *m, smpi_req *rr)
 void p2p_send_settle(smpi_req *r)
 {
   p2p_msg *m = r->msg;
-  if (m && m->lent && !m->held && m->sreq == r)
+  if (m && m->lent && !m->lend->held && m->sreq == r)
     pack_lent(m);
 }
 
@@ -670,12 +703,14 @@ static void take_payload(smpi_req *r, p2p_msg *m, smpi_req *rr)
     return;
   }
   if (!r->blocking && r->mode != MODE_BUFFERED) {
+    p2p_lend *l = lend_new(m);
+    l->buf = r->buf;
+    l->count = r->count;
+    l->dt = r->dt;
+    l->owner = r->owner;
+    list_push_back(&p2p_rank_of(r->owner)->lent, &l->link);
+    m->lend = l;
     m->lent = true;
-    m->lend_buf = r->buf;
-    m->lend_count = r->count;
-    m->lend_dt = r->dt;
-    m->lend_owner = r->owner;
-    list_push_back(&p2p_rank_of(r->owner)->lent, &m->olink);
     return;
   }
   pack_payload(r, m);
@@ -692,7 +727,8 @@ static void post_send(smpi_req *r)
   bool sync = r->mode == MODE_SYNC;
   bool detached = !sync && (r->mode == MODE_BUFFERED || (long)r->bytes < p2p.detached_thresh);
   bool eager = !sync && (long)r->bytes < p2p.async_thresh;
-  p2p_msg *m = msg_new();
+  /* room for a small payload only where take_payload may pack one */
+  p2p_msg *m = msg_new((detached || eager) && r->bytes > 0 && r->bytes <= P2P_SMALL_BYTES);
   m->ctx = r->ctx;
   m->dst_world = r->peer_world;
   m->src = smpi_comm_rank(r->comm);
@@ -1057,6 +1093,7 @@ int p2p_req_finish(smpi_req *r, MPI_Status *st)
 int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
 {
   SMPI_OBSERVE(wait_count, n);
+  ASSERTF(n <= UINT32_MAX, "%zu requests in one wait (smpi_req.widx)", n);
   bool want = p2p_status_wanted(sts);
   p2p_waiter w;
   p2p_waiter_init(&w, call, rs, n);
@@ -1069,7 +1106,7 @@ int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
         p2p_status_empty(&sts[i]);
       continue;
     }
-    r->widx = i;
+    r->widx = (uint32_t)i;
     if (!r->complete) {
       p2p_waiter_attach(&w, r);
       pending++;
@@ -1085,10 +1122,10 @@ int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
   for (size_t i = 0; i < n; i++) {
     smpi_req *r = rs[i];
     if (r && r->active && r->complete && r->waiter != &w) {
-      if (r->kind == REQ_SEND && r->msg && r->msg->lent && !r->msg->held &&
+      if (r->kind == REQ_SEND && r->msg && r->msg->lent && !r->msg->lend->held &&
           nheld < WAITALL_HOLD) {
         held[nheld] = r->msg;
-        r->msg->held = &held[nheld++];
+        r->msg->lend->held = &held[nheld++];
       }
       bool keep = r->persistent;
       p2p_errs_note(&errs, i, p2p_req_finish(r, want ? &sts[i] : NULL));
@@ -1107,7 +1144,7 @@ int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
       rs[i] = NULL;
   }
   for (size_t k = 0; k < nheld; k++)
-    if (held[k]) /* unhold() cleared the slots of those received or gone */
+    if (held[k]) /* lend_end() cleared the slots of those received or gone */
       pack_lent(held[k]);
   return p2p_errs_end(&errs, sts, n) ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
 }
@@ -1115,6 +1152,7 @@ int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
 long p2p_waitany(size_t n, smpi_req **rs, MPI_Status *st, const char *call, int *err)
 {
   SMPI_OBSERVE(wait_count, n);
+  ASSERTF(n <= UINT32_MAX, "%zu requests in one wait (smpi_req.widx)", n);
   *err = MPI_SUCCESS;
   long found = -1;
   bool any_active = false;
@@ -1135,7 +1173,7 @@ long p2p_waitany(size_t n, smpi_req **rs, MPI_Status *st, const char *call, int 
     p2p_waiter_init(&w, call, rs, n);
     for (size_t i = 0; i < n; i++)
       if (rs[i] && rs[i]->active) {
-        rs[i]->widx = i;
+        rs[i]->widx = (uint32_t)i;
         p2p_waiter_attach(&w, rs[i]);
       }
     p2p_waiter_block(&w);
@@ -1391,7 +1429,7 @@ size_t smpi_p2p_report_pending(int world_rank)
   /* its own detached sends still lent, never waited for (erroneous, but the program may
    * free their buffers now): their payloads are taken while the buffers still exist */
   while (!list_empty(&rk->lent))
-    pack_lent(list_entry(list_first(&rk->lent), p2p_msg, olink));
+    pack_lent(list_entry(list_first(&rk->lent), p2p_lend, link)->m);
   /* its own rendezvous sends nobody matched: their buffers are about to go away */
   list_foreach (it, &rk->msgs) {
     p2p_msg *m = list_entry(it, p2p_msg, olink);
@@ -1436,10 +1474,16 @@ void smpi_p2p_reset(void)
     p2p.free_reqs = r->free_next;
     free(r);
   }
-  while (p2p.free_msgs) {
-    p2p_msg *m = p2p.free_msgs;
-    p2p.free_msgs = m->free_next;
-    free(m);
+  for (int k = 0; k < 2; k++)
+    for (p2p_msg **pool = k ? &p2p.free_small_msgs : &p2p.free_msgs; *pool;) {
+      p2p_msg *m = *pool;
+      *pool = m->free_next;
+      free(m);
+    }
+  while (p2p.free_lends) {
+    p2p_lend *l = p2p.free_lends;
+    p2p.free_lends = l->free_next;
+    free(l);
   }
   for (int i = 0; i < 3; i++)
     fac_free(i == 0 ? &p2p.os : i == 1 ? &p2p.or_ : &p2p.ois);
