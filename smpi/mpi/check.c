@@ -715,13 +715,10 @@ static const smpi_req *pending_to(const p2p_waiter *w, int t)
  * often a tag (or communicator) mistake. Looks at the first 1000 such messages at most. */
 static void hint_unreceived(int w, const smpi_req *r)
 {
-  if (w >= p2p.nranks || !p2p.ranks[w])
-    return;
-  int n = 0;
-  list_foreach (it, &p2p.ranks[w]->inbox) {
-    const p2p_msg *m = list_entry(it, p2p_msg, ilink);
-    if (++n > 1000)
-      break;
+  p2p_msg **inbox;
+  size_t ninbox = mq_unexpected_to(w, &inbox);
+  for (size_t i = 0; i < ninbox && i < 1000; i++) {
+    const p2p_msg *m = inbox[i];
     if ((r->peer >= 0 && m->src != r->peer) || m->comm == NULL)
       continue;
     const char *what = m->ctx != r->ctx ? "on another communicator" : "with another tag";
@@ -730,8 +727,9 @@ static void hint_unreceived(int w, const smpi_req *r)
             "is waiting unreceived (%s)\n",
             m->src, m->tag, m->bytes, smpi_comm_display_name(m->comm), smpi_check_where(m->site),
             what);
-    return;
+    break;
   }
+  free(inbox);
 }
 
 /* extra (may be NULL): a line printed between the wait and the hint */

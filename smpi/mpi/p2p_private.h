@@ -46,10 +46,18 @@ typedef enum { MODE_STANDARD, MODE_BUFFERED, MODE_SYNC, MODE_READY } send_mode;
 /* the generalized request's callbacks of r, or NULL */
 #define p2p_req_greq(r) ((r)->kind == REQ_GREQ ? (r)->greq : NULL)
 
-/* One request: 192 bytes (P2P_REQ_BYTES), as many as operations in flight (a 4 096-rank
- * linear Alltoall holds 16.8 M receives at once). Flags are bits; what only
- * smpi/check-buffers needs (the checksum of the buffer) lives in check.c's list of requests
- * in flight, not here. */
+/* Bytes per operation in flight. A linear Alltoall at 4 096 ranks holds N(N-1) = 16.8 M
+ * messages and as many receives at once: every 8 bytes of p2p_msg or smpi_req is 134 MB
+ * there (tools/bench/results/2026-11-29-0830-mpi-bytes.md: 304 + 232 bytes before, 136 +
+ * 168 now). So flags are bits; what few objects need lives beside them (p2p_lend, the
+ * checksum of smpi/check-buffers in check.c's list of requests in flight); a rank's posted
+ * receives, unexpected messages and unmatched rendezvous sends are found in the matching
+ * table when a report needs them (mq_posted_by ...) instead of being linked per rank; the
+ * inline small payload exists only in messages that may carry one. The _Static_asserts
+ * below the structures hold these sizes: a field added there costs that much memory. */
+#define P2P_REQ_BYTES 168
+#define P2P_MSG_BYTES 136
+
 struct smpi_req {
   uint8_t kind; /* req_kind */
   uint8_t mode; /* send_mode */
@@ -68,6 +76,7 @@ struct smpi_req {
   bool scratch : 1;       /* receive: into scratch of a collective (SMPI_P2P_SCRATCH) */
   bool check_set : 1;     /* smpi/check-buffers: check.c holds a checksum of its buffer */
   bool check_listed : 1;  /* smpi/check-buffers: in its owner's list of requests in flight */
+  bool in_done : 1;       /* in its waiter's completion queue (wnext) */
   int handle;             /* MPI handle, MPI_REQUEST_NULL for internal requests */
   int owner;              /* world rank that created it */
   uint32_t ctx;
@@ -83,9 +92,9 @@ struct smpi_req {
   uint64_t seq;     /* receive: posting order, for MPI's matching order */
   const char *call; /* the MPI call that created it ("MPI_Irecv"), for reports */
   const void *site; /* where the program called it (smpi/mpi/check.h), for reports */
-  list_node qlink;  /* posted-receive queue */
-  list_node olink;  /* owner's pending receives (reports at Finalize) */
-  list_node wlink;  /* waiter's completion queue */
+  list_node qlink;  /* posted-receive queue (a rank's posted receives: mq_posted_by) */
+  smpi_req *wnext;  /* waiter's completion queue (in_done), singly linked: only pushed at
+                     * the back and popped at the front (a waitany drops it whole) */
   union {
     p2p_msg *msg;        /* send: its message until matched (detached) or delivered;
                      receive: the matched message until delivered */
@@ -118,16 +127,14 @@ typedef struct p2p_lend {
  * message itself (no allocation); only messages that may need it get the room (two pools). */
 #define P2P_SMALL_BYTES 64
 
-/* One message: 160 bytes (P2P_MSG_BYTES), plus P2P_SMALL_BYTES when it may carry a small
- * packed payload; one per send in flight. */
+/* One message per send in flight: P2P_MSG_BYTES, plus P2P_SMALL_BYTES when it may carry a
+ * small packed payload. */
 struct p2p_msg {
   union {
     list_node slink;    /* per-source unexpected queue */
     p2p_msg *free_next; /* in a free list (slink is reset when the message is reused) */
   };
   list_node alink;    /* arrival-ordered unexpected queue of the (context, receiver) */
-  list_node olink;    /* sender's unmatched rendezvous messages (reports at Finalize) */
-  list_node ilink;    /* receiver's unexpected messages (reports at Finalize) */
   smpi_req *sreq;     /* the send request while linked (see smpi_req.msg) */
   smpi_req *rreq;     /* the matched receive */
   act_action *action; /* network transfer, NULL before it starts and once it ended */
@@ -140,6 +147,7 @@ struct p2p_msg {
   smpi_comm *comm; /* sender's communicator object (reports) */
   const char *call;
   const void *site; /* where the sender called it (smpi/mpi/check.h) */
+  uint64_t seq;     /* posting order: reports list a rank's messages in it (mq_*_to/from) */
   uint32_t ctx;
   int dst_world;
   int src; /* sender's rank in the communicator (what MPI_SOURCE reports) */
@@ -162,9 +170,13 @@ struct p2p_msg {
   bool detached : 1;
   bool buffered : 1;     /* MPI_Bsend: holds bytes of the sender's attached buffer (until sent) */
   bool has_small : 1;    /* small[] exists (from the pool of messages with room for it) */
+  bool rdv_listed : 1;   /* rendezvous, unmatched: counted in p2p_rank.rdv_unmatched */
   unsigned bsend_gen;    /* buffered: which attachment of the buffer it counts against */
   unsigned char small[]; /* has_small: data of small detached messages, P2P_SMALL_BYTES */
 };
+
+_Static_assert(sizeof(struct smpi_req) <= P2P_REQ_BYTES, "smpi_req grew: see P2P_REQ_BYTES");
+_Static_assert(sizeof(struct p2p_msg) <= P2P_MSG_BYTES, "p2p_msg grew: see P2P_REQ_BYTES");
 
 /* A rank blocked in a wait. Requests point to it while it waits on them; completions
  * queue themselves on `done` and unblock the rank once (eng_unblock must not run twice). */
@@ -173,7 +185,8 @@ struct p2p_waiter {
   int owner; /* world rank */
   bool blocked;
   unsigned long block_seq; /* when it blocked: simultaneous completions wake in that order */
-  list_node done;          /* completed requests not yet processed (wlink) */
+  smpi_req *done_head;     /* completed requests not yet processed (wnext), oldest first */
+  smpi_req **done_tail;    /* where the next one is linked */
   const char *call;        /* "MPI_Waitall" */
   smpi_req **reqs;         /* what it waits for, for the deadlock report */
   size_t n;
@@ -197,16 +210,23 @@ p2p_msg *mq_post_recv(smpi_req *r);
 p2p_msg *mq_peek(uint32_t ctx, int dst_world, int src, int tag);
 void mq_remove_msg(p2p_msg *m);   /* m->queued */
 void mq_remove_recv(smpi_req *r); /* r->queued */
+/* For reports, not hot paths (they walk the table): what a rank has pending, in posting
+ * order, in an array *out that the caller frees: the unexpected messages addressed to world
+ * rank dst; the receives it has posted; its rendezvous messages still unmatched
+ * (rdv_listed), expect of them (p2p_rank.rdv_unmatched). */
+size_t mq_unexpected_to(int dst, p2p_msg ***out);
+size_t mq_posted_by(int dst, smpi_req ***out);
+size_t mq_rendezvous_from(int src_world, size_t expect, p2p_msg ***out);
 size_t mq_node_count(void);
 size_t mq_nodes_created(void); /* since the start (or mq_reset): churn of the queues */
 void mq_reset(void);
 
 /* ---- module state (request.c) ---- */
 typedef struct p2p_rank {
-  list_node recvs;        /* posted receives (smpi_req.olink) */
-  list_node msgs;         /* its rendezvous sends nobody matched yet (p2p_msg.olink) */
+  /* its posted receives and the unexpected messages addressed to it are in the matching
+   * queues (mq_posted_by, mq_unexpected_to) */
+  size_t rdv_unmatched;   /* its rendezvous sends nobody matched yet (mq_rendezvous_from) */
   list_node lent;         /* its detached sends whose payload is still lent (p2p_lend.link) */
-  list_node inbox;        /* unexpected messages addressed to it (p2p_msg.ilink) */
   const char *activity;   /* smpi_p2p_set_activity */
   int activity_root;      /* smpi_p2p_set_activity_root, -1 for none */
   eng_actor *probe_actor; /* blocked in MPI_Probe (smpi/iprobe 0): woken by any arrival */
@@ -232,7 +252,8 @@ typedef struct p2p_state {
   /* SimGrid keeps these multipliers in function-static variables: one per process,
    * shared by all ranks. Same here, so polling costs match. */
   long test_n, testany_n, iprobe_n;
-  uint64_t seq;
+  uint64_t seq;     /* receives posted so far (smpi_req.seq) */
+  uint64_t msg_seq; /* messages posted so far (p2p_msg.seq) */
   unsigned long block_seq;
   p2p_rank **ranks; /* allocated on first use */
   int nranks;
@@ -274,12 +295,15 @@ bool p2p_req_cancel(smpi_req *r);
 /* an inactive receive takes a message already dequeued (MPI_Mrecv) */
 void p2p_recv_matched(smpi_req *r, p2p_msg *m);
 void p2p_msg_destroy(p2p_msg *m);
+/* m is matched or taken off the queues: no longer an unmatched rendezvous of its sender */
+void p2p_msg_unlist(p2p_msg *m);
 void p2p_complete(smpi_req *r);
 
 /* waiting */
 void p2p_waiter_init(p2p_waiter *w, const char *call, smpi_req **reqs, size_t n);
 void p2p_waiter_attach(p2p_waiter *w, smpi_req *r);
-void p2p_waiter_detach(p2p_waiter *w, smpi_req *r);
+/* forgets the requests of rs[0..n) still attached to w (p2p_waitany, once one completed) */
+void p2p_waiter_detach_all(p2p_waiter *w, smpi_req **rs, size_t n);
 void p2p_waiter_block(p2p_waiter *w);
 smpi_req *p2p_waiter_pop(p2p_waiter *w);
 void p2p_wait_complete(smpi_req *r, const char *call);

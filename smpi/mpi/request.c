@@ -145,10 +145,7 @@ p2p_rank *p2p_rank_of(int world)
   p2p_rank *rk = p2p.ranks[world];
   if (!rk) {
     rk = p2p.ranks[world] = xcalloc(1, sizeof *rk);
-    list_init(&rk->recvs);
-    list_init(&rk->msgs);
     list_init(&rk->lent);
-    list_init(&rk->inbox);
   }
   return rk;
 }
@@ -194,8 +191,6 @@ static smpi_req *req_alloc(void)
     r = xmalloc(sizeof *r);
   mem_zero(r, sizeof *r);
   list_init(&r->qlink);
-  list_init(&r->olink);
-  list_init(&r->wlink);
   r->handle = MPI_REQUEST_NULL;
   p2p.stats.live_requests++;
   return r;
@@ -235,7 +230,7 @@ smpi_req *p2p_req_new(req_kind kind, void *buf, size_t count, const smpi_dt *dt,
 void p2p_req_destroy(smpi_req *r)
 {
   ASSERTF(!r->active || r->complete, "destroying a request still in progress");
-  ASSERT(!r->queued && !list_linked(&r->wlink));
+  ASSERT(!r->queued && !r->in_done);
   if (r->msg) {
     /* a detached send whose message is still unmatched: the message lives on alone */
     ASSERT(r->kind == REQ_SEND && r->detached && r->msg->sreq == r);
@@ -243,8 +238,6 @@ void p2p_req_destroy(smpi_req *r)
     r->msg->sreq = NULL;
     r->msg = NULL;
   }
-  if (list_linked(&r->olink))
-    list_remove(&r->olink);
   if (p2p_req_greq(r))
     p2p_greq_release(r);
   if (r->check_listed) /* ended without a wait or test (MPI_Request_free) */
@@ -282,8 +275,6 @@ static p2p_msg *msg_new(bool small)
   m->has_small = small;
   list_init(&m->slink);
   list_init(&m->alink);
-  list_init(&m->olink);
-  list_init(&m->ilink);
   p2p.stats.live_messages++;
   return m;
 }
@@ -345,10 +336,7 @@ void p2p_msg_destroy(p2p_msg *m)
 {
   ASSERT(!m->queued && !m->action);
   SMPI_OBSERVE(msg_drop, m);
-  if (list_linked(&m->olink))
-    list_remove(&m->olink);
-  if (list_linked(&m->ilink))
-    list_remove(&m->ilink);
+  p2p_msg_unlist(m);
   if (m->buffered) /* never sent: cancelled, or withdrawn at MPI_Finalize */
     bsend_release(m);
   if (m->lent)
@@ -369,11 +357,30 @@ void p2p_msg_destroy(p2p_msg *m)
   }
 }
 
+void p2p_msg_unlist(p2p_msg *m)
+{
+  if (m->rdv_listed) {
+    m->rdv_listed = false;
+    p2p_rank *rk = p2p_rank_of(m->src_world);
+    ASSERT(rk->rdv_unmatched > 0);
+    rk->rdv_unmatched--;
+  }
+}
+
 /* ---- completion ---- */
+
+static void done_push(p2p_waiter *w, smpi_req *r)
+{
+  ASSERT(!r->in_done);
+  r->in_done = true;
+  r->wnext = NULL;
+  *w->done_tail = r;
+  w->done_tail = &r->wnext;
+}
 
 static void waiter_signal(p2p_waiter *w, smpi_req *r)
 {
-  list_push_back(&w->done, &r->wlink);
+  done_push(w, r);
   if (w->blocked) {
     w->blocked = false;
     eng_unblock(w->actor);
@@ -584,12 +591,7 @@ static void match(p2p_msg *m, smpi_req *r)
   ASSERT(!m->rreq && !r->msg);
   m->rreq = r;
   r->msg = m;
-  if (list_linked(&m->olink))
-    list_remove(&m->olink);
-  if (list_linked(&m->ilink))
-    list_remove(&m->ilink);
-  if (list_linked(&r->olink))
-    list_remove(&r->olink);
+  p2p_msg_unlist(m);
   if (m->lent)
     land_lent(m, r);
   if (m->sreq && !m->waits) {
@@ -729,6 +731,7 @@ static void post_send(smpi_req *r)
   bool eager = !sync && (long)r->bytes < p2p.async_thresh;
   /* room for a small payload only where take_payload may pack one */
   p2p_msg *m = msg_new((detached || eager) && r->bytes > 0 && r->bytes <= P2P_SMALL_BYTES);
+  m->seq = ++p2p.msg_seq;
   m->ctx = r->ctx;
   m->dst_world = r->peer_world;
   m->src = smpi_comm_rank(r->comm);
@@ -778,9 +781,10 @@ static void post_send(smpi_req *r)
                m->src_world, m->dst_world, m->dst_world, m->call ? m->call : "send", m->tag,
                m->bytes, m->comm ? smpi_comm_display_name(m->comm) : "?",
                smpi_check_where(m->site));
-    if (!detached)
-      list_push_back(&p2p_rank_of(r->owner)->msgs, &m->olink);
-    list_push_back(&p2p_rank_of(m->dst_world)->inbox, &m->ilink);
+    if (!detached) {
+      m->rdv_listed = true;
+      p2p_rank_of(r->owner)->rdv_unmatched++;
+    }
     if (eager)
       start_transfer(m);
     p2p_rank *d = p2p_rank_of(m->dst_world);
@@ -808,8 +812,6 @@ static void post_recv(smpi_req *r)
   p2p_msg *m = mq_post_recv(r);
   if (m)
     match(m, r);
-  else
-    list_push_back(&p2p_rank_of(r->owner)->recvs, &r->olink);
 }
 
 void p2p_req_start(smpi_req *r)
@@ -856,8 +858,6 @@ bool p2p_req_cancel(smpi_req *r)
     if (!r->queued)
       return false;
     mq_remove_recv(r);
-    if (list_linked(&r->olink))
-      list_remove(&r->olink);
     r->cancelled = true;
     r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE,
                              .MPI_TAG = MPI_ANY_TAG,
@@ -945,7 +945,7 @@ void p2p_waiter_init(p2p_waiter *w, const char *call, smpi_req **reqs, size_t n)
   memset(w, 0, sizeof *w);
   w->actor = eng_self();
   ASSERTF(w->actor, "waiting from outside of any rank");
-  list_init(&w->done);
+  w->done_tail = &w->done_head;
   w->call = call;
   w->reqs = reqs;
   w->n = n;
@@ -959,7 +959,7 @@ void p2p_waiter_init(p2p_waiter *w, const char *call, smpi_req **reqs, size_t n)
  * already did). */
 void p2p_waiter_block(p2p_waiter *w)
 {
-  if (!list_empty(&w->done))
+  if (w->done_head)
     return;
   w->blocked = true;
   w->block_seq = ++p2p.block_seq;
@@ -973,7 +973,7 @@ void p2p_waiter_block(p2p_waiter *w)
   eng_block(describe_waiter, w);
   if (rk)
     rk->waiting = NULL;
-  ASSERT(!w->blocked && !list_empty(&w->done));
+  ASSERT(!w->blocked && w->done_head);
 }
 
 void p2p_waiter_attach(p2p_waiter *w, smpi_req *r)
@@ -981,24 +981,30 @@ void p2p_waiter_attach(p2p_waiter *w, smpi_req *r)
   ASSERT(!r->waiter);
   r->waiter = w;
   if (r->complete)
-    list_push_back(&w->done, &r->wlink);
+    done_push(w, r);
 }
 
-void p2p_waiter_detach(p2p_waiter *w, smpi_req *r)
+void p2p_waiter_detach_all(p2p_waiter *w, smpi_req **rs, size_t n)
 {
-  if (r->waiter != w)
-    return;
-  r->waiter = NULL;
-  if (list_linked(&r->wlink))
-    list_remove(&r->wlink);
+  for (size_t i = 0; i < n; i++)
+    if (rs[i] && rs[i]->waiter == w) {
+      rs[i]->waiter = NULL;
+      rs[i]->in_done = false;
+    }
+  w->done_head = NULL; /* every member was one of rs */
+  w->done_tail = &w->done_head;
 }
 
 smpi_req *p2p_waiter_pop(p2p_waiter *w)
 {
-  list_node *n = list_pop_front(&w->done);
-  if (!n)
+  smpi_req *r = w->done_head;
+  if (!r)
     return NULL;
-  smpi_req *r = list_entry(n, smpi_req, wlink);
+  w->done_head = r->wnext;
+  if (!w->done_head)
+    w->done_tail = &w->done_head;
+  r->wnext = NULL;
+  r->in_done = false;
   r->waiter = NULL;
   return r;
 }
@@ -1178,11 +1184,9 @@ long p2p_waitany(size_t n, smpi_req **rs, MPI_Status *st, const char *call, int 
       }
     p2p_waiter_block(&w);
     /* the first completion wins, as in SimGrid's waitany */
-    smpi_req *first = list_entry(list_first(&w.done), smpi_req, wlink);
+    smpi_req *first = w.done_head;
     found = (long)first->widx;
-    for (size_t i = 0; i < n; i++)
-      if (rs[i])
-        p2p_waiter_detach(&w, rs[i]);
+    p2p_waiter_detach_all(&w, rs, n);
   }
   smpi_req *r = rs[found];
   bool keep = r->persistent;
@@ -1397,42 +1401,47 @@ int smpi_p2p_sendrecv(const void *sbuf, size_t scount, const smpi_dt *sdt, int d
 
 size_t smpi_p2p_report_pending(int world_rank)
 {
-  if (world_rank >= p2p.nranks)
-    return 0;
+  /* not "return if the rank has no p2p_rank": posting a receive does not create one */
   p2p_rank *rk = p2p_rank_of(world_rank);
   size_t n = 0;
   char d[256];
-  list_foreach (it, &rk->recvs) {
-    smpi_req *r = list_entry(it, smpi_req, olink);
+  smpi_req **recvs;
+  size_t nrecvs = mq_posted_by(world_rank, &recvs);
+  for (size_t i = 0; i < nrecvs; i++) {
+    smpi_req *r = recvs[i];
     describe_req(r, d, sizeof d);
     LOG_WARN("rank %d reached MPI_Finalize with a receive still posted: %s%s", world_rank, d,
              smpi_check_where(r->site));
     n++;
     mq_remove_recv(r);
-    list_remove(&r->olink);
     r->cancelled = true;
     r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE,
                              .MPI_TAG = MPI_ANY_TAG,
                              .smpi_cancelled = 1};
     p2p_complete(r);
   }
+  free(recvs);
   /* messages sent to it that it never received: nobody can receive them any more */
-  list_foreach (it, &rk->inbox) {
-    p2p_msg *m = list_entry(it, p2p_msg, ilink);
+  p2p_msg **inbox;
+  size_t ninbox = mq_unexpected_to(world_rank, &inbox);
+  for (size_t i = 0; i < ninbox; i++) {
+    const p2p_msg *m = inbox[i];
     LOG_WARN("rank %d reached MPI_Finalize without receiving a message: %s from rank %d, tag "
              "%d, %zu bytes, on %s%s",
              world_rank, m->call ? m->call : "send", m->src, m->tag, m->bytes,
              m->comm ? smpi_comm_display_name(m->comm) : "?", smpi_check_where(m->site));
     n++;
-    list_remove(&m->ilink);
   }
+  free(inbox);
   /* its own detached sends still lent, never waited for (erroneous, but the program may
    * free their buffers now): their payloads are taken while the buffers still exist */
   while (!list_empty(&rk->lent))
     pack_lent(list_entry(list_first(&rk->lent), p2p_lend, link)->m);
   /* its own rendezvous sends nobody matched: their buffers are about to go away */
-  list_foreach (it, &rk->msgs) {
-    p2p_msg *m = list_entry(it, p2p_msg, olink);
+  p2p_msg **rdv;
+  size_t nrdv = mq_rendezvous_from(world_rank, rk->rdv_unmatched, &rdv);
+  for (size_t i = 0; i < nrdv; i++) {
+    p2p_msg *m = rdv[i];
     smpi_req *s = m->sreq;
     ASSERT(s && m->waits);
     describe_req(s, d, sizeof d);
@@ -1454,6 +1463,7 @@ size_t smpi_p2p_report_pending(int world_rank)
     s->status.smpi_cancelled = 1;
     p2p_complete(s);
   }
+  free(rdv);
   return n;
 }
 
