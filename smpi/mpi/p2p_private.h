@@ -49,13 +49,14 @@ typedef enum { MODE_STANDARD, MODE_BUFFERED, MODE_SYNC, MODE_READY } send_mode;
 /* Bytes per operation in flight. A linear Alltoall at 4 096 ranks holds N(N-1) = 16.8 M
  * messages and as many receives at once: every 8 bytes of p2p_msg or smpi_req is 134 MB
  * there (tools/bench/results/2026-11-29-0830-mpi-bytes.md: 304 + 232 bytes before, 136 +
- * 168 now). So flags are bits; what few objects need lives beside them (p2p_lend, the
+ * 144 now). So flags are bits; what few objects need lives beside them (p2p_lend, the
  * checksum of smpi/check-buffers in check.c's list of requests in flight); a rank's posted
  * receives, unexpected messages and unmatched rendezvous sends are found in the matching
  * table when a report needs them (mq_posted_by ...) instead of being linked per rank; the
- * inline small payload exists only in messages that may carry one. The _Static_asserts
- * below the structures hold these sizes: a field added there costs that much memory. */
-#define P2P_REQ_BYTES 168
+ * inline small payload exists only in messages that may carry one; a queued receive's
+ * matching fields share the bytes of its status. The _Static_asserts below the structures
+ * hold these sizes: a field added there costs that much memory. */
+#define P2P_REQ_BYTES 144
 #define P2P_MSG_BYTES 136
 
 struct smpi_req {
@@ -89,10 +90,8 @@ struct smpi_req {
   const smpi_dt *dt;
   size_t bytes; /* count x type size */
   smpi_comm *comm;
-  uint64_t seq;     /* receive: posting order, for MPI's matching order */
   const char *call; /* the MPI call that created it ("MPI_Irecv"), for reports */
   const void *site; /* where the program called it (smpi/mpi/check.h), for reports */
-  list_node qlink;  /* posted-receive queue (a rank's posted receives: mq_posted_by) */
   smpi_req *wnext;  /* waiter's completion queue (in_done), singly linked: only pushed at
                      * the back and popped at the front (a waitany drops it whole) */
   union {
@@ -105,7 +104,16 @@ struct smpi_req {
     p2p_greq *greq;             /* REQ_GREQ: the program's callbacks (p2p_req_greq) */
     const smpi_recv_sink *sink; /* REQ_RECV: consumes the data as soon as it is in buf */
   };
-  MPI_Status status; /* result, valid once complete */
+  /* A receive is queued, or has a result, never both: what matching needs shares the
+   * status's bytes. Whoever takes a queued receive off its queue writes its whole status
+   * before completing it (deliver, cancel, the reports at MPI_Finalize). */
+  union {
+    struct {
+      list_node qlink; /* receive, while queued: its posted-receive queue (mq_posted_by) */
+      uint64_t seq;    /* receive, while queued: posting order, for MPI's matching order */
+    };
+    MPI_Status status; /* result, valid once complete */
+  };
 };
 
 /* A detached or eager payload still read from its sender's buffer (request.c,
@@ -176,6 +184,8 @@ struct p2p_msg {
 };
 
 _Static_assert(sizeof(struct smpi_req) <= P2P_REQ_BYTES, "smpi_req grew: see P2P_REQ_BYTES");
+_Static_assert(sizeof(list_node) + sizeof(uint64_t) <= sizeof(MPI_Status),
+               "a queued receive's qlink and seq must fit in its status's bytes");
 _Static_assert(sizeof(struct p2p_msg) <= P2P_MSG_BYTES, "p2p_msg grew: see P2P_REQ_BYTES");
 
 /* A rank blocked in a wait. Requests point to it while it waits on them; completions

@@ -189,8 +189,9 @@ static smpi_req *req_alloc(void)
     p2p.free_reqs = r->free_next, p2p.free_req_count--;
   else
     r = xmalloc(sizeof *r);
+  /* all zero: status included (qlink shares its bytes and is only set when queued), for
+   * requests that complete without p2p_req_start (smpi/io/file.c's) */
   mem_zero(r, sizeof *r);
-  list_init(&r->qlink);
   r->handle = MPI_REQUEST_NULL;
   p2p.stats.live_requests++;
   return r;
