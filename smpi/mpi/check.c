@@ -490,8 +490,14 @@ static uint64_t buffer_sum(const smpi_req *r)
 }
 
 /* the requests in flight of each world rank that smpi/check-buffers watches */
+/* the checksum lives here rather than in the request: only this checker needs it, and a
+ * request is one per operation in flight (smpi/mpi/p2p_private.h) */
+typedef struct inflight_req {
+  smpi_req *r;
+  uint64_t sum; /* r->check_set: the checksum of r's buffer (buffer_sum) */
+} inflight_req;
 typedef struct inflight {
-  smpi_req **v;
+  inflight_req *v;
   size_t n, cap;
 } inflight;
 
@@ -567,7 +573,7 @@ void smpi_check_req_posted(smpi_req *r)
     return;
   inflight *f = inflight_of(r->owner);
   for (size_t i = 0; i < f->n; i++) {
-    const smpi_req *o = f->v[i];
+    const smpi_req *o = f->v[i].r;
     /* two sends may read the same memory (MPI 3.0 and later) */
     if ((r->kind == REQ_SEND && o->kind == REQ_SEND) || !overlap(o, r))
       continue;
@@ -584,23 +590,30 @@ void smpi_check_req_posted(smpi_req *r)
     smpi_abort_job(1);
   }
   XGROW(f->v, f->cap, f->n + 1);
-  f->v[f->n++] = r;
+  f->v[f->n++] = (inflight_req){r, 0};
   r->check_listed = true;
   /* a blocking call's buffer cannot be touched by its program before it returns */
   if (r->handle != MPI_REQUEST_NULL) {
-    r->check_sum = buffer_sum(r);
+    f->v[f->n - 1].sum = buffer_sum(r);
     r->check_set = true;
   }
+}
+
+/* r's entry in its owner's list (r->check_listed) */
+static inflight_req *entry_of(const smpi_req *r)
+{
+  inflight *f = inflight_of(r->owner);
+  for (size_t i = 0; i < f->n; i++)
+    if (f->v[i].r == r)
+      return &f->v[i];
+  DIE("request of rank %d not in its list of requests in flight", r->owner);
 }
 
 static void unlist(smpi_req *r)
 {
   inflight *f = inflight_of(r->owner);
-  for (size_t i = 0; i < f->n; i++)
-    if (f->v[i] == r) {
-      f->v[i] = f->v[--f->n];
-      break;
-    }
+  inflight_req *e = entry_of(r);
+  *e = f->v[--f->n];
   r->check_listed = false;
 }
 
@@ -621,7 +634,7 @@ static void modified(const smpi_req *r, const char *when, const char *noticed)
 
 void smpi_check_recv_arrives(smpi_req *r, const p2p_msg *m)
 {
-  if (buffer_sum(r) == r->check_sum)
+  if (buffer_sum(r) == entry_of(r)->sum)
     return;
   char noticed[256];
   snprintf(noticed, sizeof noticed, "when the message arrived, sent by rank %d with %s%s", m->src,
@@ -629,15 +642,16 @@ void smpi_check_recv_arrives(smpi_req *r, const p2p_msg *m)
   modified(r, "before the message arrived", noticed);
 }
 
-void smpi_check_recv_filled(smpi_req *r) { r->check_sum = buffer_sum(r); }
+void smpi_check_recv_filled(smpi_req *r) { entry_of(r)->sum = buffer_sum(r); }
 
 void smpi_check_req_finished(smpi_req *r)
 {
+  uint64_t sum = entry_of(r)->sum;
   unlist(r);
   if (!r->check_set)
     return;
   r->check_set = false;
-  if (r->cancelled || buffer_sum(r) == r->check_sum)
+  if (r->cancelled || buffer_sum(r) == sum)
     return;
   const char *now = smpi_check_calls ? smpi_check_calls[r->owner] : NULL;
   char noticed[256];
@@ -701,13 +715,10 @@ static const smpi_req *pending_to(const p2p_waiter *w, int t)
  * often a tag (or communicator) mistake. Looks at the first 1000 such messages at most. */
 static void hint_unreceived(int w, const smpi_req *r)
 {
-  if (w >= p2p.nranks || !p2p.ranks[w])
-    return;
-  int n = 0;
-  list_foreach (it, &p2p.ranks[w]->inbox) {
-    const p2p_msg *m = list_entry(it, p2p_msg, ilink);
-    if (++n > 1000)
-      break;
+  p2p_msg **inbox;
+  size_t ninbox = mq_unexpected_to(w, &inbox);
+  for (size_t i = 0; i < ninbox && i < 1000; i++) {
+    const p2p_msg *m = inbox[i];
     if ((r->peer >= 0 && m->src != r->peer) || m->comm == NULL)
       continue;
     const char *what = m->ctx != r->ctx ? "on another communicator" : "with another tag";
@@ -716,8 +727,9 @@ static void hint_unreceived(int w, const smpi_req *r)
             "is waiting unreceived (%s)\n",
             m->src, m->tag, m->bytes, smpi_comm_display_name(m->comm), smpi_check_where(m->site),
             what);
-    return;
+    break;
   }
+  free(inbox);
 }
 
 /* extra (may be NULL): a line printed between the wait and the hint */

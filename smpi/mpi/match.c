@@ -56,6 +56,7 @@ typedef struct mq_slot {
 
 typedef struct mq_count {
   uint32_t any_posted;
+  uint32_t posted; /* all its posted receives, ANY_SOURCE ones included (mq_posted_by) */
   uint32_t unexpected;
   /* in the table, possibly empty: the nodes of the sources this receiver emptied last (each
    * with its source beside it, so a look for another source reads no node), and its ANY
@@ -284,6 +285,7 @@ smpi_req *mq_arrive(p2p_msg *m)
   if (r) {
     list_remove(&r->qlink);
     r->queued = false;
+    cnt->posted--;
     if (r == b)
       cnt->any_posted--;
     release_if_empty(cnt, r == a ? ns : na);
@@ -364,6 +366,7 @@ p2p_msg *mq_post_recv(smpi_req *r)
                : get_or_create(cnt, r->ctx, r->owner, r->peer);
   list_push_back(&n->posted, &r->qlink);
   r->queued = true;
+  cnt->posted++;
   if (r->peer == MPI_ANY_SOURCE)
     cnt->any_posted++;
   return NULL;
@@ -377,9 +380,103 @@ void mq_remove_recv(smpi_req *r)
   ASSERT(n);
   list_remove(&r->qlink);
   r->queued = false;
+  cnt->posted--;
   if (r->peer == MPI_ANY_SOURCE)
     cnt->any_posted--;
   release_if_empty(cnt, n);
+}
+
+/* ---- whole-rank walks, for reports (MPI_Finalize, deadlocks) ----
+ * A message or request carries no list of its own per rank (16 bytes each, on millions of
+ * objects): what a rank has pending is found here by walking the table, which only happens
+ * when the rank's counter says there is something, and sorting by posting order. */
+
+static int by_msg_seq(const void *a, const void *b)
+{
+  uint64_t x = (*(p2p_msg *const *)a)->seq, y = (*(p2p_msg *const *)b)->seq;
+  return (x > y) - (x < y);
+}
+
+static int by_req_seq(const void *a, const void *b)
+{
+  uint64_t x = (*(smpi_req *const *)a)->seq, y = (*(smpi_req *const *)b)->seq;
+  return (x > y) - (x < y);
+}
+
+static const mq_count *count_if_any(int dst)
+{
+  return dst >= 0 && (size_t)dst < matching.nper_rank ? &matching.per_rank[dst] : NULL;
+}
+
+size_t mq_unexpected_to(int dst, p2p_msg ***out)
+{
+  const mq_count *cnt = count_if_any(dst);
+  *out = NULL;
+  if (!cnt || !cnt->unexpected)
+    return 0;
+  size_t n = 0;
+  p2p_msg **v = xmalloc(cnt->unexpected * sizeof *v);
+  for (size_t i = 0; i < matching.cap; i++) {
+    mq_node *q = matching.slots[i].n;
+    if (!q || q->dst != dst || q->src != MPI_ANY_SOURCE)
+      continue;
+    list_foreach (it, &q->unexpected) {
+      ASSERT(n < cnt->unexpected);
+      v[n++] = list_entry(it, p2p_msg, alink);
+    }
+  }
+  ASSERT(n == cnt->unexpected);
+  qsort(v, n, sizeof *v, by_msg_seq);
+  *out = v;
+  return n;
+}
+
+size_t mq_posted_by(int dst, smpi_req ***out)
+{
+  const mq_count *cnt = count_if_any(dst);
+  *out = NULL;
+  if (!cnt || !cnt->posted)
+    return 0;
+  size_t n = 0;
+  smpi_req **v = xmalloc(cnt->posted * sizeof *v);
+  for (size_t i = 0; i < matching.cap; i++) {
+    mq_node *q = matching.slots[i].n;
+    if (!q || q->dst != dst)
+      continue;
+    list_foreach (it, &q->posted) {
+      ASSERT(n < cnt->posted);
+      v[n++] = list_entry(it, smpi_req, qlink);
+    }
+  }
+  ASSERT(n == cnt->posted);
+  qsort(v, n, sizeof *v, by_req_seq);
+  *out = v;
+  return n;
+}
+
+size_t mq_rendezvous_from(int src_world, size_t expect, p2p_msg ***out)
+{
+  *out = NULL;
+  if (!expect)
+    return 0;
+  size_t n = 0;
+  p2p_msg **v = xmalloc(expect * sizeof *v);
+  for (size_t i = 0; i < matching.cap; i++) {
+    mq_node *q = matching.slots[i].n;
+    if (!q || q->src == MPI_ANY_SOURCE)
+      continue;
+    list_foreach (it, &q->unexpected) {
+      p2p_msg *m = list_entry(it, p2p_msg, slink);
+      if (m->src_world == src_world && m->rdv_listed) {
+        ASSERT(n < expect);
+        v[n++] = m;
+      }
+    }
+  }
+  ASSERT(n == expect);
+  qsort(v, n, sizeof *v, by_msg_seq);
+  *out = v;
+  return n;
 }
 
 /* nodes with something pending: the kept empty ones do not count */

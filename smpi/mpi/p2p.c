@@ -734,10 +734,7 @@ typedef struct probed_msg {
 static MPI_Message take_message(smpi_comm *c, p2p_msg *m)
 {
   mq_remove_msg(m);
-  if (list_linked(&m->olink))
-    list_remove(&m->olink);
-  if (list_linked(&m->ilink))
-    list_remove(&m->ilink);
+  p2p_msg_unlist(m);
   probed_msg *p = xmalloc(sizeof *p);
   p->m = m;
   p->comm = c;

@@ -145,10 +145,7 @@ p2p_rank *p2p_rank_of(int world)
   p2p_rank *rk = p2p.ranks[world];
   if (!rk) {
     rk = p2p.ranks[world] = xcalloc(1, sizeof *rk);
-    list_init(&rk->recvs);
-    list_init(&rk->msgs);
     list_init(&rk->lent);
-    list_init(&rk->inbox);
   }
   return rk;
 }
@@ -192,10 +189,9 @@ static smpi_req *req_alloc(void)
     p2p.free_reqs = r->free_next, p2p.free_req_count--;
   else
     r = xmalloc(sizeof *r);
+  /* all zero: status included (qlink shares its bytes and is only set when queued), for
+   * requests that complete without p2p_req_start (smpi/io/file.c's) */
   mem_zero(r, sizeof *r);
-  list_init(&r->qlink);
-  list_init(&r->olink);
-  list_init(&r->wlink);
   r->handle = MPI_REQUEST_NULL;
   p2p.stats.live_requests++;
   return r;
@@ -235,7 +231,7 @@ smpi_req *p2p_req_new(req_kind kind, void *buf, size_t count, const smpi_dt *dt,
 void p2p_req_destroy(smpi_req *r)
 {
   ASSERTF(!r->active || r->complete, "destroying a request still in progress");
-  ASSERT(!r->queued && !list_linked(&r->wlink));
+  ASSERT(!r->queued && !r->in_done);
   if (r->msg) {
     /* a detached send whose message is still unmatched: the message lives on alone */
     ASSERT(r->kind == REQ_SEND && r->detached && r->msg->sreq == r);
@@ -243,8 +239,6 @@ void p2p_req_destroy(smpi_req *r)
     r->msg->sreq = NULL;
     r->msg = NULL;
   }
-  if (list_linked(&r->olink))
-    list_remove(&r->olink);
   if (p2p_req_greq(r))
     p2p_greq_release(r);
   if (r->check_listed) /* ended without a wait or test (MPI_Request_free) */
@@ -264,20 +258,24 @@ void p2p_req_destroy(smpi_req *r)
   }
 }
 
-static p2p_msg *msg_new(void)
+/* small: the message may carry a payload of up to P2P_SMALL_BYTES packed inside it */
+static p2p_msg *msg_new(bool small)
 {
-  p2p_msg *m = p2p.free_msgs;
+  p2p_msg **pool = small ? &p2p.free_small_msgs : &p2p.free_msgs;
+  p2p_msg *m = *pool;
   if (m) {
-    p2p.free_msgs = m->free_next;
-    p2p.free_msg_count--;
-    mem_zero(m, offsetof(p2p_msg, small));
+    *pool = m->free_next;
+    if (small)
+      p2p.free_small_msg_count--;
+    else
+      p2p.free_msg_count--;
+    mem_zero(m, sizeof *m);
   } else {
-    m = xcalloc(1, sizeof *m);
+    m = xcalloc(1, sizeof *m + (small ? P2P_SMALL_BYTES : 0));
   }
+  m->has_small = small;
   list_init(&m->slink);
   list_init(&m->alink);
-  list_init(&m->olink);
-  list_init(&m->ilink);
   p2p.stats.live_messages++;
   return m;
 }
@@ -301,45 +299,89 @@ static void bsend_release(p2p_msg *m)
   }
 }
 
-/* m stops being lent: the p2p_waitall that held it forgets it */
-static void unhold(p2p_msg *m)
+static p2p_lend *lend_new(p2p_msg *m)
 {
-  if (m->held) {
-    *m->held = NULL;
-    m->held = NULL;
-  }
+  p2p_lend *l = p2p.free_lends;
+  if (l)
+    p2p.free_lends = l->free_next;
+  else
+    l = xmalloc(sizeof *l);
+  *l = (p2p_lend){.m = m};
+  return l;
+}
+
+/* m stops being lent: the p2p_waitall that held it forgets it, its owner's list too; the
+ * lend goes back to its pool, and what it said is returned */
+static p2p_lend lend_end(p2p_msg *m)
+{
+  ASSERT(m->lent && m->lend->m == m);
+  p2p_lend *l = m->lend, was = *l;
+  if (l->held)
+    *l->held = NULL;
+  list_remove(&l->link);
+  l->free_next = p2p.free_lends;
+  p2p.free_lends = l;
+  m->lent = false;
+  m->data = NULL;
+  return was;
+}
+
+/* the payload packed in m, if any, and not in m itself */
+static void free_data(p2p_msg *m)
+{
+  if (!(m->has_small && m->data == m->small))
+    free(m->data);
 }
 
 void p2p_msg_destroy(p2p_msg *m)
 {
   ASSERT(!m->queued && !m->action);
   SMPI_OBSERVE(msg_drop, m);
-  if (list_linked(&m->olink))
-    list_remove(&m->olink);
-  if (list_linked(&m->ilink))
-    list_remove(&m->ilink);
+  p2p_msg_unlist(m);
   if (m->buffered) /* never sent: cancelled, or withdrawn at MPI_Finalize */
     bsend_release(m);
-  unhold(m);
-  if (m->data != m->small)
-    free(m->data);
+  if (m->lent)
+    lend_end(m);
+  else
+    free_data(m);
   if (m->comm)
     smpi_comm_unref(m->comm);
   p2p.stats.live_messages--;
-  if (p2p.free_msg_count < P2P_FREE_LIST_MAX) {
-    m->free_next = p2p.free_msgs;
-    p2p.free_msgs = m;
-    p2p.free_msg_count++;
+  size_t *count = m->has_small ? &p2p.free_small_msg_count : &p2p.free_msg_count;
+  if (*count < P2P_FREE_LIST_MAX) {
+    p2p_msg **pool = m->has_small ? &p2p.free_small_msgs : &p2p.free_msgs;
+    m->free_next = *pool;
+    *pool = m;
+    ++*count;
   } else {
     free(m);
   }
 }
 
+void p2p_msg_unlist(p2p_msg *m)
+{
+  if (m->rdv_listed) {
+    m->rdv_listed = false;
+    p2p_rank *rk = p2p_rank_of(m->src_world);
+    ASSERT(rk->rdv_unmatched > 0);
+    rk->rdv_unmatched--;
+  }
+}
+
 /* ---- completion ---- */
+
+static void done_push(p2p_waiter *w, smpi_req *r)
+{
+  ASSERT(!r->in_done);
+  r->in_done = true;
+  r->wnext = NULL;
+  *w->done_tail = r;
+  w->done_tail = &r->wnext;
+}
 
 static void waiter_signal(p2p_waiter *w, smpi_req *r)
 {
-  list_push_back(&w->done, &r->wlink);
+  done_push(w, r);
   if (w->blocked) {
     w->blocked = false;
     eng_unblock(w->actor);
@@ -550,12 +592,7 @@ static void match(p2p_msg *m, smpi_req *r)
   ASSERT(!m->rreq && !r->msg);
   m->rreq = r;
   r->msg = m;
-  if (list_linked(&m->olink))
-    list_remove(&m->olink);
-  if (list_linked(&m->ilink))
-    list_remove(&m->ilink);
-  if (list_linked(&r->olink))
-    list_remove(&r->olink);
+  p2p_msg_unlist(m);
   if (m->lent)
     land_lent(m, r);
   if (m->sreq && !m->waits) {
@@ -591,10 +628,16 @@ static void match(p2p_msg *m, smpi_req *r)
  * A receive watched by smpi/check-buffers takes the bounce path: its buffer must stay as
  * posted until the simulated arrival, which is when the checker looks. Only the host's CPU
  * time of the copy moves, never a simulated date. */
+/* where m's packed payload goes: inside m when it fits */
+static void *data_room(p2p_msg *m)
+{
+  return m->has_small && m->bytes <= P2P_SMALL_BYTES ? m->small : xmalloc(m->bytes);
+}
+
 static void pack_payload(smpi_req *r, p2p_msg *m)
 {
   const void *sbuf = smpi_privatize_translate(r->owner, r->buf);
-  m->data = r->bytes <= sizeof m->small ? m->small : xmalloc(r->bytes);
+  m->data = data_room(m);
   p2p.packing = r;
   smpi_dt_pack(sbuf, r->count, r->dt, m->data);
   p2p.packing = NULL;
@@ -603,15 +646,11 @@ static void pack_payload(smpi_req *r, p2p_msg *m)
 /* The sender gets its buffer back: copy a still lent payload into the bounce buffer. */
 static void pack_lent(p2p_msg *m)
 {
-  ASSERT(m->lent);
-  m->lent = false;
-  unhold(m);
-  if (list_linked(&m->olink))
-    list_remove(&m->olink);
-  const void *sbuf = smpi_privatize_translate(m->lend_owner, m->lend_buf);
-  m->data = m->bytes <= sizeof m->small ? m->small : xmalloc(m->bytes);
+  p2p_lend l = lend_end(m);
+  const void *sbuf = smpi_privatize_translate(l.owner, l.buf);
+  m->data = data_room(m);
   p2p.packing = m->sreq;
-  smpi_dt_pack(sbuf, m->lend_count, m->lend_dt, m->data);
+  smpi_dt_pack(sbuf, l.count, l.dt, m->data);
   p2p.packing = NULL;
 }
 
@@ -623,16 +662,13 @@ static void land_lent(p2p_msg *m, smpi_req *rr)
     pack_lent(m);
     return;
   }
-  m->lent = false;
-  unhold(m);
-  if (list_linked(&m->olink))
-    list_remove(&m->olink);
+  p2p_lend l = lend_end(m);
   if (rr->bytes > 0) {
-    const void *sbuf = smpi_privatize_translate(m->lend_owner, m->lend_buf);
+    const void *sbuf = smpi_privatize_translate(l.owner, l.buf);
     void *rbuf = smpi_privatize_translate(rr->owner, rr->buf);
     first_touch(rr, rbuf, m->bytes < rr->bytes ? m->bytes : rr->bytes);
     p2p.copying = m;
-    smpi_dt_copy(sbuf, m->lend_count, m->lend_dt, rbuf, rr->count, rr->dt);
+    smpi_dt_copy(sbuf, l.count, l.dt, rbuf, rr->count, rr->dt);
     p2p.copying = NULL;
     landed(rr, rbuf, m->bytes < rr->bytes ? m->bytes : rr->bytes);
   }
@@ -642,7 +678,7 @@ static void land_lent(p2p_msg *m, smpi_req *rr)
 void p2p_send_settle(smpi_req *r)
 {
   p2p_msg *m = r->msg;
-  if (m && m->lent && !m->held && m->sreq == r)
+  if (m && m->lent && !m->lend->held && m->sreq == r)
     pack_lent(m);
 }
 
@@ -670,12 +706,14 @@ static void take_payload(smpi_req *r, p2p_msg *m, smpi_req *rr)
     return;
   }
   if (!r->blocking && r->mode != MODE_BUFFERED) {
+    p2p_lend *l = lend_new(m);
+    l->buf = r->buf;
+    l->count = r->count;
+    l->dt = r->dt;
+    l->owner = r->owner;
+    list_push_back(&p2p_rank_of(r->owner)->lent, &l->link);
+    m->lend = l;
     m->lent = true;
-    m->lend_buf = r->buf;
-    m->lend_count = r->count;
-    m->lend_dt = r->dt;
-    m->lend_owner = r->owner;
-    list_push_back(&p2p_rank_of(r->owner)->lent, &m->olink);
     return;
   }
   pack_payload(r, m);
@@ -692,7 +730,9 @@ static void post_send(smpi_req *r)
   bool sync = r->mode == MODE_SYNC;
   bool detached = !sync && (r->mode == MODE_BUFFERED || (long)r->bytes < p2p.detached_thresh);
   bool eager = !sync && (long)r->bytes < p2p.async_thresh;
-  p2p_msg *m = msg_new();
+  /* room for a small payload only where take_payload may pack one */
+  p2p_msg *m = msg_new((detached || eager) && r->bytes > 0 && r->bytes <= P2P_SMALL_BYTES);
+  m->seq = ++p2p.msg_seq;
   m->ctx = r->ctx;
   m->dst_world = r->peer_world;
   m->src = smpi_comm_rank(r->comm);
@@ -742,9 +782,10 @@ static void post_send(smpi_req *r)
                m->src_world, m->dst_world, m->dst_world, m->call ? m->call : "send", m->tag,
                m->bytes, m->comm ? smpi_comm_display_name(m->comm) : "?",
                smpi_check_where(m->site));
-    if (!detached)
-      list_push_back(&p2p_rank_of(r->owner)->msgs, &m->olink);
-    list_push_back(&p2p_rank_of(m->dst_world)->inbox, &m->ilink);
+    if (!detached) {
+      m->rdv_listed = true;
+      p2p_rank_of(r->owner)->rdv_unmatched++;
+    }
     if (eager)
       start_transfer(m);
     p2p_rank *d = p2p_rank_of(m->dst_world);
@@ -772,8 +813,6 @@ static void post_recv(smpi_req *r)
   p2p_msg *m = mq_post_recv(r);
   if (m)
     match(m, r);
-  else
-    list_push_back(&p2p_rank_of(r->owner)->recvs, &r->olink);
 }
 
 void p2p_req_start(smpi_req *r)
@@ -820,8 +859,6 @@ bool p2p_req_cancel(smpi_req *r)
     if (!r->queued)
       return false;
     mq_remove_recv(r);
-    if (list_linked(&r->olink))
-      list_remove(&r->olink);
     r->cancelled = true;
     r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE,
                              .MPI_TAG = MPI_ANY_TAG,
@@ -909,7 +946,7 @@ void p2p_waiter_init(p2p_waiter *w, const char *call, smpi_req **reqs, size_t n)
   memset(w, 0, sizeof *w);
   w->actor = eng_self();
   ASSERTF(w->actor, "waiting from outside of any rank");
-  list_init(&w->done);
+  w->done_tail = &w->done_head;
   w->call = call;
   w->reqs = reqs;
   w->n = n;
@@ -923,7 +960,7 @@ void p2p_waiter_init(p2p_waiter *w, const char *call, smpi_req **reqs, size_t n)
  * already did). */
 void p2p_waiter_block(p2p_waiter *w)
 {
-  if (!list_empty(&w->done))
+  if (w->done_head)
     return;
   w->blocked = true;
   w->block_seq = ++p2p.block_seq;
@@ -937,7 +974,7 @@ void p2p_waiter_block(p2p_waiter *w)
   eng_block(describe_waiter, w);
   if (rk)
     rk->waiting = NULL;
-  ASSERT(!w->blocked && !list_empty(&w->done));
+  ASSERT(!w->blocked && w->done_head);
 }
 
 void p2p_waiter_attach(p2p_waiter *w, smpi_req *r)
@@ -945,24 +982,30 @@ void p2p_waiter_attach(p2p_waiter *w, smpi_req *r)
   ASSERT(!r->waiter);
   r->waiter = w;
   if (r->complete)
-    list_push_back(&w->done, &r->wlink);
+    done_push(w, r);
 }
 
-void p2p_waiter_detach(p2p_waiter *w, smpi_req *r)
+void p2p_waiter_detach_all(p2p_waiter *w, smpi_req **rs, size_t n)
 {
-  if (r->waiter != w)
-    return;
-  r->waiter = NULL;
-  if (list_linked(&r->wlink))
-    list_remove(&r->wlink);
+  for (size_t i = 0; i < n; i++)
+    if (rs[i] && rs[i]->waiter == w) {
+      rs[i]->waiter = NULL;
+      rs[i]->in_done = false;
+    }
+  w->done_head = NULL; /* every member was one of rs */
+  w->done_tail = &w->done_head;
 }
 
 smpi_req *p2p_waiter_pop(p2p_waiter *w)
 {
-  list_node *n = list_pop_front(&w->done);
-  if (!n)
+  smpi_req *r = w->done_head;
+  if (!r)
     return NULL;
-  smpi_req *r = list_entry(n, smpi_req, wlink);
+  w->done_head = r->wnext;
+  if (!w->done_head)
+    w->done_tail = &w->done_head;
+  r->wnext = NULL;
+  r->in_done = false;
   r->waiter = NULL;
   return r;
 }
@@ -1057,6 +1100,7 @@ int p2p_req_finish(smpi_req *r, MPI_Status *st)
 int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
 {
   SMPI_OBSERVE(wait_count, n);
+  ASSERTF(n <= UINT32_MAX, "%zu requests in one wait (smpi_req.widx)", n);
   bool want = p2p_status_wanted(sts);
   p2p_waiter w;
   p2p_waiter_init(&w, call, rs, n);
@@ -1069,7 +1113,7 @@ int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
         p2p_status_empty(&sts[i]);
       continue;
     }
-    r->widx = i;
+    r->widx = (uint32_t)i;
     if (!r->complete) {
       p2p_waiter_attach(&w, r);
       pending++;
@@ -1085,10 +1129,10 @@ int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
   for (size_t i = 0; i < n; i++) {
     smpi_req *r = rs[i];
     if (r && r->active && r->complete && r->waiter != &w) {
-      if (r->kind == REQ_SEND && r->msg && r->msg->lent && !r->msg->held &&
+      if (r->kind == REQ_SEND && r->msg && r->msg->lent && !r->msg->lend->held &&
           nheld < WAITALL_HOLD) {
         held[nheld] = r->msg;
-        r->msg->held = &held[nheld++];
+        r->msg->lend->held = &held[nheld++];
       }
       bool keep = r->persistent;
       p2p_errs_note(&errs, i, p2p_req_finish(r, want ? &sts[i] : NULL));
@@ -1107,7 +1151,7 @@ int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
       rs[i] = NULL;
   }
   for (size_t k = 0; k < nheld; k++)
-    if (held[k]) /* unhold() cleared the slots of those received or gone */
+    if (held[k]) /* lend_end() cleared the slots of those received or gone */
       pack_lent(held[k]);
   return p2p_errs_end(&errs, sts, n) ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
 }
@@ -1115,6 +1159,7 @@ int p2p_waitall(size_t n, smpi_req **rs, MPI_Status *sts, const char *call)
 long p2p_waitany(size_t n, smpi_req **rs, MPI_Status *st, const char *call, int *err)
 {
   SMPI_OBSERVE(wait_count, n);
+  ASSERTF(n <= UINT32_MAX, "%zu requests in one wait (smpi_req.widx)", n);
   *err = MPI_SUCCESS;
   long found = -1;
   bool any_active = false;
@@ -1135,16 +1180,14 @@ long p2p_waitany(size_t n, smpi_req **rs, MPI_Status *st, const char *call, int 
     p2p_waiter_init(&w, call, rs, n);
     for (size_t i = 0; i < n; i++)
       if (rs[i] && rs[i]->active) {
-        rs[i]->widx = i;
+        rs[i]->widx = (uint32_t)i;
         p2p_waiter_attach(&w, rs[i]);
       }
     p2p_waiter_block(&w);
     /* the first completion wins, as in SimGrid's waitany */
-    smpi_req *first = list_entry(list_first(&w.done), smpi_req, wlink);
+    smpi_req *first = w.done_head;
     found = (long)first->widx;
-    for (size_t i = 0; i < n; i++)
-      if (rs[i])
-        p2p_waiter_detach(&w, rs[i]);
+    p2p_waiter_detach_all(&w, rs, n);
   }
   smpi_req *r = rs[found];
   bool keep = r->persistent;
@@ -1359,42 +1402,47 @@ int smpi_p2p_sendrecv(const void *sbuf, size_t scount, const smpi_dt *sdt, int d
 
 size_t smpi_p2p_report_pending(int world_rank)
 {
-  if (world_rank >= p2p.nranks)
-    return 0;
+  /* not "return if the rank has no p2p_rank": posting a receive does not create one */
   p2p_rank *rk = p2p_rank_of(world_rank);
   size_t n = 0;
   char d[256];
-  list_foreach (it, &rk->recvs) {
-    smpi_req *r = list_entry(it, smpi_req, olink);
+  smpi_req **recvs;
+  size_t nrecvs = mq_posted_by(world_rank, &recvs);
+  for (size_t i = 0; i < nrecvs; i++) {
+    smpi_req *r = recvs[i];
     describe_req(r, d, sizeof d);
     LOG_WARN("rank %d reached MPI_Finalize with a receive still posted: %s%s", world_rank, d,
              smpi_check_where(r->site));
     n++;
     mq_remove_recv(r);
-    list_remove(&r->olink);
     r->cancelled = true;
     r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE,
                              .MPI_TAG = MPI_ANY_TAG,
                              .smpi_cancelled = 1};
     p2p_complete(r);
   }
+  free(recvs);
   /* messages sent to it that it never received: nobody can receive them any more */
-  list_foreach (it, &rk->inbox) {
-    p2p_msg *m = list_entry(it, p2p_msg, ilink);
+  p2p_msg **inbox;
+  size_t ninbox = mq_unexpected_to(world_rank, &inbox);
+  for (size_t i = 0; i < ninbox; i++) {
+    const p2p_msg *m = inbox[i];
     LOG_WARN("rank %d reached MPI_Finalize without receiving a message: %s from rank %d, tag "
              "%d, %zu bytes, on %s%s",
              world_rank, m->call ? m->call : "send", m->src, m->tag, m->bytes,
              m->comm ? smpi_comm_display_name(m->comm) : "?", smpi_check_where(m->site));
     n++;
-    list_remove(&m->ilink);
   }
+  free(inbox);
   /* its own detached sends still lent, never waited for (erroneous, but the program may
    * free their buffers now): their payloads are taken while the buffers still exist */
   while (!list_empty(&rk->lent))
-    pack_lent(list_entry(list_first(&rk->lent), p2p_msg, olink));
+    pack_lent(list_entry(list_first(&rk->lent), p2p_lend, link)->m);
   /* its own rendezvous sends nobody matched: their buffers are about to go away */
-  list_foreach (it, &rk->msgs) {
-    p2p_msg *m = list_entry(it, p2p_msg, olink);
+  p2p_msg **rdv;
+  size_t nrdv = mq_rendezvous_from(world_rank, rk->rdv_unmatched, &rdv);
+  for (size_t i = 0; i < nrdv; i++) {
+    p2p_msg *m = rdv[i];
     smpi_req *s = m->sreq;
     ASSERT(s && m->waits);
     describe_req(s, d, sizeof d);
@@ -1416,6 +1464,7 @@ size_t smpi_p2p_report_pending(int world_rank)
     s->status.smpi_cancelled = 1;
     p2p_complete(s);
   }
+  free(rdv);
   return n;
 }
 
@@ -1436,10 +1485,16 @@ void smpi_p2p_reset(void)
     p2p.free_reqs = r->free_next;
     free(r);
   }
-  while (p2p.free_msgs) {
-    p2p_msg *m = p2p.free_msgs;
-    p2p.free_msgs = m->free_next;
-    free(m);
+  for (int k = 0; k < 2; k++)
+    for (p2p_msg **pool = k ? &p2p.free_small_msgs : &p2p.free_msgs; *pool;) {
+      p2p_msg *m = *pool;
+      *pool = m->free_next;
+      free(m);
+    }
+  while (p2p.free_lends) {
+    p2p_lend *l = p2p.free_lends;
+    p2p.free_lends = l->free_next;
+    free(l);
   }
   for (int i = 0; i < 3; i++)
     fac_free(i == 0 ? &p2p.os : i == 1 ? &p2p.or_ : &p2p.ois);
