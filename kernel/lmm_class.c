@@ -91,6 +91,7 @@ void lmm_class_detach(lmm_system *sys, lmm_variable *v)
     list_remove(&e->cnode);
     list_push_back(&c->idle, &e->cnode);
     sys->n_active_total--;
+    sys->n_active_fp -= c->policy == LMM_FATPIPE;
     if (--c->n_active == 0) {
       /* it carried only members of the class: nothing left to solve there */
       c->usage_all = 0;

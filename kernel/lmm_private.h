@@ -230,6 +230,7 @@ struct lmm_system {
   lmm_variable **by_order;
   size_t n_by_order, cap_by_order, n_by_order_dead;
   size_t n_active_total; /* active elements of all constraints */
+  size_t n_active_fp;    /* those of FATPIPE constraints (a full pass's sys->fp) */
   size_t s_incidences;   /* active elements of the constraints of S (current solve) */
   uint64_t next_seq;
   list_node dirty_cnsts, dirty_vars, pending_mod;
@@ -256,7 +257,7 @@ struct lmm_system {
   double *fbkey;    /* F[i]'s bound event key (bound x penalty) when lmm_bound_matters, else
                        LMM_NO_BOUND_EVENT, or LMM_NO_ELEMENT (no element of coef > 0 and no
                        bound: fixed at 0 by the filling) */
-  size_t *ve_pos;   /* nF + 1 offsets into ve */
+  uint32_t *ve_pos; /* nF + 1 offsets into ve (fit: nfe < UINT32_MAX is ASSERTed) */
   size_t n_unfixed; /* variables of F not fixed yet (filling) */
   size_t capfx;
   lmm_free_elem *fe;

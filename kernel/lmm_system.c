@@ -252,6 +252,8 @@ void lmm_constraint_free(lmm_system *sys, lmm_constraint *c)
     }
   }
   sys->n_active_total -= c->n_active;
+  if (c->policy == LMM_FATPIPE)
+    sys->n_active_fp -= c->n_active;
   if (list_linked(&c->dirty_node))
     list_remove(&c->dirty_node);
   list_remove(&c->all_node);
@@ -378,6 +380,7 @@ static void var_withdraw(lmm_system *sys, lmm_variable *v)
     list_push_back(&c->idle, &e->cnode);
     c->usage_all = --c->n_active ? c->usage_all - e->coef / v->penalty : 0;
     sys->n_active_total--;
+    sys->n_active_fp -= c->policy == LMM_FATPIPE;
   }
   v->value = 0;
   if (list_linked(&v->dirty_node))
@@ -444,6 +447,7 @@ void lmm_expand(lmm_system *sys, lmm_constraint *c, lmm_variable *v, double coef
     list_push_back(&c->active, &e->cnode);
     c->n_active++;
     sys->n_active_total++;
+    sys->n_active_fp += c->policy == LMM_FATPIPE;
   }
   c->usage_all += (was_active ? coef : e->coef) / v->penalty;
   /* keep the invariants "load = sum coef*value" and "max_level >= every level on c" */
@@ -480,6 +484,7 @@ void lmm_variable_set_penalty(lmm_system *sys, lmm_variable *v, double penalty)
         e->cnst->n_active++;
         e->cnst->usage_all += e->coef / penalty;
         sys->n_active_total++;
+        sys->n_active_fp += e->cnst->policy == LMM_FATPIPE;
       }
     }
   } else {
