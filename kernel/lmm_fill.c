@@ -416,7 +416,7 @@ void lmm_build_full_region(lmm_system *sys)
     if (!v)
       continue;
     if (live != o) /* (v->order_pos == o: no store, its second line stays where it is) */
-      v->order_pos = live;
+      v->order_pos = (uint32_t)live;
     order[live++] = v;
     if (!lmm_var_enabled(v))
       continue;

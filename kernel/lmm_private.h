@@ -27,6 +27,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define LMM_NOT_IN_HEAP ((size_t)-1)
@@ -46,6 +47,7 @@ typedef struct lmm_element {
   double coef;
   list_node cnode; /* in cnst->active (coef > 0 and var enabled) or cnst->idle */
 } lmm_element;
+_Static_assert(sizeof(lmm_element) == 40, "lmm_element grew: 5 per flow (issue 27)");
 
 /* Solve scratch: a free variable's element seen from its constraint. Each constraint of
  * S u B owns a contiguous slice of these (sys->fe), so that the filling walks arrays rather
@@ -111,6 +113,11 @@ struct lmm_constraint {
   bool cls_tainted;
 };
 
+/* A variable and the elements of its hint are one arena block (lmm_variable_new), the
+ * elements right after the variable (elems == (lmm_element *)(v + 1) until lmm_expand outgrows
+ * them), the block rounded to whole cache lines: a flow of a flat cluster's 5 elements (3
+ * route links, 2 of cross-traffic) is 152 + 5 x 40 = 352 -> 384 bytes, where a 192-byte
+ * variable and a 256-byte array were 448 (issue 27). */
 struct lmm_variable {
   /* First cache line: what a solve reads or writes for each flow it re-solves (the
    * one-bottleneck path and the commit touch nothing else of it). */
@@ -124,17 +131,22 @@ struct lmm_variable {
   uint64_t mod_mark; /* scratch: == sys->solve_no: already in the modified array */
   uint64_t in_f;     /* scratch: == sys->iter: free in this pass, at sys->F[fidx] */
 
-  uint64_t seq;
-  size_t cap_elems;
-  list_node all_node;
+  list_node all_node;   /* in sys->variables, or sys->spare_vars once freed */
   list_node dirty_node; /* on sys->dirty_vars: must be re-solved */
   list_node mod_node;   /* on sys->pending_mod: created or penalty/bound changed */
+  uint32_t cap_elems;   /* room of elems (ASSERTed < UINT32_MAX with n_elems) */
+  uint32_t order_pos;   /* slot in sys->by_order (fewer than UINT32_MAX variables: ASSERTed) */
 
   /* More scratch of the current solve. */
-  lmm_event ev;     /* bound event */
-  size_t order_pos; /* slot in sys->by_order */
-  uint32_t xidx;    /* its slot + 1 in sys->xcls->vars, 0 when not a member */
+  lmm_event ev;  /* bound event; ev.order is also its creation number (deterministic ties,
+                     the "seq" of a constraint) */
+  uint32_t xidx; /* its slot + 1 in sys->xcls->vars, 0 when not a member */
 };
+/* The bytes per in-flight flow that issue 27 brought down (at 16.8 M flows of a 4 096-rank
+ * Alltoall every 8 bytes here are 134 MB): grow these only knowingly, and keep the first 64
+ * bytes of a variable as they are (the solver's hot line). */
+_Static_assert(sizeof(struct lmm_variable) == 152, "lmm_variable grew: see issue 27");
+_Static_assert(offsetof(struct lmm_variable, all_node) == 64, "the hot line is 64 bytes");
 
 /* The exact class (lmm_xclass.c): flows at the head of one constraint's active list that
  * have one coefficient on it and one of a few penalties (a group per penalty: a fat tree's

@@ -306,36 +306,40 @@ lmm_variable *lmm_variable_new(lmm_system *sys, void *id, double penalty, double
 {
   ASSERTF(penalty >= 0 && isfinite(penalty), "bad sharing penalty %g", penalty);
   ASSERTF(!isnan(bound), "bad bound");
+  ASSERTF(elements_hint < UINT32_MAX, "%zu elements", elements_hint);
   lmm_variable *v;
   if (!list_empty(&sys->spare_vars)) {
     /* Every field starts as from xcalloc except the element array, which is empty (no
      * element of it is linked anywhere) and merely keeps its capacity. */
     v = list_entry(list_pop_front(&sys->spare_vars), lmm_variable, all_node);
     lmm_element *elems = v->elems;
-    size_t cap = v->cap_elems;
+    uint32_t cap = v->cap_elems;
     mem_zero(v, sizeof *v);
     v->elems = elems;
     v->cap_elems = cap;
+    if (elements_hint > cap) {
+      /* nothing to keep or relink (n_elems is 0); the old array stays in the arena */
+      v->elems = arena_alloc(sys, elements_hint * sizeof *v->elems);
+      v->cap_elems = (uint32_t)elements_hint;
+    }
   } else {
-    v = arena_alloc(sys, sizeof *v);
+    /* one block: the variable, then its elements (see struct lmm_variable) */
+    v = arena_alloc(sys, sizeof *v + elements_hint * sizeof *v->elems);
     memset(v, 0, sizeof *v);
+    v->elems = (lmm_element *)(v + 1);
+    v->cap_elems = (uint32_t)elements_hint;
   }
   v->id = id;
   v->penalty = penalty;
   v->bound = bound;
-  v->seq = next_seq(sys);
-  if (elements_hint > v->cap_elems) {
-    /* nothing to keep or relink (n_elems is 0); the old array stays in the arena */
-    v->elems = arena_alloc(sys, elements_hint * sizeof *v->elems);
-    v->cap_elems = elements_hint;
-  }
   list_init(&v->dirty_node);
   list_init(&v->mod_node);
   v->ev.pos = LMM_NOT_IN_HEAP;
-  v->ev.order = v->seq;
+  v->ev.order = next_seq(sys);
   list_push_back(&sys->variables, &v->all_node);
   XGROW(sys->by_order, sys->cap_by_order, sys->n_by_order + 1);
-  v->order_pos = sys->n_by_order;
+  ASSERT(sys->n_by_order < UINT32_MAX);
+  v->order_pos = (uint32_t)sys->n_by_order;
   sys->by_order[sys->n_by_order++] = v;
   sys->n_vars++;
   sys->var_at_ok = false;
@@ -352,7 +356,7 @@ void lmm_by_order_squeeze(lmm_system *sys)
   for (size_t i = 0; i < sys->n_by_order; i++) {
     lmm_variable *v = sys->by_order[i];
     if (v) {
-      v->order_pos = j;
+      v->order_pos = (uint32_t)j;
       sys->by_order[j++] = v;
     }
   }
@@ -417,7 +421,8 @@ void lmm_expand(lmm_system *sys, lmm_constraint *c, lmm_variable *v, double coef
       e = &v->elems[i];
   if (!e) {
     if (v->n_elems == v->cap_elems) {
-      size_t ncap = v->cap_elems ? 2 * v->cap_elems : 4;
+      ASSERT(v->cap_elems < UINT32_MAX / 2);
+      uint32_t ncap = v->cap_elems ? 2 * v->cap_elems : 4;
       lmm_element *grown = arena_alloc(sys, ncap * sizeof *v->elems);
       if (v->n_elems)
         memcpy(grown, v->elems, v->n_elems * sizeof *v->elems);
@@ -587,13 +592,13 @@ void lmm_dump(const lmm_system *sys, FILE *out)
             c->sat ? " (saturated)" : "");
     list_foreach (m, &c->active) {
       const lmm_element *e = list_entry(m, lmm_element, cnode);
-      fprintf(out, " %g*v#%llu", e->coef, (unsigned long long)e->var->seq);
+      fprintf(out, " %g*v#%llu", e->coef, (unsigned long long)e->var->ev.order);
     }
     fputc('\n', out);
   }
   list_foreach (n, &sys->variables) {
     const lmm_variable *v = list_entry(n, lmm_variable, all_node);
-    fprintf(out, "  v#%llu penalty %g bound %g value %.17g\n", (unsigned long long)v->seq,
+    fprintf(out, "  v#%llu penalty %g bound %g value %.17g\n", (unsigned long long)v->ev.order,
             v->penalty, v->bound, v->value);
   }
 }
