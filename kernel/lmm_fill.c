@@ -153,6 +153,8 @@ static void c_add(lmm_system *sys, lmm_constraint *c)
   c->nfree = 0;
   c->fp_pos = c->fp_end = 0;
   XGROW(sys->C, sys->capC, sys->nC + 1);
+  ASSERT(sys->nC < UINT32_MAX);
+  c->c_idx = (uint32_t)sys->nC;
   sys->C[sys->nC++] = c;
 }
 
@@ -335,7 +337,7 @@ bool lmm_build_region(lmm_system *sys, bool full)
         continue;
       lmm_constraint *c = e->cnst;
       sys->fe[c->fe_pos + c->nunfixed++] = (lmm_free_elem){e->coef, (uint32_t)i};
-      sys->ve[nve++] = (lmm_var_elem){c, e->coef};
+      sys->ve[nve++] = (lmm_var_elem){e->coef, c->c_idx};
       if (v->bound * e->coef >= c->capacity)
         bound_moot = true;
       if (c->policy == LMM_FATPIPE)
@@ -442,7 +444,7 @@ void lmm_build_full_region(lmm_system *sys)
       }
       c->nfree++;
       sys->fe[c->fe_pos + c->nunfixed++] = (lmm_free_elem){e->coef, (uint32_t)nF};
-      sys->ve[nve++] = (lmm_var_elem){c, e->coef};
+      sys->ve[nve++] = (lmm_var_elem){e->coef, c->c_idx};
       if (bound * e->coef >= c->capacity)
         bound_moot = true;
       if (c->policy == LMM_SHARED)
@@ -501,7 +503,7 @@ static void fix_var(lmm_system *sys, size_t i, double x, double cur)
   /* indices, not pointers: with no element at all sys->ve is NULL, and NULL + 0 is UB */
   for (size_t k = sys->ve_pos[i]; k < sys->ve_pos[i + 1]; k++) {
     const lmm_var_elem *e = &sys->ve[k];
-    lmm_constraint *c = e->cnst;
+    lmm_constraint *c = sys->C[e->cidx];
     c->nunfixed--;
     if (c->policy == LMM_SHARED) {
       c->rem -= e->coef * x;

@@ -17,7 +17,18 @@
  *   variable  v1 ── elems[] = { e(v1,c1), e(v1,c3) }                  (array: routes are short)
  *
  * An element lives in its variable's array and is linked into one of its constraint's two
- * lists; when the array grows, the neighbours of every moved element are re-pointed. */
+ * lists; when the array grows, the neighbours of every moved element are re-pointed.
+ *
+ * Bytes per in-flight flow (issue 27: a 4 096-rank Alltoall holds 16.8 M flows at once, so
+ * each byte here is 16.8 MB), one arena block per variable and its hinted elements:
+ *
+ *   | lmm_variable 152 B: hot line 64 | lists, ev 88 | e0 40 | e1 | e2 | e3 | e4 | pad 32 |
+ *   '---------------------------- 384 B: 6 whole cache lines ---------------------------'
+ *
+ * (5 elements: a flat cluster's route of 3 links and 2 of cross-traffic), and the scratch of
+ * the pass that re-solves them all, sized to it plus an eighth (XGROW_TIGHT): fe 12 + ve 12
+ * per element, fx fval fpen fbkey 8 + ffixed 1 + ve_pos 4 + F 8 per flow. _Static_asserts
+ * below pin the sizes. */
 #ifndef SMPI_KERNEL_LMM_PRIVATE_H
 #define SMPI_KERNEL_LMM_PRIVATE_H
 
@@ -53,8 +64,9 @@ _Static_assert(sizeof(lmm_element) == 40, "lmm_element grew: 5 per flow (issue 2
  * S u B owns a contiguous slice of these (sys->fe), so that the filling walks arrays rather
  * than lists, and refers to the variable by its index in F (fixed flags and new values are
  * small arrays indexed the same way). */
-typedef struct lmm_free_elem {
-  double coef;
+typedef struct __attribute__((packed)) lmm_free_elem {
+  double coef; /* (packed: 12 bytes, not 16; x86 loads it unaligned at no cost but for the
+                  one entry in 16 that straddles two lines) */
   uint32_t fidx;
 } lmm_free_elem;
 
@@ -62,10 +74,13 @@ typedef struct lmm_free_elem {
  * (sys->ve[sys->ve_pos[i] .. sys->ve_pos[i + 1]) for F[i]): fixing a variable walks these
  * instead of loading the variable and its element array, two cache misses per flow when a
  * pass fixes 16 000 flows. Only elements of coefficient > 0, in the variable's order. */
-typedef struct lmm_var_elem {
-  lmm_constraint *cnst;
+typedef struct __attribute__((packed)) lmm_var_elem {
   double coef;
+  uint32_t cidx; /* the constraint, sys->C[cidx] (12 bytes, not 16 with a pointer) */
 } lmm_var_elem;
+/* one of each per element of a full pass (issue 27: 1.3 M of them at 512 ranks of an
+ * Alltoall, 84 M at 4 096) */
+_Static_assert(sizeof(lmm_free_elem) == 12 && sizeof(lmm_var_elem) == 12, "scratch entries");
 
 struct lmm_constraint {
   /* First cache line: all that lmm_fast_bottleneck.c reads or writes for each link of each
@@ -111,6 +126,7 @@ struct lmm_constraint {
   uint64_t cls_stamp;
   size_t cls_fresh;
   bool cls_tainted;
+  uint32_t c_idx; /* scratch: its slot in sys->C during a filling pass (lmm_var_elem) */
 };
 
 /* A variable and the elements of its hint are one arena block (lmm_variable_new), the
@@ -225,13 +241,15 @@ struct lmm_system {
   list_node constraints; /* creation order */
   /* Freed variables kept for reuse with their element arrays (linked by all_node): a
    * simulation creates and frees one variable per message, and the two mallocs and two
-   * frees cost about as much as the solve of an uncontended flow. */
+   * frees cost about as much as the solve of an uncontended flow. A spare variable keeps
+   * its array (cap_elems): in its own block, or one that lmm_expand grew. */
   list_node spare_vars;
-  /* Variables, element arrays and constraints come from 2 MiB chunks marked for transparent
-   * huge pages (lmm_system.c's arena): a pass over 16 000 flows touches them all, and with
-   * 4 KiB pages nearly every flow was a TLB miss as well as a cache miss. Never freed one by
-   * one (freed variables are reused; an outgrown element array or a freed constraint is left
-   * behind: the models free neither), all at lmm_system_free. */
+  /* Variables (each with its hinted elements in one block), grown element arrays and
+   * constraints come from 2 MiB chunks marked for transparent huge pages (lmm_system.c's
+   * arena): a pass over 16 000 flows touches them all, and with 4 KiB pages nearly every
+   * flow was a TLB miss as well as a cache miss. Never freed one by one (freed variables are
+   * reused; an outgrown element array or a freed constraint is left behind: the models free
+   * neither), all at lmm_system_free. */
   void *arena_chunks;
   char *arena_cur, *arena_end;
   size_t arena_total; /* bytes of all chunks */
