@@ -37,7 +37,6 @@ static void action_end(act_action *a, act_state state, double now)
   if (a->cx)
     act_class_forget(a);
   a->state = state;
-  a->finish = now;
   a->remaining = state == ACT_DONE ? 0 : act_action_remaining(a);
   m->running--;
   if (m->on_end)
@@ -245,13 +244,12 @@ act_action *act_action_new(act_model *m, double work, double latency, double pen
   heap_node_init(&a->hnode);
   a->model = m;
   a->total = a->remaining = work;
-  a->last_update = a->start = now;
+  a->last_update = now;
   a->rate_factor = 1.0;
   a->penalty = penalty;
   a->latency_end = now + latency;
   a->in_latency = latency > 0;
   a->state = ACT_RUNNING;
-  a->finish = -1;
   a->on_finish = on_finish;
   a->data = data;
   a->tag = 0;

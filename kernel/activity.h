@@ -44,9 +44,10 @@ struct act_model {
   struct act_exact *exact;
 };
 
-/* 160 bytes, laid out for the in-flight flows of an Alltoall (16.8 M at 4 096 ranks: every 8
+/* 144 bytes, laid out for the in-flight flows of an Alltoall (16.8 M at 4 096 ranks: every 8
  * bytes here are 134 MB) and for model_update, which reads the first two lines of each
- * action whose share changed (issue 27: 232 bytes before, 16 of them holes). */
+ * action whose share changed (issue 27: 232 bytes before, 16 of them holes, 16 of them
+ * a start and a finish date nobody read). */
 struct act_action {
   heap_node hnode;
   act_model *model;
@@ -57,7 +58,7 @@ struct act_action {
 
   double rate_factor;
   double penalty;     /* sharing penalty restored after the latency phase */
-  double latency_end; /* date the latency phase ends (<= start if none) */
+  double latency_end; /* date the latency phase ends (<= its creation date if none) */
   /* act_class.c (maxmin/class-sharing:yes): the class whose level sets its rate, else NULL;
    * then its lmm variable is disabled and remaining/last_update are not kept, the class's
    * virtual clock is (see act_class.c) */
@@ -68,9 +69,7 @@ struct act_action {
   /* act_exact.c: a member of the exact class; then remaining, last_update, speed and the heap
    * entry are the class's (brought back when it leaves) */
   bool xmember;
-  double total; /* initial work */
-  double start;
-  double finish;
+  double total; /* initial work (logs, describe_wait) */
 
   act_finish_fn on_finish;
   union {
@@ -83,7 +82,7 @@ struct act_action {
    * for every other action */
   struct act_cls_part *cx;
 };
-_Static_assert(sizeof(struct act_action) == 160, "act_action grew: see issue 27");
+_Static_assert(sizeof(struct act_action) == 144, "act_action grew: see issue 27");
 
 /* Calls fn(action's tag, resource used, arg) for each action sharing constraint c: used =
  * its lmm value x rate factor x its weight on c (what a trace of utilization shows). */
