@@ -112,8 +112,7 @@ void lmm_class_detach(lmm_system *sys, lmm_variable *v)
   v->penalty = 0;
   if (list_linked(&v->dirty_node))
     list_remove(&v->dirty_node);
-  if (list_linked(&v->mod_node))
-    list_remove(&v->mod_node);
+  lmm_var_unpend(sys, v);
 }
 
 static void count_reset(lmm_constraint *c, uint64_t stamp)

@@ -245,9 +245,9 @@ bool lmm_build_region(lmm_system *sys, bool full)
   for (size_t i = 0; i < sys->nS; i++)
     c_add(sys, sys->S[i]);
   if (full) {
-    list_foreach (n, &sys->variables) {
-      lmm_variable *v = list_entry(n, lmm_variable, all_node);
-      if (lmm_var_enabled(v))
+    for (size_t o = 0; o < sys->n_by_order; o++) {
+      lmm_variable *v = sys->by_order[o];
+      if (v && lmm_var_enabled(v))
         f_add(sys, v);
     }
   } else {

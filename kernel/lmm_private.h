@@ -22,8 +22,8 @@
  * Bytes per in-flight flow (issue 27: a 4 096-rank Alltoall holds 16.8 M flows at once, so
  * each byte here is 16.8 MB), one arena block per variable and its hinted elements:
  *
- *   | lmm_variable 152 B: hot line 64 | lists, ev 88 | e0 40 | e1 | e2 | e3 | e4 | pad 32 |
- *   '---------------------------- 384 B: 6 whole cache lines ---------------------------'
+ *   | lmm_variable 120 B: hot line 64 | dirty link, slots, ev 56 | e0 40 | e1 | e2 | e3 | e4 |
+ *   '------------------------------- 320 B: 5 whole cache lines -----------------------------'
  *
  * (5 elements: a flat cluster's route of 3 links and 2 of cross-traffic), and the scratch of
  * the pass that re-solves them all, sized to it plus an eighth (XGROW_TIGHT): fe 12 + ve 12
@@ -132,8 +132,10 @@ struct lmm_constraint {
 /* A variable and the elements of its hint are one arena block (lmm_variable_new), the
  * elements right after the variable (elems == (lmm_element *)(v + 1) until lmm_expand outgrows
  * them), the block rounded to whole cache lines: a flow of a flat cluster's 5 elements (3
- * route links, 2 of cross-traffic) is 152 + 5 x 40 = 352 -> 384 bytes, where a 192-byte
- * variable and a 256-byte array were 448 (issue 27). */
+ * route links, 2 of cross-traffic) is 120 + 5 x 40 = 320 bytes, 5 lines, where a 192-byte
+ * variable and a 256-byte array were 448 (issue 27). Not in a list of all variables
+ * (sys->by_order has them in creation order) nor of the pending ones (sys->pending): 32
+ * bytes of links less, which is what makes the 5 elements fit 5 lines. */
 struct lmm_variable {
   /* First cache line: what a solve reads or writes for each flow it re-solves (the
    * one-bottleneck path and the commit touch nothing else of it). */
@@ -147,22 +149,22 @@ struct lmm_variable {
   uint64_t mod_mark; /* scratch: == sys->solve_no: already in the modified array */
   uint64_t in_f;     /* scratch: == sys->iter: free in this pass, at sys->F[fidx] */
 
-  list_node all_node;   /* in sys->variables, or sys->spare_vars once freed */
-  list_node dirty_node; /* on sys->dirty_vars: must be re-solved */
-  list_node mod_node;   /* on sys->pending_mod: created or penalty/bound changed */
+  list_node dirty_node; /* on sys->dirty_vars: must be re-solved; on sys->spare_vars once
+                           freed */
   uint32_t cap_elems;   /* room of elems (ASSERTed < UINT32_MAX with n_elems) */
   uint32_t order_pos;   /* slot in sys->by_order (fewer than UINT32_MAX variables: ASSERTed) */
+  uint32_t pend_pos;    /* its slot + 1 in sys->pending, 0 when not pending */
+  uint32_t xidx;        /* its slot + 1 in sys->xcls->vars, 0 when not a member */
 
   /* More scratch of the current solve. */
-  lmm_event ev;  /* bound event; ev.order is also its creation number (deterministic ties,
-                     the "seq" of a constraint) */
-  uint32_t xidx; /* its slot + 1 in sys->xcls->vars, 0 when not a member */
+  lmm_event ev; /* bound event; ev.order is also its creation number (deterministic ties,
+                   the "seq" of a constraint) */
 };
 /* The bytes per in-flight flow that issue 27 brought down (at 16.8 M flows of a 4 096-rank
  * Alltoall every 8 bytes here are 134 MB): grow these only knowingly, and keep the first 64
  * bytes of a variable as they are (the solver's hot line). */
-_Static_assert(sizeof(struct lmm_variable) == 152, "lmm_variable grew: see issue 27");
-_Static_assert(offsetof(struct lmm_variable, all_node) == 64, "the hot line is 64 bytes");
+_Static_assert(sizeof(struct lmm_variable) == 120, "lmm_variable grew: see issue 27");
+_Static_assert(offsetof(struct lmm_variable, dirty_node) == 64, "the hot line is 64 bytes");
 
 /* The exact class (lmm_xclass.c): flows at the head of one constraint's active list that
  * have one coefficient on it and one of a few penalties (a group per penalty: a fat tree's
@@ -237,9 +239,8 @@ typedef struct lmm_fp_entry {
 struct lmm_system {
   double precision;
   double repair_limit;   /* see lmm_set_repair_limit */
-  list_node variables;   /* creation order */
-  list_node constraints; /* creation order */
-  /* Freed variables kept for reuse with their element arrays (linked by all_node): a
+  list_node constraints; /* creation order (the variables' is sys->by_order) */
+  /* Freed variables kept for reuse with their element arrays (linked by dirty_node): a
    * simulation creates and frees one variable per message, and the two mallocs and two
    * frees cost about as much as the solve of an uncontended flow. A spare variable keeps
    * its array (cap_elems): in its own block, or one that lmm_expand grew. */
@@ -254,16 +255,23 @@ struct lmm_system {
   char *arena_cur, *arena_end;
   size_t arena_total; /* bytes of all chunks */
   size_t n_vars, n_cnsts;
-  /* The variables again, in the order of sys->variables, as an array that a full pass walks
-   * with prefetches (a list walk is one dependent cache miss per flow): a freed variable
-   * leaves a NULL, squeezed out by the next full walk or once they outnumber the others. */
+  /* The variables in creation order (the only record of them all: no list runs through
+   * them), an array that a full pass walks with prefetches (a list walk is one dependent
+   * cache miss per flow): a freed variable leaves a NULL, squeezed out by the next full walk
+   * or once they outnumber the others. */
   lmm_variable **by_order;
   size_t n_by_order, cap_by_order, n_by_order_dead;
   size_t n_active_total; /* active elements of all constraints */
   size_t n_active_fp;    /* those of FATPIPE constraints (a full pass's sys->fp) */
   size_t s_incidences;   /* active elements of the constraints of S (current solve) */
   uint64_t next_seq;
-  list_node dirty_cnsts, dirty_vars, pending_mod;
+  list_node dirty_cnsts, dirty_vars;
+  /* Variables created or whose penalty or bound changed since the last solve, in that order:
+   * reported by the next solve whatever their values do. A freed one leaves a NULL (it knows
+   * its slot, pend_pos); the next solve empties the array. An array rather than a list
+   * through every variable: 4 bytes of each instead of 16 (issue 27). */
+  lmm_variable **pending;
+  size_t n_pending, cap_pending;
 
   /* lmm_variable_at / lmm_constraint_at: arrays rebuilt after a creation or a removal */
   lmm_variable **var_at;
@@ -385,6 +393,15 @@ static inline void lmm_s_add(lmm_system *sys, lmm_constraint *c)
   sys->s_incidences += c->n_active;
   XGROW(sys->S, sys->capS, sys->nS + 1);
   sys->S[sys->nS++] = c;
+}
+
+/* v is no longer pending (freed, or taken out of the solver by a class) */
+static inline void lmm_var_unpend(lmm_system *sys, lmm_variable *v)
+{
+  if (v->pend_pos) {
+    sys->pending[v->pend_pos - 1] = NULL;
+    v->pend_pos = 0;
+  }
 }
 
 /* lmm_system.c: squeezes the NULLs out of sys->by_order */
