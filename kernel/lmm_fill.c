@@ -153,8 +153,7 @@ static void c_add(lmm_system *sys, lmm_constraint *c)
   c->nfree = 0;
   c->fp_pos = c->fp_end = 0;
   XGROW(sys->C, sys->capC, sys->nC + 1);
-  ASSERT(sys->nC < UINT32_MAX);
-  c->c_idx = (uint32_t)sys->nC;
+  c->c_idx = (uint32_t)sys->nC; /* (C holds a constraint once: 2^32 of them are 1 TiB) */
   sys->C[sys->nC++] = c;
 }
 
@@ -500,10 +499,13 @@ static void fix_var(lmm_system *sys, size_t i, double x, double cur)
   sys->n_unfixed--;
   sys->fx[i] = x;
   const double pen = sys->fpen[i];
-  /* indices, not pointers: with no element at all sys->ve is NULL, and NULL + 0 is UB */
-  for (size_t k = sys->ve_pos[i]; k < sys->ve_pos[i + 1]; k++) {
-    const lmm_var_elem *e = &sys->ve[k];
-    lmm_constraint *c = sys->C[e->cidx];
+  /* indices, not pointers: with no element at all sys->ve is NULL, and NULL + 0 is UB; the
+   * arrays in locals: the heap calls below could change them as far as the compiler knows */
+  const lmm_var_elem *ve = sys->ve;
+  lmm_constraint *const *C = sys->C;
+  for (size_t k = sys->ve_pos[i], end = sys->ve_pos[i + 1]; k < end; k++) {
+    const lmm_var_elem *e = &ve[k];
+    lmm_constraint *c = C[e->cidx];
     c->nunfixed--;
     if (c->policy == LMM_SHARED) {
       c->rem -= e->coef * x;

@@ -109,6 +109,7 @@ struct lmm_constraint {
   uint32_t nfree;    /* its free elements: sys->fe[fe_pos .. fe_pos + nfree) */
   uint32_t nunfixed; /* how many of them are not fixed yet */
   uint32_t fe_pos;
+  uint32_t c_idx; /* its slot in sys->C during a filling pass (lmm_var_elem) */
   lmm_event ev;
 
   size_t fp_pos, fp_end; /* FATPIPE: heap slice of sys->fp keyed by saturation level */
@@ -126,7 +127,6 @@ struct lmm_constraint {
   uint64_t cls_stamp;
   size_t cls_fresh;
   bool cls_tainted;
-  uint32_t c_idx; /* scratch: its slot in sys->C during a filling pass (lmm_var_elem) */
 };
 
 /* A variable and the elements of its hint are one arena block (lmm_variable_new), the
