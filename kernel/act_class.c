@@ -74,7 +74,7 @@ struct act_class {
   double usage; /* sum of w_i */
   double level;
   double vclock, vdate; /* V(vdate) */
-  heap members;         /* act_action.cls_node by key */
+  heap members;         /* act_cls_part.node by key */
   class_link **links;   /* the members' other links */
   size_t n_links, cap_links;
   double umax; /* >= max over links of U_b / (capacity(b) (1 - P)), exact after a rescan */
@@ -84,6 +84,64 @@ struct act_class {
   heap_node node; /* in owner->heap by date of the next completion */
   list_node broken_node;
 };
+
+/* A flow's part of the class path, apart from its act_action (which every flow of every
+ * model has): created when the flow is first enabled in a model with classes, given back
+ * when it ends. Freed ones are kept for reuse, as activity.c keeps actions. */
+struct act_cls_part {
+  union {
+    act_action *a;                   /* its flow */
+    struct act_cls_part *next_spare; /* on cls_spare */
+  };
+  heap_node node;       /* in its class's members heap, keyed on its virtual finishing value */
+  double w, f;          /* coef on the bottleneck / penalty; rate_factor / penalty */
+  list_node fresh_node; /* on the classes' list of flows enabled since the last solve */
+};
+#define CLS_SPARE_MAX 4096
+static struct cls_spare_list {
+  struct act_cls_part *first;
+  size_t n;
+} cls_spare;
+
+static struct act_cls_part *part_of(act_action *a)
+{
+  if (!a->cx) {
+    struct act_cls_part *p = cls_spare.first;
+    if (p) {
+      cls_spare.first = p->next_spare;
+      cls_spare.n--;
+    } else {
+      p = xmalloc(sizeof *p);
+    }
+    p->a = a;
+    heap_node_init(&p->node);
+    p->w = p->f = 0;
+    list_init(&p->fresh_node);
+    a->cx = p;
+  }
+  return a->cx;
+}
+
+void act_class_forget(act_action *a)
+{
+  struct act_cls_part *p = a->cx;
+  ASSERT(!a->cls && !heap_contains(&p->node));
+  if (list_linked(&p->fresh_node))
+    list_remove(&p->fresh_node);
+  a->cx = NULL;
+  if (cls_spare.n < CLS_SPARE_MAX) {
+    p->next_spare = cls_spare.first;
+    cls_spare.first = p;
+    cls_spare.n++;
+  } else {
+    free(p);
+  }
+}
+
+static inline act_action *member_at(const heap *members, size_t i)
+{
+  return container_of(members->items[i], struct act_cls_part, node)->a;
+}
 
 struct act_classes {
   act_model *m;
@@ -133,7 +191,7 @@ static void advance(act_class *k, double now)
 
 static double member_left(const act_class *k, const act_action *a, double vnow)
 {
-  double r = (a->cls_node.key - vnow) * a->cls_f;
+  double r = (a->cx->node.key - vnow) * a->cx->f;
   /* below this, what is left is rounding noise (activity.c's rule) */
   return r < eng_work_precision() * eng_timing_precision() ? 0 : r;
 }
@@ -224,7 +282,7 @@ static void set_level(act_class *k)
   if (++k->ops >= 64 && k->ops >= k->n) {
     double u = 0;
     for (size_t i = 0; i < heap_size(&k->members); i++)
-      u += container_of(k->members.items[i], act_action, cls_node)->cls_w;
+      u += member_at(&k->members, i)->cx->w;
     k->usage = u;
     k->ops = 0;
   }
@@ -234,12 +292,13 @@ static void set_level(act_class *k)
 /* a's remaining is as of now (== k->vdate); a's variable is already disabled */
 static void member_add(act_class *k, act_action *a, double wc)
 {
+  struct act_cls_part *p = part_of(a);
   a->cls = k;
-  a->cls_w = wc / a->penalty;
-  a->cls_f = a->rate_factor / a->penalty;
+  p->w = wc / a->penalty;
+  p->f = a->rate_factor / a->penalty;
   a->speed = 0;
-  heap_push(&k->members, &a->cls_node, k->vclock + a->remaining / a->cls_f);
-  k->usage += a->cls_w;
+  heap_push(&k->members, &p->node, k->vclock + a->remaining / p->f);
+  k->usage += p->w;
   k->n++;
   size_t ne = lmm_variable_element_count(a->var);
   for (size_t i = 0; i < ne; i++) {
@@ -274,13 +333,13 @@ static void member_remove(act_class *k, act_action *a, double now)
   a->last_update = now;
   a->speed = 0;
   a->cls = NULL;
-  heap_remove(&k->members, &a->cls_node);
+  heap_remove(&k->members, &a->cx->node);
   k->owner->stats.leaves++;
   if (--k->n == 0) {
     class_free(k);
     return;
   }
-  k->usage -= a->cls_w;
+  k->usage -= a->cx->w;
   size_t ne = lmm_variable_element_count(a->var);
   for (size_t i = 0; i < ne; i++) {
     double coef;
@@ -323,12 +382,12 @@ static void dissolve(act_class *k, double now)
   cs->stats.dissolved++;
   /* re-enabled in the members heap's array order (deterministic) */
   for (size_t i = 0; i < heap_size(&k->members); i++) {
-    act_action *a = container_of(k->members.items[i], act_action, cls_node);
+    act_action *a = member_at(&k->members, i);
     a->remaining = member_left(k, a, k->vclock);
     a->last_update = now;
     a->speed = 0;
     a->cls = NULL;
-    heap_node_init(&a->cls_node);
+    heap_node_init(&a->cx->node);
     lmm_variable_set_penalty(sys, a->var, a->penalty);
   }
   k->members.size = 0;
@@ -379,7 +438,7 @@ void act_classes_free(act_model *m)
                        ? container_of(heap_top(&cs->heap), act_class, node)
                        : container_of(list_first(&cs->broken), act_class, broken_node);
     for (size_t i = 0; i < heap_size(&k->members); i++)
-      container_of(k->members.items[i], act_action, cls_node)->cls = NULL;
+      member_at(&k->members, i)->cls = NULL;
     k->members.size = 0;
     class_free(k);
   }
@@ -393,8 +452,9 @@ void act_classes_free(act_model *m)
 
 void act_class_fresh(act_model *m, act_action *a)
 {
-  if (!list_linked(&a->fresh_node))
-    list_push_back(&m->classes->fresh, &a->fresh_node);
+  struct act_cls_part *p = part_of(a);
+  if (!list_linked(&p->fresh_node))
+    list_push_back(&m->classes->fresh, &p->fresh_node);
 }
 
 /* b, not a class's yet, can become a link of a's class: shared, and all its flows were
@@ -496,13 +556,13 @@ void act_class_before_solve(act_model *m, double now)
   if (!list_empty(&cs->fresh) && cs->n_live) {
     cs->stamp++;
     list_foreach (it, &cs->fresh) {
-      const act_action *a = container_of(it, act_action, fresh_node);
+      const act_action *a = container_of(it, struct act_cls_part, fresh_node)->a;
       if (fresh_candidate(a))
         on_free_constraints(cs, a, lmm_class_count);
     }
   }
   while (!list_empty(&cs->fresh)) {
-    act_action *a = container_of(list_pop_front(&cs->fresh), act_action, fresh_node);
+    act_action *a = container_of(list_pop_front(&cs->fresh), struct act_cls_part, fresh_node)->a;
     if (!fresh_candidate(a) || !cs->n_live)
       continue;
     double wc = 0;
@@ -648,8 +708,8 @@ act_action *act_class_pop_due(act_model *m, double now)
   while (heap_size(&cs->heap) && heap_top_key(&cs->heap) <= now + eps) {
     act_class *k = container_of(heap_top(&cs->heap), act_class, node);
     advance(k, now);
-    act_action *a = container_of(heap_top(&k->members), act_action, cls_node);
-    double dv = a->cls_node.key - k->vclock;
+    act_action *a = member_at(&k->members, 0);
+    double dv = a->cx->node.key - k->vclock;
     if (dv <= k->level * eps || member_left(k, a, k->vclock) == 0) {
       member_remove(k, a, now);
       a->remaining = 0;

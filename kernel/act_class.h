@@ -24,6 +24,7 @@ void act_classes_get_stats(const act_model *m, act_class_stats *out);
 
 /* activity.c's hooks (m->classes != NULL) */
 void act_class_fresh(act_model *m, act_action *a); /* a's variable was just enabled */
+void act_class_forget(act_action *a);              /* a ended (out of any class): drops a->cx */
 void act_class_before_solve(act_model *m, double now);
 void act_class_after_solve(act_model *m, double now);
 double act_class_next_date(const act_model *m); /* -1: none */

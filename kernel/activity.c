@@ -34,10 +34,9 @@ static void action_end(act_action *a, act_state state, double now)
     a->var = NULL;
     m->dirty = true;
   }
-  if (list_linked(&a->fresh_node))
-    list_remove(&a->fresh_node);
+  if (a->cx)
+    act_class_forget(a);
   a->state = state;
-  a->finish = now;
   a->remaining = state == ACT_DONE ? 0 : act_action_remaining(a);
   m->running--;
   if (m->on_end)
@@ -243,17 +242,14 @@ act_action *act_action_new(act_model *m, double work, double latency, double pen
     a = xcalloc(1, sizeof *a);
   }
   heap_node_init(&a->hnode);
-  heap_node_init(&a->cls_node);
-  list_init(&a->fresh_node);
   a->model = m;
   a->total = a->remaining = work;
-  a->last_update = a->start = now;
+  a->last_update = now;
   a->rate_factor = 1.0;
   a->penalty = penalty;
   a->latency_end = now + latency;
   a->in_latency = latency > 0;
   a->state = ACT_RUNNING;
-  a->finish = -1;
   a->on_finish = on_finish;
   a->data = data;
   a->tag = 0;

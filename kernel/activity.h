@@ -44,37 +44,45 @@ struct act_model {
   struct act_exact *exact;
 };
 
+/* 144 bytes, laid out for the in-flight flows of an Alltoall (16.8 M at 4 096 ranks: every 8
+ * bytes here are 134 MB) and for model_update, which reads the first two lines of each
+ * action whose share changed (issue 27: 232 bytes before, 16 of them holes, 16 of them
+ * a start and a finish date nobody read). */
 struct act_action {
   heap_node hnode;
   act_model *model;
   lmm_variable *var; /* NULL once ended */
-  double total;      /* initial work */
   double remaining;  /* as of last_update */
   double last_update;
   double speed; /* current share * rate_factor */
+
   double rate_factor;
   double penalty;     /* sharing penalty restored after the latency phase */
-  double latency_end; /* date the latency phase ends (<= start if none) */
-  bool in_latency;
-  act_state state;
-  double start;
-  double finish;
-  act_finish_fn on_finish;
-  void *data;
-  act_action *free_next; /* activity.c's list of freed actions */
-  uint32_t src, dst;     /* a flow's hosts (network.c: a host that goes down fails it) */
-  uint16_t tag;          /* the owner's label (tracing category; 0 none), not used here */
+  double latency_end; /* date the latency phase ends (<= its creation date if none) */
   /* act_class.c (maxmin/class-sharing:yes): the class whose level sets its rate, else NULL;
    * then its lmm variable is disabled and remaining/last_update are not kept, the class's
    * virtual clock is (see act_class.c) */
   struct act_class *cls;
-  heap_node cls_node;   /* in its class's heap, keyed on its virtual finishing value */
-  double cls_w, cls_f;  /* coef on the bottleneck / penalty; rate_factor / penalty */
-  list_node fresh_node; /* on the classes' list of flows enabled since the last solve */
+  act_state state;
+  uint16_t tag; /* the owner's label (tracing category; 0 none), not used here */
+  bool in_latency;
   /* act_exact.c: a member of the exact class; then remaining, last_update, speed and the heap
    * entry are the class's (brought back when it leaves) */
   bool xmember;
+  double total; /* initial work (logs, describe_wait) */
+
+  act_finish_fn on_finish;
+  union {
+    void *data;            /* on_finish's argument */
+    act_action *free_next; /* activity.c's list of freed actions (data is unused there) */
+  };
+  uint32_t src, dst; /* a flow's hosts (network.c: a host that goes down fails it) */
+  /* act_class.c's part (its heap node, weights, fresh list's node), only once the flow was
+   * enabled in a model with classes (maxmin/class-sharing:yes), else NULL: 48 bytes less
+   * for every other action */
+  struct act_cls_part *cx;
 };
+_Static_assert(sizeof(struct act_action) == 144, "act_action grew: see issue 27");
 
 /* Calls fn(action's tag, resource used, arg) for each action sharing constraint c: used =
  * its lmm value x rate factor x its weight on c (what a trace of utilization shows). */

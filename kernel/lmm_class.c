@@ -91,6 +91,7 @@ void lmm_class_detach(lmm_system *sys, lmm_variable *v)
     list_remove(&e->cnode);
     list_push_back(&c->idle, &e->cnode);
     sys->n_active_total--;
+    sys->n_active_fp -= c->policy == LMM_FATPIPE;
     if (--c->n_active == 0) {
       /* it carried only members of the class: nothing left to solve there */
       c->usage_all = 0;
@@ -111,8 +112,7 @@ void lmm_class_detach(lmm_system *sys, lmm_variable *v)
   v->penalty = 0;
   if (list_linked(&v->dirty_node))
     list_remove(&v->dirty_node);
-  if (list_linked(&v->mod_node))
-    list_remove(&v->mod_node);
+  lmm_var_unpend(sys, v);
 }
 
 static void count_reset(lmm_constraint *c, uint64_t stamp)

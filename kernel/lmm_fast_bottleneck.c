@@ -207,7 +207,7 @@ bool lmm_fast_bottleneck(lmm_system *sys)
     sys->S[i]->in_c = in_S;
   size_t nC = 0, nF = 0;
   sys->nC = sys->nF = 0; /* what a failed walk leaves */
-  XGROW(sys->F, sys->capF, c->n_active);
+  XGROW_TIGHT(sys->F, sys->capF, c->n_active);
   lmm_fx_reserve(sys, c->n_active);
   lmm_variable **F = sys->F;
   double *fx = sys->fx;

@@ -153,6 +153,7 @@ static void c_add(lmm_system *sys, lmm_constraint *c)
   c->nfree = 0;
   c->fp_pos = c->fp_end = 0;
   XGROW(sys->C, sys->capC, sys->nC + 1);
+  c->c_idx = (uint32_t)sys->nC; /* (C holds a constraint once: 2^32 of them are 1 TiB) */
   sys->C[sys->nC++] = c;
 }
 
@@ -203,17 +204,24 @@ static bool fp_top_unfixed(lmm_system *sys, lmm_constraint *c)
   return c->fp_end > c->fp_pos;
 }
 
-/* Room for n entries in the arrays indexed like F (fx and the three beside it). */
+/* Room for n entries in the arrays indexed like F (fx and the five beside it), sized as
+ * XGROW_TIGHT sizes them: their contents are written by the pass that reserves them. */
 void lmm_fx_reserve(lmm_system *sys, size_t n)
 {
   if (n <= sys->capfx && sys->ve_pos) /* (ve_pos has one more: allocated even for n = 0) */
     return;
-  XGROW(sys->fx, sys->capfx, n);
-  sys->ffixed = xrealloc(sys->ffixed, sys->capfx * sizeof *sys->ffixed);
-  sys->fval = xrealloc(sys->fval, sys->capfx * sizeof *sys->fval);
-  sys->fpen = xrealloc(sys->fpen, sys->capfx * sizeof *sys->fpen);
-  sys->fbkey = xrealloc(sys->fbkey, sys->capfx * sizeof *sys->fbkey);
-  sys->ve_pos = xrealloc(sys->ve_pos, (sys->capfx + 1) * sizeof *sys->ve_pos);
+  XGROW_TIGHT(sys->fx, sys->capfx, n);
+  size_t cap = sys->capfx;
+  free(sys->ffixed);
+  free(sys->fval);
+  free(sys->fpen);
+  free(sys->fbkey);
+  free(sys->ve_pos);
+  sys->ffixed = xmalloc(cap * sizeof *sys->ffixed);
+  sys->fval = xmalloc(cap * sizeof *sys->fval);
+  sys->fpen = xmalloc(cap * sizeof *sys->fpen);
+  sys->fbkey = xmalloc(cap * sizeof *sys->fbkey);
+  sys->ve_pos = xmalloc((cap + 1) * sizeof *sys->ve_pos);
 }
 
 /* F[i]'s entry of sys->fbkey, from what the walk over its elements found: lmm_bound_matters
@@ -236,9 +244,9 @@ bool lmm_build_region(lmm_system *sys, bool full)
   for (size_t i = 0; i < sys->nS; i++)
     c_add(sys, sys->S[i]);
   if (full) {
-    list_foreach (n, &sys->variables) {
-      lmm_variable *v = list_entry(n, lmm_variable, all_node);
-      if (lmm_var_enabled(v))
+    for (size_t o = 0; o < sys->n_by_order; o++) {
+      lmm_variable *v = sys->by_order[o];
+      if (v && lmm_var_enabled(v))
         f_add(sys, v);
     }
   } else {
@@ -298,9 +306,9 @@ bool lmm_build_region(lmm_system *sys, bool full)
     }
   }
   ASSERTF(nfe < UINT32_MAX, "%zu free elements in one pass", nfe); /* (lmm_constraint) */
-  XGROW(sys->fe, sys->capfe, nfe);
-  XGROW(sys->fp, sys->capfp, nfp);
-  XGROW(sys->ve, sys->capve, nfe);
+  XGROW_TIGHT(sys->fe, sys->capfe, nfe);
+  XGROW_TIGHT(sys->fp, sys->capfp, nfp);
+  XGROW_TIGHT(sys->ve, sys->capve, nfe);
   size_t at = 0, fat = 0;
   for (size_t i = 0; i < sys->nC; i++) {
     lmm_constraint *c = sys->C[i];
@@ -321,14 +329,14 @@ bool lmm_build_region(lmm_system *sys, bool full)
   for (size_t i = 0; i < sys->nF; i++) {
     lmm_variable *v = sys->F[i];
     bool bound_moot = false;
-    sys->ve_pos[i] = nve;
+    sys->ve_pos[i] = (uint32_t)nve;
     for (size_t k = 0; k < v->n_elems; k++) {
       lmm_element *e = &v->elems[k];
       if (e->coef <= 0)
         continue;
       lmm_constraint *c = e->cnst;
       sys->fe[c->fe_pos + c->nunfixed++] = (lmm_free_elem){e->coef, (uint32_t)i};
-      sys->ve[nve++] = (lmm_var_elem){c, e->coef};
+      sys->ve[nve++] = (lmm_var_elem){e->coef, c->c_idx};
       if (v->bound * e->coef >= c->capacity)
         bound_moot = true;
       if (c->policy == LMM_FATPIPE)
@@ -336,7 +344,7 @@ bool lmm_build_region(lmm_system *sys, bool full)
     }
     sys->fbkey[i] = bound_key(v, v->penalty, bound_moot, nve > sys->ve_pos[i]);
   }
-  sys->ve_pos[sys->nF] = nve;
+  sys->ve_pos[sys->nF] = (uint32_t)nve;
   for (size_t i = 0; i < sys->nC; i++) {
     lmm_constraint *c = sys->C[i];
     if (c->policy == LMM_FATPIPE)
@@ -351,14 +359,18 @@ bool lmm_build_region(lmm_system *sys, bool full)
 /* Constraint c enters the full region: its free elements are exactly its active ones (every
  * enabled variable is free), so its slices of fe and fp are laid out at once, n_active long,
  * and filled as the walk meets them. */
-static inline void full_c_add(lmm_system *sys, lmm_constraint *c, size_t *at)
+static inline void full_c_add(lmm_system *sys, lmm_constraint *c, size_t *at, size_t *fat)
 {
   c_add(sys, c);
   c->fe_pos = (uint32_t)*at;
   c->nunfixed = 0; /* the fill cursor, as in lmm_build_region */
   c->rem = c->capacity;
-  if (c->policy == LMM_FATPIPE)
-    c->fp_pos = c->fp_end = *at; /* fp is as long as fe: the same offsets are disjoint */
+  if (c->policy == LMM_FATPIPE) {
+    /* fp holds the FATPIPE elements only (sys->n_active_fp): as long as fe, it was 16 bytes
+     * per flow more at the peak of a run with a loopback link or none */
+    c->fp_pos = c->fp_end = *fat;
+    *fat += c->n_active;
+  }
   *at += c->n_active;
 }
 
@@ -375,16 +387,16 @@ void lmm_build_full_region(lmm_system *sys)
   sys->nC = 0;
   sys->nF = 0;
   lmm_xlink_drop_all(sys); /* every load is written by the commit (see lmm_build_region) */
-  XGROW(sys->F, sys->capF, sys->n_vars);
+  XGROW_TIGHT(sys->F, sys->capF, sys->n_vars);
   lmm_fx_reserve(sys, sys->n_vars);
   ASSERTF(sys->n_active_total < UINT32_MAX, "%zu active elements", sys->n_active_total);
-  XGROW(sys->fe, sys->capfe, sys->n_active_total);
-  XGROW(sys->fp, sys->capfp, sys->n_active_total);
-  XGROW(sys->ve, sys->capve, sys->n_active_total);
+  XGROW_TIGHT(sys->fe, sys->capfe, sys->n_active_total);
+  XGROW_TIGHT(sys->fp, sys->capfp, sys->n_active_fp);
+  XGROW_TIGHT(sys->ve, sys->capve, sys->n_active_total);
   const uint64_t iter = sys->iter;
-  size_t at = 0, nF = 0, nve = 0;
+  size_t at = 0, fat = 0, nF = 0, nve = 0;
   for (size_t i = 0; i < sys->nS; i++)
-    full_c_add(sys, sys->S[i], &at);
+    full_c_add(sys, sys->S[i], &at, &fat);
   /* sys->by_order rather than the list: the same order, but the flows ahead are known, so
    * their structures and element arrays are fetched while this one is processed (a pass
    * over 16 000 flows spread over 10 MB was one dependent cache miss after another). The
@@ -405,7 +417,7 @@ void lmm_build_full_region(lmm_system *sys)
     if (!v)
       continue;
     if (live != o) /* (v->order_pos == o: no store, its second line stays where it is) */
-      v->order_pos = live;
+      v->order_pos = (uint32_t)live;
     order[live++] = v;
     if (!lmm_var_enabled(v))
       continue;
@@ -417,7 +429,7 @@ void lmm_build_full_region(lmm_system *sys)
     sys->fval[nF] = v->value;
     sys->fpen[nF] = pen;
     sys->ffixed[nF] = false;
-    sys->ve_pos[nF] = nve;
+    sys->ve_pos[nF] = (uint32_t)nve;
     double bound = v->bound;
     bool bound_moot = false;
     for (size_t k = 0, ne = v->n_elems; k < ne; k++) {
@@ -427,11 +439,11 @@ void lmm_build_full_region(lmm_system *sys)
       lmm_constraint *c = e->cnst;
       if (c->in_c != iter) {
         lmm_s_add(sys, c);
-        full_c_add(sys, c, &at);
+        full_c_add(sys, c, &at, &fat);
       }
       c->nfree++;
       sys->fe[c->fe_pos + c->nunfixed++] = (lmm_free_elem){e->coef, (uint32_t)nF};
-      sys->ve[nve++] = (lmm_var_elem){c, e->coef};
+      sys->ve[nve++] = (lmm_var_elem){e->coef, c->c_idx};
       if (bound * e->coef >= c->capacity)
         bound_moot = true;
       if (c->policy == LMM_SHARED)
@@ -442,12 +454,13 @@ void lmm_build_full_region(lmm_system *sys)
     sys->fbkey[nF] = bound_key(v, pen, bound_moot, nve > sys->ve_pos[nF]);
     nF++;
   }
-  sys->ve_pos[nF] = nve;
+  sys->ve_pos[nF] = (uint32_t)nve;
   sys->n_by_order = live;
   sys->n_by_order_dead = 0;
   ASSERT(nF < UINT32_MAX);
   sys->nF = nF;
   ASSERTF(at == sys->n_active_total, "%zu active elements, %zu counted", at, sys->n_active_total);
+  ASSERTF(fat == sys->n_active_fp, "%zu FATPIPE elements, %zu counted", fat, sys->n_active_fp);
   for (size_t i = 0; i < sys->nC; i++) {
     lmm_constraint *c = sys->C[i];
     ASSERT(c->nunfixed == c->n_active);
@@ -486,10 +499,13 @@ static void fix_var(lmm_system *sys, size_t i, double x, double cur)
   sys->n_unfixed--;
   sys->fx[i] = x;
   const double pen = sys->fpen[i];
-  /* indices, not pointers: with no element at all sys->ve is NULL, and NULL + 0 is UB */
-  for (size_t k = sys->ve_pos[i]; k < sys->ve_pos[i + 1]; k++) {
-    const lmm_var_elem *e = &sys->ve[k];
-    lmm_constraint *c = e->cnst;
+  /* indices, not pointers: with no element at all sys->ve is NULL, and NULL + 0 is UB; the
+   * arrays in locals: the heap calls below could change them as far as the compiler knows */
+  const lmm_var_elem *ve = sys->ve;
+  lmm_constraint *const *C = sys->C;
+  for (size_t k = sys->ve_pos[i], end = sys->ve_pos[i + 1]; k < end; k++) {
+    const lmm_var_elem *e = &ve[k];
+    lmm_constraint *c = C[e->cidx];
     c->nunfixed--;
     if (c->policy == LMM_SHARED) {
       c->rem -= e->coef * x;

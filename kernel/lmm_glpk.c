@@ -137,7 +137,7 @@ static size_t var_index(const lmm_system *sys, const lmm_variable *v)
   size_t lo = 0, hi = lmm_variable_count(sys);
   while (hi - lo > 1) {
     size_t mid = (lo + hi) / 2;
-    if (lmm_variable_at(sys, mid)->seq <= v->seq)
+    if (lmm_variable_at(sys, mid)->ev.order <= v->ev.order)
       lo = mid;
     else
       hi = mid;

@@ -17,7 +17,18 @@
  *   variable  v1 ── elems[] = { e(v1,c1), e(v1,c3) }                  (array: routes are short)
  *
  * An element lives in its variable's array and is linked into one of its constraint's two
- * lists; when the array grows, the neighbours of every moved element are re-pointed. */
+ * lists; when the array grows, the neighbours of every moved element are re-pointed.
+ *
+ * Bytes per in-flight flow (issue 27: a 4 096-rank Alltoall holds 16.8 M flows at once, so
+ * each byte here is 16.8 MB), one arena block per variable and its hinted elements:
+ *
+ *   | lmm_variable 120 B: hot line 64 | dirty link, slots, ev 56 | e0 40 | e1 | e2 | e3 | e4 |
+ *   '------------------------------- 320 B: 5 whole cache lines -----------------------------'
+ *
+ * (5 elements: a flat cluster's route of 3 links and 2 of cross-traffic), and the scratch of
+ * the pass that re-solves them all, sized to it plus an eighth (XGROW_TIGHT): fe 12 + ve 12
+ * per element, fx fval fpen fbkey 8 + ffixed 1 + ve_pos 4 + F 8 per flow. _Static_asserts
+ * below pin the sizes. */
 #ifndef SMPI_KERNEL_LMM_PRIVATE_H
 #define SMPI_KERNEL_LMM_PRIVATE_H
 
@@ -27,6 +38,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define LMM_NOT_IN_HEAP ((size_t)-1)
@@ -46,13 +58,15 @@ typedef struct lmm_element {
   double coef;
   list_node cnode; /* in cnst->active (coef > 0 and var enabled) or cnst->idle */
 } lmm_element;
+_Static_assert(sizeof(lmm_element) == 40, "lmm_element grew: 5 per flow (issue 27)");
 
 /* Solve scratch: a free variable's element seen from its constraint. Each constraint of
  * S u B owns a contiguous slice of these (sys->fe), so that the filling walks arrays rather
  * than lists, and refers to the variable by its index in F (fixed flags and new values are
  * small arrays indexed the same way). */
-typedef struct lmm_free_elem {
-  double coef;
+typedef struct __attribute__((packed)) lmm_free_elem {
+  double coef; /* (packed: 12 bytes, not 16; x86 loads it unaligned at no cost but for the
+                  one entry in 16 that straddles two lines) */
   uint32_t fidx;
 } lmm_free_elem;
 
@@ -60,10 +74,13 @@ typedef struct lmm_free_elem {
  * (sys->ve[sys->ve_pos[i] .. sys->ve_pos[i + 1]) for F[i]): fixing a variable walks these
  * instead of loading the variable and its element array, two cache misses per flow when a
  * pass fixes 16 000 flows. Only elements of coefficient > 0, in the variable's order. */
-typedef struct lmm_var_elem {
-  lmm_constraint *cnst;
+typedef struct __attribute__((packed)) lmm_var_elem {
   double coef;
+  uint32_t cidx; /* the constraint, sys->C[cidx] (12 bytes, not 16 with a pointer) */
 } lmm_var_elem;
+/* one of each per element of a full pass (issue 27: 1.3 M of them at 512 ranks of an
+ * Alltoall, 84 M at 4 096) */
+_Static_assert(sizeof(lmm_free_elem) == 12 && sizeof(lmm_var_elem) == 12, "scratch entries");
 
 struct lmm_constraint {
   /* First cache line: all that lmm_fast_bottleneck.c reads or writes for each link of each
@@ -92,6 +109,7 @@ struct lmm_constraint {
   uint32_t nfree;    /* its free elements: sys->fe[fe_pos .. fe_pos + nfree) */
   uint32_t nunfixed; /* how many of them are not fixed yet */
   uint32_t fe_pos;
+  uint32_t c_idx; /* its slot in sys->C during a filling pass (lmm_var_elem) */
   lmm_event ev;
 
   size_t fp_pos, fp_end; /* FATPIPE: heap slice of sys->fp keyed by saturation level */
@@ -111,6 +129,13 @@ struct lmm_constraint {
   bool cls_tainted;
 };
 
+/* A variable and the elements of its hint are one arena block (lmm_variable_new), the
+ * elements right after the variable (elems == (lmm_element *)(v + 1) until lmm_expand outgrows
+ * them), the block rounded to whole cache lines: a flow of a flat cluster's 5 elements (3
+ * route links, 2 of cross-traffic) is 120 + 5 x 40 = 320 bytes, 5 lines, where a 192-byte
+ * variable and a 256-byte array were 448 (issue 27). Not in a list of all variables
+ * (sys->by_order has them in creation order) nor of the pending ones (sys->pending): 32
+ * bytes of links less, which is what makes the 5 elements fit 5 lines. */
 struct lmm_variable {
   /* First cache line: what a solve reads or writes for each flow it re-solves (the
    * one-bottleneck path and the commit touch nothing else of it). */
@@ -124,17 +149,22 @@ struct lmm_variable {
   uint64_t mod_mark; /* scratch: == sys->solve_no: already in the modified array */
   uint64_t in_f;     /* scratch: == sys->iter: free in this pass, at sys->F[fidx] */
 
-  uint64_t seq;
-  size_t cap_elems;
-  list_node all_node;
-  list_node dirty_node; /* on sys->dirty_vars: must be re-solved */
-  list_node mod_node;   /* on sys->pending_mod: created or penalty/bound changed */
+  list_node dirty_node; /* on sys->dirty_vars: must be re-solved; on sys->spare_vars once
+                           freed */
+  uint32_t cap_elems;   /* room of elems (ASSERTed < UINT32_MAX with n_elems) */
+  uint32_t order_pos;   /* slot in sys->by_order (fewer than UINT32_MAX variables: ASSERTed) */
+  uint32_t pend_pos;    /* its slot + 1 in sys->pending, 0 when not pending */
+  uint32_t xidx;        /* its slot + 1 in sys->xcls->vars, 0 when not a member */
 
   /* More scratch of the current solve. */
-  lmm_event ev;     /* bound event */
-  size_t order_pos; /* slot in sys->by_order */
-  uint32_t xidx;    /* its slot + 1 in sys->xcls->vars, 0 when not a member */
+  lmm_event ev; /* bound event; ev.order is also its creation number (deterministic ties,
+                   the "seq" of a constraint) */
 };
+/* The bytes per in-flight flow that issue 27 brought down (at 16.8 M flows of a 4 096-rank
+ * Alltoall every 8 bytes here are 134 MB): grow these only knowingly, and keep the first 64
+ * bytes of a variable as they are (the solver's hot line). */
+_Static_assert(sizeof(struct lmm_variable) == 120, "lmm_variable grew: see issue 27");
+_Static_assert(offsetof(struct lmm_variable, dirty_node) == 64, "the hot line is 64 bytes");
 
 /* The exact class (lmm_xclass.c): flows at the head of one constraint's active list that
  * have one coefficient on it and one of a few penalties (a group per penalty: a fat tree's
@@ -209,30 +239,39 @@ typedef struct lmm_fp_entry {
 struct lmm_system {
   double precision;
   double repair_limit;   /* see lmm_set_repair_limit */
-  list_node variables;   /* creation order */
-  list_node constraints; /* creation order */
-  /* Freed variables kept for reuse with their element arrays (linked by all_node): a
+  list_node constraints; /* creation order (the variables' is sys->by_order) */
+  /* Freed variables kept for reuse with their element arrays (linked by dirty_node): a
    * simulation creates and frees one variable per message, and the two mallocs and two
-   * frees cost about as much as the solve of an uncontended flow. */
+   * frees cost about as much as the solve of an uncontended flow. A spare variable keeps
+   * its array (cap_elems): in its own block, or one that lmm_expand grew. */
   list_node spare_vars;
-  /* Variables, element arrays and constraints come from 2 MiB chunks marked for transparent
-   * huge pages (lmm_system.c's arena): a pass over 16 000 flows touches them all, and with
-   * 4 KiB pages nearly every flow was a TLB miss as well as a cache miss. Never freed one by
-   * one (freed variables are reused; an outgrown element array or a freed constraint is left
-   * behind: the models free neither), all at lmm_system_free. */
+  /* Variables (each with its hinted elements in one block), grown element arrays and
+   * constraints come from 2 MiB chunks marked for transparent huge pages (lmm_system.c's
+   * arena): a pass over 16 000 flows touches them all, and with 4 KiB pages nearly every
+   * flow was a TLB miss as well as a cache miss. Never freed one by one (freed variables are
+   * reused; an outgrown element array or a freed constraint is left behind: the models free
+   * neither), all at lmm_system_free. */
   void *arena_chunks;
   char *arena_cur, *arena_end;
   size_t arena_total; /* bytes of all chunks */
   size_t n_vars, n_cnsts;
-  /* The variables again, in the order of sys->variables, as an array that a full pass walks
-   * with prefetches (a list walk is one dependent cache miss per flow): a freed variable
-   * leaves a NULL, squeezed out by the next full walk or once they outnumber the others. */
+  /* The variables in creation order (the only record of them all: no list runs through
+   * them), an array that a full pass walks with prefetches (a list walk is one dependent
+   * cache miss per flow): a freed variable leaves a NULL, squeezed out by the next full walk
+   * or once they outnumber the others. */
   lmm_variable **by_order;
   size_t n_by_order, cap_by_order, n_by_order_dead;
   size_t n_active_total; /* active elements of all constraints */
+  size_t n_active_fp;    /* those of FATPIPE constraints (a full pass's sys->fp) */
   size_t s_incidences;   /* active elements of the constraints of S (current solve) */
   uint64_t next_seq;
-  list_node dirty_cnsts, dirty_vars, pending_mod;
+  list_node dirty_cnsts, dirty_vars;
+  /* Variables created or whose penalty or bound changed since the last solve, in that order:
+   * reported by the next solve whatever their values do. A freed one leaves a NULL (it knows
+   * its slot, pend_pos); the next solve empties the array. An array rather than a list
+   * through every variable: 4 bytes of each instead of 16 (issue 27). */
+  lmm_variable **pending;
+  size_t n_pending, cap_pending;
 
   /* lmm_variable_at / lmm_constraint_at: arrays rebuilt after a creation or a removal */
   lmm_variable **var_at;
@@ -256,7 +295,7 @@ struct lmm_system {
   double *fbkey;    /* F[i]'s bound event key (bound x penalty) when lmm_bound_matters, else
                        LMM_NO_BOUND_EVENT, or LMM_NO_ELEMENT (no element of coef > 0 and no
                        bound: fixed at 0 by the filling) */
-  size_t *ve_pos;   /* nF + 1 offsets into ve */
+  uint32_t *ve_pos; /* nF + 1 offsets into ve (fit: nfe < UINT32_MAX is ASSERTed) */
   size_t n_unfixed; /* variables of F not fixed yet (filling) */
   size_t capfx;
   lmm_free_elem *fe;
@@ -354,6 +393,15 @@ static inline void lmm_s_add(lmm_system *sys, lmm_constraint *c)
   sys->s_incidences += c->n_active;
   XGROW(sys->S, sys->capS, sys->nS + 1);
   sys->S[sys->nS++] = c;
+}
+
+/* v is no longer pending (freed, or taken out of the solver by a class) */
+static inline void lmm_var_unpend(lmm_system *sys, lmm_variable *v)
+{
+  if (v->pend_pos) {
+    sys->pending[v->pend_pos - 1] = NULL;
+    v->pend_pos = 0;
+  }
 }
 
 /* lmm_system.c: squeezes the NULLs out of sys->by_order */

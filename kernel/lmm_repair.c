@@ -130,12 +130,16 @@ static void solve(lmm_system *sys, bool full)
   }
 
   /* created or penalty/bound changed since the last solve: reported whatever happens */
-  while (!list_empty(&sys->pending_mod)) {
-    lmm_variable *v = list_entry(list_pop_front(&sys->pending_mod), lmm_variable, mod_node);
+  for (size_t i = 0; i < sys->n_pending; i++) {
+    lmm_variable *v = sys->pending[i];
+    if (!v) /* freed since */
+      continue;
+    v->pend_pos = 0;
     v->mod_mark = sys->solve_no;
     XGROW(sys->modified, sys->cap_modified, sys->n_modified + 1);
     sys->modified[sys->n_modified++] = v;
   }
+  sys->n_pending = 0;
 
   while (!list_empty(&sys->dirty_cnsts))
     s_add(sys, list_entry(list_pop_front(&sys->dirty_cnsts), lmm_constraint, dirty_node));
@@ -192,9 +196,9 @@ static void solve(lmm_system *sys, bool full)
        * hosts has 12 000 constraints, a token ring 2 variables. maxmin/fast-path-full folds
        * this walk into the region's. */
       if (!sys->fast_full)
-        list_foreach (n, &sys->variables) {
-          lmm_variable *v = list_entry(n, lmm_variable, all_node);
-          if (!lmm_var_enabled(v))
+        for (size_t o = 0; o < sys->n_by_order; o++) {
+          lmm_variable *v = sys->by_order[o];
+          if (!v || !lmm_var_enabled(v))
             continue;
           for (size_t k = 0; k < v->n_elems; k++)
             if (v->elems[k].coef > 0)

@@ -16,7 +16,7 @@
  *     saturated was nobody's bottleneck, so nothing needs repair there;
  *   - dirty variable (sys->dirty_vars, D): created, enabled, penalty or bound changed,
  *     element added, or one of its constraints freed;
- *   - pending modified (sys->pending_mod): created or penalty/bound changed, reported by the
+ *   - pending modified (sys->pending): created or penalty/bound changed, reported by the
  *     next solve whatever its value does.
  * Kept incrementally for the solve: each constraint's load (SHARED: sum of coef * value),
  * max_level (an upper bound of value * penalty over its active elements) and usage_all (sum of
@@ -122,12 +122,10 @@ lmm_system *lmm_system_new(double precision)
   lmm_system *sys = xcalloc(1, sizeof *sys);
   sys->precision = precision;
   sys->repair_limit = 0.25;
-  list_init(&sys->variables);
   list_init(&sys->constraints);
   list_init(&sys->spare_vars);
   list_init(&sys->dirty_cnsts);
   list_init(&sys->dirty_vars);
-  list_init(&sys->pending_mod);
   sys->solve_no = 1;
   sys->iter = 1;
   lmm_declare_config();
@@ -174,6 +172,7 @@ void lmm_system_free(lmm_system *sys)
   free(sys->deferred);
   free(sys->fp);
   free(sys->modified);
+  free(sys->pending);
   free(sys);
 }
 
@@ -193,8 +192,12 @@ static void var_mark_dirty(lmm_system *sys, lmm_variable *v)
 
 static void var_mark_modified(lmm_system *sys, lmm_variable *v)
 {
-  if (!list_linked(&v->mod_node))
-    list_push_back(&sys->pending_mod, &v->mod_node);
+  if (!v->pend_pos) {
+    XGROW(sys->pending, sys->cap_pending, sys->n_pending + 1);
+    ASSERT(sys->n_pending < UINT32_MAX);
+    sys->pending[sys->n_pending++] = v;
+    v->pend_pos = (uint32_t)sys->n_pending;
+  }
 }
 
 /* The element array moved: re-point the list neighbours at the new node addresses. Two
@@ -252,6 +255,8 @@ void lmm_constraint_free(lmm_system *sys, lmm_constraint *c)
     }
   }
   sys->n_active_total -= c->n_active;
+  if (c->policy == LMM_FATPIPE)
+    sys->n_active_fp -= c->n_active;
   if (list_linked(&c->dirty_node))
     list_remove(&c->dirty_node);
   list_remove(&c->all_node);
@@ -304,36 +309,38 @@ lmm_variable *lmm_variable_new(lmm_system *sys, void *id, double penalty, double
 {
   ASSERTF(penalty >= 0 && isfinite(penalty), "bad sharing penalty %g", penalty);
   ASSERTF(!isnan(bound), "bad bound");
+  ASSERTF(elements_hint < UINT32_MAX, "%zu elements", elements_hint);
   lmm_variable *v;
   if (!list_empty(&sys->spare_vars)) {
     /* Every field starts as from xcalloc except the element array, which is empty (no
      * element of it is linked anywhere) and merely keeps its capacity. */
-    v = list_entry(list_pop_front(&sys->spare_vars), lmm_variable, all_node);
+    v = list_entry(list_pop_front(&sys->spare_vars), lmm_variable, dirty_node);
     lmm_element *elems = v->elems;
-    size_t cap = v->cap_elems;
+    uint32_t cap = v->cap_elems;
     mem_zero(v, sizeof *v);
     v->elems = elems;
     v->cap_elems = cap;
+    if (elements_hint > cap) {
+      /* nothing to keep or relink (n_elems is 0); the old array stays in the arena */
+      v->elems = arena_alloc(sys, elements_hint * sizeof *v->elems);
+      v->cap_elems = (uint32_t)elements_hint;
+    }
   } else {
-    v = arena_alloc(sys, sizeof *v);
+    /* one block: the variable, then its elements (see struct lmm_variable) */
+    v = arena_alloc(sys, sizeof *v + elements_hint * sizeof *v->elems);
     memset(v, 0, sizeof *v);
+    v->elems = (lmm_element *)(v + 1);
+    v->cap_elems = (uint32_t)elements_hint;
   }
   v->id = id;
   v->penalty = penalty;
   v->bound = bound;
-  v->seq = next_seq(sys);
-  if (elements_hint > v->cap_elems) {
-    /* nothing to keep or relink (n_elems is 0); the old array stays in the arena */
-    v->elems = arena_alloc(sys, elements_hint * sizeof *v->elems);
-    v->cap_elems = elements_hint;
-  }
   list_init(&v->dirty_node);
-  list_init(&v->mod_node);
   v->ev.pos = LMM_NOT_IN_HEAP;
-  v->ev.order = v->seq;
-  list_push_back(&sys->variables, &v->all_node);
+  v->ev.order = next_seq(sys);
   XGROW(sys->by_order, sys->cap_by_order, sys->n_by_order + 1);
-  v->order_pos = sys->n_by_order;
+  ASSERT(sys->n_by_order < UINT32_MAX);
+  v->order_pos = (uint32_t)sys->n_by_order;
   sys->by_order[sys->n_by_order++] = v;
   sys->n_vars++;
   sys->var_at_ok = false;
@@ -350,7 +357,7 @@ void lmm_by_order_squeeze(lmm_system *sys)
   for (size_t i = 0; i < sys->n_by_order; i++) {
     lmm_variable *v = sys->by_order[i];
     if (v) {
-      v->order_pos = j;
+      v->order_pos = (uint32_t)j;
       sys->by_order[j++] = v;
     }
   }
@@ -378,6 +385,7 @@ static void var_withdraw(lmm_system *sys, lmm_variable *v)
     list_push_back(&c->idle, &e->cnode);
     c->usage_all = --c->n_active ? c->usage_all - e->coef / v->penalty : 0;
     sys->n_active_total--;
+    sys->n_active_fp -= c->policy == LMM_FATPIPE;
   }
   v->value = 0;
   if (list_linked(&v->dirty_node))
@@ -393,16 +401,14 @@ void lmm_variable_free(lmm_system *sys, lmm_variable *v)
     list_remove(&v->elems[i].cnode);
   if (list_linked(&v->dirty_node))
     list_remove(&v->dirty_node);
-  if (list_linked(&v->mod_node))
-    list_remove(&v->mod_node);
-  list_remove(&v->all_node);
+  lmm_var_unpend(sys, v);
   sys->by_order[v->order_pos] = NULL;
   if (++sys->n_by_order_dead > sys->n_vars && sys->n_by_order_dead >= 64)
     lmm_by_order_squeeze(sys);
   sys->n_vars--;
   sys->var_at_ok = false;
-  v->n_elems = 0;                                  /* the elements were unlinked above */
-  list_push_front(&sys->spare_vars, &v->all_node); /* LIFO: the most recent is in cache */
+  v->n_elems = 0;                                    /* the elements were unlinked above */
+  list_push_front(&sys->spare_vars, &v->dirty_node); /* LIFO: the most recent is in cache */
 }
 
 void lmm_expand(lmm_system *sys, lmm_constraint *c, lmm_variable *v, double coef)
@@ -414,7 +420,8 @@ void lmm_expand(lmm_system *sys, lmm_constraint *c, lmm_variable *v, double coef
       e = &v->elems[i];
   if (!e) {
     if (v->n_elems == v->cap_elems) {
-      size_t ncap = v->cap_elems ? 2 * v->cap_elems : 4;
+      ASSERT(v->cap_elems < UINT32_MAX / 2);
+      uint32_t ncap = v->cap_elems ? 2 * v->cap_elems : 4;
       lmm_element *grown = arena_alloc(sys, ncap * sizeof *v->elems);
       if (v->n_elems)
         memcpy(grown, v->elems, v->n_elems * sizeof *v->elems);
@@ -444,6 +451,7 @@ void lmm_expand(lmm_system *sys, lmm_constraint *c, lmm_variable *v, double coef
     list_push_back(&c->active, &e->cnode);
     c->n_active++;
     sys->n_active_total++;
+    sys->n_active_fp += c->policy == LMM_FATPIPE;
   }
   c->usage_all += (was_active ? coef : e->coef) / v->penalty;
   /* keep the invariants "load = sum coef*value" and "max_level >= every level on c" */
@@ -480,6 +488,7 @@ void lmm_variable_set_penalty(lmm_system *sys, lmm_variable *v, double penalty)
         e->cnst->n_active++;
         e->cnst->usage_all += e->coef / penalty;
         sys->n_active_total++;
+        sys->n_active_fp += e->cnst->policy == LMM_FATPIPE;
       }
     }
   } else {
@@ -540,8 +549,9 @@ lmm_variable *lmm_variable_at(const lmm_system *csys, size_t i)
   if (!sys->var_at_ok) {
     XGROW(sys->var_at, sys->var_at_cap, sys->n_vars);
     size_t k = 0;
-    list_foreach (n, &sys->variables)
-      sys->var_at[k++] = list_entry(n, lmm_variable, all_node);
+    for (size_t o = 0; o < sys->n_by_order; o++)
+      if (sys->by_order[o])
+        sys->var_at[k++] = sys->by_order[o];
     sys->var_at_ok = true;
   }
   return sys->var_at[i];
@@ -582,13 +592,15 @@ void lmm_dump(const lmm_system *sys, FILE *out)
             c->sat ? " (saturated)" : "");
     list_foreach (m, &c->active) {
       const lmm_element *e = list_entry(m, lmm_element, cnode);
-      fprintf(out, " %g*v#%llu", e->coef, (unsigned long long)e->var->seq);
+      fprintf(out, " %g*v#%llu", e->coef, (unsigned long long)e->var->ev.order);
     }
     fputc('\n', out);
   }
-  list_foreach (n, &sys->variables) {
-    const lmm_variable *v = list_entry(n, lmm_variable, all_node);
-    fprintf(out, "  v#%llu penalty %g bound %g value %.17g\n", (unsigned long long)v->seq,
+  for (size_t o = 0; o < sys->n_by_order; o++) {
+    const lmm_variable *v = sys->by_order[o];
+    if (!v)
+      continue;
+    fprintf(out, "  v#%llu penalty %g bound %g value %.17g\n", (unsigned long long)v->ev.order,
             v->penalty, v->bound, v->value);
   }
 }

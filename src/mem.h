@@ -49,4 +49,15 @@ void xgrow(void **array, size_t *cap, size_t need, size_t elt);
       xgrow((void **)&(arr), &(cap), (need), sizeof *(arr)); \
   } while (0)
 
+/* For an array that a pass sizes at once for all it will hold (the solver's per-pass scratch,
+ * 16 bytes per element of 10^7 flows): room for need and an eighth more, not the next power
+ * of two, whose slack of up to 2x was a quarter of the kernel's bytes per flow (issue 27).
+ * The contents are not kept: the pass rewrites them. */
+void xgrow_tight(void **array, size_t *cap, size_t need, size_t elt);
+#define XGROW_TIGHT(arr, cap, need)                                \
+  do {                                                             \
+    if ((size_t)(need) > (cap))                                    \
+      xgrow_tight((void **)&(arr), &(cap), (need), sizeof *(arr)); \
+  } while (0)
+
 #endif

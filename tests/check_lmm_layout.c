@@ -150,6 +150,71 @@ START_TEST(arena_holds_large_and_growing_arrays)
 }
 END_TEST
 
+START_TEST(pending_and_spare_blocks)
+{
+  /* The variables' bookkeeping without lists through them (issue 27): the pending array
+   * reports created or changed variables in that order, skipping freed ones, and takes a
+   * variable again after a solve; lmm_variable_at follows creation order over the holes of
+   * freed ones; a spare variable reuses its block's elements when the hint fits and gets an
+   * array of its own when not. */
+  lmm_system *sys = lmm_system_new(PREC);
+  lmm_constraint *c[6];
+  for (int i = 0; i < 6; i++)
+    c[i] = lmm_constraint_new(sys, NULL, 10, LMM_SHARED);
+  lmm_variable *v[4];
+  for (int i = 0; i < 4; i++) {
+    v[i] = lmm_variable_new(sys, NULL, 1, -1, 5);
+    for (int k = 0; k < 5; k++)
+      lmm_expand(sys, c[k], v[i], 1);
+  }
+  lmm_variable_set_bound(sys, v[0], 1); /* pending already: not twice */
+  lmm_variable_free(sys, v[1]);
+  lmm_solve(sys);
+  ck_assert_uint_eq(lmm_modified_count(sys), 3);
+  ck_assert_ptr_eq(lmm_modified_get(sys, 0), v[0]);
+  ck_assert_ptr_eq(lmm_modified_get(sys, 1), v[2]);
+  ck_assert_ptr_eq(lmm_modified_get(sys, 2), v[3]);
+  ck_assert_uint_eq(lmm_variable_count(sys), 3);
+  ck_assert_ptr_eq(lmm_variable_at(sys, 0), v[0]);
+  ck_assert_ptr_eq(lmm_variable_at(sys, 1), v[2]);
+  ck_assert_ptr_eq(lmm_variable_at(sys, 2), v[3]);
+
+  /* pending again after the solve: a bound that binds nothing changes no value, so only
+   * the pending array reports it */
+  lmm_solve(sys);
+  ck_assert_uint_eq(lmm_modified_count(sys), 0);
+  lmm_variable_set_bound(sys, v[2], 1000);
+  lmm_solve(sys);
+  ck_assert_uint_eq(lmm_modified_count(sys), 1);
+  ck_assert_ptr_eq(lmm_modified_get(sys, 0), v[2]);
+
+  /* v[1]'s block comes back for a hint of 3 (its 5 inline elements), then one more
+   * variable with a hint of 6 (more than a spare has: an array of its own) */
+  lmm_variable *w = lmm_variable_new(sys, NULL, 1, -1, 3);
+  ck_assert_ptr_eq(w, v[1]);
+  lmm_variable_free(sys, v[3]);
+  lmm_variable *x = lmm_variable_new(sys, NULL, 1, -1, 6);
+  ck_assert_ptr_eq(x, v[3]);
+  for (int k = 0; k < 6; k++)
+    lmm_expand(sys, c[k], x, k + 1);
+  for (int k = 0; k < 3; k++)
+    lmm_expand(sys, c[k], w, 1);
+  ck_assert_uint_eq(lmm_variable_element_count(x), 6);
+  for (int k = 0; k < 6; k++) {
+    double coef;
+    ck_assert_ptr_eq(lmm_variable_constraint(x, (size_t)k, &coef), c[k]);
+    ck_assert_double_eq(coef, k + 1);
+  }
+  lmm_solve(sys);
+  ck_assert_ptr_eq(lmm_variable_at(sys, 2), w); /* the newest last, whatever its block */
+  ck_assert_ptr_eq(lmm_variable_at(sys, 3), x);
+  /* c[5] holds x alone: 10 / 6 at most there; c[0..4] hold 4 flows */
+  for (int k = 0; k < 6; k++)
+    ck_assert(lmm_constraint_load(c[k]) <= 10 * (1 + PREC));
+  lmm_system_free(sys);
+}
+END_TEST
+
 static Suite *layout_suite(void)
 {
   Suite *s = suite_create("lmm_layout");
@@ -157,6 +222,7 @@ static Suite *layout_suite(void)
   tcase_set_timeout(tc, 60);
   tcase_add_loop_test(tc, full_pass_order_survives_churn, 0, 3);
   tcase_add_test(tc, arena_holds_large_and_growing_arrays);
+  tcase_add_test(tc, pending_and_spare_blocks);
   suite_add_tcase(s, tc);
   return s;
 }
