@@ -110,12 +110,13 @@ np: 4
 params:
   k: {range: [0, 7, 1]}
 EOS
-# each point waits 2 s first: the job must still be running when ^C comes, even on a
-# loaded machine where the poll below sees the job running only late (CI once saw all 8
-# points done by then)
+# each point is held until the test has interrupted the sweep (60 s at most): the job must
+# still be running when ^C comes, and a fixed wait was not enough on a loaded machine
+# where the poll below saw the job running only late (CI saw all 8 points done by then,
+# once with a 2 s wait per point)
 cat > slow.sh <<EOS
 #!/bin/sh
-sleep 2
+for _ in \$(seq 600); do [ -e "$tmp/go" ] && break; sleep 0.1; done
 exec "$SMPIRUN" "\$@"
 EOS
 chmod +x slow.sh
@@ -136,4 +137,5 @@ done
 done_points=$(ls slow/points | grep -c '\.rec$')
 [ -z "$(squeue -h -n smpi-sweep -o %i 2>/dev/null)" ] && [ "$done_points" -lt 8 ]
 verdict "slurm: the job is gone from the queue, $done_points of 8 points ran"
+touch "$tmp/go" # a point the cancel missed (it should not) ends now, not in 60 s
 finish
