@@ -5,8 +5,7 @@
 #include <string.h>
 
 #include "smpi/mpi/p2p_private.h"
-
-static uint64_t seq;
+#include "tests/p2p_objects.h"
 
 /* the hand-written cases leave their requests and messages to the teardown (the queues only
  * link them); the random test frees its own and turns tracking off */
@@ -21,33 +20,18 @@ static void *track(void *p)
 
 static smpi_req *mk_recv(uint32_t ctx, int dst, int src, int tag)
 {
-  smpi_req *r = calloc(1, sizeof *r);
-  r->kind = REQ_RECV;
-  r->ctx = ctx;
-  r->owner = dst;
-  r->peer = src;
-  r->tag = tag;
-  r->seq = ++seq;
-  list_init(&r->qlink);
-  return track(r);
+  return track(p2p_test_recv(ctx, dst, src, tag));
 }
 
 static p2p_msg *mk_msg(uint32_t ctx, int dst, int src, int tag)
 {
-  p2p_msg *m = calloc(1, sizeof *m);
-  m->ctx = ctx;
-  m->dst_world = dst;
-  m->src = src;
-  m->tag = tag;
-  list_init(&m->slink);
-  list_init(&m->alink);
-  return track(m);
+  return track(p2p_test_msg(ctx, dst, src, tag));
 }
 
 static void setup(void)
 {
   mq_reset();
-  seq = 0;
+  p2p_test_seq = 0;
   tracking = 1;
 }
 

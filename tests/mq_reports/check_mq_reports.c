@@ -11,8 +11,8 @@
 
 #include "smpi/mpi/p2p_private.h"
 #include "src/list.h"
+#include "tests/p2p_objects.h"
 
-static uint64_t seq;
 /* every object a test made, freed by the teardown (LeakSanitizer in CI's sanitized build
  * reports those a test took off the queues and dropped) */
 static void *made[512];
@@ -27,35 +27,18 @@ static void *made_add(void *p)
 
 static smpi_req *mk_req(uint32_t ctx, int dst, int src, int tag)
 {
-  smpi_req *r = made_add(calloc(1, sizeof *r));
-  r->kind = REQ_RECV;
-  r->ctx = ctx;
-  r->owner = dst;
-  r->peer = src;
-  r->tag = tag;
-  r->seq = ++seq;
-  list_init(&r->qlink);
-  return r;
+  return made_add(p2p_test_recv(ctx, dst, src, tag));
 }
 
 static p2p_msg *mk_msg(uint32_t ctx, int dst, int src, int tag)
 {
-  p2p_msg *m = made_add(calloc(1, sizeof *m));
-  m->ctx = ctx;
-  m->dst_world = dst;
-  m->src = src;
-  m->src_world = src; /* a communicator whose ranks are the world's */
-  m->tag = tag;
-  m->seq = ++seq;
-  list_init(&m->slink);
-  list_init(&m->alink);
-  return m;
+  return made_add(p2p_test_msg(ctx, dst, src, tag));
 }
 
 static void setup(void)
 {
   mq_reset();
-  seq = 0;
+  p2p_test_seq = 0;
   n_made = 0;
 }
 

@@ -19,35 +19,9 @@
 #include "smpi/mpi/p2p_private.h"
 #include "src/heap.h"
 #include "src/list.h"
+#include "tests/p2p_objects.h"
 
 /* ---- matching queues ---- */
-
-static uint64_t seq;
-
-static smpi_req *mk_recv(uint32_t ctx, int dst, int src, int tag)
-{
-  smpi_req *r = calloc(1, sizeof *r);
-  r->kind = REQ_RECV;
-  r->ctx = ctx;
-  r->owner = dst;
-  r->peer = src;
-  r->tag = tag;
-  r->seq = ++seq;
-  list_init(&r->qlink);
-  return r;
-}
-
-static p2p_msg *mk_msg(uint32_t ctx, int dst, int src, int tag)
-{
-  p2p_msg *m = calloc(1, sizeof *m);
-  m->ctx = ctx;
-  m->dst_world = dst;
-  m->src = src;
-  m->tag = tag;
-  list_init(&m->slink);
-  list_init(&m->alink);
-  return m;
-}
 
 /* One step of a P x Q periodic stencil (bench_mpi.c's): each rank posts its 4 receives
  * (tags name the direction), then every rank sends to its 4 neighbours; every message
@@ -62,8 +36,8 @@ static void stencil_step(int P, int Q, bool unexpected)
     int nb[4] = {((r + 1) % P) * Q + c, ((r + P - 1) % P) * Q + c, r * Q + (c + Q - 1) % Q,
                  r * Q + (c + 1) % Q}; /* down, up, left, right */
     for (int d = 0; d < 4; d++) {
-      rq[me * 4 + d] = mk_recv(0, me, nb[d], d);
-      ms[me * 4 + d] = mk_msg(0, me, nb[d], d); /* what nb[d] sends to me with tag d */
+      rq[me * 4 + d] = p2p_test_recv(0, me, nb[d], d);
+      ms[me * 4 + d] = p2p_test_msg(0, me, nb[d], d); /* what nb[d] sends to me with tag d */
     }
   }
   if (unexpected) {
@@ -121,17 +95,17 @@ START_TEST(many_sources_stay_correct)
   mq_reset();
   for (int round = 0; round < 10; round++) {
     for (int src = 0; src < 9; src++) {
-      smpi_req *r = mk_recv(0, 0, src, 1);
+      smpi_req *r = p2p_test_recv(0, 0, src, 1);
       ck_assert_ptr_null(mq_post_recv(r));
-      p2p_msg *m = mk_msg(0, 0, src, 1);
+      p2p_msg *m = p2p_test_msg(0, 0, src, 1);
       ck_assert_ptr_eq(mq_arrive(m), r);
       free(r);
       free(m);
     }
     /* another context, same sources: its own nodes, not the kept ones */
-    smpi_req *r = mk_recv(7, 0, 3, 1);
+    smpi_req *r = p2p_test_recv(7, 0, 3, 1);
     ck_assert_ptr_null(mq_post_recv(r));
-    p2p_msg *m = mk_msg(7, 0, 3, 1);
+    p2p_msg *m = p2p_test_msg(7, 0, 3, 1);
     ck_assert_ptr_eq(mq_arrive(m), r);
     free(r);
     free(m);
