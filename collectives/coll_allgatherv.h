@@ -37,6 +37,27 @@ static inline void agv_unpack(coll_ctx *x, const coll_args *a, int n, int first,
     in += agv_bytes(a, b);
   }
 }
+/* What a step sends: blocks first, ..., first + nb - 1 packed into out (returned), or, when
+ * every byte of them lies in folded memory (nothing meaningful: coll_private.h, "Blocks whose
+ * content does not matter"), folded scratch of the same size with nothing packed; the
+ * receiver learns it from coll_sendrecv_fold and skips its unpack. */
+static inline const void *agv_pack_send(coll_ctx *x, const coll_args *a, int n, int first, int nb,
+                                        char *out)
+{
+  size_t bytes = 0;
+  bool folded = true;
+  for (int i = 0; i < nb && folded; i++) {
+    int b = (first + i) % n;
+    bytes += agv_bytes(a, b);
+    folded = a->rcounts[b] == 0 ||
+             smpi_dt_all_folded(agv_block(a, b), (size_t)a->rcounts[b], a->rdt);
+  }
+  const void *f = folded && bytes ? coll_folded_scratch(bytes) : NULL;
+  if (f)
+    return f;
+  agv_pack(x, a, n, first, nb, out);
+  return out;
+}
 /* the own block into place */
 static inline void agv_own(coll_ctx *x, const coll_args *a)
 {

@@ -143,6 +143,26 @@ void coll_sendrecv(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *
                                   MPI_STATUS_IGNORE));
 }
 
+bool coll_sendrecv_fold(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, int dst,
+                        void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int tag)
+{
+  MPI_Status st = {.MPI_ERROR = MPI_SUCCESS};
+  note_error(x, smpi_p2p_sendrecv(sbuf, scount, sdt, peer(x, dst), tag, rbuf, rcount, rdt,
+                                  peer(x, src), tag, x->comm, recv_flags(x, rbuf), &st));
+  return (st.smpi_cancelled & SMPI_STATUS_FOLDED) != 0;
+}
+
+void coll_blocks_folded(const void *buf, size_t bc, const smpi_dt *dt, int n, bool *out)
+{
+  size_t count = bc * (size_t)(n > 0 ? n : 0);
+  bool some = smpi_dt_touches_folded(buf, count, dt);
+  bool all = some && smpi_dt_all_folded(buf, count, dt);
+  for (int j = 0; j < n; j++)
+    out[j] = all || (some && smpi_dt_all_folded(coll_at(buf, (size_t)j * bc, dt), bc, dt));
+}
+
+const void *coll_folded_scratch(size_t bytes) { return smpi_shared_scratch(bytes ? bytes : 1); }
+
 void coll_copy(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, void *rbuf,
                size_t rcount, const smpi_dt *rdt)
 {

@@ -287,6 +287,31 @@ void coll_recv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src,
 void coll_sendrecv(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, int dst,
                    void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int tag);
 
+/* ---- Blocks whose content does not matter ----
+ * A block read from folded memory (SMPI_SHARED_MALLOC) holds nothing, and neither does any
+ * copy of it, wherever it travels. An algorithm that forwards other ranks' blocks through
+ * its scratch (Bruck's Alltoall: up to n blocks per rank, 8 MiB at 4 096 ranks of 1 KiB,
+ * 32 GiB written in all) keeps a mark per block and never copies, packs or unpacks a marked
+ * one. A message made only of marked blocks is sent from folded scratch (the same bytes on
+ * the network, nothing moved) and arrives marked; a message with one unmarked block is
+ * packed and sent as usual, and all its blocks arrive unmarked. So a mark is never set on a
+ * block that could hold data, whatever mix of folded and private buffers the ranks have.
+ * The messages are the same either way, so simulated times are too: the marks steer local
+ * copies only (the one exception to rule 1 above, harmless to a schedule for that reason).
+ * docs/emulation.md, "Collectives on folded data". */
+
+/* Marks of n blocks of bc elements of dt at buf, in order: out[j] = block j is folded from
+ * end to end (a folded block: one lookup for the whole buffer when it is all folded or all
+ * private). */
+void coll_blocks_folded(const void *buf, size_t bc, const smpi_dt *dt, int n, bool *out);
+/* Folded memory of at least bytes (its content meaningless, shared by every caller), to
+ * send marked blocks from; NULL when folding is unavailable (then nothing is marked). */
+const void *coll_folded_scratch(size_t bytes);
+/* coll_sendrecv that says whether what arrived is meaningless: true when the message was
+ * sent from folded memory from end to end (rbuf was not written: SMPI_STATUS_FOLDED). */
+bool coll_sendrecv_fold(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, int dst,
+                        void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int tag);
+
 /* MPI_Iprobe(src, tag) on the collective context, with its cost: has a collective message
  * from src with this tag arrived? (SimGrid probes MPI_ANY_TAG: the same in a call whose
  * messages have a tag of their own, COLL_TAG_*_ARRIVAL) Only the arrival-pattern-aware algorithms use it:

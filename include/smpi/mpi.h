@@ -97,7 +97,7 @@ typedef struct MPI_Status {
   int MPI_SOURCE;
   int MPI_TAG;
   int MPI_ERROR;
-  int smpi_cancelled;   /* private: MPI_Test_cancelled */
+  int smpi_cancelled;   /* private: MPI_Test_cancelled and internal marks */
   long long smpi_count; /* private: bytes received; MPI_Get_count divides by the type size */
 } MPI_Status;
 

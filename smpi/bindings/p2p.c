@@ -582,7 +582,7 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
   SMPI_ENTER("MPI_Test_cancelled");
   SMPI_CHECK(status && flag && status != MPI_STATUS_IGNORE && status != MPI_STATUSES_IGNORE,
              MPI_COMM_WORLD, MPI_ERR_ARG);
-  *flag = status->smpi_cancelled != 0;
+  *flag = (status->smpi_cancelled & SMPI_STATUS_CANCELLED) != 0;
   SMPI_RETURN(MPI_SUCCESS);
 }
 
@@ -591,7 +591,7 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
   SMPI_ENTER("MPI_Status_set_cancelled");
   SMPI_CHECK(status && status != MPI_STATUS_IGNORE && status != MPI_STATUSES_IGNORE,
              MPI_COMM_WORLD, MPI_ERR_ARG);
-  status->smpi_cancelled = flag != 0;
+  status->smpi_cancelled = flag ? SMPI_STATUS_CANCELLED : 0;
   SMPI_RETURN(MPI_SUCCESS);
 }
 

@@ -1380,6 +1380,15 @@ bool smpi_dt_all_folded(const void *buf, size_t count, const smpi_dt *dt)
   return smpi_shared_all_folded(lo, span);
 }
 
+bool smpi_dt_touches_folded(const void *buf, size_t count, const smpi_dt *dt)
+{
+  if (!buf || count == 0 || dt->size == 0)
+    return false;
+  const char *lo;
+  size_t span = covered(buf, count, dt, &lo);
+  return smpi_shared_touches(lo, span);
+}
+
 static size_t transfer_folded(const void *buf, size_t count, const smpi_dt *dt, char *packed,
                               size_t limit, bool unpack)
 {

@@ -50,6 +50,14 @@ enum {
                                  program's (its first touches are not in the payload floor) */
 };
 
+/* Bits of a status's private smpi_cancelled field (include/smpi/mpi.h). A receive whose
+ * message was sent from memory folded from end to end (SMPI_SHARED_MALLOC, or the
+ * collectives' folded scratch) gets SMPI_STATUS_FOLDED: nothing was written into its buffer,
+ * which keeps its bytes, and what it should have held is meaningless. Collectives that
+ * forward other ranks' blocks through scratch carry that mark along (alltoall_bruck.c). */
+#define SMPI_STATUS_CANCELLED 1
+#define SMPI_STATUS_FOLDED 2
+
 /* A receive whose data is consumed where it lands: fn runs right after the payload is
  * written into the receive's buffer (buf, as the receiver's code sees it), before anything
  * else can be written there, whichever rank or the engine happens to run at that moment.

@@ -458,11 +458,15 @@ static void deliver(p2p_msg *m)
       smpi_req *s = m->sreq;
       ASSERT(s);
       const void *sbuf = smpi_privatize_translate(s->owner, s->buf);
-      first_touch(r, rbuf, n);
-      p2p.copying = m;
-      size_t moved = smpi_dt_copy(sbuf, s->count, s->dt, rbuf, r->count, r->dt);
-      p2p.copying = NULL;
-      ASSERTF(moved == n, "copied %zu bytes instead of %zu", moved, n);
+      if (smpi_dt_is_contiguous(s->dt) && smpi_dt_all_folded(sbuf, s->count, s->dt)) {
+        m->folded = true; /* as take_payload decides for eager payloads */
+      } else {
+        first_touch(r, rbuf, n);
+        p2p.copying = m;
+        size_t moved = smpi_dt_copy(sbuf, s->count, s->dt, rbuf, r->count, r->dt);
+        p2p.copying = NULL;
+        ASSERTF(moved == n, "copied %zu bytes instead of %zu", moved, n);
+      }
     }
     if (!m->landed)
       landed(r, rbuf, n);
@@ -477,7 +481,7 @@ static void deliver(p2p_msg *m)
     err = smpi_check_types(m, r, err);
   r->status.MPI_ERROR = err;
   r->status.smpi_count = (long long)n;
-  r->status.smpi_cancelled = 0;
+  r->status.smpi_cancelled = n > 0 && m->folded ? SMPI_STATUS_FOLDED : 0;
   r->from_detached = m->detached;
   r->msg = NULL;
   smpi_req *s = NULL;
@@ -862,7 +866,7 @@ bool p2p_req_cancel(smpi_req *r)
     r->cancelled = true;
     r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE,
                              .MPI_TAG = MPI_ANY_TAG,
-                             .smpi_cancelled = 1};
+                             .smpi_cancelled = SMPI_STATUS_CANCELLED};
     p2p_complete(r);
     return true;
   }
@@ -880,7 +884,7 @@ bool p2p_req_cancel(smpi_req *r)
   m->sreq = NULL;
   p2p_msg_destroy(m);
   r->cancelled = true;
-  r->status.smpi_cancelled = 1;
+  r->status.smpi_cancelled = SMPI_STATUS_CANCELLED;
   if (!r->complete)
     p2p_complete(r);
   return true;
@@ -1369,11 +1373,14 @@ int p2p_sendrecv(smpi_comm *c, const void *sbuf, size_t scount, const smpi_dt *s
 {
   if (self_sendrecv(c, dst, stag, src, rtag, flags)) {
     size_t sbytes = scount * smpi_dt_size(sdt);
+    bool folded = sbytes > 0 && smpi_dt_is_contiguous(sdt) &&
+                  smpi_dt_all_folded(sbuf, scount, sdt);
     size_t n = smpi_dt_copy(sbuf, scount, sdt, rbuf, rcount, rdt);
     int err = sbytes > n ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     p2p_status_out(status, &(MPI_Status){.MPI_SOURCE = src,
                                          .MPI_TAG = stag,
                                          .MPI_ERROR = err,
+                                         .smpi_cancelled = folded ? SMPI_STATUS_FOLDED : 0,
                                          .smpi_count = (long long)n});
     return err;
   }
@@ -1418,7 +1425,7 @@ size_t smpi_p2p_report_pending(int world_rank)
     r->cancelled = true;
     r->status = (MPI_Status){.MPI_SOURCE = MPI_ANY_SOURCE,
                              .MPI_TAG = MPI_ANY_TAG,
-                             .smpi_cancelled = 1};
+                             .smpi_cancelled = SMPI_STATUS_CANCELLED};
     p2p_complete(r);
   }
   free(recvs);
@@ -1461,7 +1468,7 @@ size_t smpi_p2p_report_pending(int world_rank)
     m->sreq = NULL;
     p2p_msg_destroy(m);
     s->cancelled = true;
-    s->status.smpi_cancelled = 1;
+    s->status.smpi_cancelled = SMPI_STATUS_CANCELLED;
     p2p_complete(s);
   }
   free(rdv);

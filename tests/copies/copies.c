@@ -19,11 +19,18 @@
  *            the MPI_Pack that checks it)
  *   bcast    MPI_Bcast of 1 MiB, binomial tree: every rank but the root receives once
  *   alltoall MPI_Alltoall of 64 KiB blocks, pairwise: each rank's own block and n - 1
- *            received ones, 1 copy each */
+ *            received ones, 1 copy each
+ *   bruck_folded  MPI_Alltoall, MPI_Allgather and MPI_Allgatherv of 1000-byte blocks
+ *            (Bruck's; Allgatherv twice, the second time by neighbour exchange), every
+ *            buffer folded: no block is meaningful, so none is copied into the scratch,
+ *            packed or sent for real (collectives/alltoall/alltoall_bruck.c), 0 copies */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* libsmpi's: the algorithm of a collective for the calling rank (tests/mpi/coll_check.h) */
+extern int smpi_coll_force(const char *coll, const char *name);
 
 static void fail(const char *what)
 {
@@ -172,6 +179,25 @@ static void alltoall(int rank, int size)
   free(r);
 }
 
+static void bruck_folded(int size)
+{
+  size_t bytes = (size_t)1000 * size;
+  char *s = SMPI_SHARED_MALLOC(bytes), *r = SMPI_SHARED_MALLOC(bytes);
+  MPI_Alltoall(s, 1000, MPI_BYTE, r, 1000, MPI_BYTE, MPI_COMM_WORLD);
+  MPI_Allgather(s, 1000, MPI_BYTE, r, 1000, MPI_BYTE, MPI_COMM_WORLD);
+  int counts[64], displs[64];
+  for (int i = 0; i < size && i < 64; i++) {
+    counts[i] = 1000;
+    displs[i] = 1000 * i;
+  }
+  MPI_Allgatherv(s, 1000, MPI_BYTE, r, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+  smpi_coll_force("allgatherv", "ompi_neighborexchange");
+  MPI_Allgatherv(s, 1000, MPI_BYTE, r, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+  smpi_coll_force("allgatherv", NULL);
+  SMPI_SHARED_FREE(s);
+  SMPI_SHARED_FREE(r);
+}
+
 int main(int argc, char **argv)
 {
   int rank, size;
@@ -201,6 +227,8 @@ int main(int argc, char **argv)
     bcast(rank);
   else if (!strcmp(c, "alltoall"))
     alltoall(rank, size);
+  else if (!strcmp(c, "bruck_folded"))
+    bruck_folded(size);
   else {
     fprintf(stderr, "copies: unknown case '%s'\n", c);
     MPI_Abort(MPI_COMM_WORLD, 2);

@@ -38,6 +38,9 @@ for plat in cluster_flat fattree; do
       run alltoall "$plat" "$np" "${nc[@]}" -- "$work/bench_mpi" alltoall
       run alltoall_pair "$plat" "$np" "${nc[@]}" --cfg=smpi/alltoall:pair -- "$work/bench_mpi" alltoall
     fi
+    # the default selector's choice for small blocks on many ranks (its scratch skips folded
+    # blocks: the same messages either way)
+    run alltoall_bruck "$plat" "$np" "${nc[@]}" --cfg=smpi/alltoall:bruck -- "$work/bench_mpi" alltoall 2
   done
   run hpl "$plat" 16 --cfg=smpi/simulate-computation:no -- "$work/hpl_like" 2048 64 4 4
   run hpl "$plat" 64 --cfg=smpi/simulate-computation:no -- "$work/hpl_like" 4096 64 8 8
