@@ -152,13 +152,20 @@ bool coll_sendrecv_fold(coll_ctx *x, const void *sbuf, size_t scount, const smpi
   return (st.smpi_cancelled & SMPI_STATUS_FOLDED) != 0;
 }
 
-void coll_blocks_folded(const void *buf, size_t bc, const smpi_dt *dt, int n, bool *out)
+int coll_blocks_folded(const void *buf, size_t bc, const smpi_dt *dt, int n, bool *out)
 {
   size_t count = bc * (size_t)(n > 0 ? n : 0);
   bool some = smpi_dt_touches_folded(buf, count, dt);
-  bool all = some && smpi_dt_all_folded(buf, count, dt);
-  for (int j = 0; j < n; j++)
-    out[j] = all || (some && smpi_dt_all_folded(coll_at(buf, (size_t)j * bc, dt), bc, dt));
+  if (some && smpi_dt_all_folded(buf, count, dt)) {
+    memset(out, 1, sizeof(bool) * (size_t)n);
+    return n;
+  }
+  int folded = 0;
+  for (int j = 0; j < n; j++) {
+    out[j] = some && smpi_dt_all_folded(coll_at(buf, (size_t)j * bc, dt), bc, dt);
+    folded += out[j];
+  }
+  return folded;
 }
 
 const void *coll_folded_scratch(size_t bytes) { return smpi_shared_scratch(bytes ? bytes : 1); }

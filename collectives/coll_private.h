@@ -301,9 +301,9 @@ void coll_sendrecv(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *
  * docs/emulation.md, "Collectives on folded data". */
 
 /* Marks of n blocks of bc elements of dt at buf, in order: out[j] = block j is folded from
- * end to end (a folded block: one lookup for the whole buffer when it is all folded or all
- * private). */
-void coll_blocks_folded(const void *buf, size_t bc, const smpi_dt *dt, int n, bool *out);
+ * end to end; returns how many are (one lookup for the whole buffer when it is all folded
+ * or all private). */
+int coll_blocks_folded(const void *buf, size_t bc, const smpi_dt *dt, int n, bool *out);
 /* Folded memory of at least bytes (its content meaningless, shared by every caller), to
  * send marked blocks from; NULL when folding is unavailable (then nothing is marked). */
 const void *coll_folded_scratch(size_t bytes);
