@@ -170,6 +170,40 @@ int coll_blocks_folded(const void *buf, size_t bc, const smpi_dt *dt, int n, boo
 
 const void *coll_folded_scratch(size_t bytes) { return smpi_shared_scratch(bytes ? bytes : 1); }
 
+/* the bytes count elements touch: true_extent + (count - 1) * extent */
+static size_t dt_span(size_t count, const smpi_dt *dt)
+{
+  MPI_Aint ext = smpi_dt_extent(dt), text = smpi_dt_true_extent(dt);
+  MPI_Aint span = text + (MPI_Aint)(count - 1) * (ext > 0 ? ext : -ext);
+  return (size_t)(span > 0 ? span : 1);
+}
+
+/* p (room for count elements of dt) as a buffer pointer: shifted by -true_lb, and a negative
+ * extent walks downwards from the first element */
+static char *dt_base(char *p, size_t count, const smpi_dt *dt)
+{
+  MPI_Aint ext = smpi_dt_extent(dt);
+  if (ext < 0)
+    p += (MPI_Aint)(count - 1) * -ext;
+  return p - smpi_dt_true_lb(dt);
+}
+
+const void *coll_folded_dt(size_t count, const smpi_dt *dt)
+{
+  if (count == 0)
+    return NULL;
+  char *p = smpi_shared_scratch(dt_span(count, dt));
+  return p ? dt_base(p, count, dt) : NULL;
+}
+
+bool coll_recv_fold(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag)
+{
+  MPI_Status st = {.MPI_ERROR = MPI_SUCCESS};
+  note_error(x,
+             smpi_p2p_recv(buf, count, dt, peer(x, src), tag, x->comm, recv_flags(x, buf), &st));
+  return (st.smpi_cancelled & SMPI_STATUS_FOLDED) != 0;
+}
+
 void coll_copy(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, void *rbuf,
                size_t rcount, const smpi_dt *rdt)
 {
@@ -344,16 +378,11 @@ void *coll_tmp_dt(coll_ctx *x, size_t count, const smpi_dt *dt)
 {
   if (count == 0)
     return coll_tmp(x, 0);
-  /* the bytes count elements touch: true_extent + (count - 1) * extent */
-  MPI_Aint ext = smpi_dt_extent(dt), text = smpi_dt_true_extent(dt);
-  MPI_Aint span = text + (MPI_Aint)(count - 1) * (ext > 0 ? ext : -ext);
-  char *p = x->fold_tmp ? smpi_shared_scratch((size_t)(span > 0 ? span : 1)) : NULL;
+  size_t span = dt_span(count, dt);
+  char *p = x->fold_tmp ? smpi_shared_scratch(span) : NULL;
   if (!p)
-    p = coll_tmp(x, (size_t)(span > 0 ? span : 1));
-  /* a negative extent walks downwards from the first element */
-  if (ext < 0)
-    p += (MPI_Aint)(count - 1) * -ext;
-  return p - smpi_dt_true_lb(dt);
+    p = coll_tmp(x, span);
+  return dt_base(p, count, dt);
 }
 
 const smpi_dt *coll_byte(void)

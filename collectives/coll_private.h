@@ -170,9 +170,10 @@ COLL_ALGORITHMS(COLL_X_PROTO)
 /* Alltoallv posting `throttle` peers at a time (alltoallv_mpich_scattered.c) */
 int coll_alltoallv_batches(coll_ctx *x, const coll_args *a, int throttle);
 /* MPICH's recursive-doubling allgather on blocks at pos[0..n] of buf, own block in place
- * (allgatherv_mpich_rdb.c) */
+ * (allgatherv_mpich_rdb.c); junk: NULL, or the marks of the n blocks ("Blocks whose content
+ * does not matter" below), updated as blocks arrive */
 void coll_allgather_rdb_blocks(coll_ctx *x, char *buf, const size_t *pos, const smpi_dt *dt,
-                               int tag);
+                               int tag, bool *junk);
 /* Open MPI's linear scatter, blocking or nonblocking sends (scatter_ompi_basic_linear.c) */
 int coll_scatter_ompi_linear(coll_ctx *x, const coll_args *a, bool nonblocking);
 /* Scan (exclusive: Exscan) by recursive doubling (scan_rdb.c) */
@@ -297,7 +298,8 @@ void coll_sendrecv(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *
  * packed and sent as usual, and all its blocks arrive unmarked. So a mark is never set on a
  * block that could hold data, whatever mix of folded and private buffers the ranks have.
  * The messages are the same either way, so simulated times are too: the marks steer local
- * copies only (the one exception to rule 1 above, harmless to a schedule for that reason).
+ * copies only (an exception to rule 1 above that a schedule could keep: no message depends
+ * on it).
  * docs/emulation.md, "Collectives on folded data". */
 
 /* Marks of n blocks of bc elements of dt at buf, in order: out[j] = block j is folded from
@@ -307,8 +309,11 @@ int coll_blocks_folded(const void *buf, size_t bc, const smpi_dt *dt, int n, boo
 /* Folded memory of at least bytes (its content meaningless, shared by every caller), to
  * send marked blocks from; NULL when folding is unavailable (then nothing is marked). */
 const void *coll_folded_scratch(size_t bytes);
-/* coll_sendrecv that says whether what arrived is meaningless: true when the message was
+/* The same laid out for count elements of dt, as coll_tmp_dt lays out scratch. */
+const void *coll_folded_dt(size_t count, const smpi_dt *dt);
+/* coll_recv, and coll_sendrecv, that say whether what arrived is meaningless: true when the message was
  * sent from folded memory from end to end (rbuf was not written: SMPI_STATUS_FOLDED). */
+bool coll_recv_fold(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag);
 bool coll_sendrecv_fold(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, int dst,
                         void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int tag);
 

@@ -15,6 +15,6 @@ int coll_allgather_rdb(coll_ctx *x, const coll_args *a)
   size_t *pos = coll_tmp(x, ((size_t)n + 1) * sizeof *pos);
   for (int i = 0; i <= n; i++)
     pos[i] = (size_t)i * rc;
-  coll_allgather_rdb_blocks(x, a->rbuf, pos, dt, COLL_TAG_ALLGATHER);
+  coll_allgather_rdb_blocks(x, a->rbuf, pos, dt, COLL_TAG_ALLGATHER, NULL);
   return x->err;
 }

@@ -2,13 +2,39 @@
  * in rank order in a scratch buffer (block i at the sum of the counts before it); in step
  * i a rank swaps with rank ^ 2^i the blocks of its subtree, as in the allgather (with the
  * have-nots step for sizes that are not powers of two); then the blocks go to their
- * displacements. */
+ * displacements. Blocks carry a "meaningless" mark (coll_private.h, "Blocks whose content
+ * does not matter"), so that folded contributions never fill the scratch. */
 #include "collectives/coll_allgatherv.h"
+
+/* junk[lo .. hi - 1] (clipped to n) all marked; false without marks */
+static bool all_junk(const bool *junk, int n, int lo, int hi)
+{
+  if (!junk)
+    return false;
+  for (int b = lo; b < hi && b < n; b++)
+    if (!junk[b])
+      return false;
+  return true;
+}
+
+static void mark(bool *junk, int n, int lo, int hi, bool folded)
+{
+  for (int b = lo; junk && b < hi && b < n; b++)
+    junk[b] = folded;
+}
+
+/* What a message of count elements of dt at src carries: src itself, or folded memory when
+ * its blocks are all marked (coll_private.h, "Blocks whose content does not matter"). */
+static const void *send_from(const char *src, size_t count, const smpi_dt *dt, bool junk)
+{
+  const void *f = junk ? coll_folded_dt(count, dt) : NULL;
+  return f ? f : src;
+}
 
 /* The exchange of both (allgather_rdb.c describes it): block i of buf is the pos[i + 1] -
  * pos[i] elements at pos[i]; the caller's own block is in place. */
 void coll_allgather_rdb_blocks(coll_ctx *x, char *buf, const size_t *pos, const smpi_dt *dt,
-                               int tag)
+                               int tag, bool *junk)
 {
   int n = x->size, me = x->rank;
 #define SPAN(lo, hi) (pos[(hi) < n ? (hi) : n] - pos[(lo) < n ? (lo) : n])
@@ -17,8 +43,11 @@ void coll_allgather_rdb_blocks(coll_ctx *x, char *buf, const size_t *pos, const 
     int dst = me ^ mask, dst_root = dst >> i << i, my_root = me >> i << i;
     size_t last = SPAN(dst_root, dst_root + mask);
     if (dst < n) {
-      coll_sendrecv(x, coll_at(buf, pos[my_root], dt), curr, dt, dst,
-                    coll_at(buf, pos[dst_root], dt), last, dt, dst, tag);
+      const void *out = send_from(coll_at(buf, pos[my_root], dt), curr, dt,
+                                  all_junk(junk, n, my_root, my_root + mask));
+      bool folded = coll_sendrecv_fold(x, out, curr, dt, dst, coll_at(buf, pos[dst_root], dt),
+                                       last, dt, dst, tag);
+      mark(junk, n, dst_root, dst_root + mask, folded);
       curr += last;
     }
     if (dst_root + mask > n) {
@@ -30,9 +59,13 @@ void coll_allgather_rdb_blocks(coll_ctx *x, char *buf, const size_t *pos, const 
       for (int tmask = mask >> 1; tmask; tmask >>= 1, k--) {
         int d = me ^ tmask, tree_root = me >> k << k;
         if (d > me && me < tree_root + done && d >= tree_root + done) {
-          coll_send(x, coll_at(buf, off, dt), last, dt, d, tag);
+          coll_send(x,
+                    send_from(coll_at(buf, off, dt), last, dt,
+                              all_junk(junk, n, my_root + mask, my_root + 2 * mask)),
+                    last, dt, d, tag);
         } else if (d < me && d < tree_root + done && me >= tree_root + done) {
-          coll_recv(x, coll_at(buf, off, dt), last, dt, d, tag);
+          bool folded = coll_recv_fold(x, coll_at(buf, off, dt), last, dt, d, tag);
+          mark(junk, n, my_root + mask, my_root + 2 * mask, folded);
           curr += last;
         }
       }
@@ -50,11 +83,17 @@ int coll_allgatherv_mpich_rdb(coll_ctx *x, const coll_args *a)
   for (int i = 0; i < n; i++)
     pos[i + 1] = pos[i] + (size_t)a->rcounts[i];
   char *tmp = coll_tmp_dt(x, pos[n], dt);
-  coll_copy(x, a->sbuf, (size_t)a->scount, a->sdt, coll_at(tmp, pos[me], dt),
-            (size_t)a->rcounts[me], dt);
-  coll_allgather_rdb_blocks(x, tmp, pos, dt, COLL_TAG_ALLGATHERV);
+  bool *junk = coll_tmp(x, sizeof(bool) * (size_t)n);
   for (int i = 0; i < n; i++)
-    coll_copy(x, coll_at(tmp, pos[i], dt), (size_t)a->rcounts[i], dt, agv_block(a, i),
-              (size_t)a->rcounts[i], dt);
+    junk[i] = false;
+  junk[me] = a->rcounts[me] > 0 && smpi_dt_all_folded(a->sbuf, (size_t)a->scount, a->sdt);
+  if (!junk[me])
+    coll_copy(x, a->sbuf, (size_t)a->scount, a->sdt, coll_at(tmp, pos[me], dt),
+              (size_t)a->rcounts[me], dt);
+  coll_allgather_rdb_blocks(x, tmp, pos, dt, COLL_TAG_ALLGATHERV, junk);
+  for (int i = 0; i < n; i++)
+    if (!junk[i])
+      coll_copy(x, coll_at(tmp, pos[i], dt), (size_t)a->rcounts[i], dt, agv_block(a, i),
+                (size_t)a->rcounts[i], dt);
   return x->err;
 }

@@ -42,7 +42,8 @@ int coll_reduce_scatter_mpich_rdb(coll_ctx *x, const coll_args *a)
   size_t count = pos[n];
   bool commutative = smpi_op_is_commutative(a->op);
   char *res = coll_tmp_dt(x, count, dt), *rcv = coll_tmp_dt(x, count, dt);
-  char *sbytes = coll_tmp(x, count * dts), *rbytes = coll_tmp(x, count * dts);
+  /* packed data: folded with the rest when the rank's contribution is (coll_fold_decide) */
+  char *sbytes = coll_tmp_dt(x, count * dts, byte), *rbytes = coll_tmp_dt(x, count * dts, byte);
   coll_copy(x, a->sbuf, count, a->sdt, res, count, dt);
   for (int mask = 1, i = 0; mask < n; mask <<= 1, i++) {
     int dst = me ^ mask, dst_root = dst >> i << i, my_root = me >> i << i;

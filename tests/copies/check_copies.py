@@ -28,8 +28,7 @@ CASES = {
     "vecvec": (2, [], 2 * 128 * KIB, 2),  # the message, then the check's MPI_Pack
     "bcast": (8, ["--cfg=smpi/bcast:binomial_tree"], 7 * MIB, 7),
     "alltoall": (4, ["--cfg=smpi/alltoall:pair"], 16 * 64 * KIB, 16),
-    "bruck_folded": (6, ["--cfg=smpi/alltoall:bruck", "--cfg=smpi/allgather:bruck",
-                         "--cfg=smpi/allgatherv:ompi_bruck"], 0, 0),
+    "folded_scratch": (6, [], 0, 0),
 }
 
 

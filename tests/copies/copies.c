@@ -20,10 +20,12 @@
  *   bcast    MPI_Bcast of 1 MiB, binomial tree: every rank but the root receives once
  *   alltoall MPI_Alltoall of 64 KiB blocks, pairwise: each rank's own block and n - 1
  *            received ones, 1 copy each
- *   bruck_folded  MPI_Alltoall, MPI_Allgather and MPI_Allgatherv of 1000-byte blocks
- *            (Bruck's; Allgatherv twice, the second time by neighbour exchange), every
- *            buffer folded: no block is meaningful, so none is copied into the scratch,
- *            packed or sent for real (collectives/alltoall/alltoall_bruck.c), 0 copies */
+ *   folded_scratch  every algorithm that forwards blocks through scratch (Bruck's and
+ *            recursive doubling's Alltoall, Bruck's Allgather, Open MPI's Bruck and
+ *            neighbour exchange and MPICH's recursive doubling Allgatherv, MPICH's recursive
+ *            doubling Reduce_scatter), 1000-byte blocks, every buffer folded: no block is
+ *            meaningful, so none is copied into the scratch, packed or sent for real
+ *            (collectives/coll_private.h, "Blocks whose content does not matter"), 0 copies */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,21 +181,36 @@ static void alltoall(int rank, int size)
   free(r);
 }
 
-static void bruck_folded(int size)
+static void folded_scratch(int size)
 {
   size_t bytes = (size_t)1000 * size;
   char *s = SMPI_SHARED_MALLOC(bytes), *r = SMPI_SHARED_MALLOC(bytes);
-  MPI_Alltoall(s, 1000, MPI_BYTE, r, 1000, MPI_BYTE, MPI_COMM_WORLD);
-  MPI_Allgather(s, 1000, MPI_BYTE, r, 1000, MPI_BYTE, MPI_COMM_WORLD);
-  int counts[64], displs[64];
+  int counts[64], displs[64], ints = 250 * (size < 64 ? size : 64);
   for (int i = 0; i < size && i < 64; i++) {
     counts[i] = 1000;
     displs[i] = 1000 * i;
   }
-  MPI_Allgatherv(s, 1000, MPI_BYTE, r, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
-  smpi_coll_force("allgatherv", "ompi_neighborexchange");
-  MPI_Allgatherv(s, 1000, MPI_BYTE, r, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+  static const char *const a2a[] = {"bruck", "rdb"};
+  for (int k = 0; k < 2; k++) {
+    smpi_coll_force("alltoall", a2a[k]);
+    MPI_Alltoall(s, 1000, MPI_BYTE, r, 1000, MPI_BYTE, MPI_COMM_WORLD);
+  }
+  smpi_coll_force("allgather", "bruck");
+  MPI_Allgather(s, 1000, MPI_BYTE, r, 1000, MPI_BYTE, MPI_COMM_WORLD);
+  static const char *const agv[] = {"ompi_bruck", "ompi_neighborexchange", "mpich_rdb"};
+  for (int k = 0; k < 3; k++) {
+    smpi_coll_force("allgatherv", agv[k]);
+    MPI_Allgatherv(s, 1000, MPI_BYTE, r, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+  }
+  int rc[64];
+  for (int i = 0; i < size && i < 64; i++)
+    rc[i] = ints / size;
+  smpi_coll_force("reduce_scatter", "mpich_rdb");
+  MPI_Reduce_scatter(s, r, rc, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  smpi_coll_force("alltoall", NULL);
+  smpi_coll_force("allgather", NULL);
   smpi_coll_force("allgatherv", NULL);
+  smpi_coll_force("reduce_scatter", NULL);
   SMPI_SHARED_FREE(s);
   SMPI_SHARED_FREE(r);
 }
@@ -227,8 +244,8 @@ int main(int argc, char **argv)
     bcast(rank);
   else if (!strcmp(c, "alltoall"))
     alltoall(rank, size);
-  else if (!strcmp(c, "bruck_folded"))
-    bruck_folded(size);
+  else if (!strcmp(c, "folded_scratch"))
+    folded_scratch(size);
   else {
     fprintf(stderr, "copies: unknown case '%s'\n", c);
     MPI_Abort(MPI_COMM_WORLD, 2);
