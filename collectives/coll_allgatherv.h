@@ -52,7 +52,7 @@ static inline const void *agv_pack_send(coll_ctx *x, const coll_args *a, int n, 
     folded = a->rcounts[b] == 0 ||
              smpi_dt_all_folded(agv_block(a, b), (size_t)a->rcounts[b], a->rdt);
   }
-  const void *f = folded && bytes ? coll_folded_scratch(bytes) : NULL;
+  const void *f = folded && bytes ? coll_folded_dt(bytes, coll_byte()) : NULL;
   if (f)
     return f;
   agv_pack(x, a, n, first, nb, out);

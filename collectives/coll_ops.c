@@ -129,18 +129,23 @@ bool coll_iprobe(coll_ctx *x, int src, int tag)
   return smpi_p2p_iprobe(x->comm, src, tag, SMPI_P2P_COLL);
 }
 
-void coll_recv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag)
+/* what arrived was sent from folded memory from end to end (request.c's payload_folded) */
+static bool arrived_folded(const MPI_Status *st)
 {
-  note_error(x, smpi_p2p_recv(buf, count, dt, peer(x, src), tag, x->comm, recv_flags(x, buf),
-                              MPI_STATUS_IGNORE));
+  return (st->smpi_cancelled & SMPI_STATUS_FOLDED) != 0;
 }
 
-void coll_sendrecv(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, int dst,
-                   void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int tag)
+bool coll_recv_fold(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag)
 {
-  note_error(x, smpi_p2p_sendrecv(sbuf, scount, sdt, peer(x, dst), tag, rbuf, rcount, rdt,
-                                  peer(x, src), tag, x->comm, recv_flags(x, rbuf),
-                                  MPI_STATUS_IGNORE));
+  MPI_Status st = {.MPI_ERROR = MPI_SUCCESS};
+  note_error(x,
+             smpi_p2p_recv(buf, count, dt, peer(x, src), tag, x->comm, recv_flags(x, buf), &st));
+  return arrived_folded(&st);
+}
+
+void coll_recv(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag)
+{
+  (void)coll_recv_fold(x, buf, count, dt, src, tag);
 }
 
 bool coll_sendrecv_fold(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, int dst,
@@ -149,7 +154,13 @@ bool coll_sendrecv_fold(coll_ctx *x, const void *sbuf, size_t scount, const smpi
   MPI_Status st = {.MPI_ERROR = MPI_SUCCESS};
   note_error(x, smpi_p2p_sendrecv(sbuf, scount, sdt, peer(x, dst), tag, rbuf, rcount, rdt,
                                   peer(x, src), tag, x->comm, recv_flags(x, rbuf), &st));
-  return (st.smpi_cancelled & SMPI_STATUS_FOLDED) != 0;
+  return arrived_folded(&st);
+}
+
+void coll_sendrecv(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, int dst,
+                   void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int tag)
+{
+  (void)coll_sendrecv_fold(x, sbuf, scount, sdt, dst, rbuf, rcount, rdt, src, tag);
 }
 
 int coll_blocks_folded(const void *buf, size_t bc, const smpi_dt *dt, int n, bool *out)
@@ -167,8 +178,6 @@ int coll_blocks_folded(const void *buf, size_t bc, const smpi_dt *dt, int n, boo
   }
   return folded;
 }
-
-const void *coll_folded_scratch(size_t bytes) { return smpi_shared_scratch(bytes ? bytes : 1); }
 
 /* the bytes count elements touch: true_extent + (count - 1) * extent */
 static size_t dt_span(size_t count, const smpi_dt *dt)
@@ -194,14 +203,6 @@ const void *coll_folded_dt(size_t count, const smpi_dt *dt)
     return NULL;
   char *p = smpi_shared_scratch(dt_span(count, dt));
   return p ? dt_base(p, count, dt) : NULL;
-}
-
-bool coll_recv_fold(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag)
-{
-  MPI_Status st = {.MPI_ERROR = MPI_SUCCESS};
-  note_error(x,
-             smpi_p2p_recv(buf, count, dt, peer(x, src), tag, x->comm, recv_flags(x, buf), &st));
-  return (st.smpi_cancelled & SMPI_STATUS_FOLDED) != 0;
 }
 
 void coll_copy(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, void *rbuf,

@@ -306,10 +306,10 @@ void coll_sendrecv(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *
  * end to end; returns how many are (one lookup for the whole buffer when it is all folded
  * or all private). */
 int coll_blocks_folded(const void *buf, size_t bc, const smpi_dt *dt, int n, bool *out);
-/* Folded memory of at least bytes (its content meaningless, shared by every caller), to
- * send marked blocks from; NULL when folding is unavailable (then nothing is marked). */
-const void *coll_folded_scratch(size_t bytes);
-/* The same laid out for count elements of dt, as coll_tmp_dt lays out scratch. */
+/* Folded memory for count elements of dt, laid out as coll_tmp_dt lays out scratch (its
+ * content meaningless, shared by every caller), to send marked blocks from (packed ones:
+ * coll_byte()); NULL for no elements or when folding is unavailable (then nothing is
+ * marked). */
 const void *coll_folded_dt(size_t count, const smpi_dt *dt);
 /* coll_recv, and coll_sendrecv, that say whether what arrived is meaningless: true when the message was
  * sent from folded memory from end to end (rbuf was not written: SMPI_STATUS_FOLDED). */

@@ -14,7 +14,7 @@ static void step(coll_ctx *x, char *tmp, bool *junk, size_t bb, size_t have, siz
   bool all_junk = true;
   for (size_t i = 0; i < get; i++)
     all_junk &= junk[i];
-  const void *out = all_junk ? coll_folded_scratch(get * bb) : NULL;
+  const void *out = all_junk ? coll_folded_dt(get * bb, coll_byte()) : NULL;
   bool arrived_junk = coll_sendrecv_fold(x, out ? out : tmp, get * bb, coll_byte(), dst,
                                          tmp + have * bb, get * bb, coll_byte(), src,
                                          COLL_TAG_ALLGATHER);

@@ -60,7 +60,7 @@ int coll_alltoall_bruck(coll_ctx *x, const coll_args *a)
     if (live) {
       FOR_STEP_POSITIONS(i, n, k) { all_junk &= junk[i]; }
     }
-    const void *out = all_junk ? coll_folded_scratch(bbytes * nb) : NULL;
+    const void *out = all_junk ? coll_folded_dt(bbytes * nb, byte) : NULL;
     if (!out) {
       if (!spack)
         spack = coll_tmp(x, bbytes * most);

@@ -1359,18 +1359,6 @@ static size_t covered(const void *buf, size_t count, const smpi_dt *dt, const ch
   return span > 0 ? (size_t)span : 0;
 }
 
-/* Whether the user side [count elements of dt at buf] or the packed side of a transfer
- * touches folded memory: two lookups, free when nothing is folded. */
-static bool touches_folded(const void *buf, size_t count, const smpi_dt *dt, const char *packed,
-                           size_t limit)
-{
-  if (smpi_shared_touches(packed, limit))
-    return true;
-  const char *lo;
-  size_t span = covered(buf, count, dt, &lo);
-  return span > 0 && smpi_shared_touches(lo, span);
-}
-
 bool smpi_dt_all_folded(const void *buf, size_t count, const smpi_dt *dt)
 {
   if (!buf || count == 0 || dt->size == 0)
@@ -1382,11 +1370,20 @@ bool smpi_dt_all_folded(const void *buf, size_t count, const smpi_dt *dt)
 
 bool smpi_dt_touches_folded(const void *buf, size_t count, const smpi_dt *dt)
 {
-  if (!buf || count == 0 || dt->size == 0)
+  /* buf may be MPI_BOTTOM (NULL) under a type of absolute addresses */
+  if (count == 0)
     return false;
   const char *lo;
   size_t span = covered(buf, count, dt, &lo);
-  return smpi_shared_touches(lo, span);
+  return span > 0 && smpi_shared_touches(lo, span);
+}
+
+/* Whether the user side [count elements of dt at buf] or the packed side of a transfer
+ * touches folded memory: two lookups, free when nothing is folded. */
+static bool touches_folded(const void *buf, size_t count, const smpi_dt *dt, const char *packed,
+                           size_t limit)
+{
+  return smpi_shared_touches(packed, limit) || smpi_dt_touches_folded(buf, count, dt);
 }
 
 static size_t transfer_folded(const void *buf, size_t count, const smpi_dt *dt, char *packed,

@@ -37,7 +37,8 @@ void smpi_dt_unref(smpi_dt *dt);
 /* Whether every byte that count elements of dt at buf cover lies in folded memory (their
  * data is then meaningless: docs/emulation.md); false for no data. */
 bool smpi_dt_all_folded(const void *buf, size_t count, const smpi_dt *dt);
-/* Whether any of those bytes does (one lookup; false whenever nothing is folded). */
+/* Whether any of those bytes does (one lookup; false whenever nothing is folded, or for no
+ * elements). */
 bool smpi_dt_touches_folded(const void *buf, size_t count, const smpi_dt *dt);
 
 /* smpi/display-timing (smpi_copies.watch): n payload bytes are about to land in the

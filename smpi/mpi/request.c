@@ -431,6 +431,15 @@ static inline void landed(const smpi_req *rr, void *rbuf, size_t n)
     rr->sink->fn(rr->sink, rbuf, n);
 }
 
+/* A payload of count elements of dt at sbuf (as its owner sees it) that lies in folded memory
+ * from end to end: nothing meaningful to move (smpi_shared_aware_copy would move no byte), and
+ * its receive gets SMPI_STATUS_FOLDED. Contiguous types only: a derived type's gaps may be
+ * anywhere. */
+static bool payload_folded(const void *sbuf, size_t count, const smpi_dt *dt)
+{
+  return smpi_dt_is_contiguous(dt) && smpi_dt_all_folded(sbuf, count, dt);
+}
+
 /* Transfer over and receive matched: move the data, complete the receive (and the send). */
 static void deliver(p2p_msg *m)
 {
@@ -458,7 +467,7 @@ static void deliver(p2p_msg *m)
       smpi_req *s = m->sreq;
       ASSERT(s);
       const void *sbuf = smpi_privatize_translate(s->owner, s->buf);
-      if (smpi_dt_is_contiguous(s->dt) && smpi_dt_all_folded(sbuf, s->count, s->dt)) {
+      if (payload_folded(sbuf, s->count, s->dt)) {
         m->folded = true; /* as take_payload decides for eager payloads */
       } else {
         first_touch(r, rbuf, n);
@@ -693,7 +702,7 @@ static void take_payload(smpi_req *r, p2p_msg *m, smpi_req *rr)
    * end to end would give a copy nobody reads. Skipping it keeps a million outstanding
    * eager messages of folded data (a 1 024-rank linear all-to-all) from allocating and
    * touching a gigabyte of copies. */
-  if (smpi_dt_is_contiguous(r->dt) && smpi_dt_all_folded(sbuf, r->count, r->dt)) {
+  if (payload_folded(sbuf, r->count, r->dt)) {
     m->folded = true;
     return;
   }
@@ -1373,8 +1382,7 @@ int p2p_sendrecv(smpi_comm *c, const void *sbuf, size_t scount, const smpi_dt *s
 {
   if (self_sendrecv(c, dst, stag, src, rtag, flags)) {
     size_t sbytes = scount * smpi_dt_size(sdt);
-    bool folded = sbytes > 0 && smpi_dt_is_contiguous(sdt) &&
-                  smpi_dt_all_folded(sbuf, scount, sdt);
+    bool folded = payload_folded(sbuf, scount, sdt); /* false for no data */
     size_t n = smpi_dt_copy(sbuf, scount, sdt, rbuf, rcount, rdt);
     int err = sbytes > n ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     p2p_status_out(status, &(MPI_Status){.MPI_SOURCE = src,
