@@ -64,6 +64,9 @@ SchedulerType=sched/builtin
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 ReturnToService=2
+# a cancelled job's tasks get SIGKILL 5 s after SIGTERM (default 30 s): the interrupted
+# sweep below waits for the job to leave the queue, completing state included
+KillWait=5
 SlurmdParameters=config_overrides
 NodeName=$node NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=sweep Nodes=ALL Default=YES MaxTime=INFINITE State=UP
@@ -135,7 +138,8 @@ for _ in $(seq 150); do
   sleep 0.2
 done
 done_points=$(ls slow/points | grep -c '\.rec$')
-[ -z "$(squeue -h -n smpi-sweep -o %i 2>/dev/null)" ] && [ "$done_points" -lt 8 ]
-verdict "slurm: the job is gone from the queue, $done_points of 8 points ran"
+left=$(squeue -h -n smpi-sweep -o '%i %T' 2>/dev/null)
+[ -z "$left" ] && [ "$done_points" -lt 8 ]
+verdict "slurm: the job is gone from the queue, $done_points of 8 points ran${left:+ (still queued: $left)}"
 touch "$tmp/go" # a point the cancel missed (it should not) ends now, not in 60 s
 finish
