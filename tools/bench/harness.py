@@ -337,24 +337,26 @@ def run_one(cmd, timeout):
         t0 = time.monotonic()
         p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = t0 + timeout
-        while True:
-            try:
+        try:
+            while True:
                 pid, status, ru = os.wait4(p.pid, os.WNOHANG)
-            except KeyboardInterrupt:  # the child is in its own session: end it too
-                os.killpg(p.pid, 9)
-                os.wait4(p.pid, 0)
-                raise
-            if pid == p.pid:
-                break
-            if time.monotonic() > deadline:
-                cpu_so_far = session_cpu(p.pid)
-                os.killpg(p.pid, 9)
-                pid, status, ru = os.wait4(p.pid, 0)
-                p.returncode = -9
-                out.seek(0)
-                return {"wall": None, "cpu": None, "rss": None, "out": out.read(),
-                        "rc": "timeout", "cpu_at_kill": cpu_so_far}
-            time.sleep(0.005)
+                if pid == p.pid:
+                    break
+                if time.monotonic() > deadline:
+                    cpu_so_far = session_cpu(p.pid)
+                    os.killpg(p.pid, 9)
+                    pid, status, ru = os.wait4(p.pid, 0)
+                    p.returncode = -9
+                    out.seek(0)
+                    return {"wall": None, "cpu": None, "rss": None, "out": out.read(),
+                            "rc": "timeout", "cpu_at_kill": cpu_so_far}
+                time.sleep(0.005)
+        except KeyboardInterrupt:
+            # the child is in its own session, which Ctrl-C does not reach: end it too (the
+            # interrupt lands in the sleep more often than in wait4)
+            os.killpg(p.pid, 9)
+            os.wait4(p.pid, 0)
+            raise
         wall = time.monotonic() - t0
         p.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
