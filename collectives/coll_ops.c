@@ -205,6 +205,12 @@ const void *coll_folded_dt(size_t count, const smpi_dt *dt)
   return p ? dt_base(p, count, dt) : NULL;
 }
 
+const void *coll_send_from(const void *src, size_t count, const smpi_dt *dt, bool junk)
+{
+  const void *f = junk ? coll_folded_dt(count, dt) : NULL;
+  return f ? f : src;
+}
+
 void coll_copy(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, void *rbuf,
                size_t rcount, const smpi_dt *rdt)
 {

@@ -311,8 +311,12 @@ int coll_blocks_folded(const void *buf, size_t bc, const smpi_dt *dt, int n, boo
  * coll_byte()); NULL for no elements or when folding is unavailable (then nothing is
  * marked). */
 const void *coll_folded_dt(size_t count, const smpi_dt *dt);
-/* coll_recv, and coll_sendrecv, that say whether what arrived is meaningless: true when the message was
- * sent from folded memory from end to end (rbuf was not written: SMPI_STATUS_FOLDED). */
+/* What a message of count elements of dt at src should be sent from: folded memory when
+ * those elements are all marked (junk) and folding is available, else src itself. */
+const void *coll_send_from(const void *src, size_t count, const smpi_dt *dt, bool junk);
+/* coll_recv, and coll_sendrecv, that say whether what arrived is meaningless: true when the
+ * message was sent from folded memory from end to end (rbuf was not written:
+ * SMPI_STATUS_FOLDED). */
 bool coll_recv_fold(coll_ctx *x, void *buf, size_t count, const smpi_dt *dt, int src, int tag);
 bool coll_sendrecv_fold(coll_ctx *x, const void *sbuf, size_t scount, const smpi_dt *sdt, int dst,
                         void *rbuf, size_t rcount, const smpi_dt *rdt, int src, int tag);

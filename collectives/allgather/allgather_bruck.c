@@ -14,10 +14,9 @@ static void step(coll_ctx *x, char *tmp, bool *junk, size_t bb, size_t have, siz
   bool all_junk = true;
   for (size_t i = 0; i < get; i++)
     all_junk &= junk[i];
-  const void *out = all_junk ? coll_folded_dt(get * bb, coll_byte()) : NULL;
-  bool arrived_junk = coll_sendrecv_fold(x, out ? out : tmp, get * bb, coll_byte(), dst,
-                                         tmp + have * bb, get * bb, coll_byte(), src,
-                                         COLL_TAG_ALLGATHER);
+  bool arrived_junk = coll_sendrecv_fold(x, coll_send_from(tmp, get * bb, coll_byte(), all_junk),
+                                         get * bb, coll_byte(), dst, tmp + have * bb, get * bb,
+                                         coll_byte(), src, COLL_TAG_ALLGATHER);
   for (size_t i = 0; i < get; i++)
     junk[have + i] = arrived_junk;
 }

@@ -23,14 +23,6 @@ static void mark(bool *junk, int n, int lo, int hi, bool folded)
     junk[b] = folded;
 }
 
-/* What a message of count elements of dt at src carries: src itself, or folded memory when
- * its blocks are all marked (coll_private.h, "Blocks whose content does not matter"). */
-static const void *send_from(const char *src, size_t count, const smpi_dt *dt, bool junk)
-{
-  const void *f = junk ? coll_folded_dt(count, dt) : NULL;
-  return f ? f : src;
-}
-
 /* The exchange of both (allgather_rdb.c describes it): block i of buf is the pos[i + 1] -
  * pos[i] elements at pos[i]; the caller's own block is in place. */
 void coll_allgather_rdb_blocks(coll_ctx *x, char *buf, const size_t *pos, const smpi_dt *dt,
@@ -43,8 +35,8 @@ void coll_allgather_rdb_blocks(coll_ctx *x, char *buf, const size_t *pos, const 
     int dst = me ^ mask, dst_root = dst >> i << i, my_root = me >> i << i;
     size_t last = SPAN(dst_root, dst_root + mask);
     if (dst < n) {
-      const void *out = send_from(coll_at(buf, pos[my_root], dt), curr, dt,
-                                  all_junk(junk, n, my_root, my_root + mask));
+      const void *out = coll_send_from(coll_at(buf, pos[my_root], dt), curr, dt,
+                                       all_junk(junk, n, my_root, my_root + mask));
       bool folded = coll_sendrecv_fold(x, out, curr, dt, dst, coll_at(buf, pos[dst_root], dt),
                                        last, dt, dst, tag);
       mark(junk, n, dst_root, dst_root + mask, folded);
@@ -60,8 +52,8 @@ void coll_allgather_rdb_blocks(coll_ctx *x, char *buf, const size_t *pos, const 
         int d = me ^ tmask, tree_root = me >> k << k;
         if (d > me && me < tree_root + done && d >= tree_root + done) {
           coll_send(x,
-                    send_from(coll_at(buf, off, dt), last, dt,
-                              all_junk(junk, n, my_root + mask, my_root + 2 * mask)),
+                    coll_send_from(coll_at(buf, off, dt), last, dt,
+                                   all_junk(junk, n, my_root + mask, my_root + 2 * mask)),
                     last, dt, d, tag);
         } else if (d < me && d < tree_root + done && me >= tree_root + done) {
           bool folded = coll_recv_fold(x, coll_at(buf, off, dt), last, dt, d, tag);

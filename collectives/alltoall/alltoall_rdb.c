@@ -23,10 +23,9 @@ int coll_alltoall_rdb(coll_ctx *x, const coll_args *a)
   junk[me] = coll_sendrecv_fold(x, a->sbuf, (size_t)a->scount * un, a->sdt, me,
                                 coll_at(tmp, pos[me], dt), rc * un, dt, me, COLL_TAG_ALLTOALL);
   coll_allgather_rdb_blocks(x, tmp, pos, dt, COLL_TAG_ALLTOALL, junk);
-  for (int i = 0; i < n; i++) {
-    const void *kept = junk[i] ? coll_folded_dt(rc, dt) : NULL;
-    coll_sendrecv(x, kept ? kept : coll_at(tmp, pos[i] + (size_t)me * rc, dt), rc, dt, me,
-                  coll_at(a->rbuf, (size_t)i * rc, a->rdt), rc, a->rdt, me, COLL_TAG_ALLTOALL);
-  }
+  for (int i = 0; i < n; i++)
+    coll_sendrecv(x, coll_send_from(coll_at(tmp, pos[i] + (size_t)me * rc, dt), rc, dt, junk[i]),
+                  rc, dt, me, coll_at(a->rbuf, (size_t)i * rc, a->rdt), rc, a->rdt, me,
+                  COLL_TAG_ALLTOALL);
   return x->err;
 }
