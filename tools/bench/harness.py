@@ -94,8 +94,8 @@ CASES = {
     "stencil": bench_case("stencil", ["--cfg=smpi/simulate-computation:yes",
                                       "--cfg=smpi/host-speed:1Gf"] + NO_PRIV),
     "stencilflops": bench_case("stencilflops", check=True),
-    "hpl": {"prog": "hpl", "args": None, "cfg": NO_COMPUTE, "check": True, "what": "",
-            "payload": False},
+    # arguments from the rank count (case_args)
+    "hpl": {**bench_case(None, NO_COMPUTE, check=True, prog="hpl"), "args": None},
     # What users run (issue 27): default options (privatization on, computation measured and
     # injected), the collective called 4 times per size, payloads in private buffers (really
     # copied) where they fit; simulated times reported (the measured bursts differ).
