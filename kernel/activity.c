@@ -22,6 +22,11 @@ LOG_DEFAULT_CATEGORY(activity);
 static act_action *act_free_list;
 static size_t act_free_count;
 
+/* bulk re-keying from this many changed actions, when they are at least 1/ACT_BULK_SHARE
+ * of the heap */
+#define ACT_BULK_MIN 64
+#define ACT_BULK_SHARE 4
+
 static void action_end(act_action *a, act_state state, double now)
 {
   act_model *m = a->model;
@@ -60,6 +65,15 @@ void action_catch_up(act_action *a, double now)
 static void action_rekey(act_action *a, double now)
 {
   act_model *m = a->model;
+  if (m->events.bulk && a->speed <= 0 && !a->in_latency && a->remaining > 0) {
+    /* starved during a bulk re-keying: no removal until the order is back (model_update) */
+    if (heap_contains(&a->hnode)) {
+      heap_update(&m->events, &a->hnode, INFINITY);
+      XGROW(m->starved, m->cap_starved, m->n_starved + 1);
+      m->starved[m->n_starved++] = a;
+    }
+    return;
+  }
   if (a->in_latency) {
     heap_set(&m->events, &a->hnode, a->latency_end);
   } else if (a->remaining <= 0) {
@@ -116,6 +130,11 @@ static __attribute__((noinline)) void model_update(act_model *m, double now)
     act_exact_after_solve(m, now);
   size_t n = lmm_modified_count(m->sys);
   bool members = false;
+  /* a full solve re-dates a good part of the heap: one O(n) reordering instead of a sift
+   * per action (src/heap.h, bulk re-keying); the same pop order either way */
+  bool bulk = n >= ACT_BULK_MIN && n * ACT_BULK_SHARE >= heap_size(&m->events);
+  if (bulk)
+    heap_bulk_begin(&m->events);
   for (size_t i = 0; i < n; i++) {
     act_action *a = lmm_variable_id(lmm_modified_get(m->sys, i));
     if (a->cls) /* its variable is disabled: the class keeps its rate */
@@ -127,6 +146,12 @@ static __attribute__((noinline)) void model_update(act_model *m, double now)
     action_catch_up(a, now);
     a->speed = a->in_latency ? 0 : lmm_variable_value(a->var) * a->rate_factor;
     action_rekey(a, now);
+  }
+  if (bulk) {
+    heap_bulk_end(&m->events);
+    for (size_t i = 0; i < m->n_starved; i++)
+      heap_remove(&m->events, &m->starved[i]->hnode);
+    m->n_starved = 0;
   }
   if (members) {
     size_t k;
@@ -212,6 +237,8 @@ void act_model_init(act_model *m, const char *name, double precision)
   m->name = name;
   m->running = 0;
   m->dirty = true;
+  m->starved = NULL;
+  m->n_starved = m->cap_starved = 0;
   eng_model_register(&m->base);
 }
 
@@ -221,6 +248,7 @@ void act_model_destroy(act_model *m)
   act_classes_free(m);
   act_exact_free(m);
   heap_destroy(&m->events);
+  free(m->starved);
   lmm_system_free(m->sys);
   m->sys = NULL;
 }

@@ -42,6 +42,9 @@ struct act_model {
   struct act_classes *classes;
   /* kernel/act_exact.c's state when maxmin/exact-class:yes (network only), else NULL */
   struct act_exact *exact;
+  /* actions starved during a bulk re-keying (model_update), removed from the heap after it */
+  act_action **starved;
+  size_t n_starved, cap_starved;
 };
 
 /* 144 bytes, laid out for the in-flight flows of an Alltoall (16.8 M at 4 096 ranks: every 8

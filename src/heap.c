@@ -20,6 +20,7 @@ void heap_init(heap *h)
   h->size = 0;
   h->cap = 0;
   h->next_seq = 0;
+  h->bulk = false;
 }
 
 void heap_destroy(heap *h)
@@ -89,12 +90,16 @@ void heap_push_seq(heap *h, heap_node *n, double key, uint64_t seq)
   n->key = key;
   n->seq = seq;
   h->size++;
-  sift_up(h, n, (heap_key){heap_ord(key), n->seq}, h->size - 1);
+  if (h->bulk)
+    place(h, n, (heap_key){heap_ord(key), n->seq}, h->size - 1);
+  else
+    sift_up(h, n, (heap_key){heap_ord(key), n->seq}, h->size - 1);
 }
 
 /* Takes the node at slot i out and refills the slot with the last node. */
 static void remove_at(heap *h, size_t i)
 {
+  ASSERT(!h->bulk);
   heap_node *n = h->items[i];
   size_t l = --h->size;
   heap_node *last = h->items[l];
@@ -109,8 +114,18 @@ static void remove_at(heap *h, size_t i)
     sift_down(h, last, lk, i);
 }
 
+void heap_bulk_begin(heap *h) { h->bulk = true; }
+
+void heap_bulk_end(heap *h)
+{
+  h->bulk = false;
+  for (size_t i = h->size / 2; i-- > 0;)
+    sift_down(h, h->items[i], h->keys[i], i);
+}
+
 heap_node *heap_pop(heap *h)
 {
+  ASSERT(!h->bulk);
   if (!h->size)
     return NULL;
   heap_node *n = h->items[0];
@@ -127,7 +142,9 @@ void heap_update(heap *h, heap_node *n, double key)
   uint64_t old = h->keys[i].ord;
   heap_key k = {heap_ord(key), h->keys[i].seq};
   n->key = key;
-  if (k.ord < old)
+  if (h->bulk)
+    h->keys[i] = k;
+  else if (k.ord < old)
     sift_up(h, n, k, i);
   else if (k.ord > old)
     sift_down(h, n, k, i);

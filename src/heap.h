@@ -60,6 +60,7 @@ typedef struct heap {
   size_t size;
   size_t cap;
   uint64_t next_seq;
+  bool bulk; /* between heap_bulk_begin and heap_bulk_end: unordered */
 } heap;
 
 void heap_init(heap *h);
@@ -86,6 +87,15 @@ void heap_push_seq(heap *h, heap_node *n, double key, uint64_t seq);
 heap_node *heap_pop(heap *h);
 void heap_update(heap *h, heap_node *n, double key); /* n must be in h */
 void heap_remove(heap *h, heap_node *n);             /* no-op when n is not in a heap */
+/* BULK RE-KEYING. After a full solve a third of a model's thousands of activities change
+ * date at once; a sift each costs O(log n) scattered moves. Between heap_bulk_begin and
+ * heap_bulk_end, heap_set only writes the key in place (or appends), and heap_bulk_end
+ * restores the order in one O(n) pass (Floyd). The pop order is the same either way: it is
+ * the (key, seq) order, a total one, and seqs are assigned as heap_set would assign them.
+ * Nothing may read the top or pop in between; heap_remove is not allowed either. */
+void heap_bulk_begin(heap *h);
+void heap_bulk_end(heap *h);
+
 /* push when absent, update when present */
 static inline void heap_set(heap *h, heap_node *n, double key)
 {

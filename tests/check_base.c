@@ -1009,6 +1009,64 @@ START_TEST(heap_random_vs_reference)
 }
 END_TEST
 
+/* Bulk re-keying (heap_bulk_begin/end) against the same heap_set calls made one by one: the
+ * two heaps must pop the same nodes in the same order, ties included. */
+START_TEST(heap_bulk_same_order)
+{
+  enum { N = 500 };
+  static item a[N], b[N];
+  heap ha, hb;
+  heap_init(&ha);
+  heap_init(&hb);
+  rng_state = 0xD1B54A32D192ED03ULL + (uint64_t)_i;
+  for (int i = 0; i < N; i++) {
+    heap_node_init(&a[i].hn);
+    heap_node_init(&b[i].hn);
+    a[i].id = b[i].id = i;
+  }
+  for (int round = 0; round < 40; round++) {
+    /* some nodes in, then a bulk batch of sets (re-keys and fresh pushes) */
+    for (int k = 0; k < 50; k++) {
+      int i = (int)(rng() % N);
+      double key = (double)(rng() % 20);
+      heap_set(&ha, &a[i].hn, key);
+      heap_set(&hb, &b[i].hn, key);
+    }
+    heap_bulk_begin(&ha);
+    for (int k = 0; k < 200; k++) {
+      int i = (int)(rng() % N);
+      double key = (double)(rng() % 20) + round;
+      heap_set(&ha, &a[i].hn, key);
+      heap_set(&hb, &b[i].hn, key);
+    }
+    heap_bulk_end(&ha);
+    heap_check_shape(&ha);
+    ck_assert_uint_eq(heap_size(&ha), heap_size(&hb));
+    /* pop a few to mix the shapes */
+    for (int k = 0; k < 30 && heap_size(&hb); k++)
+      ck_assert_int_eq(NODE_ITEM(heap_pop(&ha))->id, NODE_ITEM(heap_pop(&hb))->id);
+  }
+  while (heap_size(&hb))
+    ck_assert_int_eq(NODE_ITEM(heap_pop(&ha))->id, NODE_ITEM(heap_pop(&hb))->id);
+  ck_assert_uint_eq(heap_size(&ha), 0);
+  heap_destroy(&ha);
+  heap_destroy(&hb);
+}
+END_TEST
+
+START_TEST(heap_die_pop_in_bulk)
+{
+  quiet_stderr();
+  heap h;
+  heap_init(&h);
+  heap_node n;
+  heap_node_init(&n);
+  heap_push(&h, &n, 1);
+  heap_bulk_begin(&h);
+  heap_pop(&h); /* the order is not there yet */
+}
+END_TEST
+
 START_TEST(heap_die_double_push)
 {
   quiet_stderr();
@@ -1028,7 +1086,9 @@ static Suite *heap_suite(void)
   tcase_add_test(tc, heap_basic);
   tcase_add_test(tc, heap_ties);
   tcase_add_loop_test(tc, heap_random_vs_reference, 0, 3);
+  tcase_add_loop_test(tc, heap_bulk_same_order, 0, 3);
   tcase_add_test_raise_signal(tc, heap_die_double_push, SIGABRT);
+  tcase_add_test_raise_signal(tc, heap_die_pop_in_bulk, SIGABRT);
   suite_add_tcase(s, tc);
   return s;
 }
