@@ -18,7 +18,7 @@
  * walks; the full pass finds the variables in sys->by_order, an array it can prefetch.
  *
  * PROGRESSIVE FILLING. Every free variable v has level x_v * p_v; all unfixed levels rise
- * together as one number lambda. Events, taken in increasing lambda from a heap (4-ary, below):
+ * together as one number lambda. Events, taken in increasing lambda from a binary heap (below):
  *   - SHARED c saturates at lambda = rem_c / usage_c, rem_c = capacity - consumption of the
  *     variables already fixed, usage_c = sum over unfixed variables of coef / p;
  *   - FATPIPE c saturates at lambda = min over its unfixed variables of capacity * p / coef
@@ -51,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/heap.h"
 #include "src/invariant.h"
 #include "src/log.h"
 #include "src/mem.h"
@@ -61,48 +62,70 @@ LOG_DEFAULT_CATEGORY(lmm);
  * Event heap (min on key, then order)
  * ====================================================================================== */
 
-static void heap_place(lmm_system *sys, lmm_event *e, size_t i)
+static inline lmm_hkey hkey_of(const lmm_event *e)
+{
+  return (lmm_hkey){heap_ord(e->key), e->order};
+}
+
+/* lmm_ev_before on the integer forms: no branch on ties, which are common */
+static inline bool hkey_before(lmm_hkey a, lmm_hkey b)
+{
+  unsigned __int128 x = (unsigned __int128)a.ord << 64 | a.order;
+  unsigned __int128 y = (unsigned __int128)b.ord << 64 | b.order;
+  return x < y;
+}
+
+static inline void heap_place(lmm_system *sys, lmm_event *e, lmm_hkey k, size_t i)
 {
   sys->heap[i] = e;
+  sys->hkeys[i] = k;
   e->pos = i;
 }
 
 static void heap_sift_up(lmm_system *sys, size_t i)
 {
   lmm_event *e = sys->heap[i];
+  lmm_hkey k = sys->hkeys[i];
   while (i > 0) {
     size_t parent = (i - 1) / 2;
-    if (!lmm_ev_before(e, sys->heap[parent]))
+    if (!hkey_before(k, sys->hkeys[parent]))
       break;
-    heap_place(sys, sys->heap[parent], i);
+    heap_place(sys, sys->heap[parent], sys->hkeys[parent], i);
     i = parent;
   }
-  heap_place(sys, e, i);
+  heap_place(sys, e, k, i);
 }
 
 static void heap_sift_down(lmm_system *sys, size_t i)
 {
   lmm_event *e = sys->heap[i];
+  lmm_hkey k = sys->hkeys[i];
+  const lmm_hkey *keys = sys->hkeys;
   size_t n = sys->nheap;
   for (;;) {
     size_t child = 2 * i + 1;
     if (child >= n)
       break;
-    if (child + 1 < n && lmm_ev_before(sys->heap[child + 1], sys->heap[child]))
-      child++;
-    if (!lmm_ev_before(sys->heap[child], e))
+    if (child + 1 < n)
+      child += hkey_before(keys[child + 1], keys[child]);
+    if (!hkey_before(keys[child], k))
       break;
-    heap_place(sys, sys->heap[child], i);
+    heap_place(sys, sys->heap[child], keys[child], i);
     i = child;
   }
-  heap_place(sys, e, i);
+  heap_place(sys, e, k, i);
 }
 
 static void heap_push_ev(lmm_system *sys, lmm_event *e, double key)
 {
-  XGROW(sys->heap, sys->capheap, sys->nheap + 1);
+  if (sys->nheap + 1 > sys->capheap) {
+    size_t cap = sys->capheap;
+    XGROW(sys->heap, cap, sys->nheap + 1);
+    sys->hkeys = xrealloc(sys->hkeys, cap * sizeof *sys->hkeys);
+    sys->capheap = cap;
+  }
   e->key = key;
-  heap_place(sys, e, sys->nheap++);
+  heap_place(sys, e, hkey_of(e), sys->nheap++);
   heap_sift_up(sys, e->pos);
 }
 
@@ -111,11 +134,12 @@ static void heap_remove_ev(lmm_system *sys, lmm_event *e)
   if (e->pos == LMM_NOT_IN_HEAP)
     return;
   size_t i = e->pos;
-  lmm_event *last = sys->heap[--sys->nheap];
+  size_t l = --sys->nheap;
+  lmm_event *last = sys->heap[l];
   e->pos = LMM_NOT_IN_HEAP;
   if (last == e)
     return;
-  heap_place(sys, last, i);
+  heap_place(sys, last, sys->hkeys[l], i);
   heap_sift_up(sys, i);
   heap_sift_down(sys, last->pos);
 }
@@ -131,6 +155,7 @@ static void heap_update_ev(lmm_system *sys, lmm_event *e, double key)
 {
   double old = e->key;
   e->key = key;
+  sys->hkeys[e->pos] = hkey_of(e);
   if (key < old)
     heap_sift_up(sys, e->pos);
   else if (key > old)
@@ -596,8 +621,9 @@ void lmm_progressive_filling(lmm_system *sys)
       flush_deferred(sys);
       continue;
     }
-    lmm_event *ev = heap_pop_ev(sys);
+    lmm_event *ev = sys->heap[0];
     if (!(ev->order & LMM_ORDER_CNST)) {
+      heap_pop_ev(sys);
       lmm_variable *v = container_of(ev, lmm_variable, ev);
       if (sys->ffixed[v->fidx])
         continue;
@@ -607,8 +633,10 @@ void lmm_progressive_filling(lmm_system *sys)
       continue;
     }
     lmm_constraint *c = container_of(ev, lmm_constraint, ev);
-    if (c->nunfixed == 0)
+    if (c->nunfixed == 0) {
+      heap_pop_ev(sys);
       continue;
+    }
     double level;
     if (c->policy == LMM_SHARED) {
       level = shared_key(sys, c, cur);
@@ -617,10 +645,12 @@ void lmm_progressive_filling(lmm_system *sys)
       ASSERT(any);
       level = lmm_dmax(sys->fp[c->fp_pos].level, cur);
     }
-    if (level > ev->key) { /* stale key: back in the queue at its true level */
-      heap_push_ev(sys, &c->ev, level);
+    if (level > ev->key) { /* stale key: down the queue to its true level (one sift, not a
+                              pop and a push: the same contents, so the same order) */
+      heap_update_ev(sys, ev, level);
       continue;
     }
+    heap_pop_ev(sys);
     cur = level;
     c->pf_level = cur;
     const lmm_free_elem *fe = sys->fe + c->fe_pos;

@@ -52,6 +52,12 @@ typedef struct lmm_event {
   size_t pos;     /* slot in the heap, LMM_NOT_IN_HEAP when absent */
 } lmm_event;
 
+/* an event's (key, order) as one 128-bit integer for the filling's heap: src/heap.h's trick
+ * (heap_ord), so that a sift compares an array instead of loading each event */
+typedef struct lmm_hkey {
+  uint64_t ord, order;
+} lmm_hkey;
+
 typedef struct lmm_element {
   lmm_constraint *cnst;
   lmm_variable *var;
@@ -303,6 +309,7 @@ struct lmm_system {
   lmm_var_elem *ve;
   size_t capve;
   lmm_event **heap;
+  lmm_hkey *hkeys; /* hkeys[i]: heap[i]'s (key, order) as integers (lmm_fill.c) */
   size_t nheap, capheap;
   lmm_event **deferred; /* constraints' events far above the least key (lmm_fill.c) */
   size_t ndeferred, capdeferred;

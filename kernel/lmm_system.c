@@ -169,6 +169,7 @@ void lmm_system_free(lmm_system *sys)
   free(sys->ve);
   free(sys->fe);
   free(sys->heap);
+  free(sys->hkeys);
   free(sys->deferred);
   free(sys->fp);
   free(sys->modified);
