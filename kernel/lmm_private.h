@@ -27,7 +27,7 @@
  *
  * (5 elements: a flat cluster's route of 3 links and 2 of cross-traffic), and the scratch of
  * the pass that re-solves them all, sized to it plus an eighth (XGROW_TIGHT): fe 12 + ve 12
- * per element, fx fval fpen fbkey 8 + ffixed 1 + ve_pos 4 + F 8 per flow. _Static_asserts
+ * per element, fx fval fpen fbkey 8 + ffixed 1 + ve_pos 4 + F 8 + fchg 1/8 per flow. _Static_asserts
  * below pin the sizes. */
 #ifndef SMPI_KERNEL_LMM_PRIVATE_H
 #define SMPI_KERNEL_LMM_PRIVATE_H
@@ -298,6 +298,8 @@ struct lmm_system {
   double *fpen;     /* F[i]->penalty, copied beside fx: the filling and the commit read them per
                     element, and F[i] itself is a cache miss in a system of 10^6 flows */
   bool *ffixed;     /* F[i] is fixed */
+  uint64_t *fchg;   /* bit i: fx[i] differs from fval[i] (lmm_value_changed), set by the
+                       filling as it fixes F[i], so that the commit visits only those */
   double *fbkey;    /* F[i]'s bound event key (bound x penalty) when lmm_bound_matters, else
                        LMM_NO_BOUND_EVENT, or LMM_NO_ELEMENT (no element of coef > 0 and no
                        bound: fixed at 0 by the filling) */

@@ -164,6 +164,7 @@ void lmm_system_free(lmm_system *sys)
   free(sys->fval);
   free(sys->fpen);
   free(sys->ffixed);
+  free(sys->fchg);
   free(sys->fbkey);
   free(sys->ve_pos);
   free(sys->ve);
