@@ -390,7 +390,8 @@ static inline void full_c_add(lmm_system *sys, lmm_constraint *c, size_t *at, si
 {
   c_add(sys, c);
   c->fe_pos = (uint32_t)*at;
-  c->nunfixed = 0; /* the fill cursor, as in lmm_build_region */
+  c->nfree = (uint32_t)c->n_active; /* all of them, as the walk will find */
+  c->nunfixed = 0;                  /* the fill cursor, as in lmm_build_region */
   c->rem = c->capacity;
   if (c->policy == LMM_FATPIPE) {
     /* fp holds the FATPIPE elements only (sys->n_active_fp): as long as fe, it was 16 bytes
@@ -422,6 +423,16 @@ void lmm_build_full_region(lmm_system *sys)
   XGROW_TIGHT(sys->ve, sys->capve, sys->n_active_total);
   const uint64_t iter = sys->iter;
   size_t at = 0, fat = 0, nF = 0, nve = 0;
+  /* locals: the stores below could alias sys as far as the compiler knows (a reload of each
+   * per element) */
+  lmm_free_elem *const fe = sys->fe;
+  lmm_var_elem *const ve = sys->ve;
+  lmm_fp_entry *const fp = sys->fp;
+  lmm_variable **const F = sys->F;
+  double *const fx = sys->fx, *const fval = sys->fval, *const fpen = sys->fpen;
+  double *const fbkey = sys->fbkey;
+  bool *const ffixed = sys->ffixed;
+  uint32_t *const ve_pos = sys->ve_pos;
   for (size_t i = 0; i < sys->nS; i++)
     full_c_add(sys, sys->S[i], &at, &fat);
   /* sys->by_order rather than the list: the same order, but the flows ahead are known, so
@@ -451,37 +462,37 @@ void lmm_build_full_region(lmm_system *sys)
     double pen = v->penalty;
     v->in_f = iter;
     v->fidx = (uint32_t)nF;
-    sys->F[nF] = v;
-    sys->fx[nF] = 0;
-    sys->fval[nF] = v->value;
-    sys->fpen[nF] = pen;
-    sys->ffixed[nF] = false;
-    sys->ve_pos[nF] = (uint32_t)nve;
+    F[nF] = v;
+    fx[nF] = 0;
+    fval[nF] = v->value;
+    fpen[nF] = pen;
+    ffixed[nF] = false;
+    ve_pos[nF] = (uint32_t)nve;
     double bound = v->bound;
     bool bound_moot = false;
     for (size_t k = 0, ne = v->n_elems; k < ne; k++) {
       const lmm_element *e = &v->elems[k];
-      if (e->coef <= 0)
+      double coef = e->coef;
+      if (coef <= 0)
         continue;
       lmm_constraint *c = e->cnst;
       if (c->in_c != iter) {
         lmm_s_add(sys, c);
         full_c_add(sys, c, &at, &fat);
       }
-      c->nfree++;
-      sys->fe[c->fe_pos + c->nunfixed++] = (lmm_free_elem){e->coef, (uint32_t)nF};
-      sys->ve[nve++] = (lmm_var_elem){e->coef, c->c_idx};
-      if (bound * e->coef >= c->capacity)
+      fe[c->fe_pos + c->nunfixed++] = (lmm_free_elem){coef, (uint32_t)nF};
+      ve[nve++] = (lmm_var_elem){coef, c->c_idx};
+      if (bound * coef >= c->capacity)
         bound_moot = true;
       if (c->policy == LMM_SHARED)
-        c->usage += e->coef / pen;
+        c->usage += coef / pen;
       else
-        sys->fp[c->fp_end++] = (lmm_fp_entry){c->capacity * pen / e->coef, (uint32_t)nF};
+        fp[c->fp_end++] = (lmm_fp_entry){c->capacity * pen / coef, (uint32_t)nF};
     }
-    sys->fbkey[nF] = bound_key(v, pen, bound_moot, nve > sys->ve_pos[nF]);
+    fbkey[nF] = bound_key(v, pen, bound_moot, nve > ve_pos[nF]);
     nF++;
   }
-  sys->ve_pos[nF] = (uint32_t)nve;
+  ve_pos[nF] = (uint32_t)nve;
   sys->n_by_order = live;
   sys->n_by_order_dead = 0;
   ASSERT(nF < UINT32_MAX);
