@@ -85,6 +85,19 @@ static void action_rekey(act_action *a, double now)
   }
 }
 
+/* Thousands of actions change after a full pass, scattered: fetch the variables (16
+ * ahead), then their actions (8 ahead; two lines: the heap node and in_latency). */
+static inline void prefetch_modified(const act_model *m, size_t i, size_t n)
+{
+  if (i + 16 < n)
+    __builtin_prefetch(lmm_modified_get(m->sys, i + 16));
+  if (i + 8 < n) {
+    const act_action *ahead = lmm_variable_id(lmm_modified_get(m->sys, i + 8));
+    __builtin_prefetch(ahead, 1);
+    __builtin_prefetch((const char *)ahead + 64, 1);
+  }
+}
+
 /* With classes (maxmin/class-sharing:yes), a class may have formed right after the solve
  * (its members caught up with the speed that held until now, then left out of the
  * re-keying). Forming one takes its members out of the solver without marking anything;
@@ -99,15 +112,7 @@ static __attribute__((noinline)) void model_update_classes(act_model *m, double 
   lmm_solve(m->sys);
   size_t n = lmm_modified_count(m->sys);
   for (size_t i = 0; i < n; i++) {
-    /* thousands of actions after a full pass, scattered: fetch the variables (16 ahead),
-     * then their actions (8 ahead; two lines: the heap node and in_latency) */
-    if (i + 16 < n)
-      __builtin_prefetch(lmm_modified_get(m->sys, i + 16));
-    if (i + 8 < n) {
-      const act_action *ahead = lmm_variable_id(lmm_modified_get(m->sys, i + 8));
-      __builtin_prefetch(ahead, 1);
-      __builtin_prefetch((const char *)ahead + 64, 1);
-    }
+    prefetch_modified(m, i, n);
     act_action *a = lmm_variable_id(lmm_modified_get(m->sys, i));
     if (a->cls)
       continue;
@@ -136,6 +141,7 @@ static __attribute__((noinline)) void model_update(act_model *m, double now)
   if (bulk)
     heap_bulk_begin(&m->events);
   for (size_t i = 0; i < n; i++) {
+    prefetch_modified(m, i, n);
     act_action *a = lmm_variable_id(lmm_modified_get(m->sys, i));
     if (a->cls) /* its variable is disabled: the class keeps its rate */
       continue;
