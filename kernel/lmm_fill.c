@@ -260,6 +260,54 @@ static inline double bound_key(const lmm_variable *v, double pen, bool bound_moo
   return v->bound < 0 && !any ? LMM_NO_ELEMENT : LMM_NO_BOUND_EVENT;
 }
 
+/* WALKS OF S. A local pass frees the variables of S's active lists in list order (the order
+ * F, and so every sum of the pass, follows), and each step of a list is a cache miss that
+ * the next one waits for (elements are scattered over the flows' blocks): one list's walk
+ * cannot go faster than one miss at a time. walk_lists follows up to LMM_WALK_WAYS lists at
+ * once, each into its own segment of sys->walk, so that their misses overlap, and fetches
+ * each flow for the f_add that follows; F then takes the segments in S's order, as one walk
+ * after another would. The limit checks that stop the walk early can only come later than
+ * they did (after a group of lists, not after each list): the verdict is the same, since nF
+ * only grows and past the limit the pass is dropped whatever F holds.
+ *   S = [L1, L2]   L1: a1 -> a2 -> a3   L2: b1 -> b2
+ *   steps: (a1, b1) (a2, b2) (a3)   walk = [a1 a2 a3 | b1 b2]   F += a1 a2 a3 b1 b2 */
+#define LMM_WALK_WAYS 4
+
+static inline size_t lmm_min_size(size_t a, size_t b) { return a < b ? a : b; }
+
+/* The variables of the active lists of cs[0 .. n), list after list, into sys->walk; returns
+ * how many. */
+static size_t walk_lists(lmm_system *sys, lmm_constraint *const *cs, size_t n)
+{
+  const list_node *head[LMM_WALK_WAYS], *at[LMM_WALK_WAYS];
+  size_t pos[LMM_WALK_WAYS], end[LMM_WALK_WAYS], total = 0;
+  for (size_t j = 0; j < n; j++) {
+    head[j] = &cs[j]->active;
+    at[j] = head[j]->next;
+    pos[j] = total;
+    total += cs[j]->n_active;
+    end[j] = total;
+  }
+  XGROW(sys->walk, sys->capwalk, total);
+  lmm_variable **walk = sys->walk;
+  for (size_t left = n; left;) {
+    left = 0;
+    for (size_t j = 0; j < n; j++) {
+      if (at[j] == head[j])
+        continue;
+      ASSERTF(pos[j] < end[j], "active list longer than its count (%zu)", cs[j]->n_active);
+      lmm_variable *v = list_entry(at[j], lmm_element, cnode)->var;
+      __builtin_prefetch(v);
+      walk[pos[j]++] = v;
+      at[j] = at[j]->next;
+      left += at[j] != head[j];
+    }
+  }
+  for (size_t j = 0; j < n; j++)
+    ASSERTF(pos[j] == end[j], "active list shorter than its count (%zu)", cs[j]->n_active);
+  return total;
+}
+
 /* F, S u B, the free slices and the residual capacities of one pass. full: all is free.
  * Returns false, having done nothing else, when a local pass would free more than the repair
  * limit (the caller switches to a full pass). */
@@ -279,23 +327,17 @@ bool lmm_build_region(lmm_system *sys, bool full)
   } else {
     for (size_t i = 0; i < sys->nD; i++)
       f_add(sys, sys->D[i]);
-    for (size_t i = 0; i < sys->nS; i++) {
-      /* the walk below frees at least this many: past the limit already, no need to walk
-       * (a linear Reduce's root link of 1 800 flows, at every event that leaves its path) */
-      if ((double)lmm_dmax((double)sys->nF, (double)sys->S[i]->n_active) >
-          sys->repair_limit * (double)sys->n_vars)
+    /* the walk frees at least this many: past the limit already, no need to walk (a linear
+     * Reduce's root link of 1 800 flows, at every event that leaves its path) */
+    for (size_t i = 0; i < sys->nS; i++)
+      if ((double)sys->S[i]->n_active > sys->repair_limit * (double)sys->n_vars)
         return false;
-      const list_node *head = &sys->S[i]->active;
-      list_foreach (n, head) {
-        /* a chain of cache misses: list_foreach holds the next element; fetch the one after
-         * it and the next flow while this one is added (as lmm_fast_bottleneck.c does) */
-        if (n_next_ != head) {
-          __builtin_prefetch(n_next_->next);
-          __builtin_prefetch(list_entry(n_next_, lmm_element, cnode)->var);
-        }
-        f_add(sys, list_entry(n, lmm_element, cnode)->var);
-      }
-      if (lmm_over_repair_limit(sys)) /* stop early: this walk chases pointers */
+    for (size_t i = 0; i < sys->nS; i += LMM_WALK_WAYS) {
+      size_t ng = lmm_min_size(LMM_WALK_WAYS, sys->nS - i);
+      size_t n = walk_lists(sys, sys->S + i, ng);
+      for (size_t k = 0; k < n; k++)
+        f_add(sys, sys->walk[k]);
+      if (lmm_over_repair_limit(sys)) /* stop early: these walks chase pointers */
         return false;
     }
   }

@@ -310,6 +310,8 @@ struct lmm_system {
   size_t capfe;
   lmm_var_elem *ve;
   size_t capve;
+  lmm_variable **walk; /* a local pass's walk of S's active lists (lmm_fill.c) */
+  size_t capwalk;
   lmm_event **heap;
   lmm_hkey *hkeys; /* hkeys[i]: heap[i]'s (key, order) as integers (lmm_fill.c) */
   size_t nheap, capheap;

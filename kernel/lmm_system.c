@@ -171,6 +171,7 @@ void lmm_system_free(lmm_system *sys)
   free(sys->fe);
   free(sys->heap);
   free(sys->hkeys);
+  free(sys->walk);
   free(sys->deferred);
   free(sys->fp);
   free(sys->modified);
