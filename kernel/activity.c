@@ -137,7 +137,7 @@ static __attribute__((noinline)) void model_update(act_model *m, double now)
   bool members = false;
   /* a full solve re-dates a good part of the heap: one O(n) reordering instead of a sift
    * per action (src/heap.h, bulk re-keying); the same pop order either way */
-  bool bulk = n >= ACT_BULK_MIN && n * ACT_BULK_SHARE >= heap_size(&m->events);
+  bool bulk = n >= m->bulk_min && n * ACT_BULK_SHARE >= heap_size(&m->events);
   if (bulk)
     heap_bulk_begin(&m->events);
   for (size_t i = 0; i < n; i++) {
@@ -243,6 +243,7 @@ void act_model_init(act_model *m, const char *name, double precision)
   m->name = name;
   m->running = 0;
   m->dirty = true;
+  m->bulk_min = ACT_BULK_MIN;
   m->starved = NULL;
   m->n_starved = m->cap_starved = 0;
   eng_model_register(&m->base);

@@ -42,6 +42,9 @@ struct act_model {
   struct act_classes *classes;
   /* kernel/act_exact.c's state when maxmin/exact-class:yes (network only), else NULL */
   struct act_exact *exact;
+  /* model_update re-dates the heap in bulk from this many changed actions (ACT_BULK_MIN in
+   * activity.c; a test sets SIZE_MAX to compare with one sift per action) */
+  size_t bulk_min;
   /* actions starved during a bulk re-keying (model_update), removed from the heap after it */
   act_action **starved;
   size_t n_starved, cap_starved;

@@ -2,6 +2,7 @@
  * lazily updated activities, determinism. Every test runs once per context factory. */
 #include <check.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,7 +281,7 @@ END_TEST
 /* ---- activities on a CPU-like constraint of capacity 100 units/s ---- */
 static act_model model;
 static lmm_constraint *cpu;
-static double done_at[8];
+static double done_at[128];
 
 static act_action *start_work(double work, double latency, double penalty, double bound)
 {
@@ -377,6 +378,83 @@ START_TEST(test_activity_zero_work)
 }
 END_TEST
 
+/* ---- bulk re-keying (activity.c's model_update): 100 actions change share at once ---- */
+static double outage_from, outage_to;
+static void outage_fn(void *arg)
+{
+  (void)arg;
+  eng_sleep(outage_from);
+  lmm_constraint_set_capacity(model.sys, cpu, 0); /* every action starves */
+  model.dirty = true;
+  eng_sleep(outage_to - outage_from);
+  lmm_constraint_set_capacity(model.sys, cpu, 100);
+  model.dirty = true;
+}
+
+static void run_bulk(int factory, struct job *jobs, int n, size_t bulk_min, double *out)
+{
+  start_engine(factory);
+  act_model_init(&model, "cpu", 1e-9);
+  model.bulk_min = bulk_min;
+  cpu = lmm_constraint_new(model.sys, NULL, 100.0, LMM_SHARED);
+  for (int i = 0; i < n; i++) {
+    jobs[i].id = i;
+    done_at[i] = -1;
+    eng_actor_create("job", job_fn, &jobs[i]);
+  }
+  if (outage_to > outage_from)
+    eng_actor_create("outage", outage_fn, NULL);
+  ck_assert_int_eq(eng_run(), ENG_OK);
+  act_model_destroy(&model);
+  eng_shutdown();
+  memcpy(out, done_at, sizeof(double) * (size_t)n);
+}
+
+START_TEST(test_activity_bulk_outage)
+{
+  /* 100 actions of 10 units share 100 units/s: 1/s each, all done at 10 s; the capacity is
+   * 0 from 2 s to 5 s (each solve there changes all 100 shares: bulk re-keying, with every
+   * action starved, then every one back in the heap), so they end at 13 s. */
+  enum { N = 100 };
+  static struct job jobs[N];
+  static double bulk[N], one_by_one[N];
+  for (int i = 0; i < N; i++)
+    jobs[i] = (struct job){.work = 10, .penalty = 1, .bound = -1};
+  outage_from = 2;
+  outage_to = 5;
+  run_bulk(_i, jobs, N, 64, bulk);
+  run_bulk(_i, jobs, N, SIZE_MAX, one_by_one);
+  outage_from = outage_to = 0;
+  for (int i = 0; i < N; i++)
+    NEAR(bulk[i], 13.0);
+  ck_assert(memcmp(bulk, one_by_one, sizeof bulk) == 0);
+}
+END_TEST
+
+START_TEST(test_activity_bulk_same_dates)
+{
+  /* staggered starts, works, latencies, penalties and bounds: the dates are the same to the
+   * bit whether the heap is re-dated in bulk or action by action */
+  enum { N = 96 };
+  static struct job jobs[N];
+  static double bulk[N], one_by_one[N];
+  unsigned long x = 777;
+  for (int i = 0; i < N; i++) {
+    x = x * 6364136223846793005UL + 1442695040888963407UL;
+    jobs[i] = (struct job){.start = (double)(x >> 40 & 0xff) / 97.0,
+                           .work = 1 + (double)(x >> 20 & 0x3ff) / 8.0,
+                           .latency = (double)(x >> 8 & 0xf) / 200.0,
+                           .penalty = 1 + (double)(x >> 4 & 3),
+                           .bound = (x & 1) ? 3.0 : -1};
+  }
+  run_bulk(_i, jobs, N, 64, bulk);
+  run_bulk(_i, jobs, N, SIZE_MAX, one_by_one);
+  for (int i = 0; i < N; i++)
+    ck_assert(bulk[i] > 0);
+  ck_assert(memcmp(bulk, one_by_one, sizeof bulk) == 0);
+}
+END_TEST
+
 /* ---- determinism: a busy random scenario twice gives bit-identical dates ---- */
 static void scenario(int factory, double *out, int n)
 {
@@ -459,6 +537,8 @@ static Suite *engine_suite(void)
   tcase_add_loop_test(ta, test_activity_sharing, 0, 2);
   tcase_add_loop_test(ta, test_activity_penalty_bound_factor_latency, 0, 2);
   tcase_add_loop_test(ta, test_activity_zero_work, 0, 2);
+  tcase_add_loop_test(ta, test_activity_bulk_outage, 0, 2);
+  tcase_add_loop_test(ta, test_activity_bulk_same_dates, 0, 2);
   tcase_add_loop_test(ta, test_determinism, 0, 2);
   suite_add_tcase(s, ta);
   return s;
