@@ -19,6 +19,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$build/tools/smpicc" -O2 "$here/programs/bench_mpi.c" -o "$work/bench_mpi"
 "$build/tools/smpicc" -O2 "$here/programs/hpl_like.c" -o "$work/hpl_like" -lm
+"$build/tools/smpicc" -O2 "$here/programs/is_like.c" -o "$work/is_like"
 
 . "$here/same_bits_lib.sh"
 run() { # name platform np cfg... -- prog args...
@@ -44,4 +45,7 @@ for plat in cluster_flat fattree; do
   done
   run hpl "$plat" 16 --cfg=smpi/simulate-computation:no -- "$work/hpl_like" 2048 64 4 4
   run hpl "$plat" 64 --cfg=smpi/simulate-computation:no -- "$work/hpl_like" 4096 64 8 8
+  # saturated sharing (saturated.py's IS-like Alltoallv): the solver's local passes that
+  # fall back, and full passes of 4 000 flows
+  run is_like "$plat" 64 "${nc[@]}" -- "$work/is_like" 22 3
 done
