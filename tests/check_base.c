@@ -1054,14 +1054,20 @@ START_TEST(heap_bulk_same_order)
 }
 END_TEST
 
-START_TEST(heap_die_pop_in_bulk)
+/* the death tests' start: stderr quiet, h holding n (key 1) */
+static void one_node_heap(heap *h, heap_node *n)
 {
   quiet_stderr();
+  heap_init(h);
+  heap_node_init(n);
+  heap_push(h, n, 1);
+}
+
+START_TEST(heap_die_pop_in_bulk)
+{
   heap h;
-  heap_init(&h);
   heap_node n;
-  heap_node_init(&n);
-  heap_push(&h, &n, 1);
+  one_node_heap(&h, &n);
   heap_bulk_begin(&h);
   heap_pop(&h); /* the order is not there yet */
 }
@@ -1069,12 +1075,9 @@ END_TEST
 
 START_TEST(heap_die_double_push)
 {
-  quiet_stderr();
   heap h;
-  heap_init(&h);
   heap_node n;
-  heap_node_init(&n);
-  heap_push(&h, &n, 1);
+  one_node_heap(&h, &n);
   heap_push(&h, &n, 2);
 }
 END_TEST
