@@ -62,20 +62,13 @@ LOG_DEFAULT_CATEGORY(lmm);
  * Event heap (min on key, then order)
  * ====================================================================================== */
 
-static inline lmm_hkey hkey_of(const lmm_event *e)
+/* lmm_ev_before's order as src/heap.h's integers: ties, which are common, without a branch */
+static inline heap_key hkey_of(const lmm_event *e)
 {
-  return (lmm_hkey){heap_ord(e->key), e->order};
+  return (heap_key){heap_ord(e->key), e->order};
 }
 
-/* lmm_ev_before on the integer forms: no branch on ties, which are common */
-static inline bool hkey_before(lmm_hkey a, lmm_hkey b)
-{
-  unsigned __int128 x = (unsigned __int128)a.ord << 64 | a.order;
-  unsigned __int128 y = (unsigned __int128)b.ord << 64 | b.order;
-  return x < y;
-}
-
-static inline void heap_place(lmm_system *sys, lmm_event *e, lmm_hkey k, size_t i)
+static inline void heap_place(lmm_system *sys, lmm_event *e, heap_key k, size_t i)
 {
   sys->heap[i] = e;
   sys->hkeys[i] = k;
@@ -85,10 +78,10 @@ static inline void heap_place(lmm_system *sys, lmm_event *e, lmm_hkey k, size_t 
 static void heap_sift_up(lmm_system *sys, size_t i)
 {
   lmm_event *e = sys->heap[i];
-  lmm_hkey k = sys->hkeys[i];
+  heap_key k = sys->hkeys[i];
   while (i > 0) {
     size_t parent = (i - 1) / 2;
-    if (!hkey_before(k, sys->hkeys[parent]))
+    if (!heap_key_before(k, sys->hkeys[parent]))
       break;
     heap_place(sys, sys->heap[parent], sys->hkeys[parent], i);
     i = parent;
@@ -99,16 +92,16 @@ static void heap_sift_up(lmm_system *sys, size_t i)
 static void heap_sift_down(lmm_system *sys, size_t i)
 {
   lmm_event *e = sys->heap[i];
-  lmm_hkey k = sys->hkeys[i];
-  const lmm_hkey *keys = sys->hkeys;
+  heap_key k = sys->hkeys[i];
+  const heap_key *keys = sys->hkeys;
   size_t n = sys->nheap;
   for (;;) {
     size_t child = 2 * i + 1;
     if (child >= n)
       break;
     if (child + 1 < n)
-      child += hkey_before(keys[child + 1], keys[child]);
-    if (!hkey_before(keys[child], k))
+      child += heap_key_before(keys[child + 1], keys[child]);
+    if (!heap_key_before(keys[child], k))
       break;
     heap_place(sys, sys->heap[child], keys[child], i);
     i = child;

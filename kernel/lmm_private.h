@@ -33,6 +33,7 @@
 #define SMPI_KERNEL_LMM_PRIVATE_H
 
 #include "kernel/lmm.h"
+#include "src/heap.h"
 #include "src/list.h"
 #include "src/mem.h"
 
@@ -51,12 +52,6 @@ typedef struct lmm_event {
   uint64_t order; /* ties: bounds before constraints, then creation order */
   size_t pos;     /* slot in the heap, LMM_NOT_IN_HEAP when absent */
 } lmm_event;
-
-/* an event's (key, order) as one 128-bit integer for the filling's heap: src/heap.h's trick
- * (heap_ord), so that a sift compares an array instead of loading each event */
-typedef struct lmm_hkey {
-  uint64_t ord, order;
-} lmm_hkey;
 
 typedef struct lmm_element {
   lmm_constraint *cnst;
@@ -313,7 +308,9 @@ struct lmm_system {
   lmm_variable **walk; /* a local pass's walk of S's active lists (lmm_fill.c) */
   size_t capwalk;
   lmm_event **heap;
-  lmm_hkey *hkeys; /* hkeys[i]: heap[i]'s (key, order) as integers (lmm_fill.c) */
+  /* hkeys[i]: heap[i]'s (heap_ord(key), order), src/heap.h's heap_key, so that a sift
+   * compares an array instead of loading each event (lmm_fill.c) */
+  heap_key *hkeys;
   size_t nheap, capheap;
   lmm_event **deferred; /* constraints' events far above the least key (lmm_fill.c) */
   size_t ndeferred, capdeferred;

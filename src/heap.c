@@ -30,13 +30,6 @@ void heap_destroy(heap *h)
   heap_init(h);
 }
 
-static inline bool before(heap_key a, heap_key b)
-{
-  unsigned __int128 x = (unsigned __int128)a.ord << 64 | a.seq;
-  unsigned __int128 y = (unsigned __int128)b.ord << 64 | b.seq;
-  return x < y;
-}
-
 static inline void place(heap *h, heap_node *n, heap_key k, size_t i)
 {
   h->items[i] = n;
@@ -50,7 +43,7 @@ static void sift_up(heap *h, heap_node *n, heap_key k, size_t i)
 {
   while (i > 0) {
     size_t parent = (i - 1) / 2;
-    if (!before(k, h->keys[parent]))
+    if (!heap_key_before(k, h->keys[parent]))
       break;
     place(h, h->items[parent], h->keys[parent], i);
     i = parent;
@@ -66,8 +59,8 @@ static void sift_down(heap *h, heap_node *n, heap_key k, size_t i)
       break;
     /* the earlier child, chosen without a branch (ties are the common case) */
     if (child + 1 < h->size)
-      child += before(h->keys[child + 1], h->keys[child]);
-    if (!before(h->keys[child], k))
+      child += heap_key_before(h->keys[child + 1], h->keys[child]);
+    if (!heap_key_before(h->keys[child], k))
       break;
     place(h, h->items[child], h->keys[child], i);
     i = child;
@@ -108,7 +101,7 @@ static void remove_at(heap *h, size_t i)
   if (last == n)
     return;
   /* the last node may belong above or below slot i */
-  if (i > 0 && before(lk, h->keys[(i - 1) / 2]))
+  if (i > 0 && heap_key_before(lk, h->keys[(i - 1) / 2]))
     sift_up(h, last, lk, i);
   else
     sift_down(h, last, lk, i);

@@ -54,6 +54,15 @@ static inline double heap_unord(uint64_t ord)
   return key;
 }
 
+/* (a.ord, a.seq) < (b.ord, b.seq), as one 128-bit comparison (no branch on a tie). Also the
+ * order of the max-min filling's own heap (kernel/lmm_fill.c), keyed the same way. */
+static inline bool heap_key_before(heap_key a, heap_key b)
+{
+  unsigned __int128 x = (unsigned __int128)a.ord << 64 | a.seq;
+  unsigned __int128 y = (unsigned __int128)b.ord << 64 | b.seq;
+  return x < y;
+}
+
 typedef struct heap {
   heap_node **items;
   heap_key *keys; /* keys[i] == (heap_ord(items[i]->key), items[i]->seq) */
