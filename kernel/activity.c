@@ -65,23 +65,20 @@ void action_catch_up(act_action *a, double now)
 static void action_rekey(act_action *a, double now)
 {
   act_model *m = a->model;
-  if (m->events.bulk && a->speed <= 0 && !a->in_latency && a->remaining > 0) {
-    /* starved during a bulk re-keying: no removal until the order is back (model_update) */
-    if (heap_contains(&a->hnode)) {
-      heap_update(&m->events, &a->hnode, INFINITY);
-      XGROW(m->starved, m->cap_starved, m->n_starved + 1);
-      m->starved[m->n_starved++] = a;
-    }
-    return;
-  }
   if (a->in_latency) {
     heap_set(&m->events, &a->hnode, a->latency_end);
   } else if (a->remaining <= 0) {
     heap_set(&m->events, &a->hnode, now);
   } else if (a->speed > 0) {
     heap_set(&m->events, &a->hnode, now + a->remaining / a->speed);
-  } else if (heap_contains(&a->hnode)) {
-    heap_remove(&m->events, &a->hnode); /* starved: no date until its share changes */
+  } else if (heap_contains(&a->hnode)) { /* starved: no date until its share changes */
+    if (!m->events.bulk) {
+      heap_remove(&m->events, &a->hnode);
+    } else { /* no removal in a bulk re-keying: once the order is back (model_update) */
+      heap_update(&m->events, &a->hnode, INFINITY);
+      XGROW(m->starved, m->cap_starved, m->n_starved + 1);
+      m->starved[m->n_starved++] = a;
+    }
   }
 }
 
