@@ -307,20 +307,40 @@ static void job_fn(void *arg)
   act_action_free(a);
 }
 
-static void run_jobs(int factory, struct job *jobs, int n)
+/* when outage_to > outage_from, the constraint's capacity is 0 in between */
+static double outage_from, outage_to;
+static void outage_fn(void *arg)
+{
+  (void)arg;
+  eng_sleep(outage_from);
+  lmm_constraint_set_capacity(model.sys, cpu, 0); /* every action starves */
+  model.dirty = true;
+  eng_sleep(outage_to - outage_from);
+  lmm_constraint_set_capacity(model.sys, cpu, 100);
+  model.dirty = true;
+}
+
+/* bulk_min: the model's (activity.h), 0 for its default */
+static void run_jobs_with(int factory, struct job *jobs, int n, size_t bulk_min)
 {
   start_engine(factory);
   act_model_init(&model, "cpu", 1e-9);
+  if (bulk_min)
+    model.bulk_min = bulk_min;
   cpu = lmm_constraint_new(model.sys, NULL, 100.0, LMM_SHARED);
   for (int i = 0; i < n; i++) {
     jobs[i].id = i;
     done_at[i] = -1;
     eng_actor_create("job", job_fn, &jobs[i]);
   }
+  if (outage_to > outage_from)
+    eng_actor_create("outage", outage_fn, NULL);
   ck_assert_int_eq(eng_run(), ENG_OK);
   act_model_destroy(&model);
   eng_shutdown();
 }
+
+static void run_jobs(int factory, struct job *jobs, int n) { run_jobs_with(factory, jobs, n, 0); }
 
 #define NEAR(a, b)                                                                         \
   ck_assert_msg(fabs((a) - (b)) <= 1e-12 * fabs(b) + 1e-15, "%.17g != %.17g", (double)(a), \
@@ -379,34 +399,10 @@ START_TEST(test_activity_zero_work)
 END_TEST
 
 /* ---- bulk re-keying (activity.c's model_update): 100 actions change share at once ---- */
-static double outage_from, outage_to;
-static void outage_fn(void *arg)
-{
-  (void)arg;
-  eng_sleep(outage_from);
-  lmm_constraint_set_capacity(model.sys, cpu, 0); /* every action starves */
-  model.dirty = true;
-  eng_sleep(outage_to - outage_from);
-  lmm_constraint_set_capacity(model.sys, cpu, 100);
-  model.dirty = true;
-}
-
+/* the jobs' dates into out, the model re-dating in bulk from bulk_min changed actions */
 static void run_bulk(int factory, struct job *jobs, int n, size_t bulk_min, double *out)
 {
-  start_engine(factory);
-  act_model_init(&model, "cpu", 1e-9);
-  model.bulk_min = bulk_min;
-  cpu = lmm_constraint_new(model.sys, NULL, 100.0, LMM_SHARED);
-  for (int i = 0; i < n; i++) {
-    jobs[i].id = i;
-    done_at[i] = -1;
-    eng_actor_create("job", job_fn, &jobs[i]);
-  }
-  if (outage_to > outage_from)
-    eng_actor_create("outage", outage_fn, NULL);
-  ck_assert_int_eq(eng_run(), ENG_OK);
-  act_model_destroy(&model);
-  eng_shutdown();
+  run_jobs_with(factory, jobs, n, bulk_min);
   memcpy(out, done_at, sizeof(double) * (size_t)n);
 }
 
